@@ -1,0 +1,54 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** Every regular file of the built site, as URL paths ("/assets/js/main.1a2b.js"). Symlinks are not followed. */
+export function listSiteFiles(siteDirectory: string): Set<string> {
+  const files = new Set<string>();
+  const walk = (directory: string, urlPrefix: string) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      const urlPath = `${urlPrefix}/${entry.name}`;
+      if (entry.isDirectory()) walk(path.join(directory, entry.name), urlPath);
+      else if (entry.isFile()) files.add(urlPath);
+    }
+  };
+  walk(siteDirectory, '');
+  return files;
+}
+
+export type SiteResolution =
+  | { kind: 'file'; file: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'not-found' }
+  | { kind: 'bad-request'; reason: string };
+
+/**
+ * Maps a request path onto a file of the built site, the way Docusaurus lays it out: `/x` and `/x/` are
+ * `x/index.html`. `/x/index.html` and `/x.html` redirect to `/x/` and `/x` (the spec strips them).
+ * The path is percent-decoded exactly once; dot segments, backslashes and NUL are refused.
+ */
+export function resolveSitePath(rawPath: string, files: ReadonlySet<string>): SiteResolution {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    return { kind: 'bad-request', reason: 'The path is not valid percent-encoding.' };
+  }
+  if (!decoded.startsWith('/') || /[\\\0]/.test(decoded)) {
+    return { kind: 'bad-request', reason: 'The path has characters that are not allowed.' };
+  }
+  if (decoded.split('/').some((segment) => segment === '..' || segment === '.')) {
+    return { kind: 'bad-request', reason: 'The path may not contain "." or ".." segments.' };
+  }
+  // An empty segment would turn a redirect into "//host/...", which browsers read as another origin.
+  if (decoded.includes('//')) return { kind: 'not-found' };
+  if (decoded.endsWith('/index.html')) {
+    return { kind: 'redirect', location: encodeURI(decoded.slice(0, -'index.html'.length)) };
+  }
+  if (decoded.endsWith('.html') && decoded.length > '/.html'.length) {
+    return { kind: 'redirect', location: encodeURI(decoded.slice(0, -'.html'.length)) };
+  }
+  if (!decoded.endsWith('/') && files.has(decoded)) return { kind: 'file', file: decoded };
+  const indexFile = `${decoded.replace(/\/$/, '')}/index.html`;
+  if (files.has(indexFile)) return { kind: 'file', file: indexFile };
+  return { kind: 'not-found' };
+}

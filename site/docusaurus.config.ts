@@ -1,0 +1,115 @@
+import type * as Preset from '@docusaurus/preset-classic';
+import type { Config } from '@docusaurus/types';
+import { themes as prismThemes } from 'prism-react-renderer';
+import { siteFacts, topNavigation } from './site.config';
+
+const config: Config = {
+  title: siteFacts.handbookTitle,
+  tagline: siteFacts.tagline,
+  favicon: 'img/favicon.svg',
+  url: 'http://localhost:3000',
+  baseUrl: '/',
+  trailingSlash: undefined,
+  noIndex: true,
+
+  onBrokenLinks: 'throw',
+  onBrokenAnchors: 'throw',
+  markdown: {
+    format: 'detect',
+    hooks: { onBrokenMarkdownLinks: 'throw', onBrokenMarkdownImages: 'throw' },
+  },
+  future: { v4: true, faster: true },
+
+  i18n: { defaultLocale: 'en', locales: ['en'] },
+
+  presets: [
+    [
+      'classic',
+      {
+        docs: {
+          routeBasePath: '/',
+          sidebarPath: './sidebars.ts',
+          tags: '../tags.yml',
+          onInlineTags: 'throw',
+          breadcrumbs: true,
+        },
+        blog: false,
+        theme: { customCss: './src/css/custom.css' },
+        sitemap: { changefreq: null, priority: null },
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  plugins: ['./plugins/docs-index/index.ts'],
+
+  themes: [
+    [
+      '@easyops-cn/docusaurus-search-local',
+      {
+        hashed: true,
+        language: ['en'],
+        indexBlog: false,
+        indexPages: false,
+        docsRouteBasePath: '/',
+        searchResultLimits: 8,
+        searchResultContextMaxLength: 50,
+        explicitSearchResultPath: true,
+        searchBarShortcutKeymap: 'mod+k',
+      },
+    ],
+  ],
+
+  themeConfig: {
+    colorMode: { defaultMode: 'light', respectPrefersColorScheme: true, disableSwitch: false },
+    announcementBar: {
+      id: siteFacts.announcement.id,
+      content: siteFacts.announcement.content,
+      isCloseable: true,
+    },
+    navbar: {
+      title: siteFacts.handbookTitle,
+      logo: { alt: `${siteFacts.companyName} logo`, src: 'img/logo.svg' },
+      hideOnScroll: false,
+      items: [
+        ...topNavigation.map((link) => ({ ...link, position: 'left' as const })),
+        { to: '/docs/', label: 'All docs', position: 'right' },
+        { type: 'search', position: 'right' },
+      ],
+    },
+    docs: { sidebar: { hideable: true, autoCollapseCategories: false } },
+    tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 3 },
+    footer: {
+      style: 'dark',
+      links: [
+        {
+          title: 'Handbook',
+          items: [
+            { label: 'Welcome', to: '/' },
+            { label: 'All docs', to: '/docs/' },
+            { label: 'Tags', to: '/tags' },
+          ],
+        },
+        {
+          title: 'Start here',
+          items: topNavigation.map((link) => ({ ...link })),
+        },
+        {
+          title: 'Help',
+          items: [
+            { label: 'FAQs', to: '/faqs/' },
+            { label: 'Common pitfalls', to: '/common-pitfalls' },
+            { label: 'Support procedure', to: '/support-procedure' },
+          ],
+        },
+      ],
+      copyright: `Copyright © ${siteFacts.copyrightYear} ${siteFacts.companyName}. Internal use only.`,
+    },
+    prism: {
+      theme: prismThemes.github,
+      darkTheme: prismThemes.dracula,
+      additionalLanguages: ['bash', 'json', 'yaml', 'toml', 'ini', 'powershell', 'sql', 'diff'],
+    },
+  } satisfies Preset.ThemeConfig,
+};
+
+export default config;
