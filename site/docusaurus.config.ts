@@ -55,6 +55,8 @@ const config: Config = {
         searchResultContextMaxLength: 50,
         explicitSearchResultPath: true,
         searchBarShortcutKeymap: 'mod+k',
+        // The whole site is noindex for outside crawlers; our own search must still index it.
+        forceIgnoreNoIndex: true,
       },
     ],
   ],

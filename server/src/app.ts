@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import { siteRoutes } from './gate/site-routes.js';
 
 function loggerOptions(config: Config): FastifyServerOptions['logger'] {
-  if (config.environment === 'production') return { level: config.logLevel };
+  if (config.environment !== 'development') return { level: config.logLevel };
   return { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss' } } };
 }
 

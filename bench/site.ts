@@ -1,0 +1,58 @@
+/**
+ * Prints the site's figures: clean build time, first-paint JS of a doc page, search index size, pages and words.
+ * Never fails on a number; it only measures.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { launchBrowser, siteBuildDirectory, startServer } from '../e2e/harness';
+import { proseWordCount, readDocSources } from '../site/tests/doc-sources';
+
+const siteDirectory = path.dirname(siteBuildDirectory);
+const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function cleanBuildSeconds(): number {
+  rmSync(siteBuildDirectory, { recursive: true, force: true });
+  rmSync(path.join(siteDirectory, '.docusaurus'), { recursive: true, force: true });
+  rmSync(path.join(siteDirectory, 'node_modules', '.cache'), { recursive: true, force: true });
+  const started = performance.now();
+  const build = spawnSync('npx', ['docusaurus', 'build'], { cwd: siteDirectory, stdio: 'ignore' });
+  if (build.status !== 0) throw new Error('The site build failed; run `npm run build` to see why.');
+  return (performance.now() - started) / 1000;
+}
+
+async function firstPaintJavaScript(route: string) {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  const page = await browser.newPage();
+  const scripts = new Set<string>();
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') scripts.add(new URL(response.url()).pathname);
+  });
+  await page.goto(server.baseUrl + route, { waitUntil: 'networkidle' });
+  await browser.close();
+  await server.app.close();
+  const gzipped = [...scripts].reduce(
+    (total, script) => total + gzipSync(readFileSync(path.join(siteBuildDirectory, script))).length,
+    0,
+  );
+  return { files: scripts.size, gzipped };
+}
+
+const buildSeconds = cleanBuildSeconds();
+const docPage = await firstPaintJavaScript('/firestore-ttl');
+const searchIndex = readFileSync(path.join(siteBuildDirectory, 'search-index.json'));
+const docs = readDocSources();
+const words = docs.map((doc) => proseWordCount(doc.body));
+
+console.log('Site figures');
+console.log(`  clean build (npm run build)        ${buildSeconds.toFixed(1)} s`);
+console.log(`  doc page first-paint JS            ${kilobytes(docPage.gzipped)} gzipped in ${docPage.files} files`);
+console.log(
+  `  search index                       ${kilobytes(statSync(path.join(siteBuildDirectory, 'search-index.json')).size)} (${kilobytes(gzipSync(searchIndex).length)} gzipped)`,
+);
+console.log(`  doc pages                          ${docs.length}`);
+console.log(
+  `  words of body text                 ${words.reduce((a, b) => a + b, 0)} (min ${Math.min(...words)}, median ${words.sort((a, b) => a - b)[Math.floor(words.length / 2)]})`,
+);

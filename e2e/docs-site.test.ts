@@ -1,0 +1,154 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchBrowser, startServer } from './harness';
+import { DocsSite } from './pages/docs-site';
+import { topNavigation } from './spec-routes';
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let browser: Browser;
+let context: BrowserContext;
+let site: DocsSite;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.app.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(10_000);
+  site = new DocsSite(await context.newPage(), server.baseUrl);
+});
+afterEach(async () => {
+  await context.close();
+});
+
+describe('search', () => {
+  it('Ctrl+K focuses the search box and shows at most 8 suggestions, each with its path', async () => {
+    await site.open('/dev-flow/');
+    await site.page.keyboard.press('Control+k');
+    expect(await site.page.evaluate(() => document.activeElement?.classList.contains('navbar__search-input'))).toBe(
+      true,
+    );
+    await site.page.keyboard.type('firestore');
+    await site.suggestions.first().waitFor();
+    const count = await site.suggestions.count();
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThanOrEqual(8);
+    // A hit nested under its page's hit (drawn as a tree) shows the page above it; every other hit shows its path.
+    const paths = await site.suggestions.evaluateAll((options) =>
+      options
+        .filter((option) => !option.querySelector('[class*="hitTree"]'))
+        .map((option) => option.querySelector('[class*="hitPath"]')?.textContent?.trim() ?? ''),
+    );
+    expect(paths.length).toBeGreaterThan(0);
+    for (const path of paths) expect(path).not.toBe('');
+  });
+
+  it('says "No results" for nonsense', async () => {
+    await site.open('/');
+    await site.search('qwxzvbnmplk');
+    await expect.poll(() => site.searchDropdown.innerText()).toContain('No results');
+  });
+
+  it('"See all results" leads to /search?q=...', async () => {
+    await site.open('/');
+    await site.search('webhook');
+    await site.suggestions.first().waitFor();
+    await site.searchDropdown.getByText('See all results').click();
+    await site.page.waitForURL(/\/search\/?\?q=webhook/, { waitUntil: 'commit' });
+    const results = site.page.locator('.main-wrapper article');
+    await results.first().waitFor();
+    expect(await results.count()).toBeGreaterThan(0);
+    expect(await results.first().innerText()).toMatch(/webhook/i);
+  });
+});
+
+describe('layout', () => {
+  it('shows the four top navigation links of the spec', async () => {
+    await site.open('/');
+    for (const link of topNavigation) {
+      const anchor = site.page.locator('.navbar__items a.navbar__link', { hasText: link.label });
+      expect(decodeURI((await anchor.getAttribute('href')) ?? '')).toBe(link.path);
+    }
+  });
+
+  it('keeps the chosen theme across a reload', async () => {
+    await site.open('/');
+    // The toggle cycles system -> light -> dark; click until the page actually turns dark.
+    expect(await site.theme()).toBe('light');
+    for (let clicks = 0; clicks < 3 && (await site.theme()) === 'light'; clicks++) await site.themeToggle.click();
+    const chosen = await site.theme();
+    expect(chosen).toBe('dark');
+    await site.page.reload();
+    await site.page.waitForSelector('html[data-has-hydrated="true"]');
+    expect(await site.theme()).toBe(chosen);
+  });
+
+  it('follows the system colour scheme until the reader chooses', async () => {
+    const dark = await browser.newContext({ colorScheme: 'dark' });
+    const darkSite = new DocsSite(await dark.newPage(), server.baseUrl);
+    await darkSite.open('/');
+    expect(await darkSite.theme()).toBe('dark');
+    await dark.close();
+  });
+
+  it('opens the sidebar as a mobile menu at 800 px and closes it on navigation', async () => {
+    await site.page.setViewportSize({ width: 800, height: 900 });
+    await site.open('/dev-flow/');
+    await site.mobileMenuButton.click();
+    await site.mobileSidebar.waitFor({ state: 'visible' });
+    await site.mobileSidebar.locator('a.menu__link[href="/development-onboarding/"]').click();
+    await site.page.waitForURL(/\/development-onboarding\/$/, { waitUntil: 'commit' });
+    await expect.poll(() => site.page.locator('.navbar-sidebar--show').count()).toBe(0);
+  });
+
+  it('remembers a dismissed announcement bar after a reload', async () => {
+    await site.open('/');
+    await site.announcementBar.waitFor();
+    await site.announcementBar.getByRole('button', { name: /close/i }).click();
+    await expect.poll(() => site.announcementBar.count()).toBe(0);
+    await site.page.reload();
+    await site.page.waitForSelector('html[data-has-hydrated="true"]');
+    expect(await site.announcementBar.count()).toBe(0);
+  });
+
+  it('shows the not-found page for an unknown path', async () => {
+    const response = await site.open('/no-such-page');
+    expect(response?.status()).toBe(404);
+    await expect.poll(() => site.page.locator('main').innerText()).toContain('Page Not Found');
+  });
+
+  it('lists h2 and h3 headings in the table of contents, but not h4', async () => {
+    await site.open('/coding-standard/');
+    const headings = await site.page.evaluate(() =>
+      ['h2', 'h3', 'h4'].map((level) =>
+        [...document.querySelectorAll(`article .markdown ${level}[id]`)].map((heading) => heading.id),
+      ),
+    );
+    const [h2, h3, h4] = headings as [string[], string[], string[]];
+    expect(h4.length).toBeGreaterThan(0);
+    const tocTargets = (await site.tableOfContents.locator('a').evaluateAll((links) =>
+      links.map((link) => link.getAttribute('href')?.slice(1) ?? ''),
+    )) as string[];
+    expect(tocTargets).toEqual(expect.arrayContaining([...h2, ...h3]));
+    for (const id of h4) expect(tocTargets).not.toContain(id);
+  });
+
+  it.each([
+    ['/coding-standard/index.html', '/coding-standard/'],
+    ['/backend-dev-rdr.html', '/backend-dev-rdr'],
+  ])('lands %s on %s', async (requested, expected) => {
+    await site.open(requested);
+    expect(new URL(site.page.url()).pathname).toBe(expected);
+    await expect.poll(() => site.page.locator('article h1').count()).toBe(1);
+  });
+
+  it('shows the 2025 copyright in the footer', async () => {
+    await site.open('/');
+    expect(await site.page.locator('.footer__copyright').innerText()).toContain('2025');
+  });
+});

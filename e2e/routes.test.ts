@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listSiteFiles } from '../server/src/gate/site-files.js';
+import { siteBuildDirectory, startServer } from './harness';
+import { requestPathOf, specDocRoutes, specOtherRoutes, specTagRoutes } from './spec-routes';
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+let server: Server;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.app.close();
+});
+
+/** The route each built HTML page answers at, as Docusaurus lays them out. */
+function builtRoutes(): string[] {
+  return [...listSiteFiles(siteBuildDirectory)]
+    .filter((file) => file.endsWith('.html') && file !== '/404.html')
+    .map((file) => file.replace(/index\.html$/, ''));
+}
+
+describe('the built site', () => {
+  it('has exactly the routes of the spec, and no others', () => {
+    const withoutTrailingSlash = (route: string) => (route === '/' ? route : route.replace(/\/$/, ''));
+    const expected = [...specDocRoutes, ...specTagRoutes, ...specOtherRoutes].map(withoutTrailingSlash).sort();
+    expect(builtRoutes().map(withoutTrailingSlash).sort()).toEqual(expected);
+  });
+
+  it.each([...specDocRoutes, ...specTagRoutes, ...specOtherRoutes])('serves %s', async (route) => {
+    const response = await server.app.inject({ method: 'GET', url: requestPathOf(route) });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('links every doc page at the exact spec spelling (trailing slash or not)', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/docs/' });
+    const linked = [...response.body.matchAll(/href="([^"#?]+)"/g)].map((match) => decodeURI(match[1] ?? ''));
+    for (const route of specDocRoutes) expect(linked).toContain(route);
+  });
+
+  it('answers an unknown path with the 404 page', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/no-such-page' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('Page Not Found');
+  });
+
+  it.each([
+    ['/coding-standard/index.html', '/coding-standard/'],
+    ['/backend-dev-rdr.html', '/backend-dev-rdr'],
+    ['/backend-dev-rdr/index.html?tab=1', '/backend-dev-rdr/?tab=1'],
+    ['/Workshops/shopify-market-sharing-2025.html', '/Workshops/shopify-market-sharing-2025'],
+  ])('strips %s to %s', async (requested, location) => {
+    const response = await server.app.inject({ method: 'GET', url: requested });
+    expect(response.statusCode).toBe(301);
+    expect(response.headers.location).toBe(location);
+  });
+
+  it('serves the search index the search box loads', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/search-index.json' });
+    expect(response.statusCode).toBe(200);
+    const index = JSON.parse(response.body) as Array<{ documents: Array<{ u: string }> }>;
+    const urls = new Set(index.flatMap((part) => part.documents.map((document) => document.u)));
+    expect(urls).toContain('/firestore-ttl');
+  });
+});

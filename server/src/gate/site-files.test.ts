@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { resolveSitePath } from './site-files.js';
+
+const files = new Set([
+  '/index.html',
+  '/404.html',
+  '/coding-standard/index.html',
+  '/backend-dev-rdr/index.html',
+  '/Development Resources/shopify-auth-managed-migration/index.html',
+  '/assets/js/main.1a2b3c.js',
+  '/search-index.json',
+]);
+
+describe('resolveSitePath', () => {
+  it.each([
+    ['/', '/index.html'],
+    ['/coding-standard/', '/coding-standard/index.html'],
+    ['/coding-standard', '/coding-standard/index.html'],
+    ['/backend-dev-rdr', '/backend-dev-rdr/index.html'],
+    ['/Development%20Resources/shopify-auth-managed-migration', '/Development Resources/shopify-auth-managed-migration/index.html'],
+    ['/assets/js/main.1a2b3c.js', '/assets/js/main.1a2b3c.js'],
+    ['/search-index.json', '/search-index.json'],
+  ])('serves %s from %s', (requestPath, file) => {
+    expect(resolveSitePath(requestPath, files)).toEqual({ kind: 'file', file });
+  });
+
+  it.each([
+    ['/coding-standard/index.html', '/coding-standard/'],
+    ['/backend-dev-rdr.html', '/backend-dev-rdr'],
+    ['/index.html', '/'],
+    ['/Development%20Resources/shopify-auth-managed-migration.html', '/Development%20Resources/shopify-auth-managed-migration'],
+  ])('strips %s to %s', (requestPath, location) => {
+    expect(resolveSitePath(requestPath, files)).toEqual({ kind: 'redirect', location });
+  });
+
+  it.each(['/nope', '/coding-standard/nope', '/backend-dev-rdr/nope'])('has no page at %s', (requestPath) => {
+    expect(resolveSitePath(requestPath, files)).toEqual({ kind: 'not-found' });
+  });
+
+  it('rejectsProtocolRelativeRedirectTargets', () => {
+    expect(resolveSitePath('//evil.example/index.html', files)).toEqual({ kind: 'not-found' });
+    expect(resolveSitePath('/%2Fevil.example.html', files)).toEqual({ kind: 'not-found' });
+  });
+
+  it.each([
+    ['/../etc/passwd', 'rejectsDotDotSegments'],
+    ['/%2e%2e/etc/passwd', 'rejectsEncodedDotDotSegments'],
+    ['/assets/..%2f..%2fpackage.json', 'rejectsEncodedSlashTraversal'],
+    ['/a%5c..%5cpackage.json', 'rejectsBackslashes'],
+    ['/index.html%00.js', 'rejectsNulBytes'],
+    ['/%E0%A4%A', 'rejectsMalformedPercentEncoding'],
+  ])('%s: %s', (requestPath) => {
+    expect(resolveSitePath(requestPath, files).kind).toBe('bad-request');
+  });
+});
