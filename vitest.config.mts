@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['server/src/**/*.test.ts', 'site/plugins/**/*.test.ts', 'site/tests/**/*.test.ts', 'e2e/**/*.test.ts', 'tests/**/*.test.ts'],
+    include: [
+      'server/src/**/*.test.ts',
+      'site/plugins/**/*.test.ts',
+      'site/tests/**/*.test.ts',
+      'e2e/**/*.test.ts',
+      'tests/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', '**/build/**'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -131,9 +131,9 @@ describe('layout', () => {
     );
     const [h2, h3, h4] = headings as [string[], string[], string[]];
     expect(h4.length).toBeGreaterThan(0);
-    const tocTargets = (await site.tableOfContents.locator('a').evaluateAll((links) =>
-      links.map((link) => link.getAttribute('href')?.slice(1) ?? ''),
-    )) as string[];
+    const tocTargets = (await site.tableOfContents
+      .locator('a')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')?.slice(1) ?? ''))) as string[];
     expect(tocTargets).toEqual(expect.arrayContaining([...h2, ...h3]));
     for (const id of h4) expect(tocTargets).not.toContain(id);
   });

@@ -14,7 +14,7 @@ export const siteFacts = {
     /** Change the id when the text changes, so readers who dismissed the old one see the new one. */
     id: 'handbook-2025-launch',
     content:
-      'New: ask Dev Copilot about any page of the handbook. Found something outdated? Open a merge request on acme-apps/handbook.',
+      'This is the 2025 handbook. Found something outdated or missing? Open a merge request on acme-apps/handbook.',
   },
 } as const;
 

@@ -11,7 +11,7 @@ const placeholderPatterns = [
   /coming soon/i,
   /\bplaceholder\b/i,
   /to be written/i,
-  /\{(product|name|token|email|key|assistant-page)\}/,
+  /(?<!\$)\{(product|name|token|email|key|assistant-page)\}/,
 ];
 
 describe('handbook content', () => {
@@ -28,12 +28,15 @@ describe('handbook content', () => {
     expect(found.map(String)).toEqual([]);
   });
 
-  it.each(docs.map((doc) => [doc.file, doc] as const))('%s has a title, a description and h2 sections', (_file, doc) => {
-    expect(doc.frontMatter).toMatch(/^title: \S/m);
-    expect(doc.frontMatter).toMatch(/^description: \S/m);
-    expect(withoutCode(doc.body)).toMatch(/^## \S/m);
-    expect(withoutCode(doc.body)).not.toMatch(/^# \S/m);
-  });
+  it.each(docs.map((doc) => [doc.file, doc] as const))(
+    '%s has a title, a description and h2 sections',
+    (_file, doc) => {
+      expect(doc.frontMatter).toMatch(/^title: \S/m);
+      expect(doc.frontMatter).toMatch(/^description: \S/m);
+      expect(withoutCode(doc.body)).toMatch(/^## \S/m);
+      expect(withoutCode(doc.body)).not.toMatch(/^# \S/m);
+    },
+  );
 
   it('answers at least 15 questions in the FAQs', () => {
     const faqs = docs.find((doc) => doc.file === 'faqs/index.md');
@@ -51,6 +54,8 @@ describe('handbook content', () => {
 
 describe('proseWordCount', () => {
   it('counts running text and skips code', () => {
-    expect(proseWordCount('Deploy the app with `acme deploy` today.\n\n```bash\nacme deploy --env staging\n```\n')).toBe(5);
+    expect(
+      proseWordCount('Deploy the app with `acme deploy` today.\n\n```bash\nacme deploy --env staging\n```\n'),
+    ).toBe(5);
   });
 });

@@ -8,7 +8,9 @@ export type DocSource = { file: string; frontMatter: string; body: string };
 
 /** Every Markdown doc of the handbook, split into front matter and body. */
 export function readDocSources(): DocSource[] {
-  const files = readdirSync(docsDirectory, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md'));
+  const files = readdirSync(docsDirectory, { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.md'),
+  );
   return files.sort().map((file) => {
     const source = readFileSync(path.join(docsDirectory, file), 'utf8');
     const match = source.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/);

@@ -17,7 +17,10 @@ describe('resolveSitePath', () => {
     ['/coding-standard/', '/coding-standard/index.html'],
     ['/coding-standard', '/coding-standard/index.html'],
     ['/backend-dev-rdr', '/backend-dev-rdr/index.html'],
-    ['/Development%20Resources/shopify-auth-managed-migration', '/Development Resources/shopify-auth-managed-migration/index.html'],
+    [
+      '/Development%20Resources/shopify-auth-managed-migration',
+      '/Development Resources/shopify-auth-managed-migration/index.html',
+    ],
     ['/assets/js/main.1a2b3c.js', '/assets/js/main.1a2b3c.js'],
     ['/search-index.json', '/search-index.json'],
   ])('serves %s from %s', (requestPath, file) => {
@@ -28,7 +31,10 @@ describe('resolveSitePath', () => {
     ['/coding-standard/index.html', '/coding-standard/'],
     ['/backend-dev-rdr.html', '/backend-dev-rdr'],
     ['/index.html', '/'],
-    ['/Development%20Resources/shopify-auth-managed-migration.html', '/Development%20Resources/shopify-auth-managed-migration'],
+    [
+      '/Development%20Resources/shopify-auth-managed-migration.html',
+      '/Development%20Resources/shopify-auth-managed-migration',
+    ],
   ])('strips %s to %s', (requestPath, location) => {
     expect(resolveSitePath(requestPath, files)).toEqual({ kind: 'redirect', location });
   });
