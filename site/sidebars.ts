@@ -3,7 +3,7 @@ import type { SidebarsConfig } from '@docusaurus/plugin-content-docs';
 /** One sidebar for the whole handbook; the /docs/ index lists the same categories in the same order. */
 const sidebars = {
   handbook: [
-    'welcome',
+    { type: 'doc', id: 'welcome', label: 'Welcome' },
     {
       type: 'category',
       label: 'Getting started',
@@ -100,7 +100,7 @@ const sidebars = {
       label: 'Infrastructure & tools',
       items: ['cloudflare-tunnel', 'setting-up-gitlab-runner'],
     },
-    'faqs/index',
+    { type: 'doc', id: 'faqs/index', label: 'FAQs' },
   ],
 } satisfies SidebarsConfig;
 
