@@ -1,19 +1,60 @@
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
-import { buildApp } from '../server/src/app.js';
+import { type BuildOptions, buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
+import { inMemoryDataDirectory, openStore, type Store } from '../server/src/store/database.js';
 
 export const siteBuildDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../site/build');
 
-/** Starts the real server on a free loopback port over the built site. */
-export async function startServer() {
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'warn', SITE_DIR: siteBuildDirectory });
-  const app = await buildApp(config);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('The server did not listen on a TCP port.');
-  return { app, baseUrl: `http://127.0.0.1:${address.port}` };
+/** A port the OS says is free right now; the public URL (and so the IdP's redirect URI) needs it before listening. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export type TestServer = Awaited<ReturnType<typeof startServer>>;
+
+/**
+ * Starts the real server (embedded development IdP, in-memory PGlite unless a store is given) on a free loopback
+ * port over the built site.
+ */
+export async function startServer(
+  environment: Record<string, string> = {},
+  options: BuildOptions & { store?: Store } = {},
+) {
+  const port = await freePort();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    SITE_DIR: siteBuildDirectory,
+    ...environment,
+  });
+  const ownStore = !options.store;
+  const store = options.store ?? (await openStore({ dataDirectory: inMemoryDataDirectory }));
+  const app = await buildApp(config, { ...options, store });
+  await app.listen({ host: '127.0.0.1', port });
+  return {
+    app,
+    config,
+    store,
+    baseUrl: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      if (ownStore) await store.close();
+    },
+  };
 }
 
 /** Debian's chromium, with the flags this closed network needs (no background calls home). */

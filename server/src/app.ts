@@ -1,16 +1,86 @@
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import { createDevelopmentProvider } from './auth/dev-idp/provider.js';
+import { developmentProviderRoutes } from './auth/dev-idp/routes.js';
+import { createIdentityProviderClient } from './auth/identity-provider.js';
+import { createPolicySource } from './auth/policy-source.js';
+import { authRoutes } from './auth/routes.js';
+import { registerViewer } from './auth/viewer.js';
 import type { Config } from './config.js';
+import { contentSecurityPolicyDirectives, inlineScriptHashes } from './gate/content-security-policy.js';
+import { createGateResponder } from './gate/gate-response.js';
+import { listSiteFiles } from './gate/site-files.js';
 import { siteRoutes } from './gate/site-routes.js';
+import { openStore, type Store } from './store/database.js';
 
 function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   if (config.environment !== 'development') return { level: config.logLevel };
   return { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss' } } };
 }
 
+export type BuildOptions = {
+  /** An already open store (tests share one); otherwise the app opens and closes its own. */
+  store?: Store;
+  /** Benchmarks only: serve the site without the gate, to measure what the gate costs. Never set by config. */
+  ungatedForBenchmark?: boolean;
+};
+
 /** Builds the whole server from a parsed config; tests call this with their own config. */
-export async function buildApp(config: Config) {
-  const app = Fastify({ logger: loggerOptions(config), trustProxy: false });
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  await app.register(siteRoutes, { siteDirectory: config.siteDirectory });
+export async function buildApp(config: Config, options: BuildOptions = {}) {
+  const app = Fastify({ logger: loggerOptions(config), trustProxy: false, return503OnClosing: true });
+  const store =
+    options.store ??
+    (await openStore({ databaseUrl: config.databaseUrl, dataDirectory: path.join(config.dataDirectory, 'pglite') }));
+  if (!options.store) app.addHook('onClose', () => store.close());
+
+  const policySource = createPolicySource(config.accessPolicy, config.accessPolicyFile, (message) =>
+    app.log.error(message),
+  );
+  const currentPolicy = () => policySource.current();
+  const siteFiles = listSiteFiles(config.siteDirectory);
+
+  await app.register(fastifyCookie, { secret: config.sessionSecret });
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: contentSecurityPolicyDirectives(inlineScriptHashes(config.siteDirectory, siteFiles)),
+    },
+    hsts: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'same-origin' },
+  });
+  registerViewer(app, { config, db: store.db, currentPolicy });
+
+  let credentials: { clientId: string; clientSecret: string };
+  const { identityProvider } = config;
+  if (identityProvider.kind === 'development') {
+    const idp = createDevelopmentProvider({
+      issuer: identityProvider.issuer,
+      redirectUri: new URL('/auth/callback', config.publicUrl).href,
+      environment: config.environment,
+      workspaceDomains: () => currentPolicy().domains,
+    });
+    credentials = idp.client;
+    await app.register(developmentProviderRoutes, { idp });
+  } else {
+    credentials = { clientId: identityProvider.clientId, clientSecret: identityProvider.clientSecret };
+  }
+
+  const sendGate = createGateResponder({ currentPolicy, developmentSignIn: identityProvider.kind === 'development' });
+  app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+  await app.register(authRoutes, {
+    config,
+    db: store.db,
+    currentPolicy,
+    identityProvider: createIdentityProviderClient(config, credentials),
+    sendGate,
+  });
+  await app.register(siteRoutes, {
+    siteDirectory: config.siteDirectory,
+    files: siteFiles,
+    sendGate,
+    gated: !options.ungatedForBenchmark,
+  });
   return app;
 }

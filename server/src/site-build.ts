@@ -40,11 +40,12 @@ export function isSiteBuildStale(siteDirectory: string): boolean {
  */
 export async function ensureSiteBuilt(siteDirectory: string): Promise<void> {
   const sourceDirectory = path.dirname(siteDirectory);
-  if (!existsSync(path.join(sourceDirectory, 'docusaurus.config.ts'))) return;
+  if (path.basename(siteDirectory) !== 'build' || !existsSync(path.join(sourceDirectory, 'docusaurus.config.ts')))
+    return;
   if (!isSiteBuildStale(siteDirectory)) return;
   console.log(`Building the site into ${siteDirectory} (missing or older than its sources)...`);
   await new Promise<void>((resolve, reject) => {
-    const build = spawn('npx', ['docusaurus', 'build', '--out-dir', siteDirectory], {
+    const build = spawn('npm', ['run', 'build'], {
       cwd: sourceDirectory,
       stdio: 'inherit',
     });

@@ -1,17 +1,28 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { safeReturnPath } from '../auth/return-path.js';
+import { isAllowed } from '../auth/viewer.js';
+import type { SendGate } from './gate-response.js';
 import { listSiteFiles, resolveSitePath } from './site-files.js';
 
 const hashedAsset = /^\/assets\//;
 
+/** Authenticated responses may sit in the reader's own browser cache, never in a shared one. */
 function cacheControlFor(file: string): string {
-  if (hashedAsset.test(file)) return 'public, max-age=31536000, immutable';
-  return 'no-cache';
+  if (hashedAsset.test(file)) return 'private, max-age=31536000, immutable';
+  return 'private, no-cache';
 }
 
-/** Serves the built Docusaurus site: clean URLs, .html redirects, the site's own 404 page. */
-export async function siteRoutes(app: FastifyInstance, options: { siteDirectory: string }) {
-  const files = listSiteFiles(options.siteDirectory);
+/**
+ * Serves the built Docusaurus site to allowed sessions only: clean URLs, .html redirects, precompressed files and
+ * the site's own 404 page. Everyone else gets the gate, whatever the path, so not even the route list leaks.
+ */
+export async function siteRoutes(
+  app: FastifyInstance,
+  options: { siteDirectory: string; files?: ReadonlySet<string>; sendGate: SendGate; gated?: boolean },
+) {
+  const files = options.files ?? listSiteFiles(options.siteDirectory);
+  const gated = options.gated ?? true;
   if (!files.has('/404.html')) {
     throw new Error(`${options.siteDirectory} has no 404.html: build the site first (npm run build).`);
   }
@@ -20,21 +31,29 @@ export async function siteRoutes(app: FastifyInstance, options: { siteDirectory:
     serve: false,
     cacheControl: false,
     dotfiles: 'deny',
+    preCompressed: true,
   });
 
-  const notFound = (reply: FastifyReply) => reply.code(404).header('cache-control', 'no-cache').sendFile('404.html');
+  const notFound = (reply: FastifyReply) =>
+    reply.code(404).header('cache-control', 'private, no-cache').sendFile('404.html');
 
   app.route({
     method: ['GET', 'HEAD'],
     url: '/*',
     handler: (request, reply) => {
       const [pathname = '/', query] = request.url.split(/\?(.*)/s);
+      if (gated && !isAllowed(request.viewer)) {
+        const status = request.viewer.state === 'signed-in' ? 403 : 401;
+        return options.sendGate(request, reply, { status, returnPath: safeReturnPath(request.url) });
+      }
       const resolution = resolveSitePath(pathname, files);
       switch (resolution.kind) {
         case 'file':
           return reply.header('cache-control', cacheControlFor(resolution.file)).sendFile(resolution.file.slice(1));
         case 'redirect':
-          return reply.redirect(query ? `${resolution.location}?${query}` : resolution.location, 301);
+          return reply
+            .header('cache-control', 'no-store')
+            .redirect(query ? `${resolution.location}?${query}` : resolution.location, 301);
         case 'bad-request':
           return reply.code(400).send({ error: { code: 'bad_request:path', message: resolution.reason } });
         case 'not-found':

@@ -1,0 +1,311 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AccessDecision,
+  type AccessPolicy,
+  decideAccess,
+  parseAccessPolicy,
+  primaryDomains,
+} from './access-policy.js';
+
+const policy: AccessPolicy = {
+  domains: ['acme.dev', 'acme.io'],
+  addresses: ['alex.partner@example.com', 'kate@example.org'],
+  allowSubdomains: false,
+  requireHostedDomain: false,
+};
+const withSubdomains: AccessPolicy = { ...policy, allowSubdomains: true };
+const withHostedDomain: AccessPolicy = { ...policy, requireHostedDomain: true };
+
+const byDomain: AccessDecision = { allowed: true, reason: 'domain' };
+const byAddress: AccessDecision = { allowed: true, reason: 'address' };
+const denied = (reason: Extract<AccessDecision, { allowed: false }>['reason']): AccessDecision => ({
+  allowed: false,
+  reason,
+});
+
+type Case = { name: string; email: string; hostedDomain?: string; expected: AccessDecision };
+
+function expectDecisions(accessPolicy: AccessPolicy, cases: Case[]) {
+  it.each(cases)('$name', ({ email, hostedDomain, expected }) => {
+    expect(decideAccess(accessPolicy, { email, emailVerified: true, hostedDomain })).toEqual(expected);
+  });
+}
+
+describe('decideAccess', () => {
+  describe('grants', () => {
+    expectDecisions(policy, [
+      { name: 'allowsAddressAtAllowedDomain', email: 'x@acme.dev', expected: byDomain },
+      { name: 'allowsSecondAllowedDomain', email: 'x@acme.io', expected: byDomain },
+      { name: 'allowsUpperCaseDomain', email: 'X@ACME.DEV', expected: byDomain },
+      { name: 'allowsWhitelistedAddress', email: 'alex.partner@example.com', expected: byAddress },
+      { name: 'allowsWhitelistedAddressInOtherCase', email: 'Alex.Partner@EXAMPLE.com', expected: byAddress },
+    ]);
+  });
+
+  describe('domain confusion', () => {
+    expectDecisions(policy, [
+      {
+        name: 'rejectsAllowedDomainAsPrefixOfAttackerDomain',
+        email: 'user@acme.dev.evil.com',
+        expected: denied('not-on-allow-list'),
+      },
+      { name: 'rejectsAllowedDomainInLocalPart', email: 'acme.dev@gmail.com', expected: denied('not-on-allow-list') },
+      { name: 'rejectsDomainSuffixWithoutAtBoundary', email: 'x@evilacme.dev', expected: denied('not-on-allow-list') },
+      { name: 'rejectsSubdomainByDefault', email: 'x@sub.acme.dev', expected: denied('not-on-allow-list') },
+      { name: 'rejectsSecondAtSign', email: 'a@b@acme.dev', expected: denied('malformed-email') },
+      {
+        name: 'rejectsAllowedDomainBeforeSecondAtSign',
+        email: 'x@acme.dev@gmail.com',
+        expected: denied('malformed-email'),
+      },
+      { name: 'rejectsMissingAtSign', email: 'acme.dev', expected: denied('malformed-email') },
+      { name: 'rejectsEmptyLocalPart', email: '@acme.dev', expected: denied('malformed-email') },
+      { name: 'rejectsEmptyDomain', email: 'x@', expected: denied('malformed-email') },
+      { name: 'rejectsEmptyEmail', email: '', expected: denied('malformed-email') },
+      { name: 'rejectsTrailingDotOnDomain', email: 'x@acme.dev.', expected: denied('malformed-email') },
+      { name: 'rejectsEmptyLabelInDomain', email: 'x@acme..dev', expected: denied('malformed-email') },
+    ]);
+  });
+
+  describe('whitespace and invisible characters are refused, never trimmed', () => {
+    expectDecisions(policy, [
+      { name: 'rejectsTrailingSpace', email: 'x@acme.dev ', expected: denied('malformed-email') },
+      { name: 'rejectsTrailingNewline', email: 'x@acme.dev\n', expected: denied('malformed-email') },
+      { name: 'rejectsTrailingCarriageReturnLineFeed', email: 'x@acme.dev\r\n', expected: denied('malformed-email') },
+      { name: 'rejectsTrailingTab', email: 'x@acme.dev\t', expected: denied('malformed-email') },
+      { name: 'rejectsLeadingSpace', email: ' x@acme.dev', expected: denied('malformed-email') },
+      { name: 'rejectsSpaceInLocalPart', email: 'x y@acme.dev', expected: denied('malformed-email') },
+      { name: 'rejectsNulInLocalPart', email: 'x\0@acme.dev', expected: denied('malformed-email') },
+      { name: 'rejectsNulAfterDomain', email: 'x@acme.dev\0.evil.com', expected: denied('malformed-email') },
+      { name: 'rejectsZeroWidthSpaceInDomain', email: 'x@acme\u200b.dev', expected: denied('malformed-email') },
+      { name: 'rejectsZeroWidthSpaceInLocalPart', email: 'x\u200b@acme.dev', expected: denied('malformed-email') },
+      { name: 'rejectsRightToLeftOverride', email: 'x\u202e@acme.dev', expected: denied('malformed-email') },
+      { name: 'rejectsNoBreakSpace', email: 'x\u00a0@acme.dev', expected: denied('malformed-email') },
+      {
+        name: 'rejectsWhitelistedAddressWithTrailingNewline',
+        email: 'alex.partner@example.com\n',
+        expected: denied('malformed-email'),
+      },
+    ]);
+  });
+
+  describe('unicode look-alikes', () => {
+    expectDecisions(policy, [
+      { name: 'rejectsCyrillicAInDomain', email: 'x@\u0430cme.dev', expected: denied('malformed-email') },
+      { name: 'rejectsFullwidthDomain', email: 'x@\uff41\uff43\uff4d\uff45.dev', expected: denied('malformed-email') },
+      { name: 'rejectsFullwidthFullStopInDomain', email: 'x@acme\uff0edev', expected: denied('malformed-email') },
+      { name: 'rejectsIdeographicFullStopInDomain', email: 'x@acme\u3002dev', expected: denied('malformed-email') },
+      {
+        name: 'rejectsCyrillicEInWhitelistedDomain',
+        email: 'alex.partner@exampl\u0435.com',
+        expected: denied('malformed-email'),
+      },
+      {
+        name: 'rejectsCyrillicAInWhitelistedLocalPart',
+        email: '\u0430lex.partner@example.com',
+        expected: denied('not-on-allow-list'),
+      },
+      {
+        name: 'rejectsKelvinSignFoldingToLetterK',
+        email: '\u212Aate@example.org',
+        expected: denied('not-on-allow-list'),
+      },
+    ]);
+  });
+
+  describe('whitelisted addresses match whole', () => {
+    expectDecisions(policy, [
+      {
+        name: 'rejectsPlusAddressingOnWhitelistedAddress',
+        email: 'alex.partner+x@example.com',
+        expected: denied('not-on-allow-list'),
+      },
+      {
+        name: 'rejectsOtherAddressAtWhitelistedDomain',
+        email: 'someone@example.com',
+        expected: denied('not-on-allow-list'),
+      },
+      {
+        name: 'rejectsWhitelistedLocalPartAtSubdomain',
+        email: 'alex.partner@mail.example.com',
+        expected: denied('not-on-allow-list'),
+      },
+      {
+        name: 'rejectsWhitelistedAddressAsLocalPart',
+        email: 'alex.partner@example.com@evil.com',
+        expected: denied('malformed-email'),
+      },
+    ]);
+  });
+
+  describe('with allowSubdomains', () => {
+    expectDecisions(withSubdomains, [
+      { name: 'allowsSubdomain', email: 'x@sub.acme.dev', expected: byDomain },
+      { name: 'allowsNestedSubdomain', email: 'x@a.b.acme.dev', expected: byDomain },
+      { name: 'stillAllowsExactDomain', email: 'x@acme.dev', expected: byDomain },
+      { name: 'rejectsSuffixWithoutLabelBoundary', email: 'x@subacme.dev', expected: denied('not-on-allow-list') },
+      { name: 'rejectsHyphenatedLookAlike', email: 'x@sub-acme.dev', expected: denied('not-on-allow-list') },
+      {
+        name: 'rejectsAllowedDomainAsPrefixOfAttackerDomain',
+        email: 'x@sub.acme.dev.evil.com',
+        expected: denied('not-on-allow-list'),
+      },
+      { name: 'rejectsEmptyLabelBeforeAllowedDomain', email: 'x@.acme.dev', expected: denied('malformed-email') },
+      {
+        name: 'rejectsSubdomainOfWhitelistedAddressDomain',
+        email: 'alex.partner@sub.example.com',
+        expected: denied('not-on-allow-list'),
+      },
+    ]);
+  });
+
+  describe('with requireHostedDomain', () => {
+    expectDecisions(withHostedDomain, [
+      { name: 'allowsMatchingHostedDomain', email: 'x@acme.dev', hostedDomain: 'acme.dev', expected: byDomain },
+      { name: 'allowsUpperCaseHostedDomain', email: 'x@acme.dev', hostedDomain: 'ACME.DEV', expected: byDomain },
+      { name: 'allowsOtherAllowedHostedDomain', email: 'x@acme.dev', hostedDomain: 'acme.io', expected: byDomain },
+      { name: 'rejectsDomainGrantWithoutHostedDomain', email: 'x@acme.dev', expected: denied('hosted-domain-missing') },
+      {
+        name: 'rejectsDomainGrantWithEmptyHostedDomain',
+        email: 'x@acme.dev',
+        hostedDomain: '',
+        expected: denied('hosted-domain-missing'),
+      },
+      {
+        name: 'rejectsHostedDomainOfAnotherWorkspace',
+        email: 'x@acme.dev',
+        hostedDomain: 'evil.com',
+        expected: denied('hosted-domain-mismatch'),
+      },
+      {
+        name: 'rejectsHostedDomainWithAllowedPrefix',
+        email: 'x@acme.dev',
+        hostedDomain: 'acme.dev.evil.com',
+        expected: denied('hosted-domain-mismatch'),
+      },
+      {
+        name: 'rejectsLookAlikeHostedDomain',
+        email: 'x@acme.dev',
+        hostedDomain: '\u0430cme.dev',
+        expected: denied('hosted-domain-mismatch'),
+      },
+      {
+        name: 'rejectsHostedDomainWithTrailingSpace',
+        email: 'x@acme.dev',
+        hostedDomain: 'acme.dev ',
+        expected: denied('hosted-domain-mismatch'),
+      },
+      { name: 'allowsAddressGrantWithoutHostedDomain', email: 'alex.partner@example.com', expected: byAddress },
+      {
+        name: 'rejectsUnlistedAddressBeforeLookingAtHostedDomain',
+        email: 'x@evil.com',
+        hostedDomain: 'acme.dev',
+        expected: denied('not-on-allow-list'),
+      },
+    ]);
+  });
+
+  describe('without requireHostedDomain', () => {
+    expectDecisions(policy, [
+      { name: 'ignoresForeignHostedDomain', email: 'x@acme.dev', hostedDomain: 'evil.com', expected: byDomain },
+      { name: 'ignoresMissingHostedDomain', email: 'x@acme.dev', expected: byDomain },
+    ]);
+  });
+
+  it.each([
+    ['rejectsUnverifiedEmailAtAllowedDomain', 'x@acme.dev'],
+    ['rejectsUnverifiedWhitelistedAddress', 'alex.partner@example.com'],
+    ['rejectsUnverifiedMalformedEmailAsUnverified', 'a@b@acme.dev'],
+  ])('%s', (_name, email) => {
+    expect(decideAccess(withHostedDomain, { email, emailVerified: false, hostedDomain: 'acme.dev' })).toEqual(
+      denied('email-not-verified'),
+    );
+  });
+});
+
+describe('parseAccessPolicy', () => {
+  it('reads comma- and whitespace-separated lists, lower-cased and in order', () => {
+    expect(
+      parseAccessPolicy({
+        domains: ' Acme.DEV, acme.io\n acme-labs.dev ,,acme.studio ',
+        addresses: 'Alex.Partner@Example.com sam.contractor@example.org,\tqa.vendor@example.net',
+      }),
+    ).toEqual({
+      domains: ['acme.dev', 'acme.io', 'acme-labs.dev', 'acme.studio'],
+      addresses: ['alex.partner@example.com', 'sam.contractor@example.org', 'qa.vendor@example.net'],
+      allowSubdomains: false,
+      requireHostedDomain: false,
+    });
+  });
+
+  it('passes the flags through', () => {
+    const parsed = parseAccessPolicy({
+      domains: 'acme.dev,acme.io',
+      addresses: '',
+      allowSubdomains: true,
+      requireHostedDomain: true,
+    });
+    expect(parsed).toMatchObject({ addresses: [], allowSubdomains: true, requireHostedDomain: true });
+  });
+
+  it('keeps the first of repeated entries', () => {
+    const parsed = parseAccessPolicy({
+      domains: 'acme.dev, acme.io, ACME.dev',
+      addresses: 'kate@example.org, Kate@Example.org',
+    });
+    expect(parsed).toMatchObject({ domains: ['acme.dev', 'acme.io'], addresses: ['kate@example.org'] });
+  });
+
+  it.each([
+    ['acme'],
+    ['.acme.dev'],
+    ['acme.dev.'],
+    ['acme..dev'],
+    ['-acme.dev'],
+    ['acme-.dev'],
+    ['acme_dev.com'],
+    ['*.acme.dev'],
+    ['x@acme.dev'],
+    ['https://acme.dev'],
+    ['\u0430cme.dev'],
+    ['acme\uff0edev'],
+    ['acme.dev\0'],
+  ])('rejects the domain %j, naming it', (entry) => {
+    expect(() => parseAccessPolicy({ domains: `acme.io, ${entry}, acme.studio`, addresses: '' })).toThrow(
+      `${JSON.stringify(entry)} is not a domain`,
+    );
+  });
+
+  it.each([
+    ['acme.dev'],
+    ['@acme.dev'],
+    ['x@'],
+    ['a@b@acme.dev'],
+    ['x@acme'],
+    ['x@acme.dev.'],
+    ['x@\u0430cme.dev'],
+    ['x\0@acme.dev'],
+  ])('rejects the address %j, naming it', (entry) => {
+    expect(() => parseAccessPolicy({ domains: 'acme.dev,acme.io', addresses: `kate@example.org,${entry}` })).toThrow(
+      `${JSON.stringify(entry)} is not an e-mail address`,
+    );
+  });
+
+  it.each([[''], [' , '], ['acme.dev'], ['acme.dev, ACME.DEV']])(
+    'rejects %j: two primary domains are needed',
+    (domains) => {
+      expect(() => parseAccessPolicy({ domains, addresses: 'kate@example.org' })).toThrow('at least two domains');
+    },
+  );
+});
+
+describe('primaryDomains', () => {
+  it('names the first two domains, in order', () => {
+    const parsed = parseAccessPolicy({ domains: 'acme.dev,acme.io,acme-labs.dev,acme.studio', addresses: '' });
+    expect(primaryDomains(parsed)).toEqual(['acme.dev', 'acme.io']);
+  });
+
+  it('names both when there are exactly two', () => {
+    expect(primaryDomains(policy)).toEqual(['acme.dev', 'acme.io']);
+  });
+});

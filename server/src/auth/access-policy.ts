@@ -1,0 +1,111 @@
+export type AccessPolicy = {
+  /** Allowed e-mail domains, lower-case, in order; the first two are the "primary" ones named on the gate. */
+  domains: readonly string[];
+  /** Individually allowed addresses, lower-case. */
+  addresses: readonly string[];
+  /** When true, a subdomain of an allowed domain (x@eng.acme.dev) is allowed too. Default false. */
+  allowSubdomains: boolean;
+  /** When true, a grant by domain also needs the ID token's `hd` claim to be one of the allowed domains (Google Workspace). */
+  requireHostedDomain: boolean;
+};
+
+export type Identity = { email: string; emailVerified: boolean; hostedDomain?: string | undefined };
+
+export type AccessDecision =
+  | { allowed: true; reason: 'domain' | 'address' }
+  | {
+      allowed: false;
+      reason:
+        | 'email-not-verified'
+        | 'malformed-email'
+        | 'hosted-domain-missing'
+        | 'hosted-domain-mismatch'
+        | 'not-on-allow-list';
+    };
+
+/** ASCII labels only: a look-alike (Cyrillic "а", fullwidth "ａ") is a different domain and must never match. */
+const domainLabel = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const domainName = new RegExp(`^${domainLabel}(?:\\.${domainLabel})+$`);
+/** Nothing invisible in a local part: no whitespace, control, format (zero-width, bidi) or separator characters. */
+const invisibleOrControl = /[\s\p{Cc}\p{Cf}\p{Z}]/u;
+
+/** Folds A-Z only; `toLowerCase` would turn the Kelvin sign "K" into "k" and let a look-alike through. */
+function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
+/** Splits an address into its lower-cased form and domain, or undefined when it is not exactly `local@domain`. */
+function parseAddress(text: string): { address: string; domain: string } | undefined {
+  const parts = text.split('@');
+  if (parts.length !== 2) return undefined;
+  const [localPart = '', domainPart = ''] = parts;
+  const domain = asciiLowerCase(domainPart);
+  if (localPart === '' || invisibleOrControl.test(localPart) || !domainName.test(domain)) return undefined;
+  return { address: `${asciiLowerCase(localPart)}@${domain}`, domain };
+}
+
+function domainIsAllowed(policy: AccessPolicy, domain: string): boolean {
+  return policy.domains.some(
+    (allowed) => domain === allowed || (policy.allowSubdomains && domain.endsWith(`.${allowed}`)),
+  );
+}
+
+/** Whether this identity may read the handbook under this policy; the reason says which rule decided. */
+export function decideAccess(policy: AccessPolicy, identity: Identity): AccessDecision {
+  if (identity.emailVerified !== true) return { allowed: false, reason: 'email-not-verified' };
+  const parsed = parseAddress(identity.email);
+  if (!parsed) return { allowed: false, reason: 'malformed-email' };
+  if (policy.addresses.includes(parsed.address)) return { allowed: true, reason: 'address' };
+  if (!domainIsAllowed(policy, parsed.domain)) return { allowed: false, reason: 'not-on-allow-list' };
+  if (policy.requireHostedDomain) {
+    if (!identity.hostedDomain) return { allowed: false, reason: 'hosted-domain-missing' };
+    if (!policy.domains.includes(asciiLowerCase(identity.hostedDomain))) {
+      return { allowed: false, reason: 'hosted-domain-mismatch' };
+    }
+  }
+  return { allowed: true, reason: 'domain' };
+}
+
+function listEntries(list: string): string[] {
+  return list.split(/[\s,]+/).filter((entry) => entry !== '');
+}
+
+/** Reads the comma- or space-separated lists of the configuration; a bad entry throws an error that names it. */
+export function parseAccessPolicy(input: {
+  domains: string;
+  addresses: string;
+  allowSubdomains?: boolean;
+  requireHostedDomain?: boolean;
+}): AccessPolicy {
+  const domains = listEntries(input.domains).map((entry) => {
+    const domain = asciiLowerCase(entry);
+    if (!domainName.test(domain)) {
+      throw new Error(`${JSON.stringify(entry)} is not a domain: use letters, digits, hyphens and dots, like acme.dev`);
+    }
+    return domain;
+  });
+  const addresses = listEntries(input.addresses).map((entry) => {
+    const parsed = parseAddress(entry);
+    if (!parsed) {
+      throw new Error(`${JSON.stringify(entry)} is not an e-mail address: it needs one @ between a name and a domain`);
+    }
+    return parsed.address;
+  });
+  const distinctDomains = [...new Set(domains)];
+  if (distinctDomains.length < 2) {
+    throw new Error(
+      `at least two domains are needed (the first two are named on the sign-in page), got ${distinctDomains.length}`,
+    );
+  }
+  return {
+    domains: distinctDomains,
+    addresses: [...new Set(addresses)],
+    allowSubdomains: input.allowSubdomains ?? false,
+    requireHostedDomain: input.requireHostedDomain ?? false,
+  };
+}
+
+/** The two domains named on the gate. */
+export function primaryDomains(policy: AccessPolicy): [string, string] | string[] {
+  return policy.domains.slice(0, 2);
+}

@@ -1,0 +1,19 @@
+import { escapeHtml, renderPage } from '../../gate/html.js';
+
+/** The development provider's sign-in form: any e-mail, verified or not, Workspace account or not. */
+export function renderDevelopmentLoginPage(options: { action: string; problem?: string | undefined }): string {
+  const problem = options.problem ? `<p class="notice error" role="alert">${escapeHtml(options.problem)}</p>` : '';
+  return renderPage({
+    title: 'Development sign-in',
+    body: `<h1>Development sign-in</h1>
+<p class="notice warning"><strong>For development only.</strong> This stands in for Google on a developer's machine and in tests. It never runs in production and checks no password.</p>
+${problem}
+<form method="post" action="${escapeHtml(options.action)}">
+<label>E-mail address<input type="email" name="email" required autofocus autocomplete="email" placeholder="you@acme.dev"></label>
+<label class="checkbox"><input type="checkbox" name="verified" value="yes" checked> The provider has verified this address (<code>email_verified</code>)</label>
+<label class="checkbox"><input type="checkbox" name="workspace" value="yes" checked> Google Workspace account (send the <code>hd</code> claim for company domains)</label>
+<button class="button" type="submit" name="action" value="sign-in">Sign in</button>
+<button class="button secondary" type="submit" name="action" value="cancel" formnovalidate>Cancel</button>
+</form>`,
+  });
+}

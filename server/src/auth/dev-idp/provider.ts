@@ -1,0 +1,91 @@
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import Provider, { type Configuration } from 'oidc-provider';
+import { developmentIssuerPath } from '../../config.js';
+
+export type DevelopmentAccount = { email: string; emailVerified: boolean; workspaceAccount: boolean };
+
+/**
+ * A real OpenID provider (panva's oidc-provider) for development and tests, so sign-in runs the same code path as
+ * with Google. Accounts are whatever e-mail is typed into its form; it refuses to exist in production.
+ */
+export function createDevelopmentProvider(options: {
+  issuer: string;
+  redirectUri: string;
+  environment: string;
+  /** Domains that the provider treats as Google Workspace domains: their accounts get an `hd` claim. */
+  workspaceDomains: () => readonly string[];
+}) {
+  if (options.environment === 'production') {
+    throw new Error('The development identity provider cannot run with NODE_ENV=production. Set OIDC_ISSUER.');
+  }
+  const accounts = new Map<string, DevelopmentAccount>();
+  const client = { clientId: 'acme-handbook-development', clientSecret: randomBytes(32).toString('base64url') };
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        redirect_uris: [options.redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'development', use: 'sig', alg: 'RS256' }] },
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified', 'hd'], profile: ['name'] },
+    // Google puts the e-mail claims in the ID token itself; the relying party reads them from there.
+    conformIdTokenClaims: false,
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_context, interaction) => `${developmentIssuerPath}/interaction/${interaction.uid}` },
+    // First-party client: consent is implied, as it is for an internal Google Workspace app.
+    async loadExistingGrant(context) {
+      const oidc = context.oidc;
+      const grantId = oidc.result?.consent?.grantId ?? oidc.session?.grantIdFor(oidc.client?.clientId ?? '');
+      if (grantId) return oidc.provider.Grant.find(grantId);
+      const grant = new oidc.provider.Grant({ clientId: oidc.client?.clientId, accountId: oidc.session?.accountId });
+      grant.addOIDCScope('openid email profile');
+      await grant.save();
+      return grant;
+    },
+    async findAccount(_context, accountId) {
+      const account = accounts.get(accountId);
+      if (!account) return undefined;
+      const domain = account.email.slice(account.email.lastIndexOf('@') + 1).toLowerCase();
+      const hostedDomain =
+        account.workspaceAccount && options.workspaceDomains().includes(domain) ? { hd: domain } : {};
+      return {
+        accountId,
+        claims: () => ({
+          sub: accountId,
+          email: account.email,
+          email_verified: account.emailVerified,
+          name: account.email.slice(0, account.email.indexOf('@')),
+          ...hostedDomain,
+        }),
+      };
+    },
+    renderError(context, output) {
+      context.type = 'text/plain; charset=utf-8';
+      context.body = `Development sign-in error: ${output.error}${output.error_description ? ` (${output.error_description})` : ''}`;
+    },
+  };
+
+  const provider = new Provider(options.issuer, configuration);
+  // The callback is on our own http origin in development; oidc-provider otherwise insists on https behind proxies.
+  provider.proxy = false;
+
+  return {
+    provider,
+    client,
+    /** Records what the development form said about an account and returns its stable subject id. */
+    rememberAccount(account: DevelopmentAccount): string {
+      const accountId = createHash('sha256').update(account.email).digest('hex').slice(0, 24);
+      accounts.set(accountId, account);
+      return accountId;
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import formBody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { InteractionResults } from 'oidc-provider';
+import { developmentIssuerPath } from '../../config.js';
+import { renderDevelopmentLoginPage } from './login-page.js';
+import type { createDevelopmentProvider } from './provider.js';
+
+type DevelopmentProvider = ReturnType<typeof createDevelopmentProvider>;
+type InteractionForm = { email?: string; verified?: string; workspace?: string; action?: string };
+
+/** Mounts the development provider under /dev-idp: our sign-in form, then oidc-provider for everything else. */
+export async function developmentProviderRoutes(app: FastifyInstance, options: { idp: DevelopmentProvider }) {
+  const { provider, rememberAccount } = options.idp;
+  const handleProtocol = provider.callback();
+
+  const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
+  const interactionPath = (uid: string) => `${developmentIssuerPath}/interaction/${encodeURIComponent(uid)}`;
+
+  async function finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
+    const location = await provider.interactionResult(request.raw, reply.raw, result, {
+      mergeWithLastSubmission: false,
+    });
+    return noStore(reply).redirect(location, 303);
+  }
+
+  await app.register(async (forms) => {
+    await forms.register(formBody);
+    forms.get<{ Params: { uid: string } }>(`${developmentIssuerPath}/interaction/:uid`, async (request, reply) => {
+      await provider.interactionDetails(request.raw, reply.raw);
+      return noStore(reply)
+        .type('text/html; charset=utf-8')
+        .send(renderDevelopmentLoginPage({ action: interactionPath(request.params.uid) }));
+    });
+    forms.post<{ Params: { uid: string }; Body: InteractionForm }>(
+      `${developmentIssuerPath}/interaction/:uid`,
+      async (request, reply) => {
+        await provider.interactionDetails(request.raw, reply.raw);
+        const form = request.body ?? {};
+        if (form.action === 'cancel') {
+          return finish(request, reply, { error: 'access_denied', error_description: 'Sign-in was cancelled.' });
+        }
+        const email = (form.email ?? '').trim();
+        if (!email || email.length > 254) {
+          return noStore(reply)
+            .code(400)
+            .type('text/html; charset=utf-8')
+            .send(
+              renderDevelopmentLoginPage({
+                action: interactionPath(request.params.uid),
+                problem: 'Enter an e-mail address of at most 254 characters.',
+              }),
+            );
+        }
+        const accountId = rememberAccount({
+          email,
+          emailVerified: form.verified === 'yes',
+          workspaceAccount: form.workspace === 'yes',
+        });
+        return finish(request, reply, { login: { accountId } });
+      },
+    );
+  });
+
+  // Everything else under the mount is the OpenID protocol itself; oidc-provider reads the raw request body.
+  await app.register(async (protocol) => {
+    protocol.removeAllContentTypeParsers();
+    protocol.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const forward = (request: FastifyRequest, reply: FastifyReply) => {
+      reply.hijack();
+      const raw = request.raw as typeof request.raw & { originalUrl?: string };
+      raw.originalUrl = raw.url;
+      raw.url = (raw.url ?? '').slice(developmentIssuerPath.length) || '/';
+      handleProtocol(raw, reply.raw);
+    };
+    protocol.all(developmentIssuerPath, forward);
+    protocol.all(`${developmentIssuerPath}/*`, forward);
+  });
+}

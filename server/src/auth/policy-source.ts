@@ -1,0 +1,51 @@
+import { readFileSync, statSync } from 'node:fs';
+import { type AccessPolicy, parseAccessPolicy } from './access-policy.js';
+
+type PolicyFile = { domains?: unknown; addresses?: unknown; allowSubdomains?: unknown; requireHostedDomain?: unknown };
+
+const list = (value: unknown) => (Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : '');
+
+/**
+ * The access policy in force. With a policy file, the file is re-read whenever its modification time changes, so
+ * removing a domain or an address takes effect on the next request; a broken file keeps the last good policy.
+ */
+export function createPolicySource(
+  environmentPolicy: AccessPolicy,
+  policyFile: string | undefined,
+  onError: (message: string) => void,
+) {
+  if (!policyFile) return { current: () => environmentPolicy };
+  let policy = environmentPolicy;
+  let loadedVersion = -1;
+  let checkedAt = 0;
+  const reload = () => {
+    const version = statSync(policyFile).mtimeMs;
+    if (version === loadedVersion) return;
+    const contents = JSON.parse(readFileSync(policyFile, 'utf8')) as PolicyFile;
+    policy = parseAccessPolicy({
+      domains: list(contents.domains),
+      addresses: list(contents.addresses),
+      allowSubdomains: contents.allowSubdomains === true,
+      requireHostedDomain:
+        typeof contents.requireHostedDomain === 'boolean'
+          ? contents.requireHostedDomain
+          : environmentPolicy.requireHostedDomain,
+    });
+    loadedVersion = version;
+  };
+  reload();
+  return {
+    current(): AccessPolicy {
+      const now = Date.now();
+      if (now - checkedAt >= 1000) {
+        checkedAt = now;
+        try {
+          reload();
+        } catch (error) {
+          onError(`ACCESS_POLICY_FILE ${policyFile} could not be read; keeping the previous policy: ${error}`);
+        }
+      }
+      return policy;
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { logoSvg } from '../gate/assets.js';
+import type { SignInProblem } from '../gate/gate-page.js';
+import type { SendGate } from '../gate/gate-response.js';
+import { pageStylesheet } from '../gate/html.js';
+import type { Database } from '../store/database.js';
+import { createSession, deleteSession } from '../store/sessions.js';
+import { type AccessPolicy, primaryDomains } from './access-policy.js';
+import {
+  type createIdentityProviderClient,
+  MissingEmailError,
+  newSignInChecks,
+  type SignInChecks,
+} from './identity-provider.js';
+import { safeReturnPath } from './return-path.js';
+import { cookieNames, cookieOptions, hashSessionId, newSessionId } from './session-cookie.js';
+import { isAllowed } from './viewer.js';
+
+type SignInAttempt = SignInChecks & { next: string };
+
+const signInAttemptSeconds = 600;
+
+function isSignInAttempt(value: unknown): value is SignInAttempt {
+  if (!value || typeof value !== 'object') return false;
+  const attempt = value as Record<string, unknown>;
+  return ['state', 'nonce', 'codeVerifier', 'next'].every((key) => typeof attempt[key] === 'string');
+}
+
+/** Which readable problem an exception from the token exchange is; the details go to the log. */
+function problemFrom(error: unknown): SignInProblem {
+  if (error instanceof MissingEmailError) return 'no-email';
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (/"state"/.test(cause.message)) return 'state-mismatch';
+    if (cause.name === 'TimeoutError' || cause.name === 'AbortError' || cause.message === 'fetch failed') {
+      return 'provider-unavailable';
+    }
+  }
+  return 'failed';
+}
+
+export async function authRoutes(
+  app: FastifyInstance,
+  options: {
+    config: Config;
+    db: Database;
+    currentPolicy: () => AccessPolicy;
+    identityProvider: ReturnType<typeof createIdentityProviderClient>;
+    sendGate: SendGate;
+  },
+) {
+  const { config, db, currentPolicy, identityProvider, sendGate } = options;
+  const names = cookieNames(config);
+  const publicOrigin = config.publicUrl.origin;
+
+  const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
+
+  const showGate = (request: FastifyRequest, reply: FastifyReply, status: number, problem?: SignInProblem) =>
+    sendGate(request, reply, { status, problem, forceHtml: true });
+
+  app.get('/auth/assets/page.css', (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(pageStylesheet),
+  );
+  app.get('/auth/assets/logo.svg', (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=3600').type('image/svg+xml').send(logoSvg),
+  );
+
+  app.get<{ Querystring: { next?: string; switch?: string } }>('/auth/login', async (request, reply) => {
+    const next = safeReturnPath(request.query.next);
+    const checks = newSignInChecks();
+    let authorizationUrl: URL;
+    try {
+      authorizationUrl = await identityProvider.authorizationUrl({
+        checks,
+        switchAccount: request.query.switch === '1',
+      });
+    } catch (error) {
+      request.log.error({ err: error }, 'could not reach the identity provider to start sign-in');
+      return showGate(request, reply, 503, 'provider-unavailable');
+    }
+    const attempt: SignInAttempt = { ...checks, next };
+    reply.setCookie(names.signInAttempt, JSON.stringify(attempt), {
+      ...cookieOptions(config, signInAttemptSeconds),
+      signed: true,
+    });
+    return noStore(reply).redirect(authorizationUrl.href, 303);
+  });
+
+  app.get<{ Querystring: { error?: string } }>('/auth/callback', async (request, reply) => {
+    const rawAttempt = request.cookies[names.signInAttempt];
+    reply.clearCookie(names.signInAttempt, cookieOptions(config));
+    if (request.query.error) {
+      request.log.info({ error: request.query.error }, 'sign-in refused by the identity provider');
+      return showGate(request, reply, 401, request.query.error === 'access_denied' ? 'cancelled' : 'failed');
+    }
+    const unsigned = rawAttempt ? request.unsignCookie(rawAttempt) : undefined;
+    let attempt: unknown;
+    try {
+      attempt = unsigned?.valid && unsigned.value ? JSON.parse(unsigned.value) : undefined;
+    } catch {
+      attempt = undefined;
+    }
+    if (!isSignInAttempt(attempt)) return showGate(request, reply, 400, 'expired');
+
+    let identity: Awaited<ReturnType<typeof identityProvider.finishSignIn>>;
+    try {
+      identity = await identityProvider.finishSignIn(new URL(request.url, config.publicUrl), attempt);
+    } catch (error) {
+      request.log.warn({ err: error }, 'sign-in callback rejected');
+      return showGate(request, reply, 401, problemFrom(error));
+    }
+
+    // A fresh id at every sign-in: a session id planted before sign-in is never promoted.
+    if (request.viewer.state === 'signed-in') await deleteSession(db, { idHash: request.viewer.idHash });
+    const sessionId = newSessionId();
+    const now = Date.now();
+    await createSession(db, {
+      idHash: hashSessionId(sessionId),
+      email: identity.email,
+      emailVerified: identity.emailVerified,
+      hostedDomain: identity.hostedDomain ?? null,
+      name: identity.name ?? null,
+      expiresAt: new Date(now + config.sessionAbsoluteTimeoutMs),
+    });
+    request.log.info({ email: identity.email }, 'signed in');
+    reply.setCookie(
+      names.session,
+      sessionId,
+      cookieOptions(config, Math.floor(config.sessionAbsoluteTimeoutMs / 1000)),
+    );
+    return noStore(reply).redirect(safeReturnPath(attempt.next), 303);
+  });
+
+  app.post('/auth/logout', async (request, reply) => {
+    if (request.headers.origin !== publicOrigin) {
+      return noStore(reply)
+        .code(403)
+        .send({ error: { code: 'forbidden:origin', message: 'Sign out from the handbook itself.' } });
+    }
+    if (request.viewer.state === 'signed-in') await deleteSession(db, { idHash: request.viewer.idHash });
+    reply.clearCookie(names.session, cookieOptions(config));
+    if (request.headers.accept?.includes('text/html')) return noStore(reply).redirect('/', 303);
+    return noStore(reply).code(204).send();
+  });
+
+  app.get('/api/me', async (request, reply) => {
+    const viewer = request.viewer;
+    noStore(reply);
+    const policy = currentPolicy();
+    if (viewer.state === 'signed-out') {
+      return reply.code(401).send({ state: 'signed-out', primaryDomains: primaryDomains(policy) });
+    }
+    return reply.code(isAllowed(viewer) ? 200 : 403).send({
+      state: isAllowed(viewer) ? 'allowed' : 'not-allowed',
+      email: viewer.session.email,
+      name: viewer.session.name,
+      primaryDomains: primaryDomains(policy),
+    });
+  });
+}

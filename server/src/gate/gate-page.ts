@@ -1,0 +1,57 @@
+import { escapeHtml, renderPage } from './html.js';
+
+/** Why the last sign-in did not work, in words a reader can act on. */
+export const signInProblems = {
+  cancelled: 'Sign-in was cancelled. You can try again whenever you are ready.',
+  expired: 'That sign-in attempt expired or was started in another browser tab. Please sign in again.',
+  'state-mismatch':
+    'That sign-in response did not match the attempt this browser started, so it was refused. Please sign in again.',
+  'provider-unavailable': 'The sign-in service could not be reached. Please try again in a minute.',
+  'no-email': 'The sign-in service did not share an e-mail address, so access could not be checked.',
+  failed: 'Sign-in did not complete. Please try again.',
+} as const;
+
+export type SignInProblem = keyof typeof signInProblems;
+
+export type GatePageOptions = {
+  primaryDomains: readonly string[];
+  /** Where the Login button sends the reader back to after sign-in. */
+  returnPath: string;
+  /** Set when someone is signed in but the policy does not allow them. */
+  signedInAs?: string | undefined;
+  problem?: SignInProblem | undefined;
+  developmentSignIn: boolean;
+};
+
+function loginHref(returnPath: string, switchAccount: boolean): string {
+  const query = new URLSearchParams({ next: returnPath });
+  if (switchAccount) query.set('switch', '1');
+  return `/auth/login?${query.toString()}`;
+}
+
+/** The only page a reader without an allowed session ever sees: no doc text, no route list. */
+export function renderGatePage(options: GatePageOptions): string {
+  const [first = '', second = ''] = options.primaryDomains.map((domain) => `@${domain}`);
+  const domains = `<strong>${escapeHtml(first)}</strong> or <strong>${escapeHtml(second)}</strong>`;
+  const problem = options.problem
+    ? `<p class="notice error" role="alert" data-testid="gate-error">${escapeHtml(signInProblems[options.problem])}</p>`
+    : '';
+  const notAllowed = options.signedInAs
+    ? `<p class="notice warning" role="alert" data-testid="gate-not-allowed">You are signed in as <strong>${escapeHtml(options.signedInAs)}</strong>, which is not allowed to read the handbook.</p>`
+    : '';
+  const primaryAction = options.signedInAs
+    ? `<a class="button" href="${escapeHtml(loginHref(options.returnPath, true))}" data-testid="gate-login">Use another account</a>
+<form method="post" action="/auth/logout"><button class="button secondary" type="submit" data-testid="gate-logout">Sign out</button></form>`
+    : `<a class="button" href="${escapeHtml(loginHref(options.returnPath, false))}" data-testid="gate-login">Login with Google</a>`;
+  const development = options.developmentSignIn
+    ? '<p class="muted">Development mode: the button opens the built-in development sign-in instead of Google.</p>'
+    : '';
+  return renderPage({
+    title: 'Sign in - Acme Developer Handbook',
+    body: `<h1>Acme Developer Handbook</h1>
+${problem}${notAllowed}
+<p data-testid="gate-message">You must log in with an account from ${domains} to access the internal documentation.</p>
+${primaryAction}
+${development}`,
+  });
+}

@@ -1,0 +1,34 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type AccessPolicy, primaryDomains } from '../auth/access-policy.js';
+import { renderGatePage, type SignInProblem } from './gate-page.js';
+
+/** Answers a request that has no allowed session: the gate page for a browser, 401 JSON for anything else. */
+export function createGateResponder(options: { currentPolicy: () => AccessPolicy; developmentSignIn: boolean }) {
+  return function sendGate(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    details: { status: number; returnPath?: string; problem?: SignInProblem; forceHtml?: boolean },
+  ) {
+    const viewer = request.viewer;
+    const notAllowed = viewer.state === 'signed-in' && !viewer.access.allowed;
+    reply.header('cache-control', 'no-store').code(details.status);
+    if (!details.forceHtml && !request.headers.accept?.includes('text/html')) {
+      return reply.send({
+        error: notAllowed
+          ? { code: 'forbidden:access', message: 'This account is not allowed to read the handbook.' }
+          : { code: 'unauthorized:session', message: 'Sign in to read the handbook.' },
+      });
+    }
+    return reply.type('text/html; charset=utf-8').send(
+      renderGatePage({
+        primaryDomains: primaryDomains(options.currentPolicy()),
+        returnPath: details.returnPath ?? '/',
+        signedInAs: notAllowed ? viewer.session.email : undefined,
+        problem: details.problem,
+        developmentSignIn: options.developmentSignIn,
+      }),
+    );
+  };
+}
+
+export type SendGate = ReturnType<typeof createGateResponder>;

@@ -1,0 +1,84 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import { describeError } from './describe-error.js';
+import { type PostgresUrl, parsePostgresUrl } from './postgres-url.js';
+import * as schema from './schema.js';
+
+export type StoreOptions = {
+  /** PostgreSQL URL; when absent the store is an embedded PGlite database in `dataDirectory`. */
+  databaseUrl?: string | undefined;
+  /** Where PGlite keeps its files; `memory://` keeps them in memory (tests). */
+  dataDirectory: string;
+};
+
+/** What every query function takes: the same Drizzle API whichever driver is underneath. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Store = { db: Database; kind: 'pglite' | 'postgres'; close(): Promise<void> };
+
+export const inMemoryDataDirectory = 'memory://';
+
+/** Resolved from this file, not the working directory, so the server can start from anywhere. */
+const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/** Opens the database and brings its schema up to date before anything queries it. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.databaseUrl !== undefined && options.databaseUrl !== '') {
+    return openPostgresStore(parsePostgresUrl(options.databaseUrl));
+  }
+  return openPgliteStore(options.dataDirectory);
+}
+
+async function openPgliteStore(dataDirectory: string): Promise<Store> {
+  const name =
+    dataDirectory === inMemoryDataDirectory ? 'in-memory PGlite database' : `PGlite database in ${dataDirectory}`;
+  let client: PGlite | undefined;
+  try {
+    if (dataDirectory !== inMemoryDataDirectory) await mkdir(dataDirectory, { recursive: true });
+    client = await PGlite.create(dataDirectory);
+    const db = drizzlePglite({ client, schema });
+    await migratePglite(db, { migrationsFolder });
+    const opened = client;
+    return { db, kind: 'pglite', close: () => opened.close() };
+  } catch (error) {
+    await client?.close().catch(() => {});
+    throw new Error(`Could not open the ${name}: ${describeError(error)}`, { cause: error });
+  }
+}
+
+async function openPostgresStore(target: PostgresUrl): Promise<Store> {
+  try {
+    await migratePostgresOnce(target.url);
+  } catch (error) {
+    throw new Error(`Could not open PostgreSQL database ${target.displayName}: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+  const client = postgres(target.url, { max: 10, onnotice: () => {} });
+  const db = drizzlePostgres({ client, schema });
+  return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+}
+
+/**
+ * Several server instances may start at once against one database; Drizzle's migrator alone would race on
+ * creating its bookkeeping table. A session advisory lock on a dedicated connection lets one migrate while
+ * the others wait, then find nothing left to do.
+ */
+async function migratePostgresOnce(url: string): Promise<void> {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    // await client`select pg_advisory_lock(hashtext('acme-handbook:migrations'))`;
+    await migratePostgres(drizzlePostgres({ client }), { migrationsFolder });
+    // await client`select pg_advisory_unlock(hashtext('acme-handbook:migrations'))`;
+  } finally {
+    // Closing the connection also releases the lock if migrating failed half-way.
+    await client.end({ timeout: 5 });
+  }
+}
