@@ -2,6 +2,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, startServer } from './harness';
 import { DocsSite } from './pages/docs-site';
+import { signInContext } from './pages/sign-in-pages';
 import { topNavigation } from './spec-routes';
 
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -15,11 +16,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.app.close();
+  await server?.close();
 });
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);
+  await signInContext(context, server.baseUrl);
   site = new DocsSite(await context.newPage(), server.baseUrl);
 });
 afterEach(async () => {
@@ -61,9 +63,9 @@ describe('search', () => {
     await site.searchDropdown.getByText('See all results').click();
     await site.page.waitForURL(/\/search\/?\?q=webhook/, { waitUntil: 'commit' });
     const results = site.page.locator('.main-wrapper article');
-    await results.first().waitFor();
-    expect(await results.count()).toBeGreaterThan(0);
-    expect(await results.first().innerText()).toMatch(/webhook/i);
+    // The results page renders its list more than once while the index loads; wait for the settled list.
+    await expect.poll(() => results.count()).toBeGreaterThan(0);
+    await expect.poll(() => results.first().innerText()).toMatch(/webhook/i);
   });
 });
 
@@ -90,6 +92,7 @@ describe('layout', () => {
 
   it('follows the system colour scheme until the reader chooses', async () => {
     const dark = await browser.newContext({ colorScheme: 'dark' });
+    await signInContext(dark, server.baseUrl);
     const darkSite = new DocsSite(await dark.newPage(), server.baseUrl);
     await darkSite.open('/');
     expect(await darkSite.theme()).toBe('dark');

@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSiteFiles } from '../server/src/gate/site-files.js';
 import { siteBuildDirectory, startServer } from './harness';
+import { signIn } from './sign-in';
 import { requestPathOf, specDocRoutes, specOtherRoutes, specTagRoutes } from './spec-routes';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 let server: Server;
+let cookie: string;
 
 beforeAll(async () => {
   server = await startServer();
+  const { jar } = await signIn(server.baseUrl, { email: 'reader@acme.dev' });
+  cookie = `acme_session=${jar.get('acme_session')}`;
 });
 afterAll(async () => {
-  await server?.app.close();
+  await server?.close();
 });
 
 /** The route each built HTML page answers at, as Docusaurus lays them out. */
@@ -28,13 +32,13 @@ describe('the built site', () => {
   });
 
   it.each([...specDocRoutes, ...specTagRoutes, ...specOtherRoutes])('serves %s', async (route) => {
-    const response = await server.app.inject({ method: 'GET', url: requestPathOf(route) });
+    const response = await server.app.inject({ method: 'GET', url: requestPathOf(route), headers: { cookie } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
   });
 
   it('links every doc page at the exact spec spelling (trailing slash or not)', async () => {
-    const response = await server.app.inject({ method: 'GET', url: '/docs/' });
+    const response = await server.app.inject({ method: 'GET', url: '/docs/', headers: { cookie } });
     // Minified HTML quotes an attribute only when it must (a space, for instance).
     const linked = [...response.body.matchAll(/href=(?:"([^"#?]+)"|([^\s>"#?]+))/g)].map((match) =>
       decodeURI(match[1] ?? match[2] ?? ''),
@@ -43,7 +47,7 @@ describe('the built site', () => {
   });
 
   it('answers an unknown path with the 404 page', async () => {
-    const response = await server.app.inject({ method: 'GET', url: '/no-such-page' });
+    const response = await server.app.inject({ method: 'GET', url: '/no-such-page', headers: { cookie } });
     expect(response.statusCode).toBe(404);
     expect(response.body).toContain('Page Not Found');
   });
@@ -54,13 +58,13 @@ describe('the built site', () => {
     ['/backend-dev-rdr/index.html?tab=1', '/backend-dev-rdr/?tab=1'],
     ['/Workshops/shopify-market-sharing-2025.html', '/Workshops/shopify-market-sharing-2025'],
   ])('strips %s to %s', async (requested, location) => {
-    const response = await server.app.inject({ method: 'GET', url: requested });
+    const response = await server.app.inject({ method: 'GET', url: requested, headers: { cookie } });
     expect(response.statusCode).toBe(301);
     expect(response.headers.location).toBe(location);
   });
 
   it('serves the search index the search box loads', async () => {
-    const response = await server.app.inject({ method: 'GET', url: '/search-index.json' });
+    const response = await server.app.inject({ method: 'GET', url: '/search-index.json', headers: { cookie } });
     expect(response.statusCode).toBe(200);
     const index = JSON.parse(response.body) as Array<{ documents: Array<{ u: string }> }>;
     const urls = new Set(index.flatMap((part) => part.documents.map((document) => document.u)));

@@ -74,9 +74,9 @@ async function openPostgresStore(target: PostgresUrl): Promise<Store> {
 async function migratePostgresOnce(url: string): Promise<void> {
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    // await client`select pg_advisory_lock(hashtext('acme-handbook:migrations'))`;
+    await client`select pg_advisory_lock(hashtext('acme-handbook:migrations'))`;
     await migratePostgres(drizzlePostgres({ client }), { migrationsFolder });
-    // await client`select pg_advisory_unlock(hashtext('acme-handbook:migrations'))`;
+    await client`select pg_advisory_unlock(hashtext('acme-handbook:migrations'))`;
   } finally {
     // Closing the connection also releases the lock if migrating failed half-way.
     await client.end({ timeout: 5 });

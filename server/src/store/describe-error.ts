@@ -4,5 +4,7 @@ export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   const message = error.message !== '' ? error.message : String(code ?? error.name);
-  return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+  const described = typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+  // Drizzle wraps driver errors as "Failed query: ..."; the reason a person can act on is in the cause.
+  return error.cause === undefined ? described : `${described}: ${describeError(error.cause)}`;
 }

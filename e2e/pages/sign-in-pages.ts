@@ -1,0 +1,41 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { signIn } from '../sign-in';
+
+/** The gate page and the development IdP's form, as a reader meets them in the browser. */
+export class SignInPages {
+  constructor(readonly page: Page) {}
+
+  get gateMessage() {
+    return this.page.getByTestId('gate-message');
+  }
+
+  get notAllowedNotice() {
+    return this.page.getByTestId('gate-not-allowed');
+  }
+
+  get gateError() {
+    return this.page.getByTestId('gate-error');
+  }
+
+  async clickLogin() {
+    await this.page.getByTestId('gate-login').click();
+    await this.page.locator('input[type=email]').waitFor();
+  }
+
+  /** Fills the development IdP's form; returns once the browser has left the IdP. */
+  async submitIdentity(email: string, options: { verified?: boolean } = {}) {
+    await this.page.locator('input[type=email]').fill(email);
+    const verified = this.page.locator('input[name=verified]');
+    if ((options.verified ?? true) !== (await verified.isChecked())) await verified.click();
+    await this.page.getByRole('button', { name: 'Sign in' }).click();
+    await this.page.waitForURL((url) => !url.pathname.startsWith('/dev-idp/'), { waitUntil: 'commit' });
+  }
+}
+
+/** Gives a browser context an allowed session made by the real sign-in flow (over HTTP, to save time). */
+export async function signInContext(context: BrowserContext, baseUrl: string, email = 'reader@acme.dev') {
+  const { jar } = await signIn(baseUrl, { email });
+  const session = jar.get('acme_session');
+  if (!session) throw new Error(`Signing in ${email} gave no session cookie.`);
+  await context.addCookies([{ name: 'acme_session', value: session, url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+}
