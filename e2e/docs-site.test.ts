@@ -26,6 +26,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await context.close();
+  // The site must work under the server's CSP: nothing it needs may be blocked.
+  expect(site.policyViolations).toEqual([]);
 });
 
 describe('search', () => {

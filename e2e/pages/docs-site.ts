@@ -2,10 +2,19 @@ import type { Page } from 'playwright-core';
 
 /** The docs site as a reader sees it: navbar search, theme toggle, sidebar, announcement bar, table of contents. */
 export class DocsSite {
+  /** Everything the browser refused under our Content-Security-Policy while this page object was in use. */
+  readonly policyViolations: string[] = [];
+
   constructor(
     readonly page: Page,
     readonly baseUrl: string,
-  ) {}
+  ) {
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content.Security.Policy/i.test(message.text())) {
+        this.policyViolations.push(message.text());
+      }
+    });
+  }
 
   /** Opens a route and waits until React has hydrated it (keyboard shortcuts work only after that). */
   async open(route: string) {

@@ -71,12 +71,14 @@ async function openPostgresStore(target: PostgresUrl): Promise<Store> {
  * creating its bookkeeping table. A session advisory lock on a dedicated connection lets one migrate while
  * the others wait, then find nothing left to do.
  */
+const migrationLockName = 'acme-handbook:migrations';
+
 async function migratePostgresOnce(url: string): Promise<void> {
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await client`select pg_advisory_lock(hashtext('acme-handbook:migrations'))`;
+    await client`select pg_advisory_lock(hashtext(${migrationLockName}))`;
     await migratePostgres(drizzlePostgres({ client }), { migrationsFolder });
-    await client`select pg_advisory_unlock(hashtext('acme-handbook:migrations'))`;
+    await client`select pg_advisory_unlock(hashtext(${migrationLockName}))`;
   } finally {
     // Closing the connection also releases the lock if migrating failed half-way.
     await client.end({ timeout: 5 });

@@ -1,5 +1,5 @@
 /** A PostgreSQL connection URL, checked before use, with a name that is safe to print. */
-export type PostgresUrl = { url: string; databaseName: string; displayName: string };
+export type PostgresUrl = { url: string; displayName: string };
 
 export function parsePostgresUrl(databaseUrl: string): PostgresUrl {
   let parsed: URL;
@@ -11,11 +11,10 @@ export function parsePostgresUrl(databaseUrl: string): PostgresUrl {
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
     throw new Error(`DATABASE_URL must start with postgres:// or postgresql://, not ${parsed.protocol}//`);
   }
-  const databaseName = decodeURIComponent(parsed.pathname.slice(1));
-  if (databaseName === '') {
+  if (parsed.pathname === '' || parsed.pathname === '/') {
     throw new Error('DATABASE_URL names no database; expected postgres://user:password@host:5432/database');
   }
-  return { url: databaseUrl, databaseName, displayName: redactPostgresUrl(parsed) };
+  return { url: databaseUrl, displayName: redactPostgresUrl(parsed) };
 }
 
 /** The URL without password or query parameters (which may carry one), for messages and logs. */

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { inMemoryDataDirectory, type StoreOptions } from './database.js';
+import { inMemoryDataDirectory, type Store, type StoreOptions } from './database.js';
 import { describeError } from './describe-error.js';
 import { redactPostgresUrl } from './postgres-url.js';
 
@@ -11,20 +11,28 @@ import { redactPostgresUrl } from './postgres-url.js';
 export type TestDatabase = { options: StoreOptions; drop(): Promise<void> };
 
 /** Each place the store can live; store tests run the same suite against every one. */
-export type TestBackend = { name: string; persistent: boolean; skipped: boolean; create(): Promise<TestDatabase> };
+export type TestBackend = {
+  name: string;
+  kind: Store['kind'];
+  persistent: boolean;
+  skipped: boolean;
+  create(): Promise<TestDatabase>;
+};
 
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export const testBackends: TestBackend[] = [
   {
     name: 'PGlite in memory',
+    kind: 'pglite',
     persistent: false,
     skipped: false,
     create: async () => ({ options: { dataDirectory: inMemoryDataDirectory }, drop: async () => {} }),
   },
-  { name: 'PGlite on disk', persistent: true, skipped: false, create: createDirectoryTestDatabase },
+  { name: 'PGlite on disk', kind: 'pglite', persistent: true, skipped: false, create: createDirectoryTestDatabase },
   {
     name: 'PostgreSQL',
+    kind: 'postgres',
     persistent: true,
     skipped: process.env.SKIP_POSTGRES_TESTS === '1',
     create: createPostgresTestDatabase,

@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { createDevelopmentProvider } from './auth/dev-idp/provider.js';
+import { loadConfig } from './config.js';
+
+const sessionSecret = 's'.repeat(32);
+
+/** Everything production needs; each refusal test takes one piece away or spoils it. */
+const production: NodeJS.ProcessEnv = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://docs.acme.dev',
+  OIDC_ISSUER: 'https://accounts.google.com',
+  OIDC_CLIENT_ID: 'handbook-client',
+  OIDC_CLIENT_SECRET: 'handbook-client-secret',
+  SESSION_SECRET: sessionSecret,
+};
+
+function without(environment: NodeJS.ProcessEnv, name: string): NodeJS.ProcessEnv {
+  const { [name]: _removed, ...rest } = environment;
+  return rest;
+}
+
+describe('loadConfig in development', () => {
+  const config = loadConfig({});
+
+  it('runs the embedded development identity provider on the default port', () => {
+    expect(config.environment).toBe('development');
+    expect(config.identityProvider).toEqual({ kind: 'development', issuer: 'http://localhost:3000/dev-idp' });
+    expect(config.publicUrl.href).toBe('http://localhost:3000/');
+  });
+
+  it('allows the four default domains, acme.dev and acme.io first, with Workspace accounts required', () => {
+    expect(config.accessPolicy).toEqual({
+      domains: ['acme.dev', 'acme.io', 'acme-labs.dev', 'acme.studio'],
+      addresses: ['alex.partner@example.com', 'sam.contractor@example.org', 'qa.vendor@example.net'],
+      allowSubdomains: false,
+      requireHostedDomain: true,
+    });
+    expect(config.accessPolicy.domains.slice(0, 2)).toEqual(['acme.dev', 'acme.io']);
+  });
+
+  it('uses plain cookies over http and a fresh random secret per start', () => {
+    expect(config.secureCookies).toBe(false);
+    expect(config.sessionSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(loadConfig({}).sessionSecret).not.toBe(config.sessionSecret);
+  });
+
+  it('follows PORT into the public URL and the issuer', () => {
+    expect(loadConfig({ PORT: '4100' }).identityProvider).toEqual({
+      kind: 'development',
+      issuer: 'http://localhost:4100/dev-idp',
+    });
+  });
+});
+
+describe('loadConfig refuses an unsafe production start', () => {
+  it.each([
+    ['refusesProductionWithoutIssuer', without(production, 'OIDC_ISSUER'), 'OIDC_ISSUER'],
+    ['refusesProductionWithoutClientId', without(production, 'OIDC_CLIENT_ID'), 'OIDC_CLIENT_ID'],
+    ['refusesProductionWithoutClientSecret', without(production, 'OIDC_CLIENT_SECRET'), 'OIDC_CLIENT_SECRET'],
+    ['refusesProductionWithBlankClientSecret', { ...production, OIDC_CLIENT_SECRET: '  ' }, 'OIDC_CLIENT_SECRET'],
+    ['refusesProductionWithoutSessionSecret', without(production, 'SESSION_SECRET'), 'SESSION_SECRET'],
+    ['refusesShortSessionSecret', { ...production, SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    ['refusesProductionWithoutPublicUrl', without(production, 'PUBLIC_URL'), 'PUBLIC_URL: must be https'],
+    ['refusesPlainHttpPublicUrl', { ...production, PUBLIC_URL: 'http://docs.acme.dev' }, 'PUBLIC_URL: must be https'],
+    [
+      'refusesPublicUrlWithPath',
+      { ...production, PUBLIC_URL: 'https://acme.dev/docs' },
+      'PUBLIC_URL: must be an origin',
+    ],
+    ['refusesPublicUrlWithQuery', { ...production, PUBLIC_URL: 'https://docs.acme.dev/?x=1' }, 'PUBLIC_URL'],
+    ['refusesNonWebPublicUrl', { ...production, PUBLIC_URL: 'ftp://docs.acme.dev' }, 'PUBLIC_URL'],
+    ['refusesNonWebIssuer', { ...production, OIDC_ISSUER: 'javascript:alert(1)' }, 'OIDC_ISSUER'],
+  ])('%s', (_name, environment, named) => {
+    expect(() => loadConfig(environment)).toThrow(named);
+  });
+
+  it('names every problem at once, one per line', () => {
+    const environment = { NODE_ENV: 'production', PUBLIC_URL: 'http://docs.acme.dev/docs' };
+    expect(() => loadConfig(environment)).toThrow(
+      /Invalid configuration:\n {2}PUBLIC_URL: must be an origin.*\n {2}PUBLIC_URL: must be https.*\n {2}OIDC_ISSUER: .*\n {2}SESSION_SECRET: /,
+    );
+  });
+});
+
+describe('loadConfig with a valid production environment', () => {
+  it('signs in with Google, requires the Workspace claim and uses __Host- cookies', () => {
+    const config = loadConfig(production);
+    expect(config.environment).toBe('production');
+    expect(config.identityProvider).toEqual({
+      kind: 'google',
+      issuer: 'https://accounts.google.com',
+      clientId: 'handbook-client',
+      clientSecret: 'handbook-client-secret',
+    });
+    expect(config.accessPolicy.requireHostedDomain).toBe(true);
+    expect(config.secureCookies).toBe(true);
+    expect(config.sessionSecret).toBe(sessionSecret);
+  });
+
+  it('recognises Google with a trailing slash on the issuer', () => {
+    const config = loadConfig({ ...production, OIDC_ISSUER: 'https://accounts.google.com/' });
+    expect(config.identityProvider).toMatchObject({ kind: 'google', issuer: 'https://accounts.google.com' });
+  });
+
+  it.each([
+    ['treatsOtherIssuerAsGenericWithoutHostedDomain', {}, false],
+    ['requiresHostedDomainWhenAskedForGenericIssuer', { ACCESS_REQUIRE_HOSTED_DOMAIN: 'true' }, true],
+    ['requiresHostedDomainWhenAskedWithOne', { ACCESS_REQUIRE_HOSTED_DOMAIN: '1' }, true],
+  ])('%s', (_name, extra, requireHostedDomain) => {
+    const config = loadConfig({ ...production, OIDC_ISSUER: 'https://login.acme.dev/realms/staff', ...extra });
+    expect(config.identityProvider).toMatchObject({ kind: 'oidc', issuer: 'https://login.acme.dev/realms/staff' });
+    expect(config.accessPolicy.requireHostedDomain).toBe(requireHostedDomain);
+  });
+
+  it('lets Google run without the Workspace claim only when told to', () => {
+    const config = loadConfig({ ...production, ACCESS_REQUIRE_HOSTED_DOMAIN: 'false' });
+    expect(config.accessPolicy.requireHostedDomain).toBe(false);
+  });
+});
+
+describe('loadConfig reports bad values by name', () => {
+  it.each([
+    [
+      'reportsDomainThatIsNotADomain',
+      { ACCESS_DOMAINS: 'acme.dev, acme.io, *.acme.studio' },
+      /ACCESS_DOMAINS.*"\*\.acme\.studio" is not a domain/,
+    ],
+    ['reportsLookAlikeDomain', { ACCESS_DOMAINS: 'acme.dev,\u0430cme.io' }, /ACCESS_DOMAINS.*is not a domain/],
+    ['reportsSingleDomain', { ACCESS_DOMAINS: 'acme.dev' }, /ACCESS_DOMAINS.*at least two domains/],
+    [
+      'reportsAddressWithoutAtSign',
+      { ACCESS_ADDRESSES: 'alex.partner.example.com' },
+      /ACCESS_ADDRESSES.*is not an e-mail address/,
+    ],
+    ['reportsPortAboveRange', { PORT: '65536' }, /PORT: /],
+    ['reportsNegativePort', { PORT: '-1' }, /PORT: /],
+    ['reportsPortThatIsNotANumber', { PORT: 'eighty' }, /PORT: /],
+    ['reportsUnknownEnvironment', { NODE_ENV: 'staging' }, /NODE_ENV: /],
+    ['reportsFlagThatIsNotABoolean', { ACCESS_ALLOW_SUBDOMAINS: 'yes' }, /ACCESS_ALLOW_SUBDOMAINS: /],
+    ['reportsDatabaseUrlOfAnotherKind', { DATABASE_URL: 'mysql://db/handbook' }, /DATABASE_URL: /],
+  ])('%s', (_name, environment, message) => {
+    expect(() => loadConfig(environment)).toThrow(message);
+  });
+});
+
+describe('createDevelopmentProvider', () => {
+  it('refusesToRunInProduction', () => {
+    expect(() =>
+      createDevelopmentProvider({
+        issuer: 'https://docs.acme.dev/dev-idp',
+        redirectUri: 'https://docs.acme.dev/auth/callback',
+        environment: 'production',
+        workspaceDomains: () => ['acme.dev', 'acme.io'],
+      }),
+    ).toThrow('NODE_ENV=production');
+  });
+
+  it('runs outside production', () => {
+    const idp = createDevelopmentProvider({
+      issuer: 'http://localhost:3000/dev-idp',
+      redirectUri: 'http://localhost:3000/auth/callback',
+      environment: 'test',
+      workspaceDomains: () => ['acme.dev', 'acme.io'],
+    });
+    expect(idp.client.clientId).toBe('acme-handbook-development');
+  });
+});
