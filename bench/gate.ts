@@ -13,7 +13,7 @@ import { siteBuildDirectory } from '../e2e/harness';
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = 16;
 
-const server = spawn('npx', ['tsx', path.join(import.meta.dirname, 'gate-server.ts')], {
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'gate-server.ts')], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 // oidc-provider prints notices on stdout too; the servers' addresses are the one JSON line.
@@ -28,30 +28,19 @@ const firstLine = await new Promise<string>((resolve) => {
 });
 const { gated, ungated, cookie } = JSON.parse(firstLine) as { gated: string; ungated: string; cookie: string };
 
-/** The server is the tsx child's node process; read its resident memory from /proc. */
 function serverRssMegabytes(): number {
-  const pids = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim().split(/\s+/);
-  const candidates = [String(server.pid), ...pids].flatMap((pid) => {
-    try {
-      const grandchildren = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
-      return [pid, ...grandchildren.filter(Boolean)];
-    } catch {
-      return [pid];
-    }
-  });
-  const rss = candidates.map((pid) => {
-    try {
-      const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-      return Number(match?.[1] ?? 0);
-    } catch {
-      return 0;
-    }
-  });
-  return Math.max(...rss) / 1024;
+  const match = readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+  return Number(match?.[1] ?? 0) / 1024;
 }
 
+let peakMemory = 0;
+
 async function measure(url: string, headers: Record<string, string>) {
+  const sampler = setInterval(() => {
+    peakMemory = Math.max(peakMemory, serverRssMegabytes());
+  }, 250);
   const result = await autocannon({ url, connections, duration: durationSeconds, headers });
+  clearInterval(sampler);
   if (result.non2xx > 0) throw new Error(`${url} answered ${result.non2xx} non-2xx responses during the run.`);
   return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
 }
@@ -65,14 +54,12 @@ const targets = [
 ];
 const encoding = { 'accept-encoding': 'br' };
 const idleMemory = serverRssMegabytes();
-let loadedMemory = 0;
 
 console.log(`Gate cost (${connections} connections, ${durationSeconds} s each, brotli, same process, same build)`);
 for (const target of targets) {
   await measure(`${ungated}${target.path}`, encoding);
   const baseline = await measure(`${ungated}${target.path}`, encoding);
   const withGate = await measure(`${gated}${target.path}`, { ...encoding, cookie });
-  loadedMemory = Math.max(loadedMemory, serverRssMegabytes());
   const ratio = withGate.requestsPerSecond / baseline.requestsPerSecond;
   console.log(`  ${target.name}`);
   console.log(
@@ -81,5 +68,5 @@ for (const target of targets) {
       `    gated/ungated throughput ${(ratio * 100).toFixed(1)} % (gate costs ${((1 - ratio) * 100).toFixed(1)} %)`,
   );
 }
-console.log(`  server memory (RSS): idle ${idleMemory.toFixed(0)} MB, under load ${loadedMemory.toFixed(0)} MB`);
+console.log(`  server memory (RSS): idle ${idleMemory.toFixed(0)} MB, peak under load ${peakMemory.toFixed(0)} MB`);
 server.kill();

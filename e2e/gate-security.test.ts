@@ -669,9 +669,9 @@ describe('responses', () => {
     expect(response.body).toContain('Login with Google');
   });
 
-  // BUG (server/src/gate/site-routes.ts, the sendFile of a site file): one URL is served as br, gzip or identity
-  // depending on Accept-Encoding, but no `Vary: Accept-Encoding` is sent (@fastify/static does not add it).
-  it.fails('compressedResponsesSayTheyVaryOnAcceptEncoding', async () => {
+  // Regression: one URL is served as br, gzip or identity depending on Accept-Encoding, so it must say it varies
+  // (@fastify/static does not add the header itself).
+  it('compressedResponsesSayTheyVaryOnAcceptEncoding', async () => {
     for (const pathname of ['/faqs/', hashedScript ?? '']) {
       const response = await fetchPath(server().baseUrl, pathname, withSession(sessionId, { 'accept-encoding': 'br' }));
       expect(response.headers.get('content-encoding'), pathname).toBe('br');
@@ -771,12 +771,11 @@ describe('over https, with an external OpenID provider', () => {
 
 describe('over https, with the development IdP', () => {
   const publicUrl = 'https://docs.example.test';
-  const server = serverForThisBlock({ PUBLIC_URL: publicUrl });
+  const server = serverForThisBlock({ PUBLIC_URL: publicUrl, ALLOW_DEVELOPMENT_SIGN_IN: 'true' });
 
-  // BUG (server/src/auth/dev-idp/provider.ts, `provider.proxy = false`): behind the TLS-terminating proxy that any
-  // https PUBLIC_URL implies, oidc-provider builds its endpoint URLs from the plain-http request it sees, so discovery
-  // advertises http://docs.example.test/dev-idp/... and openid-client refuses them (OAUTH_HTTP_REQUEST_FORBIDDEN).
-  it.fails('developmentIdpAdvertisesItsEndpointsOnThePublicUrl', async () => {
+  // Regression: behind the TLS-terminating proxy that any https PUBLIC_URL implies, oidc-provider built its endpoint
+  // URLs from the plain-http request it saw, so discovery advertised http://... and openid-client refused them.
+  it('developmentIdpAdvertisesItsEndpointsOnThePublicUrl', async () => {
     const response = await server().app.inject({
       method: 'GET',
       url: '/dev-idp/.well-known/openid-configuration',
@@ -790,8 +789,8 @@ describe('over https, with the development IdP', () => {
     }
   });
 
-  // Same bug, as the reader meets it: "Login with Google" answers 503 "The sign-in service could not be reached".
-  it.fails('developmentSignInStartsBehindHttpsPublicUrl', async () => {
+  // The same regression as the reader met it: "Login with Google" answered 503 "could not be reached".
+  it('developmentSignInStartsBehindHttpsPublicUrl', async () => {
     const realFetch = globalThis.fetch;
     // docs.example.test resolves nowhere: the server's calls to its own public URL are answered in process, over
     // plain http, as the TLS-terminating proxy in front of it would forward them.

@@ -93,4 +93,27 @@ describe('signing in through the development IdP in a browser', () => {
     const me = await page.evaluate(() => fetch('/api/me').then((response) => response.status));
     expect(me).toBe(401);
   });
+
+  it('shows the sign-in prompt when the session ends while the page is open', async () => {
+    await page.clock.install();
+    await page.goto(`${server.baseUrl}/koajs/`);
+    await signInPages.clickLogin();
+    await signInPages.submitIdentity('reader@acme.dev');
+    await page.waitForSelector('html[data-has-hydrated="true"]');
+    const session = (await context.cookies()).find((cookie) => cookie.name === 'acme_session');
+    // Signed out elsewhere (another tab, or an admin): the server forgets the session; this page is still open.
+    const logout = await fetch(`${server.baseUrl}/auth/logout`, {
+      method: 'POST',
+      headers: { origin: server.baseUrl, cookie: `acme_session=${session?.value}` },
+    });
+    expect(logout.status).toBe(204);
+    await page.clock.fastForward('02:00');
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    const gate = page.getByTestId('auth-gate');
+    await gate.waitFor();
+    expect(await gate.innerText()).toContain('Your session has ended');
+    expect(await gate.getByRole('link', { name: 'Login with Google' }).getAttribute('href')).toBe(
+      '/auth/login?next=%2Fkoajs%2F',
+    );
+  });
 });

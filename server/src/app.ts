@@ -7,6 +7,7 @@ import { developmentProviderRoutes } from './auth/dev-idp/routes.js';
 import { createIdentityProviderClient } from './auth/identity-provider.js';
 import { createPolicySource } from './auth/policy-source.js';
 import { authRoutes } from './auth/routes.js';
+import { createSessionService } from './auth/session-service.js';
 import { registerViewer } from './auth/viewer.js';
 import type { Config } from './config.js';
 import { contentSecurityPolicyDirectives, inlineScriptHashes } from './gate/content-security-policy.js';
@@ -50,7 +51,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'same-origin' },
   });
-  registerViewer(app, { config, db: store.db, currentPolicy });
+  const sessions = createSessionService({ db: store.db, config });
+  registerViewer(app, { config, sessions, currentPolicy });
 
   let credentials: { clientId: string; clientSecret: string };
   const { identityProvider } = config;
@@ -62,7 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       workspaceDomains: () => currentPolicy().domains,
     });
     credentials = idp.client;
-    await app.register(developmentProviderRoutes, { idp });
+    await app.register(developmentProviderRoutes, { idp, publicUrl: config.publicUrl });
   } else {
     credentials = { clientId: identityProvider.clientId, clientSecret: identityProvider.clientSecret };
   }
@@ -71,7 +73,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
   await app.register(authRoutes, {
     config,
-    db: store.db,
+    sessions,
     currentPolicy,
     identityProvider: createIdentityProviderClient(config, credentials),
     sendGate,

@@ -50,6 +50,19 @@ describe('loadConfig in development', () => {
       issuer: 'http://localhost:4100/dev-idp',
     });
   });
+
+  it('refusesDevelopmentSignInOnAPublicHost (it believes any typed e-mail)', () => {
+    expect(() => loadConfig({ PUBLIC_URL: 'https://docs.acme.dev' })).toThrow(/OIDC_ISSUER: required when PUBLIC_URL/);
+    expect(() => loadConfig({ PUBLIC_URL: 'http://10.0.0.5:3000' })).toThrow(/ALLOW_DEVELOPMENT_SIGN_IN/);
+  });
+
+  it('allows development sign-in on loopback hosts, or elsewhere when explicitly allowed', () => {
+    for (const publicUrl of ['http://localhost:3000', 'http://127.0.0.1:4000', 'http://[::1]:3000']) {
+      expect(loadConfig({ PUBLIC_URL: publicUrl }).identityProvider.kind).toBe('development');
+    }
+    const allowed = loadConfig({ PUBLIC_URL: 'https://staging.example.test', ALLOW_DEVELOPMENT_SIGN_IN: 'true' });
+    expect(allowed.identityProvider.kind).toBe('development');
+  });
 });
 
 describe('loadConfig refuses an unsafe production start', () => {

@@ -35,7 +35,10 @@ const environmentSchema = z.object({
   ACCESS_ALLOW_SUBDOMAINS: booleanFlag.default(false),
   ACCESS_REQUIRE_HOSTED_DOMAIN: booleanFlag.optional(),
   ACCESS_POLICY_FILE: optionalText,
+  ALLOW_DEVELOPMENT_SIGN_IN: booleanFlag.default(false),
 });
+
+const loopbackHost = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|.+\.localhost)$/;
 
 export type IdentityProvider =
   | { kind: 'development'; issuer: string }
@@ -98,6 +101,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     };
   } else {
     if (production) problems.push('  OIDC_ISSUER: required in production (the development sign-in is refused there)');
+    // The development sign-in believes any e-mail typed into it: keep it off anything but this machine by default.
+    else if (!loopbackHost.test(publicUrl.hostname) && !values.ALLOW_DEVELOPMENT_SIGN_IN) {
+      problems.push(
+        `  OIDC_ISSUER: required when PUBLIC_URL (${publicUrl.host}) is not this machine; the development sign-in accepts any e-mail. Set ALLOW_DEVELOPMENT_SIGN_IN=true only for a throwaway test deployment`,
+      );
+    }
     identityProvider = { kind: 'development', issuer: new URL(developmentIssuerPath, publicUrl).href };
   }
   if (production && !values.SESSION_SECRET) problems.push('  SESSION_SECRET: required in production');

@@ -4,8 +4,6 @@ import { logoSvg } from '../gate/assets.js';
 import type { SignInProblem } from '../gate/gate-page.js';
 import type { SendGate } from '../gate/gate-response.js';
 import { pageStylesheet } from '../gate/html.js';
-import type { Database } from '../store/database.js';
-import { createSession, deleteSession } from '../store/sessions.js';
 import { type AccessPolicy, primaryDomains } from './access-policy.js';
 import {
   type createIdentityProviderClient,
@@ -15,6 +13,7 @@ import {
 } from './identity-provider.js';
 import { safeReturnPath } from './return-path.js';
 import { cookieNames, cookieOptions, hashSessionId, newSessionId } from './session-cookie.js';
+import type { SessionService } from './session-service.js';
 import { isAllowed } from './viewer.js';
 
 type SignInAttempt = SignInChecks & { next: string };
@@ -43,13 +42,13 @@ export async function authRoutes(
   app: FastifyInstance,
   options: {
     config: Config;
-    db: Database;
+    sessions: SessionService;
     currentPolicy: () => AccessPolicy;
     identityProvider: ReturnType<typeof createIdentityProviderClient>;
     sendGate: SendGate;
   },
 ) {
-  const { config, db, currentPolicy, identityProvider, sendGate } = options;
+  const { config, sessions, currentPolicy, identityProvider, sendGate } = options;
   const names = cookieNames(config);
   const publicOrigin = config.publicUrl.origin;
 
@@ -111,10 +110,10 @@ export async function authRoutes(
     }
 
     // A fresh id at every sign-in: a session id planted before sign-in is never promoted.
-    if (request.viewer.state === 'signed-in') await deleteSession(db, { idHash: request.viewer.idHash });
+    if (request.viewer.state === 'signed-in') await sessions.end(request.viewer.idHash);
     const sessionId = newSessionId();
     const now = Date.now();
-    await createSession(db, {
+    await sessions.start({
       idHash: hashSessionId(sessionId),
       email: identity.email,
       emailVerified: identity.emailVerified,
@@ -137,7 +136,7 @@ export async function authRoutes(
         .code(403)
         .send({ error: { code: 'forbidden:origin', message: 'Sign out from the handbook itself.' } });
     }
-    if (request.viewer.state === 'signed-in') await deleteSession(db, { idHash: request.viewer.idHash });
+    if (request.viewer.state === 'signed-in') await sessions.end(request.viewer.idHash);
     reply.clearCookie(names.session, cookieOptions(config));
     if (request.headers.accept?.includes('text/html')) return noStore(reply).redirect('/', 303);
     return noStore(reply).code(204).send();

@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import type { Database } from '../store/database.js';
-import { deleteSession, findSessionByIdHash, touchSession } from '../store/sessions.js';
+import type { SessionRow } from '../store/schema.js';
 import { type AccessDecision, type AccessPolicy, decideAccess } from './access-policy.js';
 import { cookieNames, hashSessionId } from './session-cookie.js';
-
-type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByIdHash>>>;
+import type { SessionService } from './session-service.js';
 
 /** Who is asking: resolved once per request from the session cookie, with the access policy applied now. */
 export type Viewer =
@@ -18,18 +16,15 @@ declare module 'fastify' {
   }
 }
 
-/** Writing last-seen on every request would cost a write per file; once a minute keeps idle expiry accurate enough. */
-const touchIntervalMs = 60_000;
-
 export function isAllowed(viewer: Viewer): boolean {
   return viewer.state === 'signed-in' && viewer.access.allowed;
 }
 
 export function registerViewer(
   app: FastifyInstance,
-  options: { config: Config; db: Database; currentPolicy: () => AccessPolicy },
+  options: { config: Config; sessions: SessionService; currentPolicy: () => AccessPolicy },
 ) {
-  const { config, db, currentPolicy } = options;
+  const { config, sessions, currentPolicy } = options;
   const sessionCookie = cookieNames(config).session;
   const signedOut: Viewer = { state: 'signed-out' };
 
@@ -37,15 +32,8 @@ export function registerViewer(
     const sessionId = request.cookies[sessionCookie];
     if (!sessionId || sessionId.length > 100) return signedOut;
     const idHash = hashSessionId(sessionId);
-    const session = await findSessionByIdHash(db, { idHash });
+    const session = await sessions.find(idHash);
     if (!session) return signedOut;
-    const now = Date.now();
-    const idleSince = now - session.lastSeenAt.getTime();
-    if (session.expiresAt.getTime() <= now || idleSince >= config.sessionIdleTimeoutMs) {
-      await deleteSession(db, { idHash });
-      return signedOut;
-    }
-    if (idleSince >= touchIntervalMs) await touchSession(db, { idHash, lastSeenAt: new Date(now) });
     const access = decideAccess(currentPolicy(), {
       email: session.email,
       emailVerified: session.emailVerified,

@@ -49,7 +49,10 @@ export async function siteRoutes(
       const resolution = resolveSitePath(pathname, files);
       switch (resolution.kind) {
         case 'file':
-          return reply.header('cache-control', cacheControlFor(resolution.file)).sendFile(resolution.file.slice(1));
+          return reply
+            .header('cache-control', cacheControlFor(resolution.file))
+            .header('vary', 'Accept-Encoding')
+            .sendFile(resolution.file.slice(1));
         case 'redirect':
           return reply
             .header('cache-control', 'no-store')

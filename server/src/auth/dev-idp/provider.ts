@@ -75,8 +75,8 @@ export function createDevelopmentProvider(options: {
   };
 
   const provider = new Provider(options.issuer, configuration);
-  // The callback is on our own http origin in development; oidc-provider otherwise insists on https behind proxies.
-  provider.proxy = false;
+  // The mount sets X-Forwarded-Proto/Host from PUBLIC_URL (never from the client), so URLs match the issuer.
+  provider.proxy = true;
 
   return {
     provider,

@@ -9,7 +9,10 @@ type DevelopmentProvider = ReturnType<typeof createDevelopmentProvider>;
 type InteractionForm = { email?: string; verified?: string; workspace?: string; action?: string };
 
 /** Mounts the development provider under /dev-idp: our sign-in form, then oidc-provider for everything else. */
-export async function developmentProviderRoutes(app: FastifyInstance, options: { idp: DevelopmentProvider }) {
+export async function developmentProviderRoutes(
+  app: FastifyInstance,
+  options: { idp: DevelopmentProvider; publicUrl: URL },
+) {
   const { provider, rememberAccount } = options.idp;
   const handleProtocol = provider.callback();
 
@@ -69,6 +72,9 @@ export async function developmentProviderRoutes(app: FastifyInstance, options: {
       reply.hijack();
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
       raw.originalUrl = raw.url;
+      // oidc-provider builds its endpoint URLs from these; behind a TLS proxy the socket alone would say http.
+      raw.headers['x-forwarded-proto'] = options.publicUrl.protocol.slice(0, -1);
+      raw.headers['x-forwarded-host'] = options.publicUrl.host;
       raw.url = (raw.url ?? '').slice(developmentIssuerPath.length) || '/';
       handleProtocol(raw, reply.raw);
     };

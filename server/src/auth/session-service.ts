@@ -1,0 +1,53 @@
+import type { Config } from '../config.js';
+import type { Database } from '../store/database.js';
+import { createSession, deleteSession, findSessionByIdHash, type NewSession, touchSession } from '../store/sessions.js';
+import { createSessionCache } from './session-cache.js';
+
+type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByIdHash>>>;
+
+/** Writing last-seen on every request would cost a write per file; once a minute keeps idle expiry accurate enough. */
+const touchIntervalMs = 60_000;
+
+/** Sessions as the gate sees them: read through a short cache, expired ones ended on sight. */
+export function createSessionService(options: {
+  db: Database;
+  config: Pick<Config, 'sessionIdleTimeoutMs'>;
+  cacheTtlMs?: number;
+}) {
+  const { db, config } = options;
+  const cache = createSessionCache<SessionRow>({ ttlMs: options.cacheTtlMs ?? 5_000, maxEntries: 10_000 });
+
+  async function end(idHash: string) {
+    cache.delete(idHash);
+    await deleteSession(db, { idHash });
+  }
+
+  return {
+    /** The live session for this id hash, or undefined when there is none or it has expired (it is then deleted). */
+    async find(idHash: string, now = Date.now()): Promise<SessionRow | undefined> {
+      let session = cache.get(idHash, now);
+      if (!session) {
+        session = await findSessionByIdHash(db, { idHash });
+        if (!session) return undefined;
+        cache.set(idHash, session, now);
+      }
+      const idleFor = now - session.lastSeenAt.getTime();
+      if (session.expiresAt.getTime() <= now || idleFor >= config.sessionIdleTimeoutMs) {
+        await end(idHash);
+        return undefined;
+      }
+      if (idleFor >= touchIntervalMs) {
+        const lastSeenAt = new Date(now);
+        await touchSession(db, { idHash, lastSeenAt });
+        cache.update(idHash, (row) => ({ ...row, lastSeenAt }));
+      }
+      return session;
+    },
+    async start(session: NewSession) {
+      await createSession(db, session);
+    },
+    end,
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
