@@ -64,7 +64,7 @@ body { margin: 0; min-height: 100vh; display: grid; place-items: center; backgro
 .logo { display: block; margin-bottom: 1rem; }
 h1 { font-size: 1.4rem; margin: 0 0 0.75rem; }
 p { line-height: 1.5; margin: 0 0 1rem; }
-.muted { color: var(--muted); font-size: 0.9rem; }
+.muted { color: var(--muted); font-size: 0.9rem; margin-top: 1rem; }
 .notice { border-radius: 8px; padding: 0.75rem 1rem; margin-bottom: 1rem; }
 .error { background: var(--danger-background); color: var(--danger-text); }
 .warning { background: var(--warning-background); color: var(--warning-text); }
