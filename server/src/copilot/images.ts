@@ -1,0 +1,40 @@
+import { allowedImageTypes, maxImageBytes } from './contract.js';
+
+export type CheckedImage = { contentType: (typeof allowedImageTypes)[number]; bytes: Buffer };
+
+/** File signatures of the image types we accept; a declared type must match the bytes. */
+const signatures: Record<(typeof allowedImageTypes)[number], (bytes: Buffer) => boolean> = {
+  'image/png': (bytes) => bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'image/jpeg': (bytes) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff,
+  'image/gif': (bytes) => ['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1')),
+  'image/webp': (bytes) =>
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP',
+};
+
+/** Linear-time check (a grouped pattern overflows the regex engine's stack on a 7 MB string). */
+const isStrictBase64 = (text: string) => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
+
+export class ImageProblem extends Error {}
+
+/** Decodes and checks one attachment; throws ImageProblem with a message fit for a 400. */
+export function checkImage(attachment: { contentType: string; content: string }, label: string): CheckedImage {
+  const contentType = attachment.contentType.toLowerCase() as CheckedImage['contentType'];
+  if (!allowedImageTypes.includes(contentType)) {
+    throw new ImageProblem(
+      `${label}: ${attachment.contentType || 'an empty type'} is not accepted; send PNG, JPEG, GIF or WebP`,
+    );
+  }
+  if (attachment.content.length > Math.ceil(maxImageBytes / 3) * 4 + 4) {
+    throw new ImageProblem(`${label}: images may be at most 5 MB`);
+  }
+  if (!isStrictBase64(attachment.content)) {
+    throw new ImageProblem(`${label}: content must be plain base64 (no data: prefix, no spaces or line breaks)`);
+  }
+  const bytes = Buffer.from(attachment.content, 'base64');
+  if (bytes.length === 0) throw new ImageProblem(`${label}: the image is empty`);
+  if (bytes.length > maxImageBytes) throw new ImageProblem(`${label}: images may be at most 5 MB`);
+  if (!signatures[contentType](bytes)) {
+    throw new ImageProblem(`${label}: the bytes are not a ${contentType.slice(6).toUpperCase()} image`);
+  }
+  return { contentType, bytes };
+}
