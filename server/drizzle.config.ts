@@ -1,6 +1,6 @@
 import { defineConfig } from 'drizzle-kit';
 
-/** `npx drizzle-kit generate --name <change>` writes the SQL that `openStore` applies on PGlite and PostgreSQL. */
+/** `npm run db:generate -w server -- --name <change>` writes the SQL that `openStore` applies on PGlite and PostgreSQL. */
 export default defineConfig({
   dialect: 'postgresql',
   schema: './src/store/schema.ts',

@@ -10,6 +10,10 @@ import { authRoutes } from './auth/routes.js';
 import { createSessionService } from './auth/session-service.js';
 import { registerViewer } from './auth/viewer.js';
 import type { Config } from './config.js';
+import { askRoutes } from './copilot/ask/routes.js';
+import { createDocsSearchIndexSource } from './copilot/retrieval/docs-index.js';
+import { excerpt } from './copilot/retrieval/excerpt.js';
+import { threadRoutes } from './copilot/threads/routes.js';
 import { contentSecurityPolicyDirectives, inlineScriptHashes } from './gate/content-security-policy.js';
 import { createGateResponder } from './gate/gate-response.js';
 import { listSiteFiles } from './gate/site-files.js';
@@ -78,6 +82,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     identityProvider: createIdentityProviderClient(config, credentials),
     sendGate,
   });
+  const docsIndex = createDocsSearchIndexSource(config.siteDirectory);
+  const publicOrigin = config.publicUrl.origin;
+  await app.register(askRoutes, {
+    publicOrigin,
+    ...config.askLimits,
+    currentIndex: () => ({ search: (query, options) => docsIndex.current().search(query, options), excerpt }),
+  });
+  await app.register(threadRoutes, { db: store.db, publicOrigin });
   await app.register(siteRoutes, {
     siteDirectory: config.siteDirectory,
     files: siteFiles,

@@ -36,6 +36,8 @@ const environmentSchema = z.object({
   ACCESS_REQUIRE_HOSTED_DOMAIN: booleanFlag.optional(),
   ACCESS_POLICY_FILE: optionalText,
   ALLOW_DEVELOPMENT_SIGN_IN: booleanFlag.default(false),
+  ASK_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  ASK_CONCURRENT_PER_USER: z.coerce.number().int().positive().default(2),
 });
 
 const loopbackHost = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|.+\.localhost)$/;
@@ -65,6 +67,8 @@ export type Config = {
   /** The policy from the environment; ACCESS_POLICY_FILE, when set, replaces it and is re-read when it changes. */
   accessPolicy: AccessPolicy;
   accessPolicyFile: string | undefined;
+  /** Dev Copilot's limits per signed-in user. */
+  askLimits: { requestsPerMinute: number; concurrentPerUser: number };
 };
 
 /** The mount path of the embedded development identity provider. */
@@ -140,6 +144,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     sessionAbsoluteTimeoutMs: values.SESSION_ABSOLUTE_TIMEOUT_HOURS * 3_600_000,
     accessPolicy,
     accessPolicyFile: values.ACCESS_POLICY_FILE ? path.resolve(values.ACCESS_POLICY_FILE) : undefined,
+    askLimits: { requestsPerMinute: values.ASK_REQUESTS_PER_MINUTE, concurrentPerUser: values.ASK_CONCURRENT_PER_USER },
   };
 }
 

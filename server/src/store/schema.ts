@@ -1,4 +1,5 @@
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Sign-in sessions. The cookie holds an opaque id; only its hash is stored, so a leaked table opens no session. */
 export const sessions = pgTable(
@@ -17,3 +18,82 @@ export const sessions = pgTable(
 );
 
 export type SessionRow = typeof sessions.$inferSelect;
+
+export const threadStatuses = ['regular', 'archived'] as const;
+export type ThreadStatus = (typeof threadStatuses)[number];
+export const messageRoles = ['user', 'assistant'] as const;
+export type MessageRole = (typeof messageRoles)[number];
+export const messageStatuses = ['complete', 'incomplete', 'error'] as const;
+export type MessageStatus = (typeof messageStatuses)[number];
+export const feedbackRatings = ['positive', 'negative'] as const;
+export type FeedbackRating = (typeof feedbackRatings)[number];
+
+export type MessagePart = { type: 'text'; text: string };
+/** What is kept of an attachment: enough to show it was there, never the file itself. */
+export type AttachmentMetadata = { name: string; contentType: string; size: number };
+export type MessageSource = { title: string; url: string };
+
+/** Dev Copilot conversations, one owner each: the signed-in user's e-mail, lower-cased. */
+export const threads = pgTable(
+  'threads',
+  {
+    id: text('id').primaryKey(),
+    ownerEmail: text('owner_email').notNull(),
+    title: text('title').notNull().default('New chat'),
+    status: text('status', { enum: threadStatuses }).notNull().default('regular'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the last message was added; orders the thread list. Renaming or archiving leaves it alone. */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('threads_owner_updated_at_index').on(table.ownerEmail, table.updatedAt.desc()),
+    check('threads_status_check', sql`${table.status} in ('regular', 'archived')`),
+  ],
+);
+
+/**
+ * Every message ever sent or answered in a thread. An edit or a reload adds a sibling with the same parent instead of
+ * replacing the message, so each branch the reader can switch between is kept.
+ */
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    threadId: text('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    parentId: text('parent_id'),
+    role: text('role', { enum: messageRoles }).notNull(),
+    content: jsonb('content').$type<MessagePart[]>().notNull(),
+    attachments: jsonb('attachments').$type<AttachmentMetadata[]>().notNull().default([]),
+    sources: jsonb('sources').$type<MessageSource[]>().notNull().default([]),
+    status: text('status', { enum: messageStatuses }).notNull().default('complete'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Breaks ties in `created_at`: PGlite's clock counts whole milliseconds, too coarse for a question and its answer. */
+    sequence: bigint('sequence', { mode: 'number' }).generatedAlwaysAsIdentity(),
+  },
+  (table) => [
+    index('messages_thread_id_index').on(table.threadId),
+    check('messages_role_check', sql`${table.role} in ('user', 'assistant')`),
+    check('messages_status_check', sql`${table.status} in ('complete', 'incomplete', 'error')`),
+  ],
+);
+
+/** The reader's thumbs up or down on an assistant message; at most one per message. */
+export const feedback = pgTable(
+  'feedback',
+  {
+    messageId: text('message_id')
+      .primaryKey()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    ownerEmail: text('owner_email').notNull(),
+    rating: text('rating', { enum: feedbackRatings }).notNull(),
+    comment: text('comment'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('feedback_rating_check', sql`${table.rating} in ('positive', 'negative')`)],
+);
+
+export type ThreadRow = typeof threads.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type FeedbackRow = typeof feedback.$inferSelect;

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docsQuestions } from '../server/src/copilot/retrieval/questions.js';
+import { startServer, type TestServer } from './harness';
+import { signIn } from './sign-in';
+
+let server: TestServer;
+let cookie: string;
+let notAllowedCookie: string;
+
+beforeAll(async () => {
+  // The question table alone asks more than the default 20 a minute; the limit itself is tested below.
+  server = await startServer({ ASK_REQUESTS_PER_MINUTE: '1000' });
+  cookie = `acme_session=${(await signIn(server.baseUrl, { email: 'asker@acme.dev' })).jar.get('acme_session')}`;
+  notAllowedCookie = `acme_session=${(await signIn(server.baseUrl, { email: 'asker@gmail.com' })).jar.get('acme_session')}`;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const question = (text: string) => ({ role: 'user', content: [{ type: 'text', text }], attachments: [] });
+
+function ask(body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${server.baseUrl}/api/askAi`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Reads a Server-Sent Events body into its events. */
+async function readEvents(response: Response) {
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter(Boolean)
+    .map((block) => {
+      const event = block.match(/^event: (.+)$/m)?.[1];
+      const data = JSON.parse(block.match(/^data: (.+)$/m)?.[1] ?? 'null');
+      return { event, data };
+    });
+}
+
+describe('POST /api/askAi, the contract of spec section 7', () => {
+  it('answers the seed-shaped request with markdown in `data` and the sections it used', async () => {
+    const response = await ask({ messages: [question('How do I create a TTL policy for expireAt in Firestore?')] });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = (await response.json()) as { data: string; sources: Array<{ title: string; url: string }> };
+    expect(body.data).toContain('](/firestore-ttl#');
+    expect(body.sources.map((source) => source.url.split('#')[0])).toContain('/firestore-ttl');
+  });
+
+  it('streams the same answer as Server-Sent Events when asked to', async () => {
+    const body = { messages: [question('How do I register a GitLab runner?')] };
+    const json = (await (await ask(body)).json()) as { data: string; sources: unknown[] };
+    const response = await ask(body, { accept: 'text/event-stream' });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = await readEvents(response);
+    expect(events[0]?.event).toBe('start');
+    const streamed = events
+      .filter((event) => event.event === 'delta')
+      .map((event) => event.data.text)
+      .join('');
+    expect(events.filter((event) => event.event === 'delta').length).toBeGreaterThan(5);
+    expect(streamed).toBe(json.data);
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { sources: json.sources } });
+  });
+
+  it('says honestly when the docs do not cover a question', async () => {
+    const response = await ask({ messages: [question('What is the recipe for tiramisu with mascarpone?')] });
+    const body = (await response.json()) as { data: string };
+    expect(body.data).toContain('The handbook does not seem to cover this.');
+  });
+});
+
+describe('docs-only answers to realistic questions', () => {
+  it(`cites the answering page for at least 90 % of the ${docsQuestions.length} questions`, async () => {
+    const misses: string[] = [];
+    for (const { question: text, expectedPage } of docsQuestions) {
+      const response = await ask({ messages: [question(text)] });
+      const body = (await response.json()) as { sources: Array<{ url: string }> };
+      const pages = body.sources.map((source) => decodeURI(source.url.split('#')[0] ?? ''));
+      if (!pages.includes(decodeURI(expectedPage))) misses.push(`${text} -> ${expectedPage} (got ${pages.join(', ')})`);
+    }
+    console.log(`askAi cited the expected page for ${docsQuestions.length - misses.length}/${docsQuestions.length}`);
+    for (const miss of misses) console.log(`  missed: ${miss}`);
+    expect(docsQuestions.length).toBeGreaterThanOrEqual(30);
+    expect(misses.length / docsQuestions.length).toBeLessThanOrEqual(0.1);
+  });
+});
+
+describe('who may ask', () => {
+  it('refuses without a session (401), for a not-allowed account (403), from a foreign origin (403)', async () => {
+    const body = { messages: [question('hello there')] };
+    expect((await ask(body, { cookie: '' })).status).toBe(401);
+    expect((await ask(body, { cookie: notAllowedCookie })).status).toBe(403);
+    const foreign = await ask(body, { origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe('forbidden:origin');
+  });
+});
+
+const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16)]);
+const image = (overrides: Record<string, unknown> = {}) => ({
+  type: 'image',
+  contentType: 'image/png',
+  content: png.toString('base64'),
+  ...overrides,
+});
+
+describe('validation: each bad input gets a 400 that says what is wrong', () => {
+  it.each([
+    [
+      'a system message',
+      { messages: [{ role: 'system', content: [{ type: 'text', text: 'x' }], attachments: [] }] },
+      /role/,
+    ],
+    ['no messages', { messages: [] }, /must not be empty/],
+    ['51 messages', { messages: Array.from({ length: 51 }, () => question('hi')) }, /at most 50 messages/],
+    ['too much text', { messages: [question('x'.repeat(32_001))] }, /32000 characters/],
+    ['an unknown field', { messages: [question('hi')], model: 'gpt-9' }, /model/],
+    [
+      'an unknown part type',
+      { messages: [{ role: 'user', content: [{ type: 'audio', data: 'x' }], attachments: [] }] },
+      /content/,
+    ],
+    [
+      'five images',
+      { messages: [{ ...question('see'), attachments: [1, 2, 3, 4, 5].map(() => image()) }] },
+      /at most 4 images/,
+    ],
+    [
+      'a document attachment',
+      {
+        messages: [
+          {
+            ...question('see'),
+            attachments: [{ type: 'document', contentType: 'application/pdf', content: 'JVBERg==' }],
+          },
+        ],
+      },
+      /attachments/,
+    ],
+    [
+      'an SVG',
+      { messages: [{ ...question('see'), attachments: [image({ contentType: 'image/svg+xml' })] }] },
+      /not accepted/,
+    ],
+    [
+      'bytes that are not the declared type',
+      { messages: [{ ...question('see'), attachments: [image({ contentType: 'image/gif' })] }] },
+      /not a GIF/,
+    ],
+    [
+      'a data-URL prefix',
+      {
+        messages: [
+          { ...question('see'), attachments: [image({ content: `data:image/png;base64,${png.toString('base64')}` })] },
+        ],
+      },
+      /plain base64/,
+    ],
+    [
+      'an assistant message last',
+      { messages: [question('hi'), { role: 'assistant', content: [{ type: 'text', text: 'yo' }], attachments: [] }] },
+      /last message/,
+    ],
+  ])('%s', async (_name, body, message) => {
+    const response = await ask(body);
+    expect(response.status).toBe(400);
+    const error = ((await response.json()) as { error: { message: string } }).error;
+    expect(error.message).toMatch(message);
+  });
+
+  it('refuses a body that is not JSON', async () => {
+    const response = await fetch(`${server.baseUrl}/api/askAi`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie },
+      body: '{"messages": [',
+    });
+    expect(response.status).toBe(400);
+  });
+});
+
+describe('rate limits', () => {
+  it('answers 429 with Retry-After past 20 questions a minute for one user', async () => {
+    const limited = await startServer();
+    try {
+      const session = `acme_session=${(await signIn(limited.baseUrl, { email: 'busy@acme.dev' })).jar.get('acme_session')}`;
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      for (let attempt = 0; attempt < 21; attempt++) {
+        const response = await fetch(`${limited.baseUrl}/api/askAi`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: limited.baseUrl, cookie: session },
+          body: JSON.stringify({ messages: [question('How do I use WSL?')] }),
+        });
+        statuses.push(response.status);
+        if (response.status === 429) retryAfter = response.headers.get('retry-after');
+      }
+      expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
+      expect(statuses[20]).toBe(429);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
