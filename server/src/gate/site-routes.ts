@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { safeReturnPath } from '../auth/return-path.js';
 import { isAllowed } from '../auth/viewer.js';
 import type { SendGate } from './gate-response.js';
-import { listSiteFiles, resolveSitePath } from './site-files.js';
+import { resolveSitePath } from './site-files.js';
 
 const hashedAsset = /^\/assets\//;
 
@@ -19,9 +19,9 @@ function cacheControlFor(file: string): string {
  */
 export async function siteRoutes(
   app: FastifyInstance,
-  options: { siteDirectory: string; files?: ReadonlySet<string>; sendGate: SendGate; gated?: boolean },
+  options: { siteDirectory: string; files: ReadonlySet<string>; sendGate: SendGate; gated?: boolean },
 ) {
-  const files = options.files ?? listSiteFiles(options.siteDirectory);
+  const { files } = options;
   const gated = options.gated ?? true;
   if (!files.has('/404.html')) {
     throw new Error(`${options.siteDirectory} has no 404.html: build the site first (npm run build).`);

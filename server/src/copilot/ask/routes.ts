@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAllowed } from '../../auth/viewer.js';
+import { sendApiError } from '../../api-errors.js';
+import { requireAllowedViewer } from '../../auth/guards.js';
 import { type AskAiRequest, type AskAiResponse, askAiRequestSchema, describeIssues } from '../contract.js';
 import { checkImage, ImageProblem } from '../images.js';
 import { composeDocsOnlyAnswer, type RetrievedSection } from './docs-only-answer.js';
@@ -18,9 +19,6 @@ export type AskRoutesOptions = {
   requestsPerMinute?: number;
   concurrentPerUser?: number;
 };
-
-const sendError = (reply: FastifyReply, status: number, code: string, message: string) =>
-  reply.header('cache-control', 'no-store').code(status).send({ error: { code, message } });
 
 /** The question to search for: the last user message, with the one before it when the last is a short follow-up. */
 export function searchQueryOf(request: AskAiRequest): string {
@@ -42,10 +40,12 @@ export async function askRoutes(app: FastifyInstance, options: AskRoutesOptions)
   const running = new Map<string, number>();
   const concurrentPerUser = options.concurrentPerUser ?? 2;
 
+  // Before the rate limiter, so it counts per signed-in user and strangers never reach it.
+  app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'Dev Copilot' }));
   await app.register(rateLimit, {
     global: false,
     keyGenerator: (request) =>
-      request.viewer?.state === 'signed-in' ? `user:${request.viewer.session.email.toLowerCase()}` : `ip:${request.ip}`,
+      request.viewer.state === 'signed-in' ? `user:${request.viewer.session.email.toLowerCase()}` : `ip:${request.ip}`,
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: {
@@ -63,16 +63,9 @@ export async function askRoutes(app: FastifyInstance, options: AskRoutesOptions)
     },
     async (request: FastifyRequest, reply: FastifyReply) => {
       const viewer = request.viewer;
-      if (viewer.state !== 'signed-in')
-        return sendError(reply, 401, 'unauthorized:session', 'Sign in to ask Dev Copilot.');
-      if (!isAllowed(viewer)) {
-        return sendError(reply, 403, 'forbidden:access', 'This account is not allowed to use Dev Copilot.');
-      }
-      if (request.headers.origin !== options.publicOrigin) {
-        return sendError(reply, 403, 'forbidden:origin', 'Ask from the handbook itself.');
-      }
+      if (viewer.state !== 'signed-in') throw new Error('askAi reached without a signed-in viewer');
       const parsed = askAiRequestSchema.safeParse(request.body);
-      if (!parsed.success) return sendError(reply, 400, 'bad_request:ask', describeIssues(parsed.error));
+      if (!parsed.success) return sendApiError(reply, 400, 'bad_request:ask', describeIssues(parsed.error));
       try {
         parsed.data.messages.forEach((message, messageIndex) => {
           message.attachments.forEach((attachment, attachmentIndex) => {
@@ -80,7 +73,7 @@ export async function askRoutes(app: FastifyInstance, options: AskRoutesOptions)
           });
         });
       } catch (error) {
-        if (error instanceof ImageProblem) return sendError(reply, 400, 'bad_request:attachment', error.message);
+        if (error instanceof ImageProblem) return sendApiError(reply, 400, 'bad_request:attachment', error.message);
         throw error;
       }
 
@@ -88,7 +81,7 @@ export async function askRoutes(app: FastifyInstance, options: AskRoutesOptions)
       const inFlight = running.get(user) ?? 0;
       if (inFlight >= concurrentPerUser) {
         reply.header('retry-after', '1');
-        return sendError(reply, 429, 'rate_limited:concurrent', `At most ${concurrentPerUser} questions at once.`);
+        return sendApiError(reply, 429, 'rate_limited:concurrent', `At most ${concurrentPerUser} questions at once.`);
       }
       running.set(user, inFlight + 1);
       try {

@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { isAllowed } from '../../auth/viewer.js';
+import { sendApiError } from '../../api-errors.js';
+import { requireAllowedViewer } from '../../auth/guards.js';
 import {
   appendMessage,
   ConversationError,
@@ -37,11 +38,6 @@ const statusOf: Record<ConversationErrorCode, number> = {
   'bad_request:feedback_role': 400,
 };
 
-const readOnlyMethods = new Set(['GET', 'HEAD']);
-
-const sendError = (reply: FastifyReply, status: number, code: string, message: string) =>
-  reply.header('cache-control', 'no-store').code(status).send({ error: { code, message } });
-
 /** The signed-in owner; the onRequest hook has already turned away everyone else. */
 function ownerEmailOf(request: FastifyRequest): string {
   if (request.viewer.state !== 'signed-in') throw new Error('Thread route reached without a signed-in viewer');
@@ -50,27 +46,19 @@ function ownerEmailOf(request: FastifyRequest): string {
 
 /** Dev Copilot's saved conversations: each reader sees and changes only their own. Expects `request.viewer`. */
 export async function threadRoutes(app: FastifyInstance, { db, publicOrigin }: ThreadRoutesOptions) {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
-    const viewer = request.viewer;
-    if (viewer.state !== 'signed-in')
-      return sendError(reply, 401, 'unauthorized:session', 'Sign in to see your chats.');
-    if (!isAllowed(viewer)) {
-      return sendError(reply, 403, 'forbidden:access', 'This account is not allowed to use Dev Copilot.');
-    }
-    if (!readOnlyMethods.has(request.method) && request.headers.origin !== publicOrigin) {
-      return sendError(reply, 403, 'forbidden:origin', 'Change your chats from the handbook itself.');
-    }
   });
+  app.addHook('onRequest', requireAllowedViewer({ publicOrigin, feature: 'Dev Copilot' }));
 
   app.setErrorHandler((error: FastifyError | ConversationError | z.ZodError, request, reply) => {
-    if (error instanceof ConversationError) return sendError(reply, statusOf[error.code], error.code, error.message);
-    if (error instanceof z.ZodError) return sendError(reply, 400, 'bad_request:input', describeIssues(error));
+    if (error instanceof ConversationError) return sendApiError(reply, statusOf[error.code], error.code, error.message);
+    if (error instanceof z.ZodError) return sendApiError(reply, 400, 'bad_request:input', describeIssues(error));
     if (error.statusCode !== undefined && error.statusCode < 500) {
-      return sendError(reply, error.statusCode, 'bad_request:input', error.message);
+      return sendApiError(reply, error.statusCode, 'bad_request:input', error.message);
     }
     request.log.error({ err: error }, 'thread request failed');
-    return sendError(reply, 500, 'internal:threads', 'Your chats could not be read or saved; try again.');
+    return sendApiError(reply, 500, 'internal:threads', 'Your chats could not be read or saved; try again.');
   });
 
   app.get('/api/threads', async (request) => {

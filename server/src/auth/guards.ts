@@ -1,0 +1,24 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendApiError } from '../api-errors.js';
+import { isAllowed } from './viewer.js';
+
+const readOnlyMethods = new Set(['GET', 'HEAD']);
+
+/**
+ * An onRequest hook for a JSON API: only allowed sessions get through (401 signed out, 403 not allowed), and a
+ * request that changes something must come from our own pages (403 for any other Origin).
+ */
+export function requireAllowedViewer(options: { publicOrigin: string; feature: string }) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const viewer = request.viewer;
+    if (viewer.state !== 'signed-in') {
+      return sendApiError(reply, 401, 'unauthorized:session', `Sign in to use ${options.feature}.`);
+    }
+    if (!isAllowed(viewer)) {
+      return sendApiError(reply, 403, 'forbidden:access', `This account is not allowed to use ${options.feature}.`);
+    }
+    if (!readOnlyMethods.has(request.method) && request.headers.origin !== options.publicOrigin) {
+      return sendApiError(reply, 403, 'forbidden:origin', `Use ${options.feature} from the handbook itself.`);
+    }
+  };
+}
