@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsQuestions } from '../server/src/copilot/retrieval/questions.js';
+import { findReportItems } from '../server/src/store/questions.js';
 import { startServer, type TestServer } from './harness';
 import { signIn } from './sign-in';
 
@@ -73,6 +77,44 @@ describe('POST /api/askAi, the contract of spec section 7', () => {
   });
 });
 
+describe('screenshots and the questions log', () => {
+  const fixture = (name: string) =>
+    readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/test-fixtures', name)).toString(
+      'base64',
+    );
+
+  it('reads an error screenshot and answers with the page about that error', async () => {
+    const response = await ask({
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: 'What is this?' }],
+          attachments: [{ type: 'image', contentType: 'image/png', content: fixture('npm-e401-terminal@2x.png') }],
+        },
+      ],
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: string; sources: Array<{ url: string }> };
+    expect(body.data).toMatch(/^From your screenshot I read: "[^"\n]*npm ERR! code E401[^"\n]*"\./);
+    expect(body.sources.map((source) => source.url.split('#')[0])).toContain('/getting-started-acme-cli/');
+  });
+
+  it('records answered questions for the maintainers, covered or not', async () => {
+    const covered = (await (await ask({ messages: [question('How do I register a GitLab runner?')] })).json()) as {
+      id: string;
+    };
+    const uncovered = (await (
+      await ask({ messages: [question('What is the recipe for tiramisu with mascarpone?')] })
+    ).json()) as { id: string };
+    const items = await findReportItems(server.store.db, { limit: 100 });
+    // The report lists what needs attention: the uncovered question, not the covered one.
+    const listed = items.filter((item) => item.answerMessageId === uncovered.id);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ question: 'What is the recipe for tiramisu with mascarpone?' });
+    expect(items.some((item) => item.answerMessageId === covered.id)).toBe(false);
+  });
+});
+
 describe('docs-only answers to realistic questions', () => {
   it(`cites the answering page for at least 90 % of the ${docsQuestions.length} questions`, async () => {
     const misses: string[] = [];
@@ -116,6 +158,8 @@ describe('validation: each bad input gets a 400 that says what is wrong', () => 
       /role/,
     ],
     ['no messages', { messages: [] }, /must not be empty/],
+    ['an empty question', { messages: [question('  \n ')] }, /the question is empty/],
+    ['a malformed answer id', { messages: [question('hi')], answerId: '../x' }, /answerId/],
     ['51 messages', { messages: Array.from({ length: 51 }, () => question('hi')) }, /at most 50 messages/],
     ['too much text', { messages: [question('x'.repeat(32_001))] }, /32000 characters/],
     ['an unknown field', { messages: [question('hi')], model: 'gpt-9' }, /model/],

@@ -9,16 +9,22 @@ import { createPolicySource } from './auth/policy-source.js';
 import { authRoutes } from './auth/routes.js';
 import { createSessionService } from './auth/session-service.js';
 import { registerViewer } from './auth/viewer.js';
+import { followBuild } from './build-follower.js';
 import type { Config } from './config.js';
 import { askRoutes } from './copilot/ask/routes.js';
-import { createDocsSearchIndexSource } from './copilot/retrieval/docs-index.js';
+import { createChatModel, createEmbeddingModel } from './copilot/model/provider.js';
+import { createImageTextReader } from './copilot/ocr/image-text-reader.js';
+import { readImageText } from './copilot/ocr/read-image-text.js';
+import { hasDocSections, loadDocsSearchIndex } from './copilot/retrieval/docs-index.js';
 import { excerpt } from './copilot/retrieval/excerpt.js';
+import { createSemanticIndex } from './copilot/retrieval/semantic-index.js';
 import { threadRoutes } from './copilot/threads/routes.js';
 import { contentSecurityPolicyDirectives, inlineScriptHashes } from './gate/content-security-policy.js';
 import { createGateResponder } from './gate/gate-response.js';
 import { listSiteFiles } from './gate/site-files.js';
 import { siteRoutes } from './gate/site-routes.js';
 import { openStore, type Store } from './store/database.js';
+import { pruneQuestions, recordQuestion } from './store/questions.js';
 
 function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   if (config.environment !== 'development') return { level: config.logLevel };
@@ -44,12 +50,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     app.log.error(message),
   );
   const currentPolicy = () => policySource.current();
-  const siteFiles = listSiteFiles(config.siteDirectory);
+  // Everything derived from the built site (the file list and CSP hashes the gate serves by, the Copilot's docs index)
+  // follows a rebuild while the server runs, all from one look at the build and switched together.
+  const site = followBuild(
+    config.siteDirectory,
+    () => {
+      const files = listSiteFiles(config.siteDirectory);
+      return {
+        files,
+        scriptHashes: inlineScriptHashes(config.siteDirectory, files),
+        docsIndex: loadDocsSearchIndex(config.siteDirectory),
+      };
+    },
+    {
+      usable: (build) => build.files.has('/404.html') && hasDocSections(build.docsIndex),
+      onKeptPrevious: (error) => app.log.warn({ reason: (error as Error).message }, 'keeping the previous site build'),
+    },
+  );
 
   await app.register(fastifyCookie, { secret: config.sessionSecret });
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
-      directives: contentSecurityPolicyDirectives(inlineScriptHashes(config.siteDirectory, siteFiles)),
+      directives: contentSecurityPolicyDirectives([() => site.current().scriptHashes.join(' ')]),
     },
     hsts: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
@@ -82,17 +104,56 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     identityProvider: createIdentityProviderClient(config, credentials),
     sendGate,
   });
-  const docsIndex = createDocsSearchIndexSource(config.siteDirectory);
   const publicOrigin = config.publicUrl.origin;
+  const embeddingModel = config.model ? createEmbeddingModel(config.model) : undefined;
+  const semanticIndex =
+    embeddingModel === undefined
+      ? undefined
+      : createSemanticIndex({
+          model: embeddingModel,
+          currentSections: () => site.current().docsIndex.sections,
+          onError: (message, error) => app.log.warn({ reason: (error as Error).message }, message),
+        });
+  if (semanticIndex) app.addHook('onReady', () => void semanticIndex.refresh());
+  const pruneQuestionLog = () =>
+    pruneQuestions(store.db, new Date(Date.now() - config.questionLogDays * 86_400_000)).catch((error: unknown) =>
+      app.log.error({ reason: (error as Error).message }, 'could not prune the questions log'),
+    );
+  const pruning = setInterval(pruneQuestionLog, 6 * 3_600_000).unref();
+  app.addHook('onReady', async () => void (await pruneQuestionLog()));
+  app.addHook('onClose', async () => clearInterval(pruning));
+  const imageTextReader = createImageTextReader();
+  app.addHook('onClose', () => imageTextReader.close());
   await app.register(askRoutes, {
     publicOrigin,
     ...config.askLimits,
-    currentIndex: () => ({ search: (query, options) => docsIndex.current().search(query, options), excerpt }),
+    currentIndex: () => {
+      const index = site.current().docsIndex;
+      return { search: index.search, sectionAt: index.sectionAt, excerpt };
+    },
+    semanticSearch: semanticIndex?.search,
+    readImageText: (images, signal) => readImageText(imageTextReader, images, signal, app.log),
+    onAnswered: (answered) =>
+      recordQuestion(store.db, {
+        ownerEmail: answered.email,
+        question: answered.question,
+        mode: answered.mode,
+        covered: answered.covered,
+        nearestPage: answered.nearestPage,
+        sources: answered.sources,
+        answerMessageId: answered.answerId,
+      }),
+    model: config.model && {
+      languageModel: createChatModel(config.model),
+      timeoutMs: config.model.timeoutMs,
+      vision: config.model.vision,
+      maxOutputTokens: config.model.maxOutputTokens,
+    },
   });
   await app.register(threadRoutes, { db: store.db, publicOrigin });
   await app.register(siteRoutes, {
     siteDirectory: config.siteDirectory,
-    files: siteFiles,
+    files: () => site.current().files,
     sendGate,
     gated: !options.ungatedForBenchmark,
   });

@@ -131,6 +131,48 @@ describe('loadConfig with a valid production environment', () => {
   });
 });
 
+describe('loadConfig for Dev Copilot models', () => {
+  it('answers from the docs alone when no provider is set', () => {
+    expect(loadConfig({}).model).toBeUndefined();
+  });
+
+  it('reads a hosted provider with images on by default', () => {
+    const config = loadConfig({
+      COPILOT_PROVIDER: 'anthropic',
+      COPILOT_MODEL: 'claude-sonnet-4-5',
+      COPILOT_API_KEY: 'k',
+    });
+    expect(config.model).toEqual({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      apiKey: 'k',
+      baseUrl: undefined,
+      timeoutMs: 60_000,
+      vision: true,
+      embeddingModel: undefined,
+      maxOutputTokens: 4096,
+    });
+  });
+
+  it('reads a self-hosted OpenAI-compatible server without a key, images off unless told', () => {
+    const config = loadConfig({
+      COPILOT_PROVIDER: 'openai-compatible',
+      COPILOT_MODEL: 'llama3.3',
+      COPILOT_BASE_URL: 'http://localhost:11434/v1/',
+      COPILOT_TIMEOUT_SECONDS: '5',
+    });
+    expect(config.model).toMatchObject({ baseUrl: 'http://localhost:11434/v1', timeoutMs: 5000, vision: false });
+    expect(
+      loadConfig({
+        COPILOT_PROVIDER: 'openai-compatible',
+        COPILOT_MODEL: 'qwen2.5-vl',
+        COPILOT_BASE_URL: 'http://localhost:11434/v1',
+        COPILOT_VISION: 'true',
+      }).model?.vision,
+    ).toBe(true);
+  });
+});
+
 describe('loadConfig reports bad values by name', () => {
   it.each([
     [
@@ -151,6 +193,32 @@ describe('loadConfig reports bad values by name', () => {
     ['reportsUnknownEnvironment', { NODE_ENV: 'staging' }, /NODE_ENV: /],
     ['reportsFlagThatIsNotABoolean', { ACCESS_ALLOW_SUBDOMAINS: 'yes' }, /ACCESS_ALLOW_SUBDOMAINS: /],
     ['reportsDatabaseUrlOfAnotherKind', { DATABASE_URL: 'mysql://db/handbook' }, /DATABASE_URL: /],
+    ['reportsUnknownModelProvider', { COPILOT_PROVIDER: 'cohere' }, /COPILOT_PROVIDER: /],
+    ['reportsProviderWithoutModel', { COPILOT_PROVIDER: 'anthropic', COPILOT_API_KEY: 'k' }, /COPILOT_MODEL: required/],
+    ['reportsHostedProviderWithoutKey', { COPILOT_PROVIDER: 'openai', COPILOT_MODEL: 'gpt-5' }, /COPILOT_API_KEY: /],
+    [
+      'reportsCompatibleProviderWithoutBaseUrl',
+      { COPILOT_PROVIDER: 'openai-compatible', COPILOT_MODEL: 'llama3.3' },
+      /COPILOT_BASE_URL: required/,
+    ],
+    ['reportsBaseUrlThatIsNotHttp', { COPILOT_BASE_URL: 'file:///etc/passwd' }, /COPILOT_BASE_URL: /],
+    [
+      'reportsEmbeddingsFromAProviderWithout',
+      { COPILOT_PROVIDER: 'anthropic', COPILOT_MODEL: 'm', COPILOT_API_KEY: 'k', COPILOT_EMBEDDING_MODEL: 'e' },
+      /COPILOT_EMBEDDING_MODEL: Anthropic/,
+    ],
+    [
+      'reportsPlainHttpModelGatewayInProduction',
+      {
+        ...production,
+        COPILOT_PROVIDER: 'openai-compatible',
+        COPILOT_MODEL: 'm',
+        COPILOT_BASE_URL: 'http://gateway.example.com/v1',
+      },
+      /COPILOT_BASE_URL: must be https in production/,
+    ],
+    ['reportsTinyOutputLimit', { COPILOT_MAX_OUTPUT_TOKENS: '10' }, /COPILOT_MAX_OUTPUT_TOKENS: /],
+    ['reportsZeroTimeout', { COPILOT_TIMEOUT_SECONDS: '0' }, /COPILOT_TIMEOUT_SECONDS: /],
   ])('%s', (_name, environment, message) => {
     expect(() => loadConfig(environment)).toThrow(message);
   });

@@ -6,6 +6,8 @@ import { type AccessPolicy, parseAccessPolicy } from './auth/access-policy.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const googleIssuer = 'https://accounts.google.com';
 
+const modelProviders = ['none', 'openai', 'anthropic', 'google', 'openai-compatible'] as const;
+
 const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const optionalText = z
   .string()
@@ -38,6 +40,15 @@ const environmentSchema = z.object({
   ALLOW_DEVELOPMENT_SIGN_IN: booleanFlag.default(false),
   ASK_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(20),
   ASK_CONCURRENT_PER_USER: z.coerce.number().int().positive().default(2),
+  COPILOT_PROVIDER: z.enum(modelProviders).default('none'),
+  COPILOT_MODEL: optionalText,
+  COPILOT_API_KEY: optionalText,
+  COPILOT_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  COPILOT_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
+  COPILOT_VISION: booleanFlag.optional(),
+  COPILOT_EMBEDDING_MODEL: optionalText,
+  COPILOT_QUESTION_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  COPILOT_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(65_536).default(4096),
 });
 
 const loopbackHost = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|.+\.localhost)$/;
@@ -69,6 +80,26 @@ export type Config = {
   accessPolicyFile: string | undefined;
   /** Dev Copilot's limits per signed-in user. */
   askLimits: { requestsPerMinute: number; concurrentPerUser: number };
+  /** Days the questions log keeps a question for the maintainers' report. */
+  questionLogDays: number;
+  /** The language model behind Dev Copilot; undefined means docs-only answers. */
+  model: ModelSettings | undefined;
+};
+
+export type ModelSettings = {
+  provider: Exclude<(typeof modelProviders)[number], 'none'>;
+  model: string;
+  apiKey: string | undefined;
+  /** The provider's API root, e.g. http://localhost:11434/v1 for Ollama; undefined means the provider's own. */
+  baseUrl: string | undefined;
+  /** The whole answer must arrive within this; a stream that stalls for a third of it is cut too. */
+  timeoutMs: number;
+  /** Whether screenshots go to the model as images; otherwise their OCR text does. */
+  vision: boolean;
+  /** The longest answer, in tokens; reasoning models count their thinking in it too. */
+  maxOutputTokens: number;
+  /** An embedding model of the same provider; when set, retrieval ranks by meaning as well as by words. */
+  embeddingModel: string | undefined;
 };
 
 /** The mount path of the embedded development identity provider. */
@@ -76,6 +107,15 @@ export const developmentIssuerPath = '/dev-idp';
 
 function readableIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
+}
+
+/** Only where the data lives (DATA_DIR, DATABASE_URL), for tools such as the report that need nothing else. */
+export function loadStoreLocation(
+  environment: NodeJS.ProcessEnv = process.env,
+): Pick<Config, 'dataDirectory' | 'databaseUrl'> {
+  const parsed = environmentSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).safeParse(environment);
+  if (!parsed.success) throw new Error(`Invalid configuration:\n${readableIssues(parsed.error)}`);
+  return { dataDirectory: path.resolve(parsed.data.DATA_DIR), databaseUrl: parsed.data.DATABASE_URL };
 }
 
 /** Parses the environment once; a bad or missing value stops start-up with a message naming the variable. */
@@ -127,6 +167,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     problems.push(`  ACCESS_DOMAINS / ACCESS_ADDRESSES: ${(error as Error).message}`);
   }
 
+  const model = modelSettings(values, problems);
+
   if (problems.length > 0 || !accessPolicy) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   return {
     environment: values.NODE_ENV,
@@ -145,6 +187,41 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     accessPolicy,
     accessPolicyFile: values.ACCESS_POLICY_FILE ? path.resolve(values.ACCESS_POLICY_FILE) : undefined,
     askLimits: { requestsPerMinute: values.ASK_REQUESTS_PER_MINUTE, concurrentPerUser: values.ASK_CONCURRENT_PER_USER },
+    questionLogDays: values.COPILOT_QUESTION_LOG_DAYS,
+    model,
+  };
+}
+
+function modelSettings(values: z.infer<typeof environmentSchema>, problems: string[]): ModelSettings | undefined {
+  const provider = values.COPILOT_PROVIDER;
+  if (provider === 'none') return undefined;
+  if (!values.COPILOT_MODEL) problems.push(`  COPILOT_MODEL: required when COPILOT_PROVIDER is ${provider}`);
+  if (provider === 'openai-compatible' && !values.COPILOT_BASE_URL) {
+    problems.push('  COPILOT_BASE_URL: required for openai-compatible (e.g. http://localhost:11434/v1 for Ollama)');
+  }
+  const baseUrl = values.COPILOT_BASE_URL ? new URL(values.COPILOT_BASE_URL) : undefined;
+  if (values.NODE_ENV === 'production' && baseUrl?.protocol === 'http:' && !loopbackHost.test(baseUrl.hostname)) {
+    problems.push(
+      '  COPILOT_BASE_URL: must be https in production unless it is on this machine (the key would travel in clear)',
+    );
+  }
+  // Hosted APIs refuse a call without a key; better to say so at start than on the first question.
+  if (provider !== 'openai-compatible' && !values.COPILOT_API_KEY) {
+    problems.push(`  COPILOT_API_KEY: required for ${provider}`);
+  }
+  if (provider === 'anthropic' && values.COPILOT_EMBEDDING_MODEL) {
+    problems.push('  COPILOT_EMBEDDING_MODEL: Anthropic offers no embedding models; leave it empty');
+  }
+  return {
+    provider,
+    model: values.COPILOT_MODEL ?? '',
+    apiKey: values.COPILOT_API_KEY,
+    baseUrl: values.COPILOT_BASE_URL?.replace(/\/+$/, ''),
+    timeoutMs: values.COPILOT_TIMEOUT_SECONDS * 1000,
+    // The hosted providers' current models all read images; a self-hosted one often does not.
+    vision: values.COPILOT_VISION ?? provider !== 'openai-compatible',
+    embeddingModel: values.COPILOT_EMBEDDING_MODEL,
+    maxOutputTokens: values.COPILOT_MAX_OUTPUT_TOKENS,
   };
 }
 

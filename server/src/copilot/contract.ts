@@ -33,6 +33,11 @@ export const askAiRequestSchema = z
   .strictObject({
     messages: z.array(message).min(1, 'messages must not be empty').max(maxMessages, `at most ${maxMessages} messages`),
     page: z.string().max(2048).optional(),
+    /** The id the widget stores the answer under; the questions log uses it so feedback finds its question. */
+    answerId: z
+      .string()
+      .regex(/^[\w-]{1,100}$/, 'answerId is 1-100 letters, digits, "_" or "-"')
+      .optional(),
   })
   .superRefine((request, context) => {
     const characters = request.messages
@@ -48,6 +53,14 @@ export const askAiRequestSchema = z
     const last = request.messages.at(-1);
     if (last?.role !== 'user') {
       context.addIssue({ code: 'custom', message: "the last message must be the user's question", path: ['messages'] });
+    }
+    const asksSomething = last?.content.some((part) => part.text.trim() !== '') || (last?.attachments.length ?? 0) > 0;
+    if (last?.role === 'user' && !asksSomething) {
+      context.addIssue({
+        code: 'custom',
+        message: 'the question is empty: write some text or attach a screenshot',
+        path: ['messages'],
+      });
     }
   });
 

@@ -19,11 +19,10 @@ function cacheControlFor(file: string): string {
  */
 export async function siteRoutes(
   app: FastifyInstance,
-  options: { siteDirectory: string; files: ReadonlySet<string>; sendGate: SendGate; gated?: boolean },
+  options: { siteDirectory: string; files: () => ReadonlySet<string>; sendGate: SendGate; gated?: boolean },
 ) {
-  const { files } = options;
   const gated = options.gated ?? true;
-  if (!files.has('/404.html')) {
+  if (!options.files().has('/404.html')) {
     throw new Error(`${options.siteDirectory} has no 404.html: build the site first (npm run build).`);
   }
   await app.register(fastifyStatic, {
@@ -46,7 +45,7 @@ export async function siteRoutes(
         const status = request.viewer.state === 'signed-in' ? 403 : 401;
         return options.sendGate(request, reply, { status, returnPath: safeReturnPath(request.url) });
       }
-      const resolution = resolveSitePath(pathname, files);
+      const resolution = resolveSitePath(pathname, options.files());
       switch (resolution.kind) {
         case 'file':
           return reply

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   appendMessage,
   archiveThread,
@@ -16,9 +16,9 @@ import {
   unarchiveThread,
   updateThread,
 } from './conversations.js';
-import { openStore, type Store } from './database.js';
+
 import { feedback, messages, threads } from './schema.js';
-import { type TestDatabase, testBackends } from './test-databases.js';
+import { storeForSuite, testBackends } from './test-databases.js';
 
 const ada = 'ada@acme.example';
 const eve = 'eve@acme.example';
@@ -63,18 +63,7 @@ describe('titleFromContent', () => {
 
 for (const backend of testBackends) {
   describe.skipIf(backend.skipped)(`conversations on ${backend.name}`, () => {
-    let database: TestDatabase;
-    let store: Store;
-
-    beforeAll(async () => {
-      database = await backend.create();
-      store = await openStore(database.options);
-    });
-
-    afterAll(async () => {
-      await store?.close();
-      await database?.drop();
-    });
+    const store = storeForSuite(backend);
 
     beforeEach(async () => {
       await store.db.delete(threads);
@@ -406,8 +395,7 @@ for (const backend of testBackends) {
         await setFeedback(store.db, { ownerEmail: ada, messageId: second.id, rating: 'negative', comment: 'Wrong' });
         const before = await getThreadWithMessages(store.db, { ownerEmail: ada, threadId: thread.id });
 
-        await store.close();
-        store = await openStore(database.options);
+        await store.reopen();
 
         expect(await getThreadWithMessages(store.db, { ownerEmail: ada, threadId: thread.id })).toEqual(before);
       });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
 import {
   type AttachmentMetadata,
@@ -11,6 +11,7 @@ import {
   type MessageSource,
   type MessageStatus,
   messages,
+  questions,
   type ThreadRow,
   type ThreadStatus,
   threads,
@@ -276,8 +277,21 @@ export async function deleteThread(
   db: Database,
   { ownerEmail, threadId }: Owner & { threadId: string },
 ): Promise<void> {
-  const deleted = await db.delete(threads).where(ownedThread(ownerEmail, threadId)).returning({ id: threads.id });
-  if (deleted.length === 0) throw threadNotFound();
+  await db.transaction(async (tx) => {
+    // The questions log forgets what was asked in a deleted conversation, as the thread forgets its messages.
+    const answersInThread = tx
+      .select({ id: messages.id })
+      .from(messages)
+      .innerJoin(threads, eq(threads.id, messages.threadId))
+      .where(ownedThread(ownerEmail, threadId));
+    await tx
+      .delete(questions)
+      .where(
+        and(eq(questions.ownerEmail, normalizedOwner(ownerEmail)), inArray(questions.answerMessageId, answersInThread)),
+      );
+    const deleted = await tx.delete(threads).where(ownedThread(ownerEmail, threadId)).returning({ id: threads.id });
+    if (deleted.length === 0) throw threadNotFound();
+  });
 }
 
 async function findOwnedMessage(db: Database, ownerEmail: string, messageId: string) {

@@ -29,14 +29,15 @@ export const inMemoryDataDirectory = 'memory://';
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 /** Opens the database and brings its schema up to date before anything queries it. */
-export async function openStore(options: StoreOptions): Promise<Store> {
+export async function openStore(options: StoreOptions & { migrate?: boolean }): Promise<Store> {
+  const migrate = options.migrate ?? true;
   if (options.databaseUrl !== undefined && options.databaseUrl !== '') {
-    return openPostgresStore(parsePostgresUrl(options.databaseUrl));
+    return openPostgresStore(parsePostgresUrl(options.databaseUrl), migrate);
   }
-  return openPgliteStore(options.dataDirectory);
+  return openPgliteStore(options.dataDirectory, migrate);
 }
 
-async function openPgliteStore(dataDirectory: string): Promise<Store> {
+async function openPgliteStore(dataDirectory: string, migrate: boolean): Promise<Store> {
   const name =
     dataDirectory === inMemoryDataDirectory ? 'in-memory PGlite database' : `PGlite database in ${dataDirectory}`;
   let client: PGlite | undefined;
@@ -44,7 +45,7 @@ async function openPgliteStore(dataDirectory: string): Promise<Store> {
     if (dataDirectory !== inMemoryDataDirectory) await mkdir(dataDirectory, { recursive: true });
     client = await PGlite.create(dataDirectory);
     const db = drizzlePglite({ client, schema });
-    await migratePglite(db, { migrationsFolder });
+    if (migrate) await migratePglite(db, { migrationsFolder });
     const opened = client;
     return { db, kind: 'pglite', close: () => opened.close() };
   } catch (error) {
@@ -53,9 +54,9 @@ async function openPgliteStore(dataDirectory: string): Promise<Store> {
   }
 }
 
-async function openPostgresStore(target: PostgresUrl): Promise<Store> {
+async function openPostgresStore(target: PostgresUrl, migrate: boolean): Promise<Store> {
   try {
-    await migratePostgresOnce(target.url);
+    if (migrate) await migratePostgresOnce(target.url);
   } catch (error) {
     throw new Error(`Could not open PostgreSQL database ${target.displayName}: ${describeError(error)}`, {
       cause: error,

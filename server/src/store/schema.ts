@@ -97,3 +97,33 @@ export const feedback = pgTable(
 export type ThreadRow = typeof threads.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type FeedbackRow = typeof feedback.$inferSelect;
+
+export const questionModes = ['docs-only', 'model'] as const;
+export type QuestionMode = (typeof questionModes)[number];
+
+/**
+ * Every question Dev Copilot answered, for the maintainers' report (`npm run copilot:report`): what the docs could
+ * not answer, and which page came closest. `answer_message_id` is askAi's response id, the id the widget stores the
+ * answer under, so feedback on that answer joins here. No foreign key: the answer may never be saved in a thread.
+ */
+export const questions = pgTable(
+  'questions',
+  {
+    id: text('id').primaryKey(),
+    ownerEmail: text('owner_email').notNull(),
+    question: text('question').notNull(),
+    mode: text('mode', { enum: questionModes }).notNull(),
+    covered: boolean('covered').notNull(),
+    nearestPageUrl: text('nearest_page_url'),
+    nearestPageTitle: text('nearest_page_title'),
+    sources: jsonb('sources').$type<MessageSource[]>().notNull().default([]),
+    answerMessageId: text('answer_message_id').notNull().unique('questions_answer_message_id_unique'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('questions_created_at_index').on(table.createdAt.desc()),
+    check('questions_mode_check', sql`${table.mode} in ('docs-only', 'model')`),
+  ],
+);
+
+export type QuestionRow = typeof questions.$inferSelect;

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from './database.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { sessions } from './schema.js';
 import {
   createSession,
@@ -9,7 +8,7 @@ import {
   type NewSession,
   touchSession,
 } from './sessions.js';
-import { type TestDatabase, testBackends } from './test-databases.js';
+import { storeForSuite, testBackends } from './test-databases.js';
 
 const hour = 60 * 60 * 1000;
 
@@ -27,18 +26,7 @@ function newSession(idHash: string, overrides: Partial<NewSession> = {}): NewSes
 
 for (const backend of testBackends) {
   describe.skipIf(backend.skipped)(`sessions on ${backend.name}`, () => {
-    let database: TestDatabase;
-    let store: Store;
-
-    beforeAll(async () => {
-      database = await backend.create();
-      store = await openStore(database.options);
-    });
-
-    afterAll(async () => {
-      await store?.close();
-      await database?.drop();
-    });
+    const store = storeForSuite(backend);
 
     beforeEach(async () => {
       await store.db.delete(sessions);
@@ -138,8 +126,7 @@ for (const backend of testBackends) {
       it('keeps sessions after the store is closed and opened again', async () => {
         const created = await createSession(store.db, newSession('g7'));
 
-        await store.close();
-        store = await openStore(database.options);
+        await store.reopen();
 
         expect(await findSessionByIdHash(store.db, { idHash: 'g7' })).toEqual(created);
       });

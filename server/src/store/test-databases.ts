@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { inMemoryDataDirectory, type Store, type StoreOptions } from './database.js';
+import { afterAll, beforeAll } from 'vitest';
+import { inMemoryDataDirectory, openStore, type Store, type StoreOptions } from './database.js';
 import { describeError } from './describe-error.js';
 import { redactPostgresUrl } from './postgres-url.js';
 
@@ -67,6 +68,37 @@ export async function createPostgresTestDatabase(): Promise<TestDatabase> {
     drop: async () => {
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end({ timeout: 5 });
+    },
+  };
+}
+
+/**
+ * A store for one suite of tests on one backend: opened before the suite, closed and its database dropped after.
+ * `reopen` closes and opens it again, as a server restart would.
+ */
+export function storeForSuite(backend: TestBackend) {
+  let database: TestDatabase | undefined;
+  let store: Store | undefined;
+  const opened = () => {
+    if (!store || !database) throw new Error(`The ${backend.name} store is not open (used outside its suite?)`);
+    return { store, database };
+  };
+  beforeAll(async () => {
+    database = await backend.create();
+    store = await openStore(database.options);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+  return {
+    get db() {
+      return opened().store.db;
+    },
+    async reopen() {
+      const current = opened();
+      await current.store.close();
+      store = await openStore(current.database.options);
     },
   };
 }

@@ -32,7 +32,8 @@ export function termCoverage(terms: readonly string[], text: string): number {
   return found.length / terms.length;
 }
 
-const sourceTitle = (section: RetrievedSection) =>
+/** "Page › Heading", or the page title for a page's intro: how a section is named in answers and sources. */
+export const sourceTitle = (section: Pick<RetrievedSection, 'pageTitle' | 'heading'>) =>
   section.heading ? `${section.pageTitle} › ${section.heading}` : section.pageTitle;
 
 const quote = (text: string) =>
@@ -40,6 +41,10 @@ const quote = (text: string) =>
     .split('\n')
     .map((line) => `> ${line}`)
     .join('\n');
+
+/** At most `limit` characters, cut at a word, with an ellipsis when something was left out. */
+const clipWords = (text: string, limit: number) =>
+  text.length <= limit ? text : `${text.slice(0, limit).replace(/\s+\S*$/, '')}…`;
 
 /** Raw HTML in a quote would be shown as text by the widget anyway; escaping keeps the markdown unambiguous. */
 const plain = (text: string) => text.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;'));
@@ -59,7 +64,7 @@ export function composeDocsOnlyAnswer(options: {
     (section) => termCoverage(terms, `${sourceTitle(section)} ${section.text}`) >= 0.5,
   );
   const imageNote = options.readFromImages
-    ? `From your screenshot I read: "${plain(options.readFromImages.slice(0, 200))}".\n\n`
+    ? `From your screenshot I read: "${plain(clipWords(options.readFromImages.replace(/\s+/g, ' ').trim(), 240))}".\n\n`
     : '';
 
   if (relevant.length === 0) {

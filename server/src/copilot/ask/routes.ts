@@ -1,16 +1,42 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
+import type { LanguageModel } from 'ai';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from '../../api-errors.js';
 import { requireAllowedViewer } from '../../auth/guards.js';
-import { type AskAiRequest, type AskAiResponse, askAiRequestSchema, describeIssues } from '../contract.js';
-import { checkImage, ImageProblem } from '../images.js';
-import { composeDocsOnlyAnswer, type RetrievedSection } from './docs-only-answer.js';
+import { redactSecrets } from '../../redact-secrets.js';
+import {
+  type AskAiRequest,
+  type AskAiResponse,
+  type AskAiSource,
+  askAiRequestSchema,
+  describeIssues,
+} from '../contract.js';
+import { type CheckedImage, checkImage, ImageProblem } from '../images.js';
+import { answerWithModel } from '../model/model-answer.js';
+import { classifyModelError } from '../model/model-errors.js';
+import type { DocSection } from '../retrieval/doc-page.js';
+import type { ScoredSection } from '../retrieval/search-index.js';
+import { fuseRankings } from '../retrieval/semantic-index.js';
+import { composeDocsOnlyAnswer, questionTerms, type RetrievedSection, termCoverage } from './docs-only-answer.js';
 
 /** The part of the docs search index that answering needs. */
 export type AnswerIndex = {
-  search(query: string, options?: { limit?: number; currentPage?: string }): RetrievedSection[];
+  search(query: string, options?: { limit?: number; currentPage?: string }): ScoredSection[];
   excerpt(section: RetrievedSection, query: string, maxChars: number): string;
+  sectionAt(url: string): DocSection | undefined;
+};
+
+/** What is known of one answered question once its answer is complete; the maintainers' report reads these. */
+export type AnsweredQuestion = {
+  email: string;
+  question: string;
+  mode: AskAiResponse['mode'];
+  covered: boolean;
+  /** The page of the best-ranked section, whether or not it answered. */
+  nearestPage: { url: string; title: string } | null;
+  sources: AskAiSource[];
+  answerId: string;
 };
 
 export type AskRoutesOptions = {
@@ -18,6 +44,28 @@ export type AskRoutesOptions = {
   currentIndex: () => AnswerIndex;
   requestsPerMinute?: number;
   concurrentPerUser?: number;
+  /** The configured language model; without one, answers are built from the docs alone. */
+  model?: { languageModel: LanguageModel; timeoutMs: number; vision: boolean; maxOutputTokens: number } | undefined;
+  /** Reads the text of the question's screenshots (OCR); without it, screenshots reach only a vision model. */
+  readImageText?: ((images: readonly CheckedImage[], signal: AbortSignal) => Promise<string>) | undefined;
+  /** Sections nearest in meaning to a question, when an embedding model is configured (hybrid retrieval). */
+  semanticSearch?:
+    | ((query: string, options: { limit: number; signal?: AbortSignal }) => Promise<ScoredSection[]>)
+    | undefined;
+  /** Called after every complete answer; a failure here is logged and never reaches the reader. */
+  onAnswered?: ((question: AnsweredQuestion) => Promise<void>) | undefined;
+};
+
+/** One answer on its way: text pieces as they come, then what it was based on. */
+type AnswerRun = {
+  id: string;
+  mode: AskAiResponse['mode'];
+  question: string;
+  covered: boolean;
+  nearestPage: AnsweredQuestion['nearestPage'];
+  pieces: AsyncIterable<string>;
+  /** Complete once `pieces` is exhausted. */
+  sources(): AskAiSource[];
 };
 
 /** The question to search for: the last user message, with the one before it when the last is a short follow-up. */
@@ -66,11 +114,15 @@ export async function askRoutes(app: FastifyInstance, options: AskRoutesOptions)
       if (viewer.state !== 'signed-in') throw new Error('askAi reached without a signed-in viewer');
       const parsed = askAiRequestSchema.safeParse(request.body);
       if (!parsed.success) return sendApiError(reply, 400, 'bad_request:ask', describeIssues(parsed.error));
+      // Checked here, before any slot is taken; the question's own images are kept decoded for OCR and the model.
+      let questionImages: CheckedImage[] = [];
       try {
+        const lastIndex = parsed.data.messages.length - 1;
         parsed.data.messages.forEach((message, messageIndex) => {
-          message.attachments.forEach((attachment, attachmentIndex) => {
-            checkImage(attachment, `messages.${messageIndex}.attachments.${attachmentIndex}`);
-          });
+          const checked = message.attachments.map((attachment, attachmentIndex) =>
+            checkImage(attachment, `messages.${messageIndex}.attachments.${attachmentIndex}`),
+          );
+          if (messageIndex === lastIndex) questionImages = checked;
         });
       } catch (error) {
         if (error instanceof ImageProblem) return sendApiError(reply, 400, 'bad_request:attachment', error.message);
@@ -84,17 +136,34 @@ export async function askRoutes(app: FastifyInstance, options: AskRoutesOptions)
         return sendApiError(reply, 429, 'rate_limited:concurrent', `At most ${concurrentPerUser} questions at once.`);
       }
       running.set(user, inFlight + 1);
+      // The reader closing the tab or pressing Stop cancels everything downstream, the provider's request included.
+      const cancel = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) cancel.abort(new Error('The reader went away'));
+      });
       try {
-        const answer = answerFromDocs(options.currentIndex(), parsed.data);
-        request.log.info({ covered: answer.covered, sources: answer.sources.length }, 'answered from the docs');
-        const response: AskAiResponse = {
-          id: randomUUID(),
-          data: answer.markdown,
-          sources: answer.sources,
-          mode: 'docs-only',
-        };
-        if (request.headers.accept?.includes('text/event-stream')) return streamAnswer(request, reply, response);
-        return reply.header('cache-control', 'no-store').send(response);
+        const run = await startAnswer(options, parsed.data, questionImages, cancel.signal);
+        const streamed = request.headers.accept?.includes('text/event-stream') === true;
+        const completed = streamed
+          ? await streamAnswer(request, reply, run)
+          : await sendAnswer(request, reply, run, cancel.signal);
+        // An answer the reader never received is not an answered question.
+        if (completed && !cancel.signal.aborted) {
+          const sources = run.sources();
+          request.log.info({ mode: run.mode, covered: run.covered, sources: sources.length }, 'answered');
+          await options
+            .onAnswered?.({
+              email: user,
+              question: run.question,
+              mode: run.mode,
+              covered: run.covered,
+              nearestPage: run.nearestPage,
+              sources,
+              answerId: run.id,
+            })
+            .catch((error: unknown) => request.log.error({ err: error }, 'could not record the answered question'));
+        }
+        return reply;
       } finally {
         const left = (running.get(user) ?? 1) - 1;
         if (left > 0) running.set(user, left);
@@ -104,21 +173,105 @@ export async function askRoutes(app: FastifyInstance, options: AskRoutesOptions)
   );
 }
 
-function answerFromDocs(index: AnswerIndex, request: AskAiRequest) {
-  const query = searchQueryOf(request);
-  const results = index.search(query, { limit: 8, ...(request.page ? { currentPage: request.page } : {}) });
-  return composeDocsOnlyAnswer({
-    question: query,
-    results,
-    excerpt: (section) => index.excerpt(section, query, 320),
+/** Reads the screenshots of the question, retrieves the sections and starts the answer in the configured mode. */
+async function startAnswer(
+  options: AskRoutesOptions,
+  request: AskAiRequest,
+  images: readonly CheckedImage[],
+  signal: AbortSignal,
+): Promise<AnswerRun> {
+  const index = options.currentIndex();
+  const typed = searchQueryOf(request);
+  // The page boosts retrieval and is named to the model, so only a real page of the site is taken from the client.
+  const page = request.page && index.sectionAt(request.page) ? request.page : undefined;
+  // Screenshots of terminals carry tokens; none of them goes to a provider or into the questions log.
+  const imageText =
+    images.length && options.readImageText ? redactSecrets(await options.readImageText(images, signal)).trim() : '';
+  const question = [typed, imageText].filter(Boolean).join('\n');
+  // "What is this?" says nothing to judge coverage by; the screenshot's text then speaks for the question.
+  const coverageQuestion = questionTerms(typed).length >= 2 ? typed : question;
+  const wordRanking = index.search(question, { limit: 20, ...(page ? { currentPage: page } : {}) });
+  const meaningRanking = options.semanticSearch ? await options.semanticSearch(question, { limit: 20, signal }) : [];
+  const results = meaningRanking.length ? fuseRankings([wordRanking, meaningRanking], 8) : wordRanking.slice(0, 8);
+  const id = request.answerId ?? randomUUID();
+  const best = results[0];
+  const nearestPage = best ? { url: best.pageUrl, title: best.pageTitle } : null;
+
+  if (!options.model) {
+    const answer = composeDocsOnlyAnswer({
+      question: coverageQuestion,
+      results,
+      excerpt: (section) => index.excerpt(section, question, 320),
+      readFromImages: imageText || undefined,
+    });
+    return {
+      id,
+      mode: 'docs-only',
+      question,
+      covered: answer.covered,
+      nearestPage,
+      pieces: inPieces(answer.markdown),
+      sources: () => answer.sources,
+    };
+  }
+
+  const terms = questionTerms(coverageQuestion);
+  const answer = answerWithModel({
+    model: options.model.languageModel,
+    timeoutMs: options.model.timeoutMs,
+    vision: options.model.vision,
+    maxOutputTokens: options.model.maxOutputTokens,
+    request,
+    page,
+    retrieved: results,
+    sectionAt: (url) => index.sectionAt(url),
+    publicOrigin: options.publicOrigin,
+    imageText,
+    signal,
   });
+  return {
+    id,
+    mode: 'model',
+    question,
+    nearestPage,
+    covered: results.some(
+      (section) => termCoverage(terms, `${section.pageTitle} ${section.heading ?? ''} ${section.text}`) >= 0.5,
+    ),
+    pieces: answer.pieces,
+    sources: () => answer.sources(),
+  };
 }
 
 /**
- * Server-Sent Events: `delta` events carry text as it is produced, `done` the id and sources. The docs-only answer is
- * ready at once; it is still sent in pieces so the widget's streaming path is the same for every mode.
+ * The docs-only answer is ready at once; it is still sent in word-sized pieces so the widget's streaming path is the
+ * same for every mode.
  */
-function streamAnswer(request: FastifyRequest, reply: FastifyReply, response: AskAiResponse) {
+async function* inPieces(markdown: string): AsyncGenerator<string> {
+  for (const piece of markdown.match(/\S+\s*|\s+/g) ?? []) yield piece;
+}
+
+/** JSON: the whole answer at once. Returns whether an answer was sent. */
+async function sendAnswer(request: FastifyRequest, reply: FastifyReply, run: AnswerRun, signal: AbortSignal) {
+  let data = '';
+  try {
+    for await (const piece of run.pieces) data += piece;
+  } catch (error) {
+    if (signal.aborted) return false;
+    const failure = classifyModelError(error);
+    request.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the model failed');
+    sendApiError(reply, failure.status, failure.code, failure.message);
+    return false;
+  }
+  const response: AskAiResponse = { id: run.id, data, sources: run.sources(), mode: run.mode };
+  reply.header('cache-control', 'no-store').send(response);
+  return true;
+}
+
+/**
+ * Server-Sent Events: `start` with the id and mode, `delta` events with text as it is produced, then `done` with the
+ * sources, or `error` with a code and message when the model fails part-way. Returns whether the answer completed.
+ */
+async function streamAnswer(request: FastifyRequest, reply: FastifyReply, run: AnswerRun) {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -127,16 +280,30 @@ function streamAnswer(request: FastifyRequest, reply: FastifyReply, response: As
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
-  let closed = false;
-  request.raw.on('close', () => {
-    closed = true;
-  });
-  const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  send('start', { id: response.id, mode: response.mode });
-  for (const piece of response.data.match(/\S+\s*|\s+/g) ?? []) {
-    if (closed) return;
-    send('delta', { text: piece });
+  const send = (event: string, data: unknown) => {
+    if (!raw.destroyed) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  send('start', { id: run.id, mode: run.mode });
+  try {
+    for await (const piece of run.pieces) {
+      if (raw.destroyed) return false;
+      send('delta', { text: piece });
+    }
+  } catch (error) {
+    if (raw.destroyed) return false;
+    const failure = classifyModelError(error);
+    request.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the model failed while streaming');
+    send('error', { id: run.id, code: failure.code, message: failure.message });
+    raw.end();
+    return false;
   }
-  send('done', { id: response.id, sources: response.sources });
+  send('done', { id: run.id, sources: run.sources() });
   raw.end();
+  return !raw.destroyed;
+}
+
+/** The underlying reason of a model failure, for the log: one line, no stack. */
+function reasonOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? (cause.message.split('\n')[0] ?? cause.name) : String(cause);
 }

@@ -61,6 +61,15 @@ describe('createDocsSearchIndex', () => {
     expect(index.hasUrl('/no-such-page')).toBe(false);
   });
 
+  it('finds the section a link leads to, the intro for a bare page link', () => {
+    expect(index.sectionAt('/firestore-ttl#creating-a-policy')?.heading).toBe(
+      index.sections.find((section) => section.url === '/firestore-ttl#creating-a-policy')?.heading,
+    );
+    expect(index.sectionAt('/firestore-ttl/')?.url).toBe('/firestore-ttl');
+    expect(index.sectionAt('/firestore-ttl#made-up-anchor')).toBeUndefined();
+    expect(index.sectionAt('https://evil.example/firestore-ttl')).toBeUndefined();
+  });
+
   it('rejectsLinksToOtherHostsThatShareAPath', () => {
     expect(index.hasUrl('https://evil.example/firestore-ttl')).toBe(false);
     expect(index.hasUrl('//evil.example/firestore-ttl')).toBe(false);

@@ -13,6 +13,8 @@ export type DocsSearchIndex = {
   sections: readonly DocSection[];
   /** Whether a link (path, optional #anchor, either trailing-slash form) leads to a real page or section. */
   hasUrl(url: string): boolean;
+  /** The section a link leads to (the page's intro for a link without an anchor). */
+  sectionAt(url: string): DocSection | undefined;
 };
 
 /** BM25F: each field's term frequency is length-normalised on its own, weighted, then saturated once. */
@@ -62,6 +64,11 @@ export function createDocsSearchIndex(sections: readonly DocSection[]): DocsSear
       return total + (field.weight * frequency) / (1 - field.b + field.b * lengthRatio);
     }, 0);
 
+  const sectionKey = (url: string) => {
+    const { path, anchor } = parseDocUrl(url);
+    return `${pageKey(path)}#${anchor ?? ''}`;
+  };
+  const sectionsByUrl = new Map(sections.map((section) => [sectionKey(section.url), section]));
   const pages = new Map<string, Set<string>>();
   for (const section of sections) {
     const key = pageKey(section.pageUrl);
@@ -96,6 +103,9 @@ export function createDocsSearchIndex(sections: readonly DocSection[]): DocsSear
       const { path, anchor } = parseDocUrl(url);
       const anchors = pages.get(pageKey(path));
       return anchors !== undefined && (anchor === undefined || anchors.has(anchor));
+    },
+    sectionAt(url) {
+      return isRootRelative(url) ? sectionsByUrl.get(sectionKey(url)) : undefined;
     },
   };
 }

@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siteBuildDirectory, startServer, type TestServer } from './harness';
+import { signIn } from './sign-in';
+
+/** A rebuild of the site while the server runs: new chunks are served and new inline scripts allowed, no restart. */
+
+let server: TestServer;
+let cookie: string;
+const copy = mkdtempSync(path.join(tmpdir(), 'site-rebuild-'));
+
+beforeAll(async () => {
+  cpSync(siteBuildDirectory, copy, { recursive: true });
+  server = await startServer({ SITE_DIR: copy });
+  cookie = `acme_session=${(await signIn(server.baseUrl, { email: 'rebuild@acme.dev' })).jar.get('acme_session')}`;
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(copy, { recursive: true, force: true });
+});
+
+const get = (pathname: string) =>
+  fetch(`${server.baseUrl}${pathname}`, { headers: { cookie, accept: 'text/html' }, redirect: 'manual' });
+
+describe('a site rebuilt while the server runs', () => {
+  it('serves the new build and allows its inline scripts after the next check', async () => {
+    expect((await get('/assets/js/rebuilt.1234abcd.js')).status).toBe(404);
+    const script = "window.rebuiltAt='now'";
+    const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+    expect((await get('/faqs/')).headers.get('content-security-policy')).not.toContain(hash);
+
+    writeFileSync(path.join(copy, 'assets/js/rebuilt.1234abcd.js'), 'console.log("rebuilt");');
+    const page = path.join(copy, 'faqs/index.html');
+    const section = '<h2 id="zanzibar-rotation">Zanzibar rotation</h2><p>Rotate the zanzibar keys every quarter.</p>';
+    writeFileSync(
+      page,
+      readFileSync(page, 'utf8')
+        .replace('</head>', `<script>${script}</script></head>`)
+        .replace(/(<div class="theme-doc-markdown markdown">)/, `$1${section}`),
+    );
+
+    await expect.poll(async () => (await get('/assets/js/rebuilt.1234abcd.js')).status, { timeout: 6000 }).toBe(200);
+    expect((await get('/faqs/')).headers.get('content-security-policy')).toContain(hash);
+    // Dev Copilot answers from the same new build.
+    const answer = await fetch(`${server.baseUrl}/api/askAi`, {
+      method: 'POST',
+      headers: { cookie, origin: server.baseUrl, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'How often do we rotate the zanzibar keys?' }] }],
+      }),
+    });
+    const { sources } = (await answer.json()) as { sources: Array<{ url: string }> };
+    expect(sources.map((source) => source.url)).toContain('/faqs/#zanzibar-rotation');
+  });
+
+  it('keeps serving the previous build while the new one has no 404 page (half-written)', async () => {
+    rmSync(path.join(copy, '404.html'));
+    const page = path.join(copy, 'koajs/index.html');
+    writeFileSync(page, `${readFileSync(page, 'utf8')}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    expect((await get('/koajs/')).status).toBe(200);
+    expect((await get('/no-such-page')).status).toBe(404);
+  });
+});

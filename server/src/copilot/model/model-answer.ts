@@ -1,0 +1,119 @@
+import { type LanguageModel, streamText } from 'ai';
+import { sourceTitle } from '../ask/docs-only-answer.js';
+import type { AskAiRequest, AskAiSource } from '../contract.js';
+import type { DocSection } from '../retrieval/doc-page.js';
+import { createLinkFilter } from './link-filter.js';
+import { classifyModelError, ModelRunError } from './model-errors.js';
+import { type ContextSection, conversationForModel, systemPrompt } from './prompt.js';
+
+/** Sections handed to the model as numbered context. */
+export const contextSectionCount = 6;
+
+export type ModelAnswerOptions = {
+  model: LanguageModel;
+  timeoutMs: number;
+  vision: boolean;
+  maxOutputTokens: number;
+  request: AskAiRequest;
+  /** The page the reader is on, already checked to be a real page of the site. */
+  page?: string | undefined;
+  /** Retrieved sections, best first. */
+  retrieved: readonly DocSection[];
+  /** Resolves a link the model wrote to the section it leads to; undefined when no such page or section exists. */
+  sectionAt: (url: string) => DocSection | undefined;
+  publicOrigin: string;
+  /** Text read from the question's screenshots, for a model without vision. */
+  imageText?: string | undefined;
+  /** Aborted when the reader goes away; cancels the upstream request. */
+  signal: AbortSignal;
+};
+
+export type ModelAnswer = {
+  /** The answer as it streams, links already checked. Throws a ModelRunError when the provider fails. */
+  pieces: AsyncIterable<string>;
+  /** The sections the answer actually used (linked or cited by number); complete once `pieces` is done. */
+  sources(): AskAiSource[];
+  /** Links the model invented, removed from the answer. */
+  removedLinks(): readonly string[];
+};
+
+/** Asks the configured model, grounded in the retrieved sections, and streams its answer back through the link check. */
+export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
+  const context = options.retrieved.slice(0, contextSectionCount);
+  const contextSections: ContextSection[] = context.map((section) => ({
+    title: sourceTitle(section),
+    url: section.url,
+    text: section.text,
+  }));
+  const links = createLinkFilter({
+    publicOrigin: options.publicOrigin,
+    hasUrl: (url) => options.sectionAt(url) !== undefined,
+  });
+  let answerText = '';
+  let cutOff = false;
+
+  async function* pieces(): AsyncGenerator<string> {
+    const result = streamText({
+      model: options.model,
+      system: systemPrompt(contextSections, options.page),
+      messages: conversationForModel(options.request, { vision: options.vision, imageText: options.imageText }),
+      abortSignal: options.signal,
+      // One retry covers a provider's passing hiccup before anything was streamed; more would keep the reader waiting.
+      maxRetries: 1,
+      timeout: { totalMs: options.timeoutMs, chunkMs: Math.max(1000, Math.round(options.timeoutMs / 3)) },
+      temperature: 0.2,
+      maxOutputTokens: options.maxOutputTokens,
+      // Failures arrive as `error` parts below; the default handler would only print them to the console.
+      onError: () => {},
+    });
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') {
+        answerText += part.text;
+        const shown = links.push(part.text);
+        if (shown) yield shown;
+      } else if (part.type === 'error') {
+        throw new ModelRunError(classifyModelError(part.error), { cause: part.error });
+      } else if (part.type === 'finish' && part.finishReason === 'length') {
+        // Cut off by the output limit: say so rather than let a half answer pass for a whole one.
+        cutOff = true;
+      } else if (part.type === 'abort') {
+        // Either the reader went away (our signal) or the SDK's own timeout fired.
+        throw new ModelRunError(
+          options.signal.aborted
+            ? { code: 'cancelled:ask', message: 'The question was cancelled.', status: 502 }
+            : { code: 'model_timeout:ask', message: 'The model took too long to answer. Try again.', status: 504 },
+          { cause: options.signal.reason },
+        );
+      }
+    }
+    const rest = links.flush();
+    if (rest) yield rest;
+    if (cutOff && answerText.trim())
+      yield '\n\n*(The answer was cut off at its length limit. Ask for the rest, or a shorter answer.)*';
+    if (!answerText.trim()) {
+      throw new ModelRunError({
+        code: 'model_bad_response:ask',
+        message: 'The model sent an empty answer. Try again.',
+        status: 502,
+      });
+    }
+  }
+
+  return {
+    pieces: pieces(),
+    sources() {
+      const used = new Map<string, AskAiSource>();
+      for (const url of links.keptSiteLinks) {
+        const section = options.sectionAt(url);
+        if (section && !used.has(section.url)) used.set(section.url, { title: sourceTitle(section), url: section.url });
+      }
+      // "[2]" written as a citation, not as a link.
+      for (const match of answerText.matchAll(/\[(\d{1,2})\](?!\()/g)) {
+        const section = context[Number(match[1]) - 1];
+        if (section && !used.has(section.url)) used.set(section.url, { title: sourceTitle(section), url: section.url });
+      }
+      return [...used.values()];
+    },
+    removedLinks: () => links.removedSiteLinks,
+  };
+}

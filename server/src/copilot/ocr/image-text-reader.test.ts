@@ -1,0 +1,256 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createImageTextReader, type ImageText, OcrError } from './image-text-reader.js';
+import { type RecognizingWorker, UnreadableImage } from './tesseract-worker.js';
+
+const fixture = (name: string) => readFile(new URL(`../../../test-fixtures/${name}`, import.meta.url));
+const png = async (name: string) => ({ contentType: 'image/png', bytes: await fixture(name) });
+
+/** Rejects with the OcrError of this code, and nothing else. */
+async function expectCode(promise: Promise<unknown>, code: OcrError['code']) {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(OcrError);
+  expect((error as OcrError).code).toBe(code);
+}
+
+describe('reading screenshots with the real engine, offline', () => {
+  const reader = createImageTextReader();
+  afterAll(() => reader.close());
+
+  it('reads the npm E401 error of a HiDPI terminal screenshot word for word', async () => {
+    const { text, problem } = await reader.read(await png('npm-e401-terminal@2x.png'));
+
+    expect(problem).toBeUndefined();
+    expect(text).toContain('npm ERR! code E401');
+    expect(text).toContain(
+      'npm ERR! 401 Unauthorized - GET https://gitlab.com/api/v4/groups/acme-apps/-/packages/npm/',
+    );
+    expect(text).toContain('$ npm i -g @acme/cli');
+    expect(text).not.toMatch(/\n\n/);
+  });
+
+  it.each([
+    ['npm-e401-terminal.png', 'image/png'],
+    ['npm-e401-terminal.jpg', 'image/jpeg'],
+    ['npm-e401-terminal.webp', 'image/webp'],
+    ['npm-e401-terminal.gif', 'image/gif'],
+  ])('reads the words that find the answer from a normal-density %s', async (name, contentType) => {
+    const { text, problem } = await reader.read({ contentType, bytes: await fixture(name) });
+
+    expect(problem).toBeUndefined();
+    for (const words of ['npm ERR!', 'Unauthorized', 'https://gitlab.com/api/v4/groups/acme-apps', '@acme/cli']) {
+      expect(text).toContain(words);
+    }
+  });
+
+  it('gives empty text and no problem for an empty terminal', async () => {
+    expect(await reader.read(await png('blank-terminal.png'))).toEqual({ text: '' });
+  });
+
+  it('says an image it cannot decode is unreadable, and goes on reading the next one', async () => {
+    const whole = await fixture('npm-e401-terminal.png');
+
+    const broken = await reader.read({ contentType: 'image/png', bytes: whole.subarray(0, 2000) });
+
+    expect(broken).toEqual({
+      text: '',
+      problem: { code: 'unreadable_image', message: expect.stringContaining('The PNG image could not be read') },
+    });
+    expect((await reader.read({ contentType: 'image/png', bytes: whole })).text).toContain('Unauthorized');
+  });
+
+  it('refuses an image whose size cannot be read, rather than decode it blind', async () => {
+    const signatureOnly = (await fixture('npm-e401-terminal.png')).subarray(0, 12);
+
+    const result = await reader.read({ contentType: 'image/png', bytes: signatureOnly });
+
+    expect(result).toEqual({
+      text: '',
+      problem: { code: 'unreadable_image', message: 'The size of the image could not be read from its header.' },
+    });
+  });
+
+  it('refuses to decode an image whose header claims 20000 x 20000 pixels', async () => {
+    const header = Buffer.from(await fixture('npm-e401-terminal.png'));
+    header.writeUInt32BE(20_000, 16);
+    header.writeUInt32BE(20_000, 20);
+
+    const result = await reader.read({ contentType: 'image/png', bytes: header });
+
+    expect(result.text).toBe('');
+    expect(result.problem).toEqual({ code: 'image_too_large', message: expect.stringContaining('20000 x 20000') });
+  });
+});
+
+describe('reading screenshots: time limits, cancelling and closing with the real engine', () => {
+  it('rejects with timeout:ocr when reading takes too long, then reads with a fresh engine', async () => {
+    // The HiDPI screenshot takes the engine about 0.8 s on this machine, the empty one under 0.1 s.
+    const reader = createImageTextReader({ timeoutMs: 300 });
+    try {
+      await expectCode(reader.read(await png('npm-e401-terminal@2x.png')), 'timeout:ocr');
+      expect((await reader.read(await png('blank-terminal.png'))).text).toBe('');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('rejects with aborted:ocr when the caller aborts, before or during the read', async () => {
+    const reader = createImageTextReader();
+    try {
+      await expectCode(reader.read(await png('blank-terminal.png'), AbortSignal.abort()), 'aborted:ocr');
+      await reader.read(await png('blank-terminal.png'));
+      await expectCode(reader.read(await png('npm-e401-terminal@2x.png'), AbortSignal.timeout(50)), 'aborted:ocr');
+      expect((await reader.read(await png('npm-e401-terminal.png'))).text).toContain('Unauthorized');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('rejects a running read with closed:ocr on close, and every read after it', async () => {
+    const reader = createImageTextReader();
+    const running = reader.read(await png('npm-e401-terminal@2x.png'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const outcome = expectCode(running, 'closed:ocr');
+
+    await reader.close();
+
+    await outcome;
+    await expectCode(reader.read(await png('blank-terminal.png')), 'closed:ocr');
+  });
+});
+
+/** An engine whose reads finish when the test says so. */
+function controllableEngines() {
+  const started: Array<{ terminated: boolean; finish(text: string | Error): void }> = [];
+  const startWorker = async (): Promise<RecognizingWorker> => {
+    const pending: Array<(text: string | Error) => void> = [];
+    const engine = {
+      terminated: false,
+      finish: (text: string | Error) => pending.shift()?.(text),
+    };
+    started.push(engine);
+    return {
+      recognize: () =>
+        new Promise((resolve, reject) =>
+          pending.push((text) => (typeof text === 'string' ? resolve(text) : reject(text))),
+        ),
+      terminate: async () => {
+        engine.terminated = true;
+      },
+    };
+  };
+  return { started, startWorker };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** A PNG header (1x1) with nothing after it: enough for the size guard; the fake engine never reads it. */
+const image = {
+  contentType: 'image/png',
+  bytes: Buffer.from('89504e470d0a1a0a0000000d494844520000000100000001080600000000000000', 'hex'),
+};
+
+describe('the queue in front of the engines', () => {
+  it('reads one image at a time per engine, in order, on one engine started on first use', async () => {
+    const engines = controllableEngines();
+    const reader = createImageTextReader({ startWorker: engines.startWorker });
+    expect(engines.started).toHaveLength(0);
+    const results: ImageText[] = [];
+
+    const first = reader.read(image).then((text) => results.push(text));
+    const second = reader.read(image).then((text) => results.push(text));
+    await settle();
+    engines.started[0]?.finish('first   line\n\nx');
+    await first;
+    await settle();
+    engines.started[0]?.finish('second line');
+    await second;
+
+    expect(results).toEqual([{ text: 'first line' }, { text: 'second line' }]);
+    expect(engines.started).toHaveLength(1);
+    await reader.close();
+  });
+
+  it('runs two reads at once with two engines', async () => {
+    const engines = controllableEngines();
+    const reader = createImageTextReader({ startWorker: engines.startWorker, workers: 2 });
+
+    const reads = [reader.read(image), reader.read(image)];
+    await settle();
+    engines.started[1]?.finish('from the second engine');
+    engines.started[0]?.finish('from the first engine');
+
+    expect(await Promise.all(reads)).toEqual([{ text: 'from the first engine' }, { text: 'from the second engine' }]);
+    await reader.close();
+  });
+
+  it('drops a waiting read that is aborted without disturbing the running one', async () => {
+    const engines = controllableEngines();
+    const reader = createImageTextReader({ startWorker: engines.startWorker });
+    const controller = new AbortController();
+
+    const running = reader.read(image);
+    const waiting = reader.read(image, controller.signal);
+    await settle();
+    controller.abort();
+    await expectCode(waiting, 'aborted:ocr');
+    engines.started[0]?.finish('still read');
+
+    expect(await running).toEqual({ text: 'still read' });
+    expect(engines.started[0]?.terminated).toBe(false);
+    await reader.close();
+  });
+
+  it('refuses new reads with busy:ocr while too many wait', async () => {
+    const engines = controllableEngines();
+    const reader = createImageTextReader({ startWorker: engines.startWorker, maxWaiting: 1 });
+
+    const reads = [reader.read(image), reader.read(image)];
+    await settle();
+
+    await expectCode(reader.read(image), 'busy:ocr');
+    await reader.close();
+    await Promise.allSettled(reads);
+  });
+
+  it('replaces an engine that died on an image, and answers that image as unreadable', async () => {
+    const engines = controllableEngines();
+    const reader = createImageTextReader({ startWorker: engines.startWorker });
+
+    const dying = reader.read({ contentType: 'image/png', bytes: image.bytes });
+    await settle();
+    engines.started[0]?.finish(new UnreadableImage('the OCR engine stopped (exit code 1)', true));
+
+    expect(await dying).toEqual({
+      text: '',
+      problem: {
+        code: 'unreadable_image',
+        message: 'The PNG image could not be read for text (the OCR engine stopped (exit code 1)).',
+      },
+    });
+    expect(engines.started[0]?.terminated).toBe(true);
+    const next = reader.read(image);
+    await settle();
+    engines.started[1]?.finish('fresh engine');
+    expect(await next).toEqual({ text: 'fresh engine' });
+    await reader.close();
+  });
+
+  it('rejects with unavailable:ocr when the engine cannot start, and tries again on the next read', async () => {
+    let attempts = 0;
+    const reader = createImageTextReader({
+      startWorker: async () => {
+        attempts++;
+        throw new Error('eng.traineddata.gz: ENOENT');
+      },
+    });
+
+    await expectCode(reader.read(image), 'unavailable:ocr');
+    await expectCode(reader.read(image), 'unavailable:ocr');
+    expect(attempts).toBe(2);
+    await reader.close();
+  });
+});

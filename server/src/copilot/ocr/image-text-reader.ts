@@ -1,0 +1,213 @@
+import { readImageDimensions } from './image-dimensions.js';
+import { defaultMaxOcrCharacters, normalizeOcrText } from './ocr-text.js';
+import { type RecognizingWorker, startTesseractWorker, UnreadableImage } from './tesseract-worker.js';
+
+/** An attachment images.ts has already checked: an accepted type whose bytes match it, at most 5 MB. */
+export type ImageInput = { contentType: string; bytes: Buffer };
+
+/** Why an image gave no text although the reader worked: the caller can tell the reader of the chat. */
+export type ImageTextProblem = { code: 'unreadable_image' | 'image_too_large'; message: string };
+
+/** The text on one image, tidied; empty when there is none, with `problem` when the image could not be read. */
+export type ImageText = { text: string; problem?: ImageTextProblem };
+
+export type OcrErrorCode = 'timeout:ocr' | 'aborted:ocr' | 'busy:ocr' | 'unavailable:ocr' | 'closed:ocr';
+
+/** Reading did not finish: too slow, cancelled, too many waiting, the engine would not start, or the reader closed. */
+export class OcrError extends Error {
+  override name = 'OcrError';
+  constructor(
+    readonly code: OcrErrorCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export type ImageTextReader = {
+  /** Reads one image. Rejects only with OcrError; an image it cannot read resolves with empty text and a problem. */
+  read(image: ImageInput, signal?: AbortSignal): Promise<ImageText>;
+  /** Stops the engines; waiting and running reads reject with `closed:ocr`. */
+  close(): Promise<void>;
+};
+
+export type ImageTextReaderOptions = {
+  /** Engines run in parallel, each a thread using one core fully while it reads. Default 1. */
+  workers?: number;
+  /**
+   * How long the engine may spend on one image. Waiting in line and starting the engine (about half a second, once)
+   * are not counted: pass `read` a signal to bound the whole wait. Default 15 s.
+   */
+  timeoutMs?: number;
+  /** Reads waiting for an engine beyond which new ones are refused with `busy:ocr`. Default 16. */
+  maxWaiting?: number;
+  maxCharacters?: number;
+  /** Larger images are not decoded (see image-dimensions.ts). Default 36 megapixels, e.g. 6000 x 6000. */
+  maxPixels?: number;
+  /** Starts an engine; tests replace it. Default: a tesseract.js worker with English, from local files. */
+  startWorker?: () => Promise<RecognizingWorker>;
+};
+
+type Job = {
+  image: ImageInput;
+  resolve(text: ImageText): void;
+  reject(error: OcrError): void;
+  /** Settles when the job is given up (timeout, abort, close); the running read then stops its engine. */
+  cancelled: Promise<OcrError>;
+  cancel(error: OcrError): void;
+};
+
+type Slot = { worker: Promise<RecognizingWorker> | undefined; job: Job | undefined };
+
+/** The promise's outcome, or the job's cancellation error if that comes first. */
+const unlessCancelled = <T>(job: Job, promise: Promise<T>): Promise<T> =>
+  Promise.race([promise, job.cancelled.then((error) => Promise.reject(error))]);
+
+/**
+ * Reads the text of screenshot attachments with tesseract.js, offline. Engines start on the first read (about half
+ * a second) and are reused; reads beyond the number of engines wait in line. An engine cannot be interrupted in the
+ * middle of an image, so a read that times out or is aborted while running stops its engine, and the next read
+ * starts a fresh one.
+ */
+export function createImageTextReader(options: ImageTextReaderOptions = {}): ImageTextReader {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const maxWaiting = options.maxWaiting ?? 16;
+  const maxPixels = options.maxPixels ?? 36_000_000;
+  const maxCharacters = options.maxCharacters ?? defaultMaxOcrCharacters;
+  const startWorker = options.startWorker ?? startTesseractWorker;
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.workers ?? 1) }, () => ({
+    worker: undefined,
+    job: undefined,
+  }));
+  const waiting: Job[] = [];
+  let closed = false;
+
+  function dispatch() {
+    for (const slot of slots) {
+      const job = slot.job ? undefined : waiting.shift();
+      if (job) void run(slot, job);
+    }
+  }
+
+  async function run(slot: Slot, job: Job) {
+    slot.job = job;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      // Cancelled while the engine starts: the start goes on and the engine serves the next read.
+      const engine = await unlessCancelled(job, engineOf(slot));
+      timer = setTimeout(
+        () => job.cancel(new OcrError('timeout:ocr', `Reading the image took longer than ${timeoutMs / 1000} s.`)),
+        timeoutMs,
+      );
+      const text = await unlessCancelled(job, engine.recognize(job.image.bytes)).catch((error: unknown) => {
+        // The engine cannot be interrupted in the middle of an image; only stopping its thread frees it.
+        if (error instanceof OcrError || (error instanceof UnreadableImage && error.engineFailed)) stopEngine(slot);
+        throw error;
+      });
+      job.resolve({ text: normalizeOcrText(text, maxCharacters) });
+    } catch (error) {
+      if (error instanceof UnreadableImage) {
+        const type = job.image.contentType.replace(/^image\//, '').toUpperCase();
+        job.resolve({
+          text: '',
+          problem: {
+            code: 'unreadable_image',
+            message: `The ${type} image could not be read for text (${error.message}).`,
+          },
+        });
+      } else {
+        job.reject(
+          error instanceof OcrError ? error : new OcrError('unavailable:ocr', 'OCR failed.', { cause: error }),
+        );
+      }
+    } finally {
+      clearTimeout(timer);
+      slot.job = undefined;
+      if (!closed) dispatch();
+    }
+  }
+
+  function engineOf(slot: Slot): Promise<RecognizingWorker> {
+    slot.worker ??= startWorker().catch((error: unknown) => {
+      slot.worker = undefined;
+      throw new OcrError('unavailable:ocr', 'The OCR engine could not start.', { cause: error });
+    });
+    return slot.worker;
+  }
+
+  function stopEngine(slot: Slot) {
+    const worker = slot.worker;
+    slot.worker = undefined;
+    void worker?.then((engine) => engine.terminate()).catch(() => {});
+  }
+
+  return {
+    read(image, signal) {
+      if (closed) return Promise.reject(new OcrError('closed:ocr', 'The image reader is closed.'));
+      if (signal?.aborted) return Promise.reject(new OcrError('aborted:ocr', 'Reading the image was cancelled.'));
+      const dimensions = readImageDimensions(image.bytes);
+      // Without a readable size the engine could be handed a decompression bomb: refuse rather than hope.
+      if (!dimensions) {
+        return Promise.resolve({
+          text: '',
+          problem: { code: 'unreadable_image', message: 'The size of the image could not be read from its header.' },
+        });
+      }
+      if (dimensions.width * dimensions.height > maxPixels) {
+        return Promise.resolve({
+          text: '',
+          problem: {
+            code: 'image_too_large',
+            message: `The image is ${dimensions.width} x ${dimensions.height} pixels; text is only read from images of at most ${Math.round(maxPixels / 1e6)} megapixels.`,
+          },
+        });
+      }
+      if (waiting.length >= maxWaiting) {
+        return Promise.reject(new OcrError('busy:ocr', 'Too many images are waiting to be read; try again shortly.'));
+      }
+      return new Promise<ImageText>((resolve, reject) => {
+        let cancel: (error: OcrError) => void = () => {};
+        const cancelled = new Promise<OcrError>((settle) => {
+          cancel = settle;
+        });
+        const onAbort = () => job.cancel(new OcrError('aborted:ocr', 'Reading the image was cancelled.'));
+        const finish = () => signal?.removeEventListener('abort', onAbort);
+        const job: Job = {
+          image,
+          cancelled,
+          resolve: (text) => {
+            finish();
+            resolve(text);
+          },
+          reject: (error) => {
+            finish();
+            reject(error);
+          },
+          cancel: (error) => {
+            const queued = waiting.indexOf(job);
+            if (queued >= 0) {
+              waiting.splice(queued, 1);
+              job.reject(error);
+            } else {
+              cancel(error);
+            }
+          },
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        waiting.push(job);
+        dispatch();
+      });
+    },
+
+    async close() {
+      closed = true;
+      const error = new OcrError('closed:ocr', 'The image reader is closed.');
+      for (const job of waiting.splice(0)) job.reject(error);
+      for (const slot of slots) slot.job?.cancel(error);
+      const workers = slots.map((slot) => slot.worker);
+      for (const slot of slots) slot.worker = undefined;
+      await Promise.all(workers.map((worker) => worker?.then((engine) => engine.terminate()).catch(() => {})));
+    },
+  };
+}

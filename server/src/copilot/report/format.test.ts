@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { formatReportJson, formatReportText, type Report } from './format.js';
+import { groupReportItems } from './group.js';
+
+const cliSource = {
+  title: 'Getting Started with acme-cli › Troubleshooting',
+  url: '/getting-started-acme-cli/#troubleshooting',
+};
+const report: Report = {
+  generatedAt: new Date('2026-11-22T12:00:00Z'),
+  since: new Date('2026-11-15T12:00:00Z'),
+  limit: 200,
+  groups: groupReportItems([
+    {
+      kind: 'rated-down',
+      at: new Date('2026-11-21T09:30:00Z'),
+      question: 'Why does npm\nsay E401?',
+      comment: 'It did not say tokens expire',
+      covered: true,
+      mode: 'docs-only',
+      nearestPage: { url: '/getting-started-acme-cli/', title: 'Getting Started with acme-cli' },
+      sources: [cliSource],
+      answerMessageId: 'a1',
+    },
+    {
+      kind: 'not-covered',
+      at: new Date('2026-11-20T08:00:00Z'),
+      question: 'How do I rotate the Typesense admin key?',
+      comment: null,
+      covered: false,
+      mode: 'model',
+      nearestPage: null,
+      sources: [],
+      answerMessageId: 'a2',
+    },
+  ]),
+};
+
+describe('formatReportText', () => {
+  it('prints a Markdown report grouped by page with the question, the comment and the sources', () => {
+    expect(formatReportText(report)).toBe(`# Dev Copilot report, 2026-11-15 12:00 to 2026-11-22 12:00 UTC
+
+1 answer rated down and 1 question the docs did not answer, near 1 page(s).
+
+## Getting Started with acme-cli (/getting-started-acme-cli/): 1 rated down
+
+- 2026-11-21 09:30 rated down: "Why does npm say E401?"
+  - comment: "It did not say tokens expire"
+  - sources: Getting Started with acme-cli › Troubleshooting (/getting-started-acme-cli/#troubleshooting)
+
+## No page came near: 1 not covered
+
+- 2026-11-20 08:00 not covered: "How do I rotate the Typesense admin key?"
+`);
+  });
+
+  it('strips terminal control sequences from what readers wrote', () => {
+    const hostile: Report = {
+      ...report,
+      groups: groupReportItems([
+        {
+          kind: 'rated-down',
+          at: new Date('2026-11-21T09:30:00Z'),
+          question: 'Hi\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007 \u001b[2Jgone\u009b31m',
+          comment: 'bad\u001b[8m hidden',
+          covered: true,
+          mode: 'model',
+          nearestPage: null,
+          sources: [],
+          answerMessageId: 'h1',
+        },
+      ]),
+    };
+    const text = formatReportText(hostile);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(text).toContain('"Hi]8;;https://evil.exampleclick]8;; [2Jgone31m"');
+    expect(text).toContain('comment: "bad[8m hidden"');
+  });
+
+  it('says so when there is nothing to report, and when the limit cut the list', () => {
+    expect(formatReportText({ ...report, groups: [] })).toContain('No answers rated down and no questions');
+    expect(formatReportText({ ...report, limit: 2 })).toContain('Only the newest 2 are shown');
+  });
+});
+
+describe('formatReportJson', () => {
+  it('gives the same groups as JSON with ISO dates', () => {
+    const parsed = JSON.parse(formatReportJson(report));
+
+    expect(parsed).toMatchObject({ generatedAt: '2026-11-22T12:00:00.000Z', since: '2026-11-15T12:00:00.000Z' });
+    expect(parsed.groups[0]).toMatchObject({
+      page: { url: '/getting-started-acme-cli/' },
+      ratedDown: 1,
+      notCovered: 0,
+      items: [{ kind: 'rated-down', at: '2026-11-21T09:30:00.000Z', comment: 'It did not say tokens expire' }],
+    });
+    expect(parsed.groups[1].page).toBeNull();
+  });
+});

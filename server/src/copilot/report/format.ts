@@ -1,0 +1,63 @@
+import type { ReportGroup } from './group.js';
+
+export type Report = { generatedAt: Date; since: Date | undefined; limit: number; groups: ReportGroup[] };
+
+const minute = (date: Date) => date.toISOString().slice(0, 16).replace('T', ' ');
+/** Control characters (C0, DEL, C1) could drive the maintainer's terminal: escape sequences, fake links, hidden lines. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+const oneLine = (text: string, max: number) => {
+  const flat = text.replace(controlCharacters, '').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+/** The report as Markdown, readable as plain text in a terminal. Times are UTC. */
+export function formatReportText(report: Report): string {
+  const items = report.groups.flatMap((group) => group.items);
+  const ratedDown = items.filter((item) => item.kind === 'rated-down').length;
+  const period = report.since
+    ? `${minute(report.since)} to ${minute(report.generatedAt)} UTC`
+    : `up to ${minute(report.generatedAt)} UTC`;
+  const lines = [`# Dev Copilot report, ${period}`, ''];
+  if (items.length === 0) {
+    lines.push('No answers rated down and no questions the docs could not answer in this period.');
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push(
+    `${ratedDown} answer${ratedDown === 1 ? '' : 's'} rated down and ${items.length - ratedDown} question${items.length - ratedDown === 1 ? '' : 's'} the docs did not answer, near ${report.groups.filter((group) => group.page).length} page(s).`,
+  );
+  if (items.length >= report.limit) lines.push(`Only the newest ${report.limit} are shown; raise --limit to see more.`);
+  for (const group of report.groups) {
+    const counts = [
+      group.ratedDown ? `${group.ratedDown} rated down` : '',
+      group.notCovered ? `${group.notCovered} not covered` : '',
+    ].filter(Boolean);
+    const heading = group.page ? `${group.page.title} (${group.page.url})` : 'No page came near';
+    lines.push('', `## ${heading}: ${counts.join(', ')}`, '');
+    for (const item of group.items) {
+      const what = item.kind === 'rated-down' ? 'rated down' : 'not covered';
+      lines.push(`- ${minute(item.at)} ${what}: "${oneLine(item.question ?? '(question not found)', 300)}"`);
+      if (item.comment) lines.push(`  - comment: "${oneLine(item.comment, 500)}"`);
+      if (item.kind === 'rated-down' && item.covered === false) lines.push('  - the docs did not cover this question');
+      if (item.sources.length > 0) {
+        lines.push(`  - sources: ${item.sources.map((source) => `${source.title} (${source.url})`).join('; ')}`);
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The report for machines: the same groups, dates as ISO strings. */
+export function formatReportJson(report: Report): string {
+  return `${JSON.stringify(
+    {
+      generatedAt: report.generatedAt,
+      since: report.since ?? null,
+      limit: report.limit,
+      groups: report.groups,
+    },
+    null,
+    2,
+  )}\n`;
+}

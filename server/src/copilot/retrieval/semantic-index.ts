@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { type EmbeddingModel, embed, embedMany } from 'ai';
+import type { DocSection } from './doc-page.js';
+import type { ScoredSection } from './search-index.js';
+
+/** Sections per embedding request; providers accept a few hundred short inputs at most. */
+const batchSize = 64;
+/** A question waits at most this long for its embedding before the answer goes ahead on words alone. */
+const queryTimeoutMs = 5000;
+
+export type SemanticIndex = {
+  /** Sections nearest in meaning to the query; empty until the docs are embedded, or when the provider fails. */
+  search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<ScoredSection[]>;
+  /** Embeds the current docs (only sections not seen before); resolves when every section has a vector. */
+  refresh(): Promise<void>;
+  ready(): boolean;
+};
+
+const textKey = (section: DocSection) =>
+  createHash('sha1')
+    .update(`${section.pageTitle}\0${section.heading ?? ''}\0${section.text}`)
+    .digest('hex');
+
+/** What is embedded for a section: where it sits and what it says, capped so long sections fit any model. */
+const embeddedText = (section: DocSection) =>
+  `${section.pageTitle}${section.heading ? ` › ${section.heading}` : ''}\n${section.text}`.slice(0, 2000);
+
+function cosine(first: readonly number[], second: readonly number[]): number {
+  let dot = 0;
+  let firstNorm = 0;
+  let secondNorm = 0;
+  for (let index = 0; index < first.length; index += 1) {
+    const a = first[index] ?? 0;
+    const b = second[index] ?? 0;
+    dot += a * b;
+    firstNorm += a * a;
+    secondNorm += b * b;
+  }
+  return firstNorm && secondNorm ? dot / Math.sqrt(firstNorm * secondNorm) : 0;
+}
+
+/**
+ * Embeddings of every doc section, kept in memory and keyed by the section's text, so a rebuilt site re-embeds only
+ * what changed. Until they are ready, and whenever the provider fails, retrieval runs on words alone.
+ */
+export function createSemanticIndex(options: {
+  model: EmbeddingModel;
+  currentSections: () => readonly DocSection[];
+  onError: (message: string, error: unknown) => void;
+  now?: () => number;
+}): SemanticIndex {
+  const now = options.now ?? Date.now;
+  const vectors = new Map<string, number[]>();
+  let embeddedFor: readonly DocSection[] | undefined;
+  let refreshing: Promise<void> | undefined;
+  // After a failure, wait before asking the provider again: a minute, doubling to half an hour.
+  let failures = 0;
+  let retryAt = 0;
+
+  async function embedMissing(sections: readonly DocSection[]) {
+    const missing = [...new Map(sections.map((section) => [textKey(section), section])).entries()].filter(
+      ([key]) => !vectors.has(key),
+    );
+    for (let start = 0; start < missing.length; start += batchSize) {
+      const batch = missing.slice(start, start + batchSize);
+      const { embeddings } = await embedMany({
+        model: options.model,
+        values: batch.map(([, section]) => embeddedText(section)),
+        maxParallelCalls: 2,
+        maxRetries: 1,
+      });
+      batch.forEach(([key], index) => {
+        const vector = embeddings[index];
+        if (vector) vectors.set(key, vector);
+      });
+    }
+    embeddedFor = sections;
+    // Sections that are gone from the site are forgotten, so a long-running server does not grow.
+    const current = new Set(sections.map(textKey));
+    for (const key of vectors.keys()) if (!current.has(key)) vectors.delete(key);
+  }
+
+  function refresh(): Promise<void> {
+    const sections = options.currentSections();
+    if (embeddedFor === sections || now() < retryAt) return Promise.resolve();
+    if (!refreshing) {
+      refreshing = embedMissing(sections)
+        .then(() => {
+          failures = 0;
+          retryAt = 0;
+        })
+        .catch((error: unknown) => {
+          failures += 1;
+          retryAt = now() + Math.min(30 * 60_000, 60_000 * 2 ** (failures - 1));
+          options.onError('Could not embed the docs; answering on words alone until the next try', error);
+        })
+        .finally(() => {
+          refreshing = undefined;
+        });
+    }
+    return refreshing;
+  }
+
+  return {
+    refresh,
+    ready: () => embeddedFor !== undefined && embeddedFor === options.currentSections(),
+    async search(query, { limit, signal }) {
+      const sections = options.currentSections();
+      if (embeddedFor !== sections) void refresh();
+      // Sections embedded so far still count while the rest are on their way (or the provider is down).
+      if (vectors.size === 0) return [];
+      try {
+        const timeout = AbortSignal.timeout(queryTimeoutMs);
+        const { embedding } = await embed({
+          model: options.model,
+          value: query,
+          maxRetries: 0,
+          abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+        return sections
+          .flatMap((section) => {
+            const vector = vectors.get(textKey(section));
+            return vector ? [{ ...section, score: cosine(embedding, vector) }] : [];
+          })
+          .sort((first, second) => second.score - first.score)
+          .slice(0, limit);
+      } catch (error) {
+        if (!signal?.aborted) options.onError('Could not embed the question; answering on words alone', error);
+        return [];
+      }
+    },
+  };
+}
+
+/**
+ * Reciprocal rank fusion: each ranking adds 1 / (k + rank) for a section. It needs no common score scale, which BM25
+ * and cosine similarity do not share, and a section both rankings like rises above one only one of them likes.
+ */
+export function fuseRankings(rankings: ReadonlyArray<readonly ScoredSection[]>, limit: number): ScoredSection[] {
+  const k = 60;
+  const fused = new Map<string, ScoredSection>();
+  for (const ranking of rankings) {
+    ranking.forEach((section, rank) => {
+      const previous = fused.get(section.id);
+      const score = (previous?.score ?? 0) + 1 / (k + rank + 1);
+      fused.set(section.id, { ...(previous ?? section), score });
+    });
+  }
+  return [...fused.values()].sort((first, second) => second.score - first.score).slice(0, limit);
+}

@@ -1,0 +1,209 @@
+import { eq, sql } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { appendMessage, createThread, deleteThread, setFeedback } from './conversations.js';
+
+import {
+  findReportItems,
+  maxRecordedQuestionCharacters,
+  type NewQuestion,
+  pruneQuestions,
+  recordQuestion,
+} from './questions.js';
+import { messages, questions, threads } from './schema.js';
+import { storeForSuite, testBackends } from './test-databases.js';
+
+const ada = 'ada@acme.example';
+const cliPage = { url: '/getting-started-acme-cli/', title: 'Getting Started with acme-cli' };
+const cliSource = {
+  title: 'Getting Started with acme-cli › Troubleshooting',
+  url: '/getting-started-acme-cli/#troubleshooting',
+};
+
+const logged = (overrides: Partial<NewQuestion> & { answerMessageId: string }): NewQuestion => ({
+  ownerEmail: ada,
+  question: 'How do I fix npm E401 installing @acme/cli?',
+  mode: 'docs-only',
+  covered: false,
+  nearestPage: cliPage,
+  sources: [cliSource],
+  ...overrides,
+});
+
+/** PGlite's clock counts whole milliseconds; orderings by time need the clock to have moved on. */
+const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
+
+for (const backend of testBackends) {
+  describe.skipIf(backend.skipped)(`questions log on ${backend.name}`, () => {
+    const store = storeForSuite(backend);
+
+    beforeEach(async () => {
+      await store.db.delete(questions);
+      await store.db.delete(threads);
+    });
+
+    /** A question and its answer saved in a thread, as the widget saves them, the answer under askAi's id. */
+    async function conversation(question: string, answerMessageId: string) {
+      const thread = await createThread(store.db, { ownerEmail: ada });
+      const asked = await appendMessage(store.db, {
+        ownerEmail: ada,
+        threadId: thread.id,
+        message: { parentId: null, role: 'user', content: [{ type: 'text', text: question }] },
+      });
+      await appendMessage(store.db, {
+        ownerEmail: ada,
+        threadId: thread.id,
+        message: {
+          id: answerMessageId,
+          parentId: asked.id,
+          role: 'assistant',
+          content: [{ type: 'text', text: 'The handbook covers this…' }],
+          sources: [cliSource],
+        },
+      });
+    }
+
+    it('records a question with the owner lower-cased and the text trimmed and capped, once per answer', async () => {
+      await recordQuestion(store.db, logged({ answerMessageId: 'a1', ownerEmail: 'Ada@ACME.example' }));
+      await recordQuestion(store.db, logged({ answerMessageId: 'a1', question: 'a retry of the same answer' }));
+      await recordQuestion(
+        store.db,
+        logged({ answerMessageId: 'a2', question: `  ${'x'.repeat(5000)}`, covered: true, nearestPage: null }),
+      );
+
+      const rows = await store.db.select().from(questions).orderBy(questions.answerMessageId);
+
+      expect(rows).toHaveLength(2);
+      expect(rows[0]).toMatchObject({
+        ownerEmail: ada,
+        question: 'How do I fix npm E401 installing @acme/cli?',
+        mode: 'docs-only',
+        covered: false,
+        nearestPageUrl: cliPage.url,
+        nearestPageTitle: cliPage.title,
+        sources: [cliSource],
+        answerMessageId: 'a1',
+      });
+      expect(rows[1]).toMatchObject({ covered: true, nearestPageUrl: null, nearestPageTitle: null });
+      expect(rows[1]?.question).toHaveLength(maxRecordedQuestionCharacters);
+    });
+
+    it('masks credentials in the recorded question', async () => {
+      await recordQuestion(
+        store.db,
+        logged({ answerMessageId: 'secret', question: 'Why?\n//gitlab.com/:_authToken=glpat-ABCDEFGHIJKLMNOPQRST12' }),
+      );
+      const [row] = await store.db.select().from(questions);
+      expect(row?.question).toBe('Why?\n//gitlab.com/:_authToken=[redacted]');
+    });
+
+    it('forgets the questions of a deleted conversation, and only those', async () => {
+      await conversation('first question', 'kept-answer');
+      await conversation('second question', 'gone-answer');
+      await recordQuestion(store.db, logged({ answerMessageId: 'kept-answer' }));
+      await recordQuestion(store.db, logged({ answerMessageId: 'gone-answer' }));
+      const [gone] = await store.db
+        .select({ threadId: messages.threadId })
+        .from(messages)
+        .where(eq(messages.id, 'gone-answer'));
+      await deleteThread(store.db, { ownerEmail: ada, threadId: gone?.threadId ?? '' });
+      const left = await store.db.select({ id: questions.answerMessageId }).from(questions);
+      expect(left.map((row) => row.id)).toEqual(['kept-answer']);
+    });
+
+    it('prunes questions older than the retention', async () => {
+      await recordQuestion(store.db, logged({ answerMessageId: 'old' }));
+      await recordQuestion(store.db, logged({ answerMessageId: 'new' }));
+      await store.db
+        .update(questions)
+        .set({ createdAt: new Date(Date.now() - 100 * 86_400_000) })
+        .where(eq(questions.answerMessageId, 'old'));
+      expect(await pruneQuestions(store.db, new Date(Date.now() - 90 * 86_400_000))).toBe(1);
+      const left = await store.db.select({ id: questions.answerMessageId }).from(questions);
+      expect(left.map((row) => row.id)).toEqual(['new']);
+    });
+
+    it('refuses a mode other than docs-only or model', async () => {
+      const insert = store.db.execute(
+        sql`insert into questions (id, owner_email, question, mode, covered, answer_message_id) values ('q', 'a', 'b', 'guess', false, 'x')`,
+      );
+      await expect(insert).rejects.toThrow();
+    });
+
+    it('reports answers rated down with the comment, the question before them and their sources', async () => {
+      await conversation('Why does npm say E401?', 'answer-1');
+      await recordQuestion(store.db, logged({ answerMessageId: 'answer-1', covered: true }));
+      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-1', rating: 'negative', comment: 'Too vague' });
+
+      expect(await findReportItems(store.db, { limit: 10 })).toEqual([
+        {
+          kind: 'rated-down',
+          at: expect.any(Date),
+          question: 'Why does npm say E401?',
+          comment: 'Too vague',
+          covered: true,
+          mode: 'docs-only',
+          nearestPage: cliPage,
+          sources: [cliSource],
+          answerMessageId: 'answer-1',
+        },
+      ]);
+    });
+
+    it('reports a rated-down answer that was never logged, from its thread alone', async () => {
+      await conversation('Old question', 'answer-old');
+      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-old', rating: 'negative' });
+
+      expect(await findReportItems(store.db, { limit: 10 })).toEqual([
+        expect.objectContaining({ kind: 'rated-down', question: 'Old question', comment: null, covered: null }),
+      ]);
+    });
+
+    it('leaves out answers rated up and questions the docs covered', async () => {
+      await conversation('Good answer', 'answer-good');
+      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-good', rating: 'positive' });
+      await recordQuestion(store.db, logged({ answerMessageId: 'answer-good', covered: true }));
+
+      expect(await findReportItems(store.db, { limit: 10 })).toEqual([]);
+    });
+
+    it('reports a question that was not covered once, as rated down, when its answer was rated down too', async () => {
+      await conversation('Not covered and rated down', 'answer-both');
+      await recordQuestion(store.db, logged({ answerMessageId: 'answer-both', covered: false }));
+      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-both', rating: 'negative' });
+
+      const items = await findReportItems(store.db, { limit: 10 });
+
+      expect(items.map((item) => [item.kind, item.covered])).toEqual([['rated-down', false]]);
+    });
+
+    it('lists newest first, keeps only the newest `limit`, and only those since a time', async () => {
+      await recordQuestion(store.db, logged({ answerMessageId: 'q1', question: 'first' }));
+      await nextMillisecond();
+      await conversation('second', 'q2');
+      await setFeedback(store.db, { ownerEmail: ada, messageId: 'q2', rating: 'negative' });
+      await nextMillisecond();
+      await recordQuestion(store.db, logged({ answerMessageId: 'q3', question: 'third' }));
+      const [third] = await store.db.select().from(questions).where(sql`${questions.answerMessageId} = 'q3'`);
+
+      const questionsOf = async (query: Parameters<typeof findReportItems>[1]) =>
+        (await findReportItems(store.db, query)).map((item) => item.question);
+
+      expect(await questionsOf({ limit: 10 })).toEqual(['third', 'second', 'first']);
+      expect(await questionsOf({ limit: 2 })).toEqual(['third', 'second']);
+      expect(await questionsOf({ limit: 10, since: third?.createdAt })).toEqual(['third']);
+      expect(await questionsOf({ limit: 10, since: new Date(Date.now() + 60_000) })).toEqual([]);
+    });
+
+    it('reading the report changes nothing', async () => {
+      await conversation('kept', 'answer-kept');
+      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-kept', rating: 'negative', comment: 'c' });
+      await recordQuestion(store.db, logged({ answerMessageId: 'answer-kept' }));
+      const before = await store.db.execute(sql`select count(*)::int as n from messages`);
+
+      await findReportItems(store.db, { limit: 10 });
+
+      expect(await store.db.execute(sql`select count(*)::int as n from messages`)).toEqual(before);
+      expect(await store.db.select().from(questions)).toHaveLength(1);
+    });
+  });
+}

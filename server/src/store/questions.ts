@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, gte, lt, notExists } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { redactSecrets } from '../redact-secrets.js';
+import type { Database } from './database.js';
+import { feedback, type MessageSource, messages, type QuestionMode, questions } from './schema.js';
+
+/** Longer questions are kept cut: the report needs what was asked, not a pasted log. */
+export const maxRecordedQuestionCharacters = 2000;
+
+export type DocPage = { url: string; title: string };
+
+export type NewQuestion = {
+  ownerEmail: string;
+  question: string;
+  mode: QuestionMode;
+  /** Did the docs answer it (docs-only: `composeDocsOnlyAnswer(...).covered`). */
+  covered: boolean;
+  /** The page closest to the question, answered or not; null when the search found nothing. */
+  nearestPage: DocPage | null;
+  sources?: MessageSource[] | undefined;
+  /** askAi's response id, under which the widget saves the answer and the reader rates it. */
+  answerMessageId: string;
+};
+
+/** Forgets questions asked before the given time (the log's retention); returns how many. */
+export async function pruneQuestions(db: Database, askedBefore: Date): Promise<number> {
+  const pruned = await db.delete(questions).where(lt(questions.createdAt, askedBefore)).returning({ id: questions.id });
+  return pruned.length;
+}
+
+/** Logs one answered question, credentials masked. Recording the same answer twice keeps the first. */
+export async function recordQuestion(db: Database, entry: NewQuestion): Promise<void> {
+  await db
+    .insert(questions)
+    .values({
+      id: randomUUID(),
+      ownerEmail: entry.ownerEmail.toLowerCase(),
+      question: redactSecrets(entry.question).trim().slice(0, maxRecordedQuestionCharacters),
+      mode: entry.mode,
+      covered: entry.covered,
+      nearestPageUrl: entry.nearestPage?.url ?? null,
+      nearestPageTitle: entry.nearestPage?.title ?? null,
+      sources: entry.sources ?? [],
+      answerMessageId: entry.answerMessageId,
+    })
+    .onConflictDoNothing({ target: questions.answerMessageId });
+}
+
+/** One thing for the docs maintainers to look at: an answer rated down, or a question the docs did not cover. */
+export type ReportItem = {
+  kind: 'rated-down' | 'not-covered';
+  /** When the rating was given, or when the question was asked. */
+  at: Date;
+  question: string | null;
+  comment: string | null;
+  /** From the questions log; null for an answer given before the log existed. */
+  covered: boolean | null;
+  mode: QuestionMode | null;
+  nearestPage: DocPage | null;
+  sources: MessageSource[];
+  answerMessageId: string;
+};
+
+export type ReportQuery = { since?: Date | undefined; limit: number };
+
+const questionMessages = alias(messages, 'question_messages');
+
+/**
+ * The newest `limit` report items since `since`, newest first. A question that was not covered and whose answer was
+ * also rated down appears once, as rated down.
+ */
+export async function findReportItems(db: Database, { since, limit }: ReportQuery): Promise<ReportItem[]> {
+  const ratedDown = await db
+    .select({
+      at: feedback.updatedAt,
+      comment: feedback.comment,
+      answerMessageId: feedback.messageId,
+      sources: messages.sources,
+      askedContent: questionMessages.content,
+      logged: {
+        question: questions.question,
+        covered: questions.covered,
+        mode: questions.mode,
+        nearestPageUrl: questions.nearestPageUrl,
+        nearestPageTitle: questions.nearestPageTitle,
+        sources: questions.sources,
+      },
+    })
+    .from(feedback)
+    .innerJoin(messages, eq(messages.id, feedback.messageId))
+    .leftJoin(questionMessages, eq(questionMessages.id, messages.parentId))
+    .leftJoin(questions, eq(questions.answerMessageId, feedback.messageId))
+    .where(and(eq(feedback.rating, 'negative'), since ? gte(feedback.updatedAt, since) : undefined))
+    .orderBy(desc(feedback.updatedAt))
+    .limit(limit);
+
+  const notCovered = await db
+    .select()
+    .from(questions)
+    .where(
+      and(
+        eq(questions.covered, false),
+        since ? gte(questions.createdAt, since) : undefined,
+        notExists(
+          db
+            .select({ messageId: feedback.messageId })
+            .from(feedback)
+            .where(and(eq(feedback.messageId, questions.answerMessageId), eq(feedback.rating, 'negative'))),
+        ),
+      ),
+    )
+    .orderBy(desc(questions.createdAt))
+    .limit(limit);
+
+  const items: ReportItem[] = [
+    ...ratedDown.map((row) => ({
+      kind: 'rated-down' as const,
+      at: row.at,
+      question: row.askedContent?.map((part) => part.text).join(' ') || row.logged?.question || null,
+      comment: row.comment,
+      covered: row.logged?.covered ?? null,
+      mode: row.logged?.mode ?? null,
+      nearestPage: nearestPageOf(row.logged),
+      sources: row.sources.length > 0 ? row.sources : (row.logged?.sources ?? []),
+      answerMessageId: row.answerMessageId,
+    })),
+    ...notCovered.map((row) => ({
+      kind: 'not-covered' as const,
+      at: row.createdAt,
+      question: row.question,
+      comment: null,
+      covered: false,
+      mode: row.mode,
+      nearestPage: nearestPageOf(row),
+      sources: row.sources,
+      answerMessageId: row.answerMessageId,
+    })),
+  ];
+  return items.sort((a, b) => b.at.getTime() - a.at.getTime()).slice(0, limit);
+}
+
+function nearestPageOf(row: { nearestPageUrl: string | null; nearestPageTitle: string | null } | null) {
+  return row?.nearestPageUrl ? { url: row.nearestPageUrl, title: row.nearestPageTitle ?? row.nearestPageUrl } : null;
+}

@@ -1,0 +1,276 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for the hosted model APIs this machine cannot reach. It speaks their real wire protocols
+ * (OpenAI chat completions, Anthropic messages, Google Gemini streamGenerateContent, OpenAI embeddings), so the AI
+ * SDK's own providers talk to it unchanged. Tests script how it behaves and read what it was sent.
+ */
+
+export type Behaviour = {
+  /** The answer, sent in these pieces (a string is split into words). */
+  reply?: string | string[];
+  /** Wait before the first piece and between pieces. */
+  firstChunkDelayMs?: number;
+  chunkDelayMs?: number;
+  /** Answer with this HTTP error instead. */
+  status?: number;
+  /** Send one piece the protocol cannot parse, then stop. */
+  malformed?: boolean;
+  /** Accept the request and never answer. */
+  hang?: boolean;
+  /** Why the answer ended (OpenAI protocol): `length` is an answer cut at the output limit. */
+  finishReason?: 'stop' | 'length';
+  /** The embedding of a text; hashed words by default. */
+  embed?: (text: string) => number[];
+};
+
+export type ReceivedRequest = {
+  protocol: 'openai' | 'anthropic' | 'google' | 'embeddings';
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+  /** Set when the caller hung up before the answer was complete. */
+  closedEarlyAt?: number;
+  finishedAt?: number;
+};
+
+export type FakeModelServer = Awaited<ReturnType<typeof startFakeModelServer>>;
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+function piecesOf(reply: Behaviour['reply']): string[] {
+  if (Array.isArray(reply)) return reply;
+  return (reply ?? 'Hello from the test model.').match(/\S+\s*|\s+/g) ?? [];
+}
+
+/** A deterministic 64-dimension embedding: hashed words, so texts sharing words point the same way. */
+export function fakeEmbedding(text: string): number[] {
+  const vector = new Array<number>(64).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let hash = 0;
+    for (const character of word) hash = (hash * 31 + character.charCodeAt(0)) >>> 0;
+    vector[hash % 64] = (vector[hash % 64] ?? 0) + 1;
+  }
+  return vector;
+}
+
+export async function startFakeModelServer() {
+  let behaviour: Behaviour = {};
+  const received: ReceivedRequest[] = [];
+  const openResponses = new Set<ServerResponse>();
+
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const path = request.url ?? '/';
+    const protocol: ReceivedRequest['protocol'] | undefined = path.endsWith('/chat/completions')
+      ? 'openai'
+      : path.endsWith('/messages')
+        ? 'anthropic'
+        : path.includes(':streamGenerateContent')
+          ? 'google'
+          : path.endsWith('/embeddings')
+            ? 'embeddings'
+            : undefined;
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    } catch {
+      // Recorded as empty; the test will see it.
+    }
+    if (!protocol) {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"no such route"}}');
+      return;
+    }
+    const record: ReceivedRequest = { protocol, path, headers: request.headers, body };
+    received.push(record);
+    openResponses.add(response);
+    response.on('close', () => {
+      openResponses.delete(response);
+      if (!response.writableFinished) record.closedEarlyAt = Date.now();
+    });
+    const current = behaviour;
+    try {
+      await answer(protocol, record, current, response);
+      record.finishedAt = Date.now();
+    } catch {
+      // The caller went away mid-answer: that is what abort tests look for.
+    }
+  });
+
+  async function answer(
+    protocol: ReceivedRequest['protocol'],
+    record: ReceivedRequest,
+    current: Behaviour,
+    response: ServerResponse,
+  ) {
+    if (current.hang) return;
+    if (current.status) {
+      response.writeHead(current.status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: `scripted failure ${current.status}`, type: 'server_error' } }));
+      return;
+    }
+    if (protocol === 'embeddings') {
+      const input = record.body.input;
+      const texts = Array.isArray(input) ? input.map(String) : [String(input)];
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          object: 'list',
+          data: texts.map((text, index) => ({
+            object: 'embedding',
+            index,
+            embedding: (current.embed ?? fakeEmbedding)(text),
+          })),
+          model: String(record.body.model),
+          usage: { prompt_tokens: texts.length, total_tokens: texts.length },
+        }),
+      );
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (data: unknown, event?: string) =>
+      new Promise<void>((resolve, reject) => {
+        if (response.destroyed) return reject(new Error('closed'));
+        const text = typeof data === 'string' ? data : JSON.stringify(data);
+        response.write(`${event ? `event: ${event}\n` : ''}data: ${text}\n\n`, (error) =>
+          error ? reject(error) : resolve(),
+        );
+      });
+    const frames = protocolFrames[protocol];
+    await sleep(current.firstChunkDelayMs ?? 0);
+    for (const frame of frames.start(String(record.body.model ?? 'test'))) await send(frame.data, frame.event);
+    if (current.malformed) {
+      await send('{"choices":[{"delta":{"content":');
+      response.end();
+      return;
+    }
+    const pieces = piecesOf(current.reply);
+    for (const [index, piece] of pieces.entries()) {
+      if (index > 0) await sleep(current.chunkDelayMs ?? 0);
+      for (const frame of frames.delta(piece)) await send(frame.data, frame.event);
+    }
+    for (const frame of frames.end(current.finishReason ?? 'stop')) await send(frame.data, frame.event);
+    response.end();
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    /** How the next requests are answered, until changed. */
+    behave(next: Behaviour) {
+      behaviour = next;
+    },
+    reset() {
+      behaviour = {};
+      received.length = 0;
+    },
+    async close() {
+      for (const response of openResponses) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+type Frame = { event?: string; data: unknown };
+type Frames = { start(model: string): Frame[]; delta(text: string): Frame[]; end(finishReason: string): Frame[] };
+
+const created = () => Math.floor(Date.now() / 1000);
+
+const protocolFrames: Record<'openai' | 'anthropic' | 'google', Frames> = {
+  openai: {
+    start: (model) => [
+      {
+        data: {
+          id: 'chatcmpl-test',
+          object: 'chat.completion.chunk',
+          created: created(),
+          model,
+          choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+        },
+      },
+    ],
+    delta: (text) => [
+      {
+        data: {
+          id: 'chatcmpl-test',
+          object: 'chat.completion.chunk',
+          created: created(),
+          model: 'test',
+          choices: [{ index: 0, delta: { content: text }, finish_reason: null }],
+        },
+      },
+    ],
+    end: (finishReason) => [
+      {
+        data: {
+          id: 'chatcmpl-test',
+          object: 'chat.completion.chunk',
+          created: created(),
+          model: 'test',
+          choices: [{ index: 0, delta: {}, finish_reason: finishReason }],
+          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+        },
+      },
+      { data: '[DONE]' },
+    ],
+  },
+  anthropic: {
+    start: (model) => [
+      {
+        event: 'message_start',
+        data: {
+          type: 'message_start',
+          message: {
+            id: 'msg_test',
+            type: 'message',
+            role: 'assistant',
+            model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 10, output_tokens: 1 },
+          },
+        },
+      },
+      {
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      },
+    ],
+    delta: (text) => [
+      {
+        event: 'content_block_delta',
+        data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } },
+      },
+    ],
+    end: () => [
+      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
+      {
+        event: 'message_delta',
+        data: {
+          type: 'message_delta',
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: 10 },
+        },
+      },
+      { event: 'message_stop', data: { type: 'message_stop' } },
+    ],
+  },
+  google: {
+    start: () => [],
+    delta: (text) => [{ data: { candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0 }] } }],
+    end: () => [
+      {
+        data: {
+          candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+          usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 },
+        },
+      },
+    ],
+  },
+};
