@@ -92,6 +92,22 @@ describe('layout', () => {
     expect(await site.theme()).toBe(chosen);
   });
 
+  // Regression: CSS cascade layers once let Infima's default blue override the handbook's own colours.
+  it('uses the handbook green, not Infima blue, in light and dark', async () => {
+    const primary = (page: DocsSite) =>
+      page.page.evaluate(() =>
+        getComputedStyle(document.documentElement).getPropertyValue('--ifm-color-primary').trim(),
+      );
+    await site.open('/');
+    expect(await primary(site)).toBe('#2f6f4f');
+    const dark = await browser.newContext({ colorScheme: 'dark' });
+    await signInContext(dark, server.baseUrl);
+    const darkSite = new DocsSite(await dark.newPage(), server.baseUrl);
+    await darkSite.open('/');
+    expect(await primary(darkSite)).toBe('#5fc792');
+    await dark.close();
+  });
+
   it('follows the system colour scheme until the reader chooses', async () => {
     const dark = await browser.newContext({ colorScheme: 'dark' });
     await signInContext(dark, server.baseUrl);

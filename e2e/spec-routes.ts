@@ -68,7 +68,7 @@ export const specTagRoutes = [
   '/tags/wsl',
 ] as const;
 
-export const specOtherRoutes = ['/docs/', '/search'] as const;
+export const specOtherRoutes = ['/docs/', '/search', '/dev-copilot'] as const;
 
 export const topNavigation = [
   { label: 'Training Docs', path: '/getting_started/' },

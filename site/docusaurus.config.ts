@@ -1,7 +1,7 @@
 import type * as Preset from '@docusaurus/preset-classic';
 import type { Config } from '@docusaurus/types';
 import { themes as prismThemes } from 'prism-react-renderer';
-import { siteFacts, topNavigation } from './site.config';
+import { copilotActions, siteFacts, topNavigation } from './site.config';
 
 const config: Config = {
   title: siteFacts.handbookTitle,
@@ -18,7 +18,19 @@ const config: Config = {
     format: 'detect',
     hooks: { onBrokenMarkdownLinks: 'throw', onBrokenMarkdownImages: 'throw' },
   },
-  future: { v4: true, faster: true },
+  future: {
+    // Every v4 flag but CSS cascade layers: with Rspack their specificity polyfill lifts Infima above our own
+    // custom.css, so the handbook's colours (and the chat's link contrast) silently fell back to Infima's blue.
+    v4: {
+      removeLegacyPostBuildHeadAttribute: true,
+      useCssCascadeLayers: false,
+      siteStorageNamespacing: true,
+      fasterByDefault: true,
+      mdx1CompatDisabledByDefault: true,
+    },
+    faster: true,
+  },
+  customFields: { copilotActions: copilotActions() },
 
   i18n: { defaultLocale: 'en', locales: ['en'] },
 

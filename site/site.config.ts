@@ -25,3 +25,39 @@ export const topNavigation = [
   { label: 'Dev Flow', to: '/dev-flow/' },
   { label: 'Self-learning', to: '/self-learning/how-to-self-learning' },
 ] as const;
+
+/** The chat actions of spec section 6; each can be switched off here and disappears from the assistant everywhere. */
+export type CopilotActions = {
+  allowEdit: boolean;
+  allowCopy: boolean;
+  allowSpeak: boolean;
+  allowReload: boolean;
+  allowFeedbackPositive: boolean;
+  allowFeedbackNegative: boolean;
+  allowAttachments: boolean;
+  allowBranchPicker: boolean;
+};
+
+const allCopilotActions: CopilotActions = {
+  allowEdit: true,
+  allowCopy: true,
+  allowSpeak: true,
+  allowReload: true,
+  allowFeedbackPositive: true,
+  allowFeedbackNegative: true,
+  allowAttachments: true,
+  allowBranchPicker: true,
+};
+
+/**
+ * The actions this build offers. `COPILOT_DISABLED_ACTIONS=allowCopy,allowSpeak` at build time switches some off
+ * without editing this file (the e2e tests build a site that way).
+ */
+export function copilotActions(disabled = process.env.COPILOT_DISABLED_ACTIONS ?? ''): CopilotActions {
+  const off = new Set(disabled.split(',').map((name) => name.trim()));
+  const unknown = [...off].filter((name) => name && !(name in allCopilotActions));
+  if (unknown.length) throw new Error(`COPILOT_DISABLED_ACTIONS names unknown actions: ${unknown.join(', ')}`);
+  return Object.fromEntries(
+    Object.entries(allCopilotActions).map(([name, allowed]) => [name, allowed && !off.has(name)]),
+  ) as CopilotActions;
+}

@@ -1,0 +1,117 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { inMemoryDataDirectory, openStore, type Store } from '../server/src/store/database.js';
+import { findReportItems } from '../server/src/store/questions.js';
+import { type FakeModelServer, startFakeModelServer } from '../server/src/testing/fake-model-server.js';
+import { launchBrowser, startServer, type TestServer } from './harness';
+import { type Copilot, openReader } from './pages/copilot';
+import type { DocsSite } from './pages/docs-site';
+
+/**
+ * The widget with a model configured: the real server asks a local server speaking the OpenAI chat-completions
+ * protocol, so everything between the model's words and the reader's screen is the product's own code.
+ */
+
+let store: Store;
+let fake: FakeModelServer;
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let site: DocsSite;
+let copilot: Copilot;
+let readers = 0;
+
+beforeAll(async () => {
+  store = await openStore({ dataDirectory: inMemoryDataDirectory });
+  fake = await startFakeModelServer();
+  server = await startServer(
+    {
+      ASK_REQUESTS_PER_MINUTE: '1000',
+      COPILOT_PROVIDER: 'openai-compatible',
+      COPILOT_MODEL: 'test-model',
+      COPILOT_BASE_URL: `${fake.url}/v1`,
+    },
+    { store },
+  );
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await fake?.close();
+  await store?.close();
+});
+beforeEach(async () => {
+  fake.reset();
+  ({ context, site, copilot } = await openReader(browser, server.baseUrl, `model-reader${++readers}@acme.dev`));
+});
+afterEach(async () => {
+  await context.close();
+  expect(site.policyViolations).toEqual([]);
+});
+
+describe('Dev Copilot with a model', () => {
+  it('shows a javascript: link and raw <img onerror> from the model as harmless text', async () => {
+    fake.behave({
+      reply: [
+        'See [x](javascript:alert(1)) and ',
+        '<img src=x onerror="window.__pwned=1">',
+        ' and [the TTL guide](/firestore-ttl).',
+      ],
+      chunkDelayMs: 20,
+    });
+    const dialogs: string[] = [];
+    site.page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('Show me something dangerous');
+    await copilot.waitForAnswer(1);
+    const answer = copilot.lastAnswer;
+    // Smooth streaming may still be revealing the last words when the run has ended.
+    await expect.poll(() => answer.innerText()).toContain('<img src=x onerror="window.__pwned=1"> and the TTL guide.');
+    expect(await answer.locator('img').count()).toBe(1); // the avatar only
+    const unsafe = answer.getByText('x', { exact: true });
+    expect((await unsafe.getAttribute('href')) ?? '').not.toMatch(/javascript/i);
+    await unsafe.click();
+    const safe = answer.getByRole('link', { name: 'the TTL guide' });
+    expect(await safe.getAttribute('href')).toBe('/firestore-ttl');
+    expect(dialogs).toEqual([]);
+    expect(await site.page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+
+  it('shows a provider failure with a retry that answers once the provider is back', async () => {
+    fake.behave({ status: 401 });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('How do I deploy?');
+    await copilot.waitForAnswer(1);
+    const error = copilot.lastAnswer.getByTestId('copilot-error');
+    expect(await error.innerText()).toContain('The model provider refused our API key');
+    fake.behave({ reply: 'Deploy with [the go-live procedure](/go-live-procedure).' });
+    await error.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => copilot.lastAnswer.innerText()).toContain('Deploy with the go-live procedure');
+    expect(await copilot.lastAnswer.getByTestId('copilot-error').count()).toBe(0);
+  });
+
+  it('stores the answer under the id the questions log uses, so a thumbs-down meets its question', async () => {
+    fake.behave({ reply: 'I am not sure; try [the FAQs](/faqs/).' });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('What is the recipe for tiramisu with mascarpone?');
+    await copilot.waitForAnswer(1);
+    await copilot.action(0, 'Bad response').click();
+    await site.page.getByTestId('feedback-reason').getByRole('textbox').fill('Off topic');
+    await site.page.getByTestId('feedback-reason').getByRole('button', { name: 'Send reason' }).click();
+    await expect
+      .poll(async () => (await findReportItems(store.db, { limit: 50 })).find((item) => item.comment === 'Off topic'))
+      .toMatchObject({
+        kind: 'rated-down',
+        question: 'What is the recipe for tiramisu with mascarpone?',
+        covered: false,
+        mode: 'model',
+      });
+  });
+});

@@ -1,0 +1,114 @@
+import type { Browser, Page } from 'playwright-core';
+import { DocsSite } from './docs-site';
+import { signInContext } from './sign-in-pages';
+
+/**
+ * A signed-in reader in a fresh browser context, on the docs site with Dev Copilot at hand. Each test takes its own
+ * e-mail, so one test's conversation is never another's "latest thread".
+ */
+export async function openReader(browser: Browser, baseUrl: string, email: string) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(10_000);
+  await signInContext(context, baseUrl, email);
+  const site = new DocsSite(await context.newPage(), baseUrl);
+  return { context, site, copilot: new Copilot(site.page) };
+}
+
+/** Dev Copilot as a reader meets it: the floating button, the chat popover, and the /dev-copilot page. */
+export class Copilot {
+  constructor(readonly page: Page) {}
+
+  get launcher() {
+    return this.page.getByTestId('copilot-launcher');
+  }
+
+  get popover() {
+    return this.page.getByTestId('copilot-popover');
+  }
+
+  get composerInput() {
+    return this.page.getByPlaceholder('Write a message...');
+  }
+
+  get sendButton() {
+    return this.page.getByTestId('copilot-composer').getByRole('button', { name: 'Send', exact: true });
+  }
+
+  get stopButton() {
+    return this.page.getByTestId('copilot-composer').getByRole('button', { name: 'Stop', exact: true });
+  }
+
+  get userMessages() {
+    return this.page.getByTestId('copilot-user-message');
+  }
+
+  get answers() {
+    return this.page.getByTestId('copilot-assistant-message');
+  }
+
+  get lastAnswer() {
+    return this.answers.last();
+  }
+
+  get welcome() {
+    return this.page.getByTestId('copilot-welcome');
+  }
+
+  get attachmentError() {
+    return this.page.getByTestId('attachment-error');
+  }
+
+  /** Opens the floating chat and waits until the composer takes input. */
+  async open() {
+    await this.launcher.click();
+    await this.composerInput.waitFor();
+  }
+
+  /** Types a question and sends it with Enter. */
+  async ask(question: string) {
+    await this.composerInput.fill(question);
+    await this.composerInput.press('Enter');
+  }
+
+  /** Waits until the `count`-th answer exists and its run is over (complete, cancelled or failed). */
+  async waitForAnswer(count: number) {
+    await this.page.waitForFunction((n) => {
+      const answer = document.querySelectorAll('[data-testid="copilot-assistant-message"]')[n - 1];
+      return answer !== undefined && answer.getAttribute('data-status') !== 'running';
+    }, count);
+  }
+
+  action(answer: number, name: string) {
+    return this.answers.nth(answer).getByRole('button', { name, exact: true });
+  }
+
+  /** "n / m" of a message's branch picker. */
+  branchState(message: ReturnType<Page['getByTestId']>) {
+    return message.getByTestId('branch-state');
+  }
+}
+
+/** The /dev-copilot page's list of conversations. */
+export class CopilotThreadList {
+  constructor(readonly page: Page) {}
+
+  get regular() {
+    return this.page.getByTestId('regular-threads').getByTestId('thread-row');
+  }
+
+  get archived() {
+    return this.page.getByTestId('archived-threads').getByTestId('thread-row');
+  }
+
+  get current() {
+    return this.page.locator('[data-testid="thread-row"] [aria-current="page"]');
+  }
+
+  row(title: string) {
+    return this.page.getByTestId('thread-row').filter({ hasText: title });
+  }
+
+  async newConversation() {
+    await this.page.getByRole('button', { name: 'New conversation' }).click();
+  }
+}

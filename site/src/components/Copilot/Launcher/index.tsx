@@ -1,0 +1,39 @@
+import { useLocation } from '@docusaurus/router';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { siteFacts } from '../../../../site.config';
+import { hasPendingQuestion, onCopilotQuestion } from '../ask-copilot';
+import { LauncherButton } from './LauncherButton';
+
+/** The chat (assistant-ui, markdown) is its own chunk: a doc page's first paint carries only this launcher. */
+const loadFloatingCopilot = () => import('../FloatingCopilot');
+const FloatingCopilot = lazy(loadFloatingCopilot);
+
+/**
+ * Dev Copilot's floating button on every page but the assistant page (which is the same assistant, full-page).
+ * The chat code loads when the reader first opens it, or when another part of the site asks it a question.
+ */
+export function CopilotLauncher(): ReactNode {
+  const { pathname } = useLocation();
+  const [wanted, setWanted] = useState<'closed' | 'open' | null>(null);
+  useEffect(() => {
+    const wake = () => setWanted((current) => current ?? 'closed');
+    if (hasPendingQuestion()) wake();
+    return onCopilotQuestion(wake);
+  }, []);
+  if (pathname.replace(/\/$/, '') === siteFacts.assistantPath) return null;
+  if (!wanted) {
+    return (
+      <LauncherButton
+        onClick={() => setWanted('open')}
+        // Start fetching on intent, so the click usually finds the chunk already there.
+        onPointerEnter={() => void loadFloatingCopilot()}
+        onFocus={() => void loadFloatingCopilot()}
+      />
+    );
+  }
+  return (
+    <Suspense fallback={<LauncherButton aria-busy="true" />}>
+      <FloatingCopilot initiallyOpen={wanted === 'open'} />
+    </Suspense>
+  );
+}

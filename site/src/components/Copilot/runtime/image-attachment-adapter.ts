@@ -1,0 +1,54 @@
+import type { AttachmentAdapter, CompleteAttachment, PendingAttachment } from '@assistant-ui/react';
+
+/** The server's limits for one image (server/src/copilot/contract.ts). */
+export const maxImageBytes = 5_242_880;
+export const acceptedImageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+/** Why a file cannot be attached, in words the reader can act on; null when it can. */
+export function refusalOf(file: { name: string; type: string; size: number }): string | null {
+  if (!(acceptedImageTypes as readonly string[]).includes(file.type)) {
+    return `${file.name} is not an image Dev Copilot can read. Attach a PNG, JPEG, GIF or WebP image.`;
+  }
+  if (file.size > maxImageBytes) {
+    return `${file.name} is ${megabytes(file.size)}; an image can be at most 5 MB. Crop it or save it as JPEG.`;
+  }
+  return null;
+}
+
+const readAsDataUrl = (file: File) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error(`${file.name} could not be read.`));
+    reader.readAsDataURL(file);
+  });
+
+/** Images only, checked before anything is sent; on send the image becomes a data URL (spec sections 3 and 4). */
+export class ImageAttachmentAdapter implements AttachmentAdapter {
+  accept = 'image/*';
+
+  async add({ file }: { file: File }): Promise<PendingAttachment> {
+    const refusal = refusalOf(file);
+    if (refusal) throw new Error(refusal);
+    return {
+      id: file.name,
+      type: 'image',
+      name: file.name,
+      contentType: file.type,
+      file,
+      status: { type: 'requires-action', reason: 'composer-send' },
+    };
+  }
+
+  async send(attachment: PendingAttachment): Promise<CompleteAttachment> {
+    return {
+      ...attachment,
+      status: { type: 'complete' },
+      content: [{ type: 'image', image: await readAsDataUrl(attachment.file), filename: attachment.name }],
+    };
+  }
+
+  async remove(): Promise<void> {}
+}

@@ -1,0 +1,26 @@
+import { useLocation } from '@docusaurus/router';
+import { useMemo } from 'react';
+import type { Suggestion } from './view/Welcome';
+
+const general: Suggestion[] = [
+  { title: 'Set up my machine', prompt: 'How do I set up my development environment for the first time?' },
+  { title: 'Our code review rules', prompt: 'What is our code review process and turnaround target?' },
+  { title: 'Releasing to production', prompt: 'What are the steps of the go-live procedure?' },
+];
+
+/** The title of the doc page being read, or null elsewhere (the docs landing, search, tags, the assistant page). */
+function docPageTitle(): string | null {
+  if (typeof document === 'undefined') return null;
+  return document.querySelector('.theme-doc-markdown h1, .theme-doc-markdown header h1')?.textContent?.trim() || null;
+}
+
+/** The welcome's suggestions; on a doc page the first one asks about that page. */
+export function useSuggestions(): Suggestion[] {
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the page title changes with the route
+  return useMemo(() => {
+    const title = docPageTitle();
+    if (!title) return general;
+    return [{ title: 'Ask about this page', prompt: `What are the key points of the page "${title}"?` }, ...general];
+  }, [pathname]);
+}

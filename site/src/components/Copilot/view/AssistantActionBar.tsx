@@ -1,0 +1,79 @@
+import { ActionBarPrimitive, AuiIf, useAuiState } from '@assistant-ui/react';
+import type { ReactNode } from 'react';
+import { useCopilotActions } from '../useCopilotActions';
+import styles from './chat.module.css';
+import { FeedbackReason } from './FeedbackReason';
+import { Icon } from './icons';
+import { TooltipButton } from './TooltipButton';
+
+/**
+ * Copy, Read aloud / Stop, Refresh, Good / Bad response. Each is left out when the site config switches it off; the
+ * primitives themselves render nothing when the runtime lacks the capability (no speech synthesis, for instance).
+ */
+export function AssistantActionBar(): ReactNode {
+  const actions = useCopilotActions();
+  const rated = useAuiState((s) => s.message.metadata.submittedFeedback?.type);
+  return (
+    <>
+      <ActionBarPrimitive.Root
+        hideWhenRunning
+        autohide="never"
+        className={styles.actionBar}
+        data-testid="copilot-actions"
+      >
+        {actions.allowCopy && (
+          <ActionBarPrimitive.Copy asChild copiedDuration={3000}>
+            <TooltipButton tooltip="Copy">
+              <AuiIf condition={(s) => s.message.isCopied}>
+                <Icon name="check" />
+              </AuiIf>
+              <AuiIf condition={(s) => !s.message.isCopied}>
+                <Icon name="copy" />
+              </AuiIf>
+            </TooltipButton>
+          </ActionBarPrimitive.Copy>
+        )}
+        {actions.allowSpeak && (
+          <>
+            <AuiIf condition={(s) => s.message.speech === undefined}>
+              <ActionBarPrimitive.Speak asChild>
+                <TooltipButton tooltip="Read aloud">
+                  <Icon name="speak" />
+                </TooltipButton>
+              </ActionBarPrimitive.Speak>
+            </AuiIf>
+            <AuiIf condition={(s) => s.message.speech !== undefined}>
+              <ActionBarPrimitive.StopSpeaking asChild>
+                <TooltipButton tooltip="Stop">
+                  <Icon name="mute" />
+                </TooltipButton>
+              </ActionBarPrimitive.StopSpeaking>
+            </AuiIf>
+          </>
+        )}
+        {actions.allowReload && (
+          <ActionBarPrimitive.Reload asChild>
+            <TooltipButton tooltip="Refresh">
+              <Icon name="refresh" />
+            </TooltipButton>
+          </ActionBarPrimitive.Reload>
+        )}
+        {actions.allowFeedbackPositive && (
+          <ActionBarPrimitive.FeedbackPositive asChild>
+            <TooltipButton tooltip="Good response" aria-pressed={rated === 'positive'}>
+              <Icon name="thumbsUp" />
+            </TooltipButton>
+          </ActionBarPrimitive.FeedbackPositive>
+        )}
+        {actions.allowFeedbackNegative && (
+          <ActionBarPrimitive.FeedbackNegative asChild>
+            <TooltipButton tooltip="Bad response" aria-pressed={rated === 'negative'}>
+              <Icon name="thumbsDown" />
+            </TooltipButton>
+          </ActionBarPrimitive.FeedbackNegative>
+        )}
+      </ActionBarPrimitive.Root>
+      {actions.allowFeedbackNegative && rated === 'negative' && <FeedbackReason />}
+    </>
+  );
+}

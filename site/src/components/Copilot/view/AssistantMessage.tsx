@@ -1,0 +1,54 @@
+import { AuiIf, ErrorPrimitive, MessagePrimitive, useAuiState } from '@assistant-ui/react';
+import type { ReactNode } from 'react';
+import { useCopilotActions } from '../useCopilotActions';
+import { AssistantActionBar } from './AssistantActionBar';
+import { AssistantAvatar } from './AssistantAvatar';
+import { BranchPicker } from './BranchPicker';
+import styles from './chat.module.css';
+import { MarkdownText } from './MarkdownText';
+import { RetryButton } from './RetryButton';
+import { Sources } from './Sources';
+
+const NoInlineSource = () => null;
+
+/** An answer: avatar, streamed markdown, its sources, then what can be done with it. */
+export function AssistantMessage(): ReactNode {
+  const actions = useCopilotActions();
+  const status = useAuiState((s) => s.message.status);
+  const statusName = status?.type === 'incomplete' ? `incomplete-${status.reason}` : (status?.type ?? 'complete');
+  return (
+    <MessagePrimitive.Root
+      className={styles.assistantMessage}
+      data-testid="copilot-assistant-message"
+      data-status={statusName}
+    >
+      <AssistantAvatar />
+      <div className={styles.assistantBody}>
+        <div className={styles.assistantContent}>
+          <MessagePrimitive.Parts components={{ Text: MarkdownText, Source: NoInlineSource }} />
+          <AuiIf condition={(s) => s.message.status?.type === 'running' && s.message.content.length === 0}>
+            <span className={styles.thinking} role="status">
+              Looking through the handbook…
+            </span>
+          </AuiIf>
+        </div>
+        <Sources />
+        <MessagePrimitive.Error>
+          <ErrorPrimitive.Root className={styles.messageError} role="alert" data-testid="copilot-error">
+            <ErrorPrimitive.Message />
+            <RetryButton />
+          </ErrorPrimitive.Root>
+        </MessagePrimitive.Error>
+        <AuiIf condition={(s) => s.message.status?.type === 'incomplete' && s.message.status.reason === 'cancelled'}>
+          <p className={styles.cancelled} data-testid="copilot-cancelled">
+            You stopped this answer.
+          </p>
+        </AuiIf>
+        <div className={styles.assistantFooter}>
+          {actions.allowBranchPicker && <BranchPicker />}
+          <AssistantActionBar />
+        </div>
+      </div>
+    </MessagePrimitive.Root>
+  );
+}

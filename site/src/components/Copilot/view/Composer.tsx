@@ -1,0 +1,88 @@
+import { AuiIf, ComposerPrimitive, useAuiEvent } from '@assistant-ui/react';
+import { type ReactNode, useState } from 'react';
+import { useCopilotActions } from '../useCopilotActions';
+import { AttachmentTile } from './Attachment';
+import styles from './chat.module.css';
+import { Icon } from './icons';
+import { TooltipButton } from './TooltipButton';
+
+/** The core refuses a non-image before our adapter sees it; say it in the same words as our own checks. */
+function attachmentErrorText(reason: string, message: string, contentType?: string): string {
+  if (reason === 'not-accepted') {
+    return `${contentType || 'That file'} is not an image Dev Copilot can read. Attach a PNG, JPEG, GIF or WebP image.`;
+  }
+  return message;
+}
+
+/** Why the last file was refused, until the next one is accepted or the reader dismisses it. */
+function useAttachmentError(): [string | null, () => void] {
+  const [error, setError] = useState<string | null>(null);
+  useAuiEvent('composer.attachmentAddError', (event) =>
+    setError(attachmentErrorText(event.reason, event.message, event.contentType)),
+  );
+  useAuiEvent('composer.attachmentAdd', () => setError(null));
+  return [error, () => setError(null)];
+}
+
+/**
+ * "Write a message...": grows as the reader types, Enter sends, Shift+Enter starts a new line, Escape stops a run
+ * (all ComposerPrimitive.Input behaviour, which also ignores Enter during IME composition). Images by picker, paste
+ * or drop.
+ */
+export function Composer(): ReactNode {
+  const actions = useCopilotActions();
+  const [attachmentError, dismissError] = useAttachmentError();
+  const body = (
+    <ComposerPrimitive.Root className={styles.composer} data-testid="copilot-composer">
+      {actions.allowAttachments && (
+        <div className={styles.composerAttachments}>
+          <ComposerPrimitive.Attachments>{() => <AttachmentTile removable />}</ComposerPrimitive.Attachments>
+        </div>
+      )}
+      {attachmentError && (
+        <p className={styles.attachmentError} role="alert" data-testid="attachment-error">
+          {attachmentError}
+          <button type="button" className="clean-btn" onClick={dismissError} aria-label="Dismiss">
+            <Icon name="close" size={12} />
+          </button>
+        </p>
+      )}
+      <div className={styles.composerRow}>
+        {actions.allowAttachments && (
+          <ComposerPrimitive.AddAttachment asChild multiple>
+            <TooltipButton tooltip="Attach file">
+              <Icon name="attach" />
+            </TooltipButton>
+          </ComposerPrimitive.AddAttachment>
+        )}
+        <ComposerPrimitive.Input
+          className={styles.composerInput}
+          placeholder="Write a message..."
+          aria-label="Message Dev Copilot"
+          rows={1}
+          maxRows={8}
+          autoFocus
+          addAttachmentOnPaste={actions.allowAttachments}
+        />
+        <AuiIf condition={(s) => !s.thread.isRunning}>
+          <ComposerPrimitive.Send asChild>
+            <TooltipButton tooltip="Send" className={styles.sendButton}>
+              <Icon name="send" />
+            </TooltipButton>
+          </ComposerPrimitive.Send>
+        </AuiIf>
+        <AuiIf condition={(s) => s.thread.isRunning}>
+          <ComposerPrimitive.Cancel asChild>
+            <TooltipButton tooltip="Stop" className={styles.sendButton}>
+              <Icon name="stop" />
+            </TooltipButton>
+          </ComposerPrimitive.Cancel>
+        </AuiIf>
+      </div>
+    </ComposerPrimitive.Root>
+  );
+  if (!actions.allowAttachments) return body;
+  return (
+    <ComposerPrimitive.AttachmentDropzone className={styles.dropzone}>{body}</ComposerPrimitive.AttachmentDropzone>
+  );
+}

@@ -1,0 +1,28 @@
+import { useAui } from '@assistant-ui/react';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import styles from './chat.module.css';
+
+/** After "Bad response": an optional reason, saved with the rating so the docs team knows what to fix. */
+export function FeedbackReason(): ReactNode {
+  const aui = useAui();
+  const [reason, setReason] = useState('');
+  const [sent, setSent] = useState(false);
+  if (sent) return <p className={styles.feedbackThanks}>Thanks, the docs team will see your reason.</p>;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!reason.trim()) return;
+    aui.message().submitFeedback({ type: 'negative', comment: reason.trim().slice(0, 1000) });
+    setSent(true);
+  };
+  return (
+    <form className={styles.feedbackReason} onSubmit={submit} data-testid="feedback-reason">
+      <label>
+        What was wrong? (optional)
+        <input value={reason} onChange={(event) => setReason(event.target.value)} maxLength={1000} />
+      </label>
+      <button type="submit" className="button button--sm button--secondary" disabled={!reason.trim()}>
+        Send reason
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,58 @@
+import { type CodeHeaderProps, MarkdownTextPrimitive } from '@assistant-ui/react-markdown';
+import Link from '@docusaurus/Link';
+import { type ComponentPropsWithoutRef, type ReactNode, useState } from 'react';
+import remarkGfm from 'remark-gfm';
+import styles from './chat.module.css';
+import { Icon } from './icons';
+import { remarkRawHtmlAsText } from './raw-html-as-text';
+import { TooltipButton } from './TooltipButton';
+import { useCopiedState } from './useCopiedState';
+
+function CodeHeader({ language, code }: CodeHeaderProps): ReactNode {
+  const [copied, markCopied] = useCopiedState();
+  const [failed, setFailed] = useState(false);
+  const copy = () => navigator.clipboard.writeText(code).then(markCopied, () => setFailed(true));
+  return (
+    <div className={styles.codeHeader} data-testid="code-header">
+      <span>{language || 'text'}</span>
+      <TooltipButton
+        tooltip={failed ? 'Copy failed' : 'Copy'}
+        onClick={() => void copy()}
+        data-copied={copied || undefined}
+      >
+        <Icon name={copied ? 'check' : 'copy'} />
+      </TooltipButton>
+    </div>
+  );
+}
+
+/** Handbook links stay inside the single-page app, so the conversation stays open while the reader follows one. */
+function AnswerLink({ href, children, node: _node, ...rest }: ComponentPropsWithoutRef<'a'> & { node?: unknown }) {
+  if (!href) return <span>{children}</span>;
+  if (href.startsWith('/') && !href.startsWith('//')) {
+    return (
+      <Link className={styles.link} to={href}>
+        {children}
+      </Link>
+    );
+  }
+  return (
+    <a {...rest} className={styles.link} href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  );
+}
+
+/**
+ * An answer's markdown (spec section 5): GFM, headings to h6, code blocks with a language header and Copy, raw HTML
+ * as text. react-markdown's default URL filter already keeps only relative, http(s), irc(s), mailto and xmpp links.
+ */
+export function MarkdownText(): ReactNode {
+  return (
+    <MarkdownTextPrimitive
+      className={styles.markdown}
+      remarkPlugins={[remarkGfm, remarkRawHtmlAsText]}
+      components={{ CodeHeader, a: AnswerLink }}
+    />
+  );
+}

@@ -1,0 +1,33 @@
+import { useAuiState } from '@assistant-ui/react';
+import Link from '@docusaurus/Link';
+import type { ReactNode } from 'react';
+import styles from './chat.module.css';
+
+/** The handbook sections an answer was built from, each a link to the exact heading. */
+export function Sources(): ReactNode {
+  const content = useAuiState((s) => s.message.content);
+  const sources = content.flatMap((part) => (part.type === 'source' && part.url ? [part] : []));
+  if (sources.length === 0) return null;
+  return (
+    <nav className={styles.sources} aria-label="Sources" data-testid="copilot-sources">
+      <span className={styles.sourcesLabel}>Sources</span>
+      <ul>
+        {sources.map((source) => (
+          <li key={source.id}>
+            {source.url.startsWith('/') && !source.url.startsWith('//') ? (
+              <Link className={styles.link} to={source.url}>
+                {source.title ?? source.url}
+              </Link>
+            ) : /^https?:\/\//.test(source.url) ? (
+              <a className={styles.link} href={source.url} target="_blank" rel="noopener noreferrer">
+                {source.title ?? source.url}
+              </a>
+            ) : (
+              <span>{source.title ?? source.url}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,36 @@
+import { AuiIf, ThreadPrimitive } from '@assistant-ui/react';
+import type { ReactNode } from 'react';
+import { AssistantMessage } from './AssistantMessage';
+import { Composer } from './Composer';
+import styles from './chat.module.css';
+import { Icon } from './icons';
+import { TooltipButton, TooltipProvider } from './TooltipButton';
+import { EditComposer, UserMessage } from './UserMessage';
+import { type Suggestion, Welcome } from './Welcome';
+
+/**
+ * One conversation: the welcome or the messages, a scroll-to-bottom button while the reader is above the end, and
+ * the composer. The viewport follows the bottom while an answer streams, unless the reader scrolls up.
+ */
+export function Thread({ suggestions }: { suggestions: readonly Suggestion[] }): ReactNode {
+  return (
+    <TooltipProvider>
+      <ThreadPrimitive.Root className={styles.thread}>
+        <ThreadPrimitive.Viewport className={styles.viewport} data-testid="copilot-viewport">
+          <AuiIf condition={(s) => s.thread.isEmpty && !s.thread.isLoading}>
+            <Welcome suggestions={suggestions} />
+          </AuiIf>
+          <ThreadPrimitive.Messages components={{ UserMessage, EditComposer, AssistantMessage }} />
+          <ThreadPrimitive.ViewportFooter className={styles.viewportFooter}>
+            <ThreadPrimitive.ScrollToBottom asChild>
+              <TooltipButton tooltip="Scroll to bottom" className={styles.scrollToBottom}>
+                <Icon name="down" />
+              </TooltipButton>
+            </ThreadPrimitive.ScrollToBottom>
+            <Composer />
+          </ThreadPrimitive.ViewportFooter>
+        </ThreadPrimitive.Viewport>
+      </ThreadPrimitive.Root>
+    </TooltipProvider>
+  );
+}

@@ -1,0 +1,48 @@
+import { ActionBarPrimitive, ComposerPrimitive, MessagePrimitive } from '@assistant-ui/react';
+import type { ReactNode } from 'react';
+import { useCopilotActions } from '../useCopilotActions';
+import { AttachmentTile } from './Attachment';
+import { BranchPicker } from './BranchPicker';
+import styles from './chat.module.css';
+import { Icon } from './icons';
+import { TooltipButton } from './TooltipButton';
+
+/** The reader's question: its images (no longer removable), its text, Edit, and the branches edits made. */
+export function UserMessage(): ReactNode {
+  const actions = useCopilotActions();
+  return (
+    <MessagePrimitive.Root className={styles.userMessage} data-testid="copilot-user-message">
+      <div className={styles.messageAttachments}>
+        <MessagePrimitive.Attachments>{() => <AttachmentTile removable={false} />}</MessagePrimitive.Attachments>
+      </div>
+      <div className={styles.userRow}>
+        {actions.allowEdit && (
+          <ActionBarPrimitive.Root hideWhenRunning autohide="not-last" className={styles.userActions}>
+            <ActionBarPrimitive.Edit asChild>
+              <TooltipButton tooltip="Edit">
+                <Icon name="edit" />
+              </TooltipButton>
+            </ActionBarPrimitive.Edit>
+          </ActionBarPrimitive.Root>
+        )}
+        <div className={styles.userBubble}>
+          <MessagePrimitive.Parts />
+        </div>
+      </div>
+      {actions.allowBranchPicker && <BranchPicker className={styles.userBranchPicker} />}
+    </MessagePrimitive.Root>
+  );
+}
+
+/** Editing a question: Send replaces it on a new branch, Cancel leaves it as it was. */
+export function EditComposer(): ReactNode {
+  return (
+    <ComposerPrimitive.Root className={styles.editComposer} data-testid="copilot-edit-composer">
+      <ComposerPrimitive.Input className={styles.editInput} aria-label="Edit your message" autoFocus />
+      <div className={styles.editButtons}>
+        <ComposerPrimitive.Cancel className="button button--sm button--secondary">Cancel</ComposerPrimitive.Cancel>
+        <ComposerPrimitive.Send className="button button--sm button--primary">Send</ComposerPrimitive.Send>
+      </div>
+    </ComposerPrimitive.Root>
+  );
+}

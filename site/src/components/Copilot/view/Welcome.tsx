@@ -1,0 +1,33 @@
+import { ThreadPrimitive } from '@assistant-ui/react';
+import type { ReactNode } from 'react';
+import { siteFacts } from '../../../../site.config';
+import { AssistantAvatar } from './AssistantAvatar';
+import styles from './chat.module.css';
+
+export type Suggestion = { title: string; prompt: string };
+
+/** The empty thread: who Dev Copilot is, and questions that send on click. */
+export function Welcome({ suggestions }: { suggestions: readonly Suggestion[] }): ReactNode {
+  return (
+    <div className={styles.welcome} data-testid="copilot-welcome">
+      <AssistantAvatar />
+      <p className={styles.welcomeIntro}>
+        Hi, I am {siteFacts.assistantName}, the team's development copilot. How can I help you with{' '}
+        {siteFacts.companyName} app development?
+      </p>
+      <p className={styles.welcomeQuestion}>How can I help you today?</p>
+      <div className={styles.suggestions}>
+        {suggestions.map((suggestion) => (
+          <ThreadPrimitive.Suggestion
+            key={suggestion.title}
+            prompt={suggestion.prompt}
+            send
+            className={styles.suggestion}
+          >
+            {suggestion.title}
+          </ThreadPrimitive.Suggestion>
+        ))}
+      </div>
+    </div>
+  );
+}
