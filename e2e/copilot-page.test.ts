@@ -245,9 +245,8 @@ describe('accessibility', () => {
     // The same in the dark theme (it follows the system setting), contrast included.
     await site.page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => site.page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-    // Infima animates link colours; let the switch finish before measuring contrast.
-    await site.page.waitForTimeout(600);
-    expect(await axeViolations()).toEqual([]);
+    // Infima animates link colours: measure again until the switch has finished.
+    await expect.poll(axeViolations, { timeout: 5000 }).toEqual([]);
     const unnamed = await copilot.popover
       .locator('button')
       .evaluateAll(

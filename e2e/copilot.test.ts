@@ -91,6 +91,7 @@ describe('the floating assistant', () => {
     await copilot.waitForAnswer(1);
     const answer = await copilot.lastAnswer.innerText();
 
+    await copilot.waitUntilSaved();
     await site.page.reload();
     await copilot.open();
     await copilot.waitForAnswer(1);
@@ -109,6 +110,38 @@ describe('the floating assistant', () => {
     await again.waitForAnswer(1);
     expect(await again.lastAnswer.innerText()).toBe(answer);
     await restarted.close();
+  });
+
+  it('asks before the page is left while an answer is still being saved, then keeps it', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await site.page.route('**/api/threads/*/messages', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('How do I register a GitLab runner?');
+    await copilot.waitForAnswer(1);
+
+    const dialog = site.page.waitForEvent('dialog');
+    const reload = site.page.evaluate(() => window.location.reload());
+    const leaving = await dialog;
+    expect(leaving.type()).toBe('beforeunload');
+    await leaving.dismiss();
+    await reload;
+    // The reader stayed: the conversation is still on screen and its writes go through.
+    expect(await copilot.lastAnswer.innerText()).toContain('GitLab');
+    release();
+    await copilot.waitUntilSaved();
+
+    await site.page.unroute('**/api/threads/*/messages');
+    await site.page.reload();
+    await copilot.open();
+    await copilot.waitForAnswer(1);
+    expect(await copilot.lastAnswer.innerText()).toContain('GitLab');
   });
 });
 
@@ -192,7 +225,7 @@ describe('actions on an answer', () => {
     await copilot.action(1, 'Good response').click();
     await expect.poll(() => copilot.action(1, 'Good response').getAttribute('aria-pressed')).toBe('true');
 
-    await site.page.waitForTimeout(300);
+    await copilot.waitUntilSaved();
     await site.page.reload();
     await copilot.open();
     await copilot.waitForAnswer(2);
@@ -225,7 +258,7 @@ describe('actions on an answer', () => {
     await expect.poll(() => copilot.branchState(copilot.lastAnswer).innerText()).toBe('2 / 2');
 
     // The branches are stored: after a reload the same tree comes back.
-    await site.page.waitForTimeout(300);
+    await copilot.waitUntilSaved();
     await site.page.reload();
     await copilot.open();
     await copilot.waitForAnswer(1);

@@ -78,6 +78,11 @@ export class Copilot {
     }, count);
   }
 
+  /** Waits until every message and rating written so far is saved on the server. */
+  async waitUntilSaved() {
+    await this.page.waitForFunction(() => document.documentElement.dataset.copilotSaving === undefined);
+  }
+
   action(answer: number, name: string) {
     return this.answers.nth(answer).getByRole('button', { name, exact: true });
   }

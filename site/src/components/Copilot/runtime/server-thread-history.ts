@@ -1,6 +1,7 @@
 import type { ExportedMessageRepositoryItem, ThreadHistoryAdapter } from '@assistant-ui/react';
 import { toMessageRepository, toStoredMessage } from './stored-messages';
 import { threadApi } from './thread-api';
+import { trackUnsaved } from './unsaved-changes';
 import type { ThreadDto } from './wire-types';
 
 export type ThreadChoice = { kind: 'latest' } | { kind: 'thread'; id: string } | { kind: 'new' };
@@ -53,11 +54,11 @@ export class ServerThreadHistory implements ThreadHistoryAdapter {
       if (created) this.onThreadCreated?.(created);
     });
     this.writes = write.catch((error: unknown) => console.error('Dev Copilot could not save a message', error));
-    return write;
+    return trackUnsaved(write);
   }
 
   /** Runs after every pending write, e.g. feedback on a message that is still being saved. */
   afterWrites<T>(task: () => Promise<T>): Promise<T> {
-    return this.writes.then(task);
+    return trackUnsaved(this.writes.then(task));
   }
 }

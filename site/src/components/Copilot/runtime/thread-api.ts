@@ -1,12 +1,18 @@
 import { errorFromResponse } from './copilot-error';
 import type { AppendMessageBody, MessageDto, ThreadDto } from './wire-types';
 
+/** Browsers let a keepalive request outlive the page only while all of them together stay under 64 KiB. */
+const keepaliveLimit = 48 * 1024;
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const json = body === undefined ? undefined : JSON.stringify(body);
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { accept: 'application/json', ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: json,
+    // A write already on its way is finished even if the reader leaves the page meanwhile.
+    keepalive: json !== undefined && new TextEncoder().encode(json).length < keepaliveLimit,
   });
   if (!response.ok) throw await errorFromResponse(response);
   return (response.status === 204 ? undefined : await response.json()) as T;
