@@ -59,6 +59,8 @@ describe('POST /api/askAi, the contract of spec section 7', () => {
     const json = (await (await ask(body)).json()) as { data: string; sources: unknown[] };
     const response = await ask(body, { accept: 'text/event-stream' });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const events = await readEvents(response);
     expect(events[0]?.event).toBe('start');
     const streamed = events
@@ -205,6 +207,25 @@ describe('validation: each bad input gets a 400 that says what is wrong', () => 
       /plain base64/,
     ],
     [
+      'an image one byte over 5 MB',
+      {
+        messages: [
+          {
+            ...question('see'),
+            attachments: [
+              image({ content: Buffer.concat([png, Buffer.alloc(5_242_880 - png.length + 1)]).toString('base64') }),
+            ],
+          },
+        ],
+      },
+      /at most 5 MB/,
+    ],
+    [
+      'base64 broken by line breaks',
+      { messages: [{ ...question('see'), attachments: [image({ content: `${png.toString('base64')}\nAAAA` })] }] },
+      /base64/,
+    ],
+    [
       'an assistant message last',
       { messages: [question('hi'), { role: 'assistant', content: [{ type: 'text', text: 'yo' }], attachments: [] }] },
       /last message/,
@@ -216,13 +237,21 @@ describe('validation: each bad input gets a 400 that says what is wrong', () => 
     expect(error.message).toMatch(message);
   });
 
-  it('refuses a body that is not JSON', async () => {
+  it.each([
+    ['a body that is not JSON', 'application/json', '{"messages": [', 400, /not valid JSON/],
+    ['an empty body', 'application/json', '', 400, /empty/],
+    ['a form instead of JSON', 'application/x-www-form-urlencoded', 'messages=hi', 415, /as JSON/],
+    ['a body over 32 MB', 'application/json', `{"messages":"${'x'.repeat(32 * 1024 * 1024)}"}`, 413, /too large/],
+  ])('refuses %s in the same error shape', async (_name, contentType, body, status, message) => {
     const response = await fetch(`${server.baseUrl}/api/askAi`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie },
-      body: '{"messages": [',
+      headers: { 'content-type': contentType, origin: server.baseUrl, cookie },
+      body,
     });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(status);
+    const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('bad_request:ask');
+    expect(error.message).toMatch(message);
   });
 });
 
@@ -233,6 +262,7 @@ describe('rate limits', () => {
       const session = `acme_session=${(await signIn(limited.baseUrl, { email: 'busy@acme.dev' })).jar.get('acme_session')}`;
       const statuses: number[] = [];
       let retryAfter: string | null = null;
+      let lastError: unknown;
       for (let attempt = 0; attempt < 21; attempt++) {
         const response = await fetch(`${limited.baseUrl}/api/askAi`, {
           method: 'POST',
@@ -240,11 +270,18 @@ describe('rate limits', () => {
           body: JSON.stringify({ messages: [question('How do I use WSL?')] }),
         });
         statuses.push(response.status);
-        if (response.status === 429) retryAfter = response.headers.get('retry-after');
+        if (response.status === 429) {
+          retryAfter = response.headers.get('retry-after');
+          lastError = ((await response.json()) as { error: unknown }).error;
+        }
       }
       expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
       expect(statuses[20]).toBe(429);
       expect(Number(retryAfter)).toBeGreaterThan(0);
+      expect(lastError).toMatchObject({
+        code: 'rate_limited:ask',
+        message: expect.stringMatching(/at most 20 a minute/),
+      });
     } finally {
       await limited.close();
     }

@@ -137,6 +137,39 @@ describe('more ways to give and take', () => {
     await expect.poll(() => pending.count()).toBe(2);
     await pending.getByRole('button', { name: 'Preview pasted.png' }).waitFor();
     await pending.getByRole('button', { name: 'Preview dropped.png' }).waitFor();
+    // Chromium names every pasted screenshot image.png: a second one is added, not swapped for the first.
+    await give('paste', 'image.png');
+    await give('paste', 'image.png');
+    await expect.poll(() => pending.count()).toBe(4);
+  });
+
+  it('offers no Read aloud where the browser cannot speak', async () => {
+    await site.page.addInitScript(() => {
+      delete (window as unknown as { speechSynthesis?: unknown }).speechSynthesis;
+    });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('How do I register a GitLab runner?');
+    await copilot.waitForAnswer(1);
+    await copilot.action(0, 'Copy').waitFor();
+    expect(await copilot.action(0, 'Read aloud').count()).toBe(0);
+  });
+
+  it('tells the reader when the conversation could not be saved', async () => {
+    await site.page.route('**/api/threads/*/messages', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'internal:threads', message: 'The database is unavailable.' } }),
+      }),
+    );
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('How do I register a GitLab runner?');
+    const problem = site.page.getByTestId('copilot-save-problem');
+    await expect.poll(() => problem.innerText()).toContain('could not be saved (The database is unavailable.)');
+    await problem.getByRole('button', { name: 'Dismiss' }).click();
+    await problem.waitFor({ state: 'detached' });
   });
 
   it('reads an answer aloud with the browser speech synthesis', async () => {
@@ -162,6 +195,24 @@ describe('more ways to give and take', () => {
 });
 
 describe('the assistant page', () => {
+  it('treats the conversation it opens with as the open one: deleting it starts a new one', async () => {
+    const list = new CopilotThreadList(site.page);
+    await site.open('/dev-copilot');
+    await copilot.ask('How do I register a GitLab runner?');
+    await copilot.waitForAnswer(1);
+    await copilot.waitUntilSaved();
+    await site.page.reload();
+    await copilot.waitForAnswer(1);
+    await expect.poll(() => list.current.innerText()).toContain('GitLab runner');
+    await list.row('GitLab runner').getByRole('button', { name: 'Delete' }).click();
+    await copilot.welcome.waitFor();
+    await copilot.ask('How do I use WSL?');
+    await copilot.waitForAnswer(1);
+    await expect.poll(() => list.regular.count()).toBe(1);
+    expect(await list.regular.first().innerText()).toContain('WSL');
+    expect(await site.page.getByTestId('copilot-save-problem').count()).toBe(0);
+  });
+
   it('lists conversations; archiving or deleting the open one moves to the next regular one, or a new one', async () => {
     const list = new CopilotThreadList(site.page);
     await site.open('/dev-copilot');
@@ -264,5 +315,10 @@ describe('accessibility', () => {
     expect(box).toMatchObject({ x: 0, y: 0, width: 800, height: 700 });
     await site.page.getByRole('button', { name: 'Attach file' }).focus();
     await expect.poll(() => site.page.getByRole('tooltip').innerText()).toBe('Attach file');
+    // The sheet covers the launcher, so it closes from its own header.
+    await copilot.popover.getByRole('button', { name: 'Close', exact: true }).click();
+    await copilot.popover.waitFor({ state: 'detached' });
+    await copilot.launcher.click();
+    await copilot.composerInput.waitFor();
   });
 });

@@ -145,6 +145,43 @@ describe('the floating assistant', () => {
   });
 });
 
+describe('the chat header', () => {
+  it('starts a new conversation, and the latest one is what comes back after a reload', async () => {
+    await site.open('/');
+    await copilot.open();
+    const newConversation = copilot.popover.getByRole('button', { name: 'New conversation' });
+    expect(await newConversation.isDisabled()).toBe(true);
+    await copilot.ask('How do I register a GitLab runner?');
+    await copilot.waitForAnswer(1);
+    await newConversation.click();
+    await copilot.welcome.waitFor();
+    await copilot.ask('How do I use WSL?');
+    await copilot.waitForAnswer(1);
+    await copilot.waitUntilSaved();
+    await site.page.reload();
+    await copilot.open();
+    await copilot.waitForAnswer(1);
+    expect(await copilot.userMessages.count()).toBe(1);
+    expect(await copilot.userMessages.first().innerText()).toContain('WSL');
+
+    await copilot.popover.getByRole('link', { name: 'Open all conversations' }).click();
+    await site.page.waitForURL('**/dev-copilot');
+    await expect.poll(() => site.page.getByTestId('regular-threads').getByTestId('thread-row').count()).toBe(2);
+  });
+
+  it('offers "Ask about this page" for the page on screen after client-side navigation', async () => {
+    await site.open('/firestore-ttl');
+    await copilot.open();
+    await copilot.launcher.click();
+    await site.page.locator('.navbar').getByRole('link', { name: 'Coding Standard' }).click();
+    await site.page.waitForURL('**/coding-standard/');
+    await copilot.launcher.click();
+    await copilot.welcome.getByRole('button', { name: 'Ask about this page' }).click();
+    await copilot.waitForAnswer(1);
+    expect(await copilot.userMessages.first().innerText()).toContain('"Coding Standard"');
+  });
+});
+
 describe('composer', () => {
   it('sends on Enter, adds a line on Shift+Enter, and keeps Send disabled while empty', async () => {
     await site.open('/');

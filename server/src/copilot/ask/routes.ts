@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { LanguageModel } from 'ai';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendApiError } from '../../api-errors.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendApiError, sendRequestProblem } from '../../api-errors.js';
 import { requireAllowedViewer } from '../../auth/guards.js';
 import { redactSecrets } from '../../redact-secrets.js';
 import {
@@ -94,13 +94,19 @@ export async function askRoutes(app: FastifyInstance, options: AskRoutesOptions)
     global: false,
     keyGenerator: (request) =>
       request.viewer.state === 'signed-in' ? `user:${request.viewer.session.email.toLowerCase()}` : `ip:${request.ip}`,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      error: {
-        code: 'rate_limited:ask',
-        message: `Too many questions: at most ${context.max} a minute. Try again in ${Math.ceil(context.ttl / 1000)} s.`,
-      },
-    }),
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(
+        new Error(
+          `Too many questions: at most ${context.max} a minute. Try again in ${Math.ceil(context.ttl / 1000)} s.`,
+        ),
+        { statusCode: 429, code: 'rate_limited:ask' },
+      ),
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code === 'rate_limited:ask') return sendApiError(reply, 429, error.code, error.message);
+    if (sendRequestProblem(reply, error, 'bad_request:ask')) return reply;
+    request.log.error({ err: error }, 'askAi failed');
+    return sendApiError(reply, 500, 'internal:ask', 'Dev Copilot could not answer; try again.');
   });
 
   app.post(
@@ -182,8 +188,9 @@ async function startAnswer(
 ): Promise<AnswerRun> {
   const index = options.currentIndex();
   const typed = searchQueryOf(request);
-  // The page boosts retrieval and is named to the model, so only a real page of the site is taken from the client.
-  const page = request.page && index.sectionAt(request.page) ? request.page : undefined;
+  // The page boosts retrieval and is named to the model: only the site's own URL of a real page is used, never the
+  // client's string (the URL parser drops a query or newlines that would otherwise reach the prompt).
+  const page = request.page ? index.sectionAt(request.page)?.pageUrl : undefined;
   // Screenshots of terminals carry tokens; none of them goes to a provider or into the questions log.
   const imageText =
     images.length && options.readImageText ? redactSecrets(await options.readImageText(images, signal)).trim() : '';
@@ -272,9 +279,12 @@ async function sendAnswer(request: FastifyRequest, reply: FastifyReply, run: Ans
  * sources, or `error` with a code and message when the model fails part-way. Returns whether the answer completed.
  */
 async function streamAnswer(request: FastifyRequest, reply: FastifyReply, run: AnswerRun) {
+  // The headers set so far (security headers among them) go out with the stream; hijacking would drop them.
+  const headersSoFar = reply.getHeaders();
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
+    ...headersSoFar,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     connection: 'keep-alive',

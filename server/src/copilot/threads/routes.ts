@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { sendApiError } from '../../api-errors.js';
+import { sendApiError, sendRequestProblem } from '../../api-errors.js';
 import { requireAllowedViewer } from '../../auth/guards.js';
 import {
   appendMessage,
@@ -54,9 +54,7 @@ export async function threadRoutes(app: FastifyInstance, { db, publicOrigin }: T
   app.setErrorHandler((error: FastifyError | ConversationError | z.ZodError, request, reply) => {
     if (error instanceof ConversationError) return sendApiError(reply, statusOf[error.code], error.code, error.message);
     if (error instanceof z.ZodError) return sendApiError(reply, 400, 'bad_request:input', describeIssues(error));
-    if (error.statusCode !== undefined && error.statusCode < 500) {
-      return sendApiError(reply, error.statusCode, 'bad_request:input', error.message);
-    }
+    if (sendRequestProblem(reply, error, 'bad_request:input')) return reply;
     request.log.error({ err: error }, 'thread request failed');
     return sendApiError(reply, 500, 'internal:threads', 'Your chats could not be read or saved; try again.');
   });

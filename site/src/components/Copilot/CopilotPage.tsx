@@ -1,10 +1,11 @@
 import { AssistantRuntimeProvider } from '@assistant-ui/react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { PendingQuestion } from './PendingQuestion';
-import type { ThreadChoice } from './runtime/server-thread-history';
+import type { OnThreadKnown, ThreadChoice } from './runtime/server-thread-history';
 import { threadApi } from './runtime/thread-api';
 import { useCopilotRuntime } from './runtime/useCopilotRuntime';
 import type { ThreadDto } from './runtime/wire-types';
+import { SaveProblem } from './SaveProblem';
 import { type ThreadActions, ThreadList } from './ThreadList';
 import { useCopilotActions } from './useCopilotActions';
 import { useSuggestions } from './useSuggestions';
@@ -12,20 +13,14 @@ import { useThreadList } from './useThreadList';
 import styles from './view/page.module.css';
 import { Thread } from './view/Thread';
 
-function Conversation({
-  choice,
-  onThreadCreated,
-}: {
-  choice: ThreadChoice;
-  onThreadCreated: (thread: ThreadDto) => void;
-}): ReactNode {
+function Conversation({ choice, onThreadKnown }: { choice: ThreadChoice; onThreadKnown: OnThreadKnown }): ReactNode {
   const actions = useCopilotActions();
-  const { runtime, history } = useCopilotRuntime(choice, actions, onThreadCreated);
+  const { runtime, history } = useCopilotRuntime(choice, actions, onThreadKnown);
   const suggestions = useSuggestions();
   return (
     <AssistantRuntimeProvider runtime={runtime}>
       <PendingQuestion history={history} />
-      <Thread suggestions={suggestions} />
+      <Thread suggestions={suggestions} notice={<SaveProblem history={history} />} />
     </AssistantRuntimeProvider>
   );
 }
@@ -43,6 +38,9 @@ const openExisting = (id: string): OpenThread => ({ key: nextKey++, choice: { ki
 export default function CopilotPage(): ReactNode {
   const { lists, error, refresh, setError } = useThreadList();
   const [open, setOpen] = useState<OpenThread>(() => ({ key: nextKey++, choice: { kind: 'latest' }, id: null }));
+  // What is open now, not when a change was started: the reader may pick another thread while it is saved.
+  const openNow = useRef(open);
+  openNow.current = open;
 
   const run = (change: () => Promise<unknown>) =>
     change()
@@ -54,7 +52,7 @@ export default function CopilotPage(): ReactNode {
   const leave = (thread: ThreadDto, change: () => Promise<unknown>) =>
     run(async () => {
       await change();
-      if (open.id !== thread.id) return;
+      if (openNow.current.id !== thread.id) return;
       const { regular } = await refresh();
       const next = regular.find((candidate) => candidate.id !== thread.id);
       setOpen(next ? openExisting(next.id) : openNew());
@@ -68,13 +66,12 @@ export default function CopilotPage(): ReactNode {
     remove: (thread) => void leave(thread, () => threadApi.remove(thread.id)),
   };
 
-  const currentId = open.id ?? (open.choice.kind === 'latest' ? (lists.regular[0]?.id ?? null) : null);
   return (
     <div className={styles.page} data-testid="copilot-page">
       <ThreadList
         regular={lists.regular}
         archived={lists.archived}
-        currentId={currentId}
+        currentId={open.id}
         onNew={() => setOpen(openNew())}
         actions={actions}
       />
@@ -87,9 +84,9 @@ export default function CopilotPage(): ReactNode {
         <Conversation
           key={open.key}
           choice={open.choice}
-          onThreadCreated={(thread) => {
-            setOpen((current) => (current.key === open.key ? { ...current, id: thread.id } : current));
-            void refresh();
+          onThreadKnown={(threadId, how) => {
+            setOpen((current) => (current.key === open.key ? { ...current, id: threadId } : current));
+            if (how === 'created') void refresh();
           }}
         />
       </section>

@@ -1,32 +1,59 @@
 import { AssistantModalPrimitive, AssistantRuntimeProvider, useAuiState } from '@assistant-ui/react';
+import Link from '@docusaurus/Link';
 import { type ReactNode, useState } from 'react';
+import { siteFacts } from '../../../site.config';
 import { LauncherButton } from './Launcher/LauncherButton';
 import { PendingQuestion } from './PendingQuestion';
+import type { ThreadChoice } from './runtime/server-thread-history';
 import { useCopilotRuntime } from './runtime/useCopilotRuntime';
+import { SaveProblem } from './SaveProblem';
 import { useCopilotActions } from './useCopilotActions';
 import { useSuggestions } from './useSuggestions';
 import styles from './view/chat.module.css';
+import { Icon } from './view/icons';
 import { Thread } from './view/Thread';
+import { TooltipButton, TooltipProvider } from './view/TooltipButton';
 
-const latestThread = { kind: 'latest' } as const;
+type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void; onNewConversation: () => void };
 
 /**
  * The floating assistant: a popover above the button (top side, end-aligned, offset 16), a full-screen sheet below
  * 996 px. It continues the reader's latest conversation and opens by itself when a run starts.
  */
 export default function FloatingCopilot({ initiallyOpen }: { initiallyOpen: boolean }): ReactNode {
-  const actions = useCopilotActions();
-  const { runtime, history } = useCopilotRuntime(latestThread, actions);
   const [open, setOpen] = useState(initiallyOpen);
+  const [conversation, setConversation] = useState<{ key: number; choice: ThreadChoice }>({
+    key: 0,
+    choice: { kind: 'latest' },
+  });
+  return (
+    <Conversation
+      key={conversation.key}
+      choice={conversation.choice}
+      open={open}
+      onOpenChange={setOpen}
+      onNewConversation={() => setConversation(({ key }) => ({ key: key + 1, choice: { kind: 'new' } }))}
+    />
+  );
+}
+
+function Conversation({ choice, ...popover }: PopoverProps & { choice: ThreadChoice }): ReactNode {
+  const actions = useCopilotActions();
+  const { runtime, history } = useCopilotRuntime(choice, actions);
   return (
     <AssistantRuntimeProvider runtime={runtime}>
       <PendingQuestion history={history} />
-      <CopilotPopover open={open} onOpenChange={setOpen} />
+      <CopilotPopover {...popover} notice={<SaveProblem history={history} />} />
     </AssistantRuntimeProvider>
   );
 }
 
-function CopilotPopover({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }): ReactNode {
+function CopilotPopover({
+  open,
+  onOpenChange,
+  onNewConversation,
+  notice,
+}: PopoverProps & { notice: ReactNode }): ReactNode {
   const suggestions = useSuggestions();
   const isRunning = useAuiState((s) => s.thread.isRunning);
   return (
@@ -42,14 +69,41 @@ function CopilotPopover({ open, onOpenChange }: { open: boolean; onOpenChange: (
         sideOffset={16}
         className={styles.popover}
         data-testid="copilot-popover"
-        aria-label="Dev Copilot"
+        aria-label={siteFacts.assistantName}
         onEscapeKeyDown={(event) => {
           // While an answer streams, Escape belongs to the composer: it stops the run, the chat stays open.
           if (isRunning) event.preventDefault();
         }}
       >
-        <Thread suggestions={suggestions} />
+        <PopoverHeader onClose={() => onOpenChange(false)} onNewConversation={onNewConversation} />
+        <Thread suggestions={suggestions} notice={notice} />
       </AssistantModalPrimitive.Content>
     </AssistantModalPrimitive.Root>
+  );
+}
+
+/** The chat's own bar: on a phone the sheet covers the launcher, so closing must be possible from inside. */
+function PopoverHeader({ onClose, onNewConversation }: { onClose: () => void; onNewConversation: () => void }) {
+  const isEmpty = useAuiState((s) => s.thread.isEmpty);
+  return (
+    <TooltipProvider>
+      <header className={styles.popoverHeader}>
+        <span className={styles.popoverTitle}>{siteFacts.assistantName}</span>
+        <TooltipButton tooltip="New conversation" onClick={onNewConversation} disabled={isEmpty}>
+          <Icon name="plus" />
+        </TooltipButton>
+        <Link
+          to={siteFacts.assistantPath}
+          className={styles.iconButton}
+          aria-label="Open all conversations"
+          title="Open all conversations"
+        >
+          <Icon name="expand" />
+        </Link>
+        <TooltipButton tooltip="Close" onClick={onClose}>
+          <Icon name="close" />
+        </TooltipButton>
+      </header>
+    </TooltipProvider>
   );
 }

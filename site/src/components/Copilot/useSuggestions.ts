@@ -1,5 +1,4 @@
-import { useLocation } from '@docusaurus/router';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Suggestion } from './view/Welcome';
 
 const general: Suggestion[] = [
@@ -14,13 +13,27 @@ function docPageTitle(): string | null {
   return document.querySelector('.theme-doc-markdown h1, .theme-doc-markdown header h1')?.textContent?.trim() || null;
 }
 
+/**
+ * The title of the doc page on screen. Read again whenever the document's <head> changes: the route changes before
+ * the new page is rendered, its title after.
+ */
+function useDocPageTitle(): string | null {
+  const [title, setTitle] = useState(docPageTitle);
+  useEffect(() => {
+    const update = () => setTitle(docPageTitle());
+    update();
+    const observer = new MutationObserver(update);
+    observer.observe(document.head, { childList: true, subtree: true, characterData: true });
+    return () => observer.disconnect();
+  }, []);
+  return title;
+}
+
 /** The welcome's suggestions; on a doc page the first one asks about that page. */
 export function useSuggestions(): Suggestion[] {
-  const { pathname } = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the page title changes with the route
+  const title = useDocPageTitle();
   return useMemo(() => {
-    const title = docPageTitle();
     if (!title) return general;
     return [{ title: 'Ask about this page', prompt: `What are the key points of the page "${title}"?` }, ...general];
-  }, [pathname]);
+  }, [title]);
 }

@@ -8,7 +8,7 @@ export function createFeedbackAdapter(history: ServerThreadHistory): FeedbackAda
     submit: ({ message, type, comment }) => {
       history
         .afterWrites(() => threadApi.setFeedback(message.id, type, comment))
-        .catch((error: unknown) => console.error('Dev Copilot could not save feedback', error));
+        .catch((error: unknown) => history.reportSaveProblem(error));
     },
   };
 }

@@ -28,12 +28,24 @@ const readAsDataUrl = (file: File) =>
 /** Images only, checked before anything is sent; on send the image becomes a data URL (spec sections 3 and 4). */
 export class ImageAttachmentAdapter implements AttachmentAdapter {
   accept = 'image/*';
+  private readonly idsInUse = new Set<string>();
+
+  /**
+   * The file name, as the spec has it, made unique: every pasted screenshot is called image.png, and attachments
+   * sharing an id replace each other.
+   */
+  private idFor(name: string): string {
+    let id = name;
+    for (let copy = 2; this.idsInUse.has(id); copy++) id = `${name} (${copy})`;
+    this.idsInUse.add(id);
+    return id;
+  }
 
   async add({ file }: { file: File }): Promise<PendingAttachment> {
     const refusal = refusalOf(file);
     if (refusal) throw new Error(refusal);
     return {
-      id: file.name,
+      id: this.idFor(file.name),
       type: 'image',
       name: file.name,
       contentType: file.type,
@@ -43,6 +55,7 @@ export class ImageAttachmentAdapter implements AttachmentAdapter {
   }
 
   async send(attachment: PendingAttachment): Promise<CompleteAttachment> {
+    this.idsInUse.delete(attachment.id);
     return {
       ...attachment,
       status: { type: 'complete' },
@@ -50,5 +63,7 @@ export class ImageAttachmentAdapter implements AttachmentAdapter {
     };
   }
 
-  async remove(): Promise<void> {}
+  async remove(attachment: { id: string }): Promise<void> {
+    this.idsInUse.delete(attachment.id);
+  }
 }

@@ -2,9 +2,11 @@ import type { ExportedMessageRepositoryItem, ThreadHistoryAdapter } from '@assis
 import { toMessageRepository, toStoredMessage } from './stored-messages';
 import { threadApi } from './thread-api';
 import { trackUnsaved } from './unsaved-changes';
-import type { ThreadDto } from './wire-types';
 
 export type ThreadChoice = { kind: 'latest' } | { kind: 'thread'; id: string } | { kind: 'new' };
+
+/** Told which stored thread this conversation is, once known: the latest one loaded, or one just created. */
+export type OnThreadKnown = (threadId: string, how: 'loaded' | 'created') => void;
 
 /**
  * Keeps one conversation in the server's thread API. The thread is created on the first message, so opening the
@@ -13,6 +15,7 @@ export type ThreadChoice = { kind: 'latest' } | { kind: 'thread'; id: string } |
 export class ServerThreadHistory implements ThreadHistoryAdapter {
   private threadId: string | null;
   private writes: Promise<unknown> = Promise.resolve();
+  private readonly saveProblemListeners = new Set<(message: string) => void>();
   private markLoaded: () => void = () => {};
   /** Settles once the stored conversation is in the runtime; a question sent earlier would be overwritten. */
   readonly loaded = new Promise<void>((resolve) => {
@@ -21,7 +24,7 @@ export class ServerThreadHistory implements ThreadHistoryAdapter {
 
   constructor(
     private readonly choice: ThreadChoice,
-    private readonly onThreadCreated?: (thread: ThreadDto) => void,
+    private readonly onThreadKnown?: OnThreadKnown,
   ) {
     this.threadId = choice.kind === 'thread' ? choice.id : null;
   }
@@ -39,6 +42,7 @@ export class ServerThreadHistory implements ThreadHistoryAdapter {
     if (this.choice.kind === 'latest') {
       const [latest] = await threadApi.list('regular');
       this.threadId = latest?.id ?? null;
+      if (this.threadId) this.onThreadKnown?.(this.threadId, 'loaded');
     }
     if (!this.threadId) return { messages: [] };
     const { messages } = await threadApi.get(this.threadId);
@@ -51,10 +55,22 @@ export class ServerThreadHistory implements ThreadHistoryAdapter {
       if (created) this.threadId = created.id;
       await threadApi.appendMessage(this.threadId as string, toStoredMessage(parentId, message));
       // Announced after its first message, which gives the thread its title.
-      if (created) this.onThreadCreated?.(created);
+      if (created) this.onThreadKnown?.(created.id, 'created');
     });
-    this.writes = write.catch((error: unknown) => console.error('Dev Copilot could not save a message', error));
+    this.writes = write.catch((error: unknown) => this.reportSaveProblem(error));
     return trackUnsaved(write);
+  }
+
+  /** Calls `listener` with a reader-facing message whenever a message or rating could not be saved. */
+  onSaveProblem(listener: (message: string) => void): () => void {
+    this.saveProblemListeners.add(listener);
+    return () => this.saveProblemListeners.delete(listener);
+  }
+
+  reportSaveProblem(error: unknown) {
+    console.error('Dev Copilot could not save the conversation', error);
+    const reason = error instanceof Error ? error.message : 'the server did not answer';
+    for (const listener of this.saveProblemListeners) listener(reason);
   }
 
   /** Runs after every pending write, e.g. feedback on a message that is still being saved. */

@@ -4,8 +4,7 @@ import type { CopilotActions } from '../../../../site.config';
 import { createAskAiModelAdapter } from './ask-model-adapter';
 import { createFeedbackAdapter } from './feedback-adapter';
 import { ImageAttachmentAdapter } from './image-attachment-adapter';
-import { ServerThreadHistory, type ThreadChoice } from './server-thread-history';
-import type { ThreadDto } from './wire-types';
+import { type OnThreadKnown, ServerThreadHistory, type ThreadChoice } from './server-thread-history';
 
 const currentPage = () => window.location.pathname;
 
@@ -19,11 +18,11 @@ const canSpeak = () => typeof window !== 'undefined' && 'speechSynthesis' in win
 export function useCopilotRuntime(
   choice: ThreadChoice,
   actions: CopilotActions,
-  onThreadCreated?: (thread: ThreadDto) => void,
+  onThreadKnown?: OnThreadKnown,
 ): { runtime: AssistantRuntime; history: ServerThreadHistory } {
   // One history per mounted conversation: callers give each thread its own component key.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the choice is fixed for the component's life
-  const history = useMemo(() => new ServerThreadHistory(choice, onThreadCreated), []);
+  const history = useMemo(() => new ServerThreadHistory(choice, onThreadKnown), []);
   const adapters = useMemo(
     () => ({
       history,

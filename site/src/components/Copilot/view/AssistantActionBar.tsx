@@ -7,8 +7,8 @@ import { Icon } from './icons';
 import { TooltipButton } from './TooltipButton';
 
 /**
- * Copy, Read aloud / Stop, Refresh, Good / Bad response. Each is left out when the site config switches it off; the
- * primitives themselves render nothing when the runtime lacks the capability (no speech synthesis, for instance).
+ * Copy, Read aloud / Stop, Refresh, Good / Bad response. Each is left out when the site config switches it off, and
+ * Read aloud also when the runtime cannot speak (a browser without speech synthesis).
  */
 export function AssistantActionBar(): ReactNode {
   const actions = useCopilotActions();
@@ -34,7 +34,7 @@ export function AssistantActionBar(): ReactNode {
           </ActionBarPrimitive.Copy>
         )}
         {actions.allowSpeak && (
-          <>
+          <AuiIf condition={(s) => s.thread.capabilities.speech}>
             <AuiIf condition={(s) => s.message.speech === undefined}>
               <ActionBarPrimitive.Speak asChild>
                 <TooltipButton tooltip="Read aloud">
@@ -49,7 +49,7 @@ export function AssistantActionBar(): ReactNode {
                 </TooltipButton>
               </ActionBarPrimitive.StopSpeaking>
             </AuiIf>
-          </>
+          </AuiIf>
         )}
         {actions.allowReload && (
           <ActionBarPrimitive.Reload asChild>

@@ -1,4 +1,4 @@
-import { AuiIf, ComposerPrimitive, useAuiEvent } from '@assistant-ui/react';
+import { AuiIf, ComposerPrimitive, useAuiEvent, useAuiState } from '@assistant-ui/react';
 import { type ReactNode, useState } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
 import { AttachmentTile } from './Attachment';
@@ -32,6 +32,8 @@ function useAttachmentError(): [string | null, () => void] {
 export function Composer(): ReactNode {
   const actions = useCopilotActions();
   const [attachmentError, dismissError] = useAttachmentError();
+  // A question sent before the stored conversation is in would start a second thread and then be overwritten.
+  const isLoading = useAuiState((s) => s.thread.isLoading);
   const body = (
     <ComposerPrimitive.Root className={styles.composer} data-testid="copilot-composer">
       {actions.allowAttachments && (
@@ -40,7 +42,7 @@ export function Composer(): ReactNode {
         </div>
       )}
       {attachmentError && (
-        <p className={styles.attachmentError} role="alert" data-testid="attachment-error">
+        <p className={styles.problem} role="alert" data-testid="attachment-error">
           {attachmentError}
           <button type="button" className="clean-btn" onClick={dismissError} aria-label="Dismiss">
             <Icon name="close" size={12} />
@@ -62,10 +64,12 @@ export function Composer(): ReactNode {
           rows={1}
           maxRows={8}
           autoFocus
+          readOnly={isLoading}
+          aria-busy={isLoading}
           addAttachmentOnPaste={actions.allowAttachments}
         />
         <AuiIf condition={(s) => !s.thread.isRunning}>
-          <ComposerPrimitive.Send asChild>
+          <ComposerPrimitive.Send asChild disabled={isLoading}>
             <TooltipButton tooltip="Send" className={styles.sendButton}>
               <Icon name="send" />
             </TooltipButton>

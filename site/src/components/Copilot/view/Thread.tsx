@@ -12,7 +12,14 @@ import { type Suggestion, Welcome } from './Welcome';
  * One conversation: the welcome or the messages, a scroll-to-bottom button while the reader is above the end, and
  * the composer. The viewport follows the bottom while an answer streams, unless the reader scrolls up.
  */
-export function Thread({ suggestions }: { suggestions: readonly Suggestion[] }): ReactNode {
+export function Thread({
+  suggestions,
+  notice,
+}: {
+  suggestions: readonly Suggestion[];
+  /** Shown above the composer, e.g. that the conversation could not be saved. */
+  notice?: ReactNode;
+}): ReactNode {
   return (
     <TooltipProvider>
       <ThreadPrimitive.Root className={styles.thread}>
@@ -27,6 +34,7 @@ export function Thread({ suggestions }: { suggestions: readonly Suggestion[] }):
                 <Icon name="down" />
               </TooltipButton>
             </ThreadPrimitive.ScrollToBottom>
+            {notice}
             <Composer />
           </ThreadPrimitive.ViewportFooter>
         </ThreadPrimitive.Viewport>

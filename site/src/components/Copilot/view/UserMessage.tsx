@@ -17,7 +17,7 @@ export function UserMessage(): ReactNode {
       </div>
       <div className={styles.userRow}>
         {actions.allowEdit && (
-          <ActionBarPrimitive.Root hideWhenRunning autohide="not-last" className={styles.userActions}>
+          <ActionBarPrimitive.Root hideWhenRunning autohide="never" className={styles.userActions}>
             <ActionBarPrimitive.Edit asChild>
               <TooltipButton tooltip="Edit">
                 <Icon name="edit" />

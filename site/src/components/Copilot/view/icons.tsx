@@ -21,6 +21,7 @@ const paths = {
   close: 'M18 6 6 18M6 6l12 12',
   chat: 'M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z',
   plus: 'M12 5v14M5 12h14',
+  expand: 'M15 3h6v6M9 21H3v-6M21 3l-7 7M3 21l7-7',
 } as const;
 
 export type IconName = keyof typeof paths;
