@@ -283,8 +283,10 @@ async function streamAnswer(request: FastifyRequest, reply: FastifyReply, run: A
   const headersSoFar = reply.getHeaders();
   reply.hijack();
   const raw = reply.raw;
+  for (const [name, value] of Object.entries(headersSoFar)) {
+    if (value !== undefined) raw.setHeader(name, value);
+  }
   raw.writeHead(200, {
-    ...headersSoFar,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     connection: 'keep-alive',
