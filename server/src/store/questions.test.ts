@@ -149,6 +149,33 @@ for (const backend of testBackends) {
       ]);
     });
 
+    it("rejectsClaimingAnotherReadersAnswerId: a reader who logs under someone's answer id changes nothing of theirs", async () => {
+      const mallory = 'mallory@acme.example';
+      await recordQuestion(
+        store.db,
+        logged({
+          ownerEmail: mallory,
+          answerMessageId: 'answer-1',
+          question: 'planted',
+          covered: false,
+          nearestPage: null,
+        }),
+      );
+      await conversation('Why does npm say E401?', 'answer-1');
+      await recordQuestion(store.db, logged({ answerMessageId: 'answer-1', covered: true }));
+      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-1', rating: 'negative' });
+
+      const rows = await store.db.select().from(questions).orderBy(questions.ownerEmail);
+      expect(rows.map((row) => [row.ownerEmail, row.question])).toEqual([
+        [ada, 'How do I fix npm E401 installing @acme/cli?'],
+        [mallory, 'planted'],
+      ]);
+      const ratedDown = (await findReportItems(store.db, { limit: 10 })).filter((item) => item.kind === 'rated-down');
+      expect(ratedDown).toEqual([
+        expect.objectContaining({ question: 'Why does npm say E401?', covered: true, nearestPage: cliPage }),
+      ]);
+    });
+
     it('reports a rated-down answer that was never logged, from its thread alone', async () => {
       await conversation('Old question', 'answer-old');
       await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-old', rating: 'negative' });

@@ -44,7 +44,7 @@ export async function recordQuestion(db: Database, entry: NewQuestion): Promise<
       sources: entry.sources ?? [],
       answerMessageId: entry.answerMessageId,
     })
-    .onConflictDoNothing({ target: questions.answerMessageId });
+    .onConflictDoNothing({ target: [questions.ownerEmail, questions.answerMessageId] });
 }
 
 /** One thing for the docs maintainers to look at: an answer rated down, or a question the docs did not cover. */
@@ -90,7 +90,10 @@ export async function findReportItems(db: Database, { since, limit }: ReportQuer
     .from(feedback)
     .innerJoin(messages, eq(messages.id, feedback.messageId))
     .leftJoin(questionMessages, eq(questionMessages.id, messages.parentId))
-    .leftJoin(questions, eq(questions.answerMessageId, feedback.messageId))
+    .leftJoin(
+      questions,
+      and(eq(questions.answerMessageId, feedback.messageId), eq(questions.ownerEmail, feedback.ownerEmail)),
+    )
     .where(and(eq(feedback.rating, 'negative'), since ? gte(feedback.updatedAt, since) : undefined))
     .orderBy(desc(feedback.updatedAt))
     .limit(limit);
@@ -106,7 +109,13 @@ export async function findReportItems(db: Database, { since, limit }: ReportQuer
           db
             .select({ messageId: feedback.messageId })
             .from(feedback)
-            .where(and(eq(feedback.messageId, questions.answerMessageId), eq(feedback.rating, 'negative'))),
+            .where(
+              and(
+                eq(feedback.messageId, questions.answerMessageId),
+                eq(feedback.ownerEmail, questions.ownerEmail),
+                eq(feedback.rating, 'negative'),
+              ),
+            ),
         ),
       ),
     )

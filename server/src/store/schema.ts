@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, jsonb, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 /** Sign-in sessions. The cookie holds an opaque id; only its hash is stored, so a leaked table opens no session. */
 export const sessions = pgTable(
@@ -104,7 +104,7 @@ export type QuestionMode = (typeof questionModes)[number];
 /**
  * Every question Dev Copilot answered, for the maintainers' report (`npm run copilot:report`): what the docs could
  * not answer, and which page came closest. `answer_message_id` is askAi's response id, the id the widget stores the
- * answer under, so feedback on that answer joins here. No foreign key: the answer may never be saved in a thread.
+ * answer under, so feedback on that answer (by the same reader) joins here. No foreign key: the answer may never be saved in a thread.
  */
 export const questions = pgTable(
   'questions',
@@ -117,12 +117,14 @@ export const questions = pgTable(
     nearestPageUrl: text('nearest_page_url'),
     nearestPageTitle: text('nearest_page_title'),
     sources: jsonb('sources').$type<MessageSource[]>().notNull().default([]),
-    answerMessageId: text('answer_message_id').notNull().unique('questions_answer_message_id_unique'),
+    answerMessageId: text('answer_message_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('questions_created_at_index').on(table.createdAt.desc()),
     check('questions_mode_check', sql`${table.mode} in ('docs-only', 'model')`),
+    // The id comes from the reader's client: unique per reader, so no one can claim another reader's answer id.
+    unique('questions_owner_answer_unique').on(table.ownerEmail, table.answerMessageId),
   ],
 );
 
