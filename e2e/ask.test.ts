@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docsQuestions } from '../server/src/copilot/retrieval/questions.js';
+import { answeringPages, docsQuestions } from '../server/src/copilot/retrieval/questions.js';
 import { findReportItems } from '../server/src/store/questions.js';
 import { startServer, type TestServer } from './harness';
 import { signIn } from './sign-in';
@@ -118,18 +118,19 @@ describe('screenshots and the questions log', () => {
 });
 
 describe('docs-only answers to realistic questions', () => {
-  it(`cites the answering page for at least 90 % of the ${docsQuestions.length} questions`, async () => {
+  it(`cites a page that answers it for each of the ${docsQuestions.length} questions`, async () => {
     const misses: string[] = [];
-    for (const { question: text, expectedPage } of docsQuestions) {
-      const response = await ask({ messages: [question(text)] });
+    for (const docsQuestion of docsQuestions) {
+      const response = await ask({ messages: [question(docsQuestion.question)] });
       const body = (await response.json()) as { sources: Array<{ url: string }> };
       const pages = body.sources.map((source) => decodeURI(source.url.split('#')[0] ?? ''));
-      if (!pages.includes(decodeURI(expectedPage))) misses.push(`${text} -> ${expectedPage} (got ${pages.join(', ')})`);
+      const expected = answeringPages(docsQuestion).map((page) => decodeURI(page));
+      if (!pages.some((page) => expected.includes(page))) {
+        misses.push(`${docsQuestion.question} -> ${expected.join(' or ')} (got ${pages.join(', ')})`);
+      }
     }
-    console.log(`askAi cited the expected page for ${docsQuestions.length - misses.length}/${docsQuestions.length}`);
-    for (const miss of misses) console.log(`  missed: ${miss}`);
     expect(docsQuestions.length).toBeGreaterThanOrEqual(30);
-    expect(misses.length / docsQuestions.length).toBeLessThanOrEqual(0.1);
+    expect(misses).toEqual([]);
   });
 });
 

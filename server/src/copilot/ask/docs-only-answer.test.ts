@@ -43,6 +43,27 @@ describe('composeDocsOnlyAnswer', () => {
     expect(answer.markdown).toContain('> Create a TTL policy on the expireAt field');
   });
 
+  it('quotes another page before a third section of the same page, keeping the ranking order', () => {
+    const results = [
+      section({}),
+      section({ heading: 'Costs', url: '/firestore-ttl#costs', text: 'TTL policy deletes are billed like deletes.' }),
+      section({ heading: 'Limits', url: '/firestore-ttl#limits', text: 'One TTL policy per collection group field.' }),
+      section({
+        pageTitle: 'Common pitfalls',
+        heading: 'TTL',
+        url: '/common-pitfalls#ttl',
+        pageUrl: '/common-pitfalls',
+        text: 'A TTL policy field must be a timestamp.',
+      }),
+    ];
+    const answer = composeDocsOnlyAnswer({ question: 'How do I create a TTL policy?', results, excerpt });
+    expect(answer.sources.map((source) => source.url)).toEqual([
+      '/firestore-ttl#creating-a-policy',
+      '/firestore-ttl#costs',
+      '/common-pitfalls#ttl',
+    ]);
+  });
+
   it('says honestly when nothing matches, with the nearest pages', () => {
     const results = [section({ text: 'Deletion happens within 24 hours.' })];
     const answer = composeDocsOnlyAnswer({

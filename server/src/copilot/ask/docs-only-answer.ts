@@ -50,6 +50,19 @@ const clipWords = (text: string, limit: number) =>
 const plain = (text: string) => text.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;'));
 
 /**
+ * The best section, then the best of other pages before more of the same page: three sections of one page say less
+ * than the page plus the two others that treat the question (the Koa page's error middleware and the error-handling
+ * page's status table).
+ */
+function quotedSections(relevant: readonly RetrievedSection[], count = 3): RetrievedSection[] {
+  const pagesSeen = new Set<string>();
+  const firstOfPage = relevant.filter((section) => !pagesSeen.has(section.pageUrl) && pagesSeen.add(section.pageUrl));
+  const rest = relevant.filter((section) => !firstOfPage.includes(section));
+  const chosen = [...firstOfPage.slice(0, count), ...rest].slice(0, count);
+  return chosen.sort((first, second) => relevant.indexOf(first) - relevant.indexOf(second));
+}
+
+/**
  * The answer without a language model: a lead sentence, the best two or three sections quoted with links, or an
  * honest "not covered" with the nearest pages when nothing matches well enough.
  */
@@ -82,7 +95,7 @@ export function composeDocsOnlyAnswer(options: {
     };
   }
 
-  const chosen = relevant.slice(0, 3);
+  const chosen = quotedSections(relevant);
   const [best] = chosen as [RetrievedSection, ...RetrievedSection[]];
   const lead = `${imageNote}The handbook covers this in **${sourceTitle(best)}** ([open the section](${best.url})).`;
   const quotes = chosen.map(

@@ -2,7 +2,18 @@
  * Questions a developer would ask Dev Copilot, written from the doc sources, each with the page that answers it.
  * Shared by the retrieval test and the benchmark; phrased as people ask, not as the headings read.
  */
-export type DocsQuestion = { question: string; expectedPage: string };
+export type DocsQuestion = {
+  question: string;
+  expectedPage: string;
+  /** Other pages that state the answer just as fully (the handbook repeats a few facts on purpose). */
+  alsoAnsweredBy?: readonly string[];
+};
+
+/** Every page that counts as answering a question. */
+export const answeringPages = (question: DocsQuestion): string[] => [
+  question.expectedPage,
+  ...(question.alsoAnsweredBy ?? []),
+];
 
 export const docsQuestions: readonly DocsQuestion[] = [
   { question: 'How do I create a TTL policy on expireAt?', expectedPage: '/firestore-ttl' },
@@ -33,7 +44,12 @@ export const docsQuestions: readonly DocsQuestion[] = [
     question: 'how can I see how many bytes a query will scan before running it?',
     expectedPage: '/bigquery-clustering-and-partition',
   },
-  { question: 'How fast do we have to respond to a SEV1?', expectedPage: '/support-procedure' },
+  {
+    question: 'How fast do we have to respond to a SEV1?',
+    expectedPage: '/support-procedure',
+    // Both list the response times per severity ("SEV1 15 minutes").
+    alsoAnsweredBy: ['/backend-dev-rdr', '/faqs/'],
+  },
   { question: 'What score do I need to pass the final exam?', expectedPage: '/final_exam/' },
   { question: 'what happens if I fail the exam, is there a retake?', expectedPage: '/final_exam/' },
   {

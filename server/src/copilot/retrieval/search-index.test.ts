@@ -14,6 +14,9 @@ const fixture = [
   section('/cloud-tasks', 'Queues', 'Queues have a rate. The queue rate is not enough on its own.'),
   section('/runner/', 'The instance', 'The runner VM is an e2-standard-4 machine with a 100 GB disk.'),
   section('/app-bridge', 'Toasts', 'Use shopify.toast.show in App Bridge v4 instead of the Toast component.'),
+  section('/go-live', 'Rollback', 'Redeploy the previous tag; a rollback takes five minutes.'),
+  section('/support', 'Severity', 'Response time for SEV1 is 15 minutes.'),
+  section('/reviews', 'Bot comments', 'Reply to each bot comment before asking a human reviewer.'),
 ];
 
 describe('createDocsSearchIndex', () => {
@@ -30,6 +33,18 @@ describe('createDocsSearchIndex', () => {
   it('finds hyphenated machine types whole or in parts', () => {
     expect(index.search('e2-standard-4')[0]?.url).toBe('/runner/#the-instance');
     expect(index.search('standard machine')[0]?.url).toBe('/runner/#the-instance');
+  });
+
+  it('finds a word the docs write closed when the question splits it ("roll back" for rollback)', () => {
+    expect(index.search('how do I roll back')[0]?.url).toBe('/go-live#rollback');
+  });
+
+  it('finds a near spelling that stemming keeps apart, below an exact match ("respond" for response)', () => {
+    expect(index.search('how fast must we respond')[0]?.url).toBe('/support#severity');
+    const exact = index.search('response time')[0]?.score ?? 0;
+    const near = index.search('respond time')[0]?.score ?? 0;
+    expect(near).toBeGreaterThan(0);
+    expect(near).toBeLessThan(exact);
   });
 
   it('prefers a match in the heading over the same match in the body', () => {

@@ -1,5 +1,5 @@
 import type { DocSection } from './doc-page.js';
-import { tokenize } from './tokenize.js';
+import { joinedNeighbours, tokenize } from './tokenize.js';
 import { isRootRelative, pageKey, parseDocUrl } from './urls.js';
 
 export { excerpt } from './excerpt.js';
@@ -26,6 +26,7 @@ const fields = [
   { name: 'body', weight: 1, b: 0.75, read: (section: DocSection) => section.text },
 ] as const;
 const currentPageBoost = 1.5;
+const variantWeight = 0.5;
 const defaultLimit = 8;
 
 type FieldTerms = { frequencies: Map<string, number>; length: number };
@@ -78,19 +79,42 @@ export function createDocsSearchIndex(sections: readonly DocSection[]): DocsSear
     pages.set(key, anchors);
   }
 
+  const vocabulary = [...documentFrequency.keys()];
+  /**
+   * The query's terms with their weights: its own stems, words it splits that the docs write as one, and, at half
+   * weight, the docs' near spellings of a long stem (Porter leaves `respond` and `respons` apart).
+   */
+  const weightedTerms = (query: string): Map<string, number> => {
+    const weights = new Map<string, number>();
+    const own = tokenize(query);
+    for (const term of [...own, ...joinedNeighbours(query)]) if (documentFrequency.has(term)) weights.set(term, 1);
+    for (const term of own) {
+      if (term.length < 6 || !/^\p{L}+$/u.test(term)) continue;
+      const prefix = term.slice(0, Math.max(5, term.length - 2));
+      for (const variant of vocabulary) {
+        if (variant.startsWith(prefix) && Math.abs(variant.length - term.length) <= 2 && !weights.has(variant)) {
+          weights.set(variant, variantWeight);
+        }
+      }
+    }
+    return weights;
+  };
+
   return {
     sections,
     search(query, options = {}) {
-      const terms = [...new Set(tokenize(query))].filter((term) => documentFrequency.has(term));
-      if (terms.length === 0) return [];
+      const terms = weightedTerms(query);
+      if (terms.size === 0) return [];
       const currentPage = options.currentPage ? pageKey(parseDocUrl(options.currentPage).path) : undefined;
       const scored: ScoredSection[] = [];
       sections.forEach((section, index) => {
         const sectionFields = counted[index] ?? [];
         let score = 0;
-        for (const term of terms) {
+        for (const [term, weight] of terms) {
           const frequency = weightedFrequency(sectionFields, term);
-          if (frequency > 0) score += (inverseDocumentFrequency(term) * frequency * (k1 + 1)) / (frequency + k1);
+          if (frequency > 0) {
+            score += (weight * inverseDocumentFrequency(term) * frequency * (k1 + 1)) / (frequency + k1);
+          }
         }
         if (score === 0) return;
         if (currentPage !== undefined && pageKey(section.pageUrl) === currentPage) score *= currentPageBoost;

@@ -46,3 +46,16 @@ export function tokenize(text: string): string[] {
   }
   return terms;
 }
+
+/**
+ * Two neighbouring words written as one (`roll back` as `rollback`, `set up` as `setup`), stemmed: a query may split
+ * what the docs write closed, or the other way round. The index keeps only those it knows.
+ */
+export function joinedNeighbours(text: string): string[] {
+  const words =
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/\p{L}+/gu) ?? [];
+  return words.slice(1).map((word, index) => stem(`${words[index]}${word}`));
+}
