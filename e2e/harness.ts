@@ -24,14 +24,8 @@ export function freePort(): Promise<number> {
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
 
-/**
- * Starts the real server (embedded development IdP, in-memory PGlite unless a store is given) on a free loopback
- * port over the built site.
- */
-export async function startServer(
-  environment: Record<string, string> = {},
-  options: BuildOptions & { store?: Store } = {},
-) {
+/** The server's configuration for a test on a free loopback port over the built site. */
+async function testConfig(environment: Record<string, string>) {
   const port = await freePort();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -41,6 +35,18 @@ export async function startServer(
     SITE_DIR: siteBuildDirectory,
     ...environment,
   });
+  return { port, config, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Starts the real server (embedded development IdP, in-memory PGlite unless a store is given) on a free loopback
+ * port over the built site.
+ */
+export async function startServer(
+  environment: Record<string, string> = {},
+  options: BuildOptions & { store?: Store } = {},
+) {
+  const { port, config, baseUrl } = await testConfig(environment);
   const ownStore = !options.store;
   const store = options.store ?? (await openStore({ dataDirectory: inMemoryDataDirectory }));
   const app = await buildApp(config, { ...options, store });
@@ -49,12 +55,20 @@ export async function startServer(
     app,
     config,
     store,
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     async close() {
       await app.close();
       if (ownStore) await store.close();
     },
   };
+}
+
+/** Starts the server as production does: it opens its own store from `DATA_DIR` or `DATABASE_URL`. */
+export async function startServerOnItsOwnStore(environment: Record<string, string>) {
+  const { port, config, baseUrl } = await testConfig(environment);
+  const app = await buildApp(config);
+  await app.listen({ host: '127.0.0.1', port });
+  return { baseUrl, close: () => app.close() };
 }
 
 /** Debian's chromium, with the flags this closed network needs (no background calls home). */
