@@ -114,4 +114,78 @@ describe('Dev Copilot with a model', () => {
         mode: 'model',
       });
   });
+
+  it('renders headings to h6, GFM tables and lists, and code blocks with a language header and Copy', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    fake.behave({
+      reply: [
+        '# Title one\n\n###### Title six\n\n####### not a heading\n\n',
+        '| Step | Command |\n|---|---|\n| Build | `npm run build` |\n| Test | `npm test` |\n\n',
+        '- first\n- second\n\n',
+        '```bash\nnpm ci\n```\n',
+      ],
+    });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('Show me the markdown');
+    await copilot.waitForAnswer(1);
+    const answer = copilot.lastAnswer;
+    await answer.getByTestId('code-header').waitFor();
+    expect(await answer.locator('h1').innerText()).toBe('Title one');
+    expect(await answer.locator('h6').innerText()).toBe('Title six');
+    expect(await answer.getByText('####### not a heading').count()).toBe(1);
+    expect(await answer.locator('table tr').count()).toBe(3);
+    expect(await answer.locator('table td').allInnerTexts()).toEqual(['Build', 'npm run build', 'Test', 'npm test']);
+    expect(await answer.locator('li').allInnerTexts()).toEqual(['first', 'second']);
+
+    const header = answer.getByTestId('code-header');
+    expect(await header.innerText()).toContain('bash');
+    const copy = header.getByRole('button', { name: 'Copy' });
+    // The viewport scrolls smoothly, and Radix closes a tooltip when its trigger scrolls: let it settle first.
+    await copy.scrollIntoViewIfNeeded();
+    const viewport = site.page.getByTestId('copilot-viewport');
+    let settled = -1;
+    await expect
+      .poll(async () => {
+        const now = await viewport.evaluate((element) => element.scrollTop);
+        const still = now === settled;
+        settled = now;
+        return still;
+      })
+      .toBe(true);
+    await copy.focus();
+    await expect.poll(() => site.page.getByRole('tooltip').innerText()).toBe('Copy');
+    await copy.click();
+    await expect.poll(() => copy.getAttribute('data-copied')).toBe('true');
+    expect(await site.page.evaluate(() => navigator.clipboard.readText())).toBe('npm ci\n');
+  });
+
+  it('follows a streaming answer until the reader scrolls up, then offers Scroll to bottom', async () => {
+    fake.behave({
+      reply: Array.from({ length: 160 }, (_, index) => `Line ${index} of a long answer.\n\n`),
+      chunkDelayMs: 25,
+    });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('Give me a long answer');
+    const viewport = site.page.getByTestId('copilot-viewport');
+    const distanceFromBottom = () =>
+      viewport.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+    const scrollToBottom = site.page.getByRole('button', { name: 'Scroll to bottom' });
+
+    // While it streams the message has its running style and the view keeps to the newest words.
+    await expect.poll(() => copilot.lastAnswer.getAttribute('data-status')).toBe('running');
+    await expect.poll(() => viewport.evaluate((element) => element.scrollHeight > element.clientHeight * 2)).toBe(true);
+    expect(await distanceFromBottom()).toBeLessThan(80);
+
+    await viewport.hover();
+    await site.page.mouse.wheel(0, -1500);
+    await copilot.waitForAnswer(1);
+    expect(await distanceFromBottom()).toBeGreaterThan(300);
+
+    await scrollToBottom.click();
+    await expect.poll(distanceFromBottom).toBeLessThan(5);
+    // At the bottom the button is gone (disabled and hidden, so out of the accessibility tree too).
+    await expect.poll(() => scrollToBottom.count()).toBe(0);
+  });
 });

@@ -70,11 +70,18 @@ export class Copilot {
     await this.composerInput.press('Enter');
   }
 
-  /** Waits until the `count`-th answer exists and its run is over (complete, cancelled or failed). */
+  /**
+   * Waits until the `count`-th answer exists, its run is over (complete, cancelled or failed) and its smooth text has
+   * caught up (the markdown container's own `data-status`).
+   */
   async waitForAnswer(count: number) {
     await this.page.waitForFunction((n) => {
       const answer = document.querySelectorAll('[data-testid="copilot-assistant-message"]')[n - 1];
-      return answer !== undefined && answer.getAttribute('data-status') !== 'running';
+      return (
+        answer !== undefined &&
+        answer.getAttribute('data-status') !== 'running' &&
+        answer.querySelector('[data-status="running"]') === null
+      );
     }, count);
   }
 
