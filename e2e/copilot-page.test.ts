@@ -204,7 +204,12 @@ describe('the assistant page', () => {
     await site.page.reload();
     await copilot.waitForAnswer(1);
     await expect.poll(() => list.current.innerText()).toContain('GitLab runner');
+    // Delete asks first; Keep leaves the conversation as it was.
     await list.row('GitLab runner').getByRole('button', { name: 'Delete' }).click();
+    await list.row('GitLab runner').getByRole('button', { name: 'Keep' }).click();
+    expect(await list.regular.count()).toBe(1);
+    expect(await copilot.userMessages.count()).toBe(1);
+    await list.delete('GitLab runner');
     await copilot.welcome.waitFor();
     await copilot.ask('How do I use WSL?');
     await copilot.waitForAnswer(1);
@@ -232,7 +237,7 @@ describe('the assistant page', () => {
     await expect.poll(() => list.current.innerText()).toContain('GitLab runner');
     await expect.poll(() => copilot.userMessages.first().innerText()).toContain('GitLab runner');
 
-    await list.row('GitLab runner').getByRole('button', { name: 'Delete' }).click();
+    await list.delete('GitLab runner');
     await expect.poll(() => list.regular.count()).toBe(0);
     await copilot.welcome.waitFor();
 

@@ -269,6 +269,9 @@ describe('actions on an answer', () => {
     expect(await copilot.action(0, 'Bad response').getAttribute('aria-pressed')).toBe('true');
     expect(await copilot.action(0, 'Good response').getAttribute('aria-pressed')).toBe('false');
     expect(await copilot.action(1, 'Good response').getAttribute('aria-pressed')).toBe('true');
+    // The reason was kept with the rating, so it is not asked for again.
+    expect(await site.page.getByTestId('feedback-reason').count()).toBe(0);
+    expect(await copilot.answers.first().innerText()).toContain('Thanks, the docs team will see your reason.');
   });
 
   it('edits a question into branch 2/2, switches back to 1/2, and Refresh makes a new answer branch', async () => {

@@ -120,6 +120,12 @@ export class CopilotThreadList {
     return this.page.getByTestId('thread-row').filter({ hasText: title });
   }
 
+  /** Deletes a conversation: Delete, then "Yes, delete" in the row's confirmation. */
+  async delete(title: string) {
+    await this.row(title).getByRole('button', { name: 'Delete' }).click();
+    await this.row(title).getByRole('button', { name: 'Yes, delete' }).click();
+  }
+
   async newConversation() {
     await this.page.getByRole('button', { name: 'New conversation' }).click();
   }

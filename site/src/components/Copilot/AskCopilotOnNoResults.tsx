@@ -12,7 +12,8 @@ function offer(empty: Element, input: HTMLInputElement): void {
   button.type = 'button';
   button.className = `${buttonClass} button button--sm button--primary margin-top--sm`;
   button.textContent = `Ask ${siteFacts.assistantName}`;
-  button.setAttribute('aria-label', `Ask ${siteFacts.assistantName}: ${query}`);
+  // No query in its name: the same button stays while the reader edits the query, and the click sends the new one.
+  button.title = `Ask ${siteFacts.assistantName} this question`;
   button.dataset.testid = 'ask-copilot-from-search';
   // Keep the focus in the search box until the click lands, or the dropdown closes under the pointer.
   button.addEventListener('mousedown', (event) => event.preventDefault());

@@ -45,7 +45,10 @@ function ThreadRow({
   actions: ThreadActions;
 }): ReactNode {
   const [renaming, setRenaming] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const archived = thread.status === 'archived';
+  // Every row has the same buttons; their names say which conversation they act on.
+  const named = (verb: string) => `${verb} ${thread.title}`;
   return (
     <li className={clsx(styles.threadRow, current && styles.currentThread)} data-testid="thread-row">
       {renaming ? (
@@ -66,23 +69,48 @@ function ThreadRow({
           {thread.title}
         </button>
       )}
-      <span className={styles.threadActions}>
-        {!archived && (
-          <button type="button" className="clean-btn" onClick={() => setRenaming(true)}>
-            Rename
+      {confirmingDelete ? (
+        <span className={styles.threadActions} role="group" aria-label={named('Delete')}>
+          <span>Delete for good?</span>
+          <button
+            type="button"
+            className="clean-btn"
+            onClick={() => {
+              setConfirmingDelete(false);
+              actions.remove(thread);
+            }}
+          >
+            Yes, delete
           </button>
-        )}
-        <button
-          type="button"
-          className="clean-btn"
-          onClick={() => (archived ? actions.unarchive(thread) : actions.archive(thread))}
-        >
-          {archived ? 'Unarchive' : 'Archive'}
-        </button>
-        <button type="button" className="clean-btn" onClick={() => actions.remove(thread)}>
-          Delete
-        </button>
-      </span>
+          <button type="button" className="clean-btn" onClick={() => setConfirmingDelete(false)}>
+            Keep
+          </button>
+        </span>
+      ) : (
+        <span className={styles.threadActions}>
+          {!archived && (
+            <button type="button" className="clean-btn" aria-label={named('Rename')} onClick={() => setRenaming(true)}>
+              Rename
+            </button>
+          )}
+          <button
+            type="button"
+            className="clean-btn"
+            aria-label={named(archived ? 'Unarchive' : 'Archive')}
+            onClick={() => (archived ? actions.unarchive(thread) : actions.archive(thread))}
+          >
+            {archived ? 'Unarchive' : 'Archive'}
+          </button>
+          <button
+            type="button"
+            className="clean-btn"
+            aria-label={named('Delete')}
+            onClick={() => setConfirmingDelete(true)}
+          >
+            Delete
+          </button>
+        </span>
+      )}
     </li>
   );
 }

@@ -77,7 +77,8 @@ export function fromStoredMessage(stored: MessageDto): ThreadMessage {
       unstable_annotations: [],
       unstable_data: [],
       steps: [],
-      custom: {},
+      // The reason given with a Bad response, so the widget does not ask for it again.
+      custom: stored.feedback?.comment ? { feedbackComment: stored.feedback.comment } : {},
       ...(stored.feedback ? { submittedFeedback: { type: stored.feedback.rating } } : {}),
     },
   };

@@ -28,7 +28,13 @@ export function AttachmentTile({ removable }: { removable: boolean }): ReactNode
   return (
     <AttachmentPrimitive.Root className={styles.attachment} data-testid="copilot-attachment">
       <Dialog.Root>
-        <Dialog.Trigger className={styles.attachmentThumb} aria-label={`Preview ${name}`} disabled={!image}>
+        <Dialog.Trigger
+          className={styles.attachmentThumb}
+          aria-label={`Preview ${name}`}
+          disabled={!image}
+          // A screenshot from an earlier visit: it went with its question and was never stored.
+          title={image ? undefined : 'Not kept: screenshots are sent with their question and never stored'}
+        >
           {image ? <img src={image} alt="" /> : <Icon name="attach" />}
         </Dialog.Trigger>
         <Dialog.Portal>

@@ -1,4 +1,4 @@
-import { useAui } from '@assistant-ui/react';
+import { useAui, useAuiState } from '@assistant-ui/react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import styles from './chat.module.css';
 
@@ -7,7 +7,9 @@ export function FeedbackReason(): ReactNode {
   const aui = useAui();
   const [reason, setReason] = useState('');
   const [sent, setSent] = useState(false);
-  if (sent) return <p className={styles.feedbackThanks}>Thanks, the docs team will see your reason.</p>;
+  const savedReason = useAuiState((s) => s.message.metadata.custom.feedbackComment);
+  if (sent || typeof savedReason === 'string')
+    return <p className={styles.feedbackThanks}>Thanks, the docs team will see your reason.</p>;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!reason.trim()) return;
