@@ -101,6 +101,21 @@ describe('screenshots and the questions log', () => {
     expect(body.sources.map((source) => source.url.split('#')[0])).toContain('/getting-started-acme-cli/');
   });
 
+  it('says so when a screenshot has no text it can read, and answers the typed question', async () => {
+    const response = await ask({
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: 'How do I register a GitLab runner?' }],
+          attachments: [{ type: 'image', contentType: 'image/png', content: fixture('blank-terminal.png') }],
+        },
+      ],
+    });
+    const body = (await response.json()) as { data: string; sources: Array<{ url: string }> };
+    expect(body.data).toMatch(/^I could not read any text in your screenshot/);
+    expect(body.sources.map((source) => source.url.split('#')[0])).toContain('/setting-up-gitlab-runner');
+  });
+
   it('records answered questions for the maintainers, covered or not', async () => {
     const covered = (await (await ask({ messages: [question('How do I register a GitLab runner?')] })).json()) as {
       id: string;

@@ -71,6 +71,8 @@ export function composeDocsOnlyAnswer(options: {
   results: readonly RetrievedSection[];
   excerpt: (section: RetrievedSection) => string;
   readFromImages?: string | undefined;
+  /** The question came with screenshots but no text could be read from them. */
+  imagesUnread?: boolean | undefined;
 }): DocsOnlyAnswer {
   const terms = questionTerms(options.question);
   const relevant = options.results.filter(
@@ -78,7 +80,9 @@ export function composeDocsOnlyAnswer(options: {
   );
   const imageNote = options.readFromImages
     ? `From your screenshot I read: "${plain(clipWords(options.readFromImages.replace(/\s+/g, ' ').trim(), 240))}".\n\n`
-    : '';
+    : options.imagesUnread
+      ? 'I could not read any text in your screenshot, so this answer goes by your typed question alone.\n\n'
+      : '';
 
   if (relevant.length === 0) {
     const nearestPages = [...new Map(options.results.map((section) => [section.pageUrl, section])).values()].slice(

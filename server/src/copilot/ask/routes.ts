@@ -210,6 +210,7 @@ async function startAnswer(
       results,
       excerpt: (section) => index.excerpt(section, question, 320),
       readFromImages: imageText || undefined,
+      imagesUnread: images.length > 0 && !imageText,
     });
     return {
       id,

@@ -70,11 +70,12 @@ function ThreadRow({
         </button>
       )}
       {confirmingDelete ? (
-        <span className={styles.threadActions} role="group" aria-label={named('Delete')}>
+        <span className={styles.threadActions}>
           <span>Delete for good?</span>
           <button
             type="button"
             className="clean-btn"
+            aria-label={named('Yes, delete')}
             onClick={() => {
               setConfirmingDelete(false);
               actions.remove(thread);
@@ -82,7 +83,13 @@ function ThreadRow({
           >
             Yes, delete
           </button>
-          <button type="button" className="clean-btn" onClick={() => setConfirmingDelete(false)}>
+          <button
+            type="button"
+            className="clean-btn"
+            onClick={() => setConfirmingDelete(false)}
+            // biome-ignore lint/a11y/noAutofocus: the Delete button just pressed is gone; the safe choice takes the focus
+            autoFocus
+          >
             Keep
           </button>
         </span>
