@@ -199,6 +199,20 @@ describe('composer', () => {
     expect(await copilot.composerInput.inputValue()).toBe('');
   });
 
+  it('ignores Enter while an input method is composing a word', async () => {
+    await site.open('/');
+    await copilot.open();
+    await copilot.composerInput.fill('日本語');
+    // Enter that confirms an IME candidate arrives as a keydown with isComposing set; it must not send.
+    await copilot.composerInput.dispatchEvent('keydown', { key: 'Enter', code: 'Enter', isComposing: true });
+    await copilot.composerInput.dispatchEvent('keydown', { key: 'Enter', code: 'Enter', keyCode: 229 });
+    expect(await copilot.userMessages.count()).toBe(0);
+    expect(await copilot.composerInput.inputValue()).toBe('日本語');
+    await copilot.composerInput.press('Enter');
+    await copilot.waitForAnswer(1);
+    expect(await copilot.userMessages.first().innerText()).toBe('日本語');
+  });
+
   it('Stop and Escape end a held run, say so, and the composer works again', async () => {
     // Hold the answer open (the docs-only answer is too quick to stop by hand): a client test of cancelling.
     let release = () => {};

@@ -1,5 +1,5 @@
 import { AuiIf, ComposerPrimitive, useAuiEvent, useAuiState } from '@assistant-ui/react';
-import { type ReactNode, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
 import { AttachmentTile } from './Attachment';
 import styles from './chat.module.css';
@@ -12,6 +12,16 @@ function attachmentErrorText(reason: string, message: string, contentType?: stri
     return `${contentType || 'That file'} is not an image Dev Copilot can read. Attach a PNG, JPEG, GIF or WebP image.`;
   }
   return message;
+}
+
+/**
+ * Safari sends the Enter that confirms an input-method word after compositionend, no longer marked as composing but
+ * with keyCode 229; that Enter picks the word and must not send the message.
+ */
+export function ignoreInputMethodEnter(event: KeyboardEvent<HTMLTextAreaElement>) {
+  if (event.key === 'Enter' && !event.nativeEvent.isComposing && event.nativeEvent.keyCode === 229) {
+    event.preventDefault();
+  }
 }
 
 /** Why the last file was refused, until the next one is accepted or the reader dismisses it. */
@@ -65,6 +75,7 @@ export function Composer(): ReactNode {
           maxRows={8}
           autoFocus
           readOnly={isLoading}
+          onKeyDown={ignoreInputMethodEnter}
           aria-busy={isLoading}
           addAttachmentOnPaste={actions.allowAttachments}
         />

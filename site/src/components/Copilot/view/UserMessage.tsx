@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
 import { AttachmentTile } from './Attachment';
 import { BranchPicker } from './BranchPicker';
+import { ignoreInputMethodEnter } from './Composer';
 import styles from './chat.module.css';
 import { Icon } from './icons';
 import { TooltipButton } from './TooltipButton';
@@ -38,7 +39,12 @@ export function UserMessage(): ReactNode {
 export function EditComposer(): ReactNode {
   return (
     <ComposerPrimitive.Root className={styles.editComposer} data-testid="copilot-edit-composer">
-      <ComposerPrimitive.Input className={styles.editInput} aria-label="Edit your message" autoFocus />
+      <ComposerPrimitive.Input
+        className={styles.editInput}
+        aria-label="Edit your message"
+        autoFocus
+        onKeyDown={ignoreInputMethodEnter}
+      />
       <div className={styles.editButtons}>
         <ComposerPrimitive.Cancel className="button button--sm button--secondary">Cancel</ComposerPrimitive.Cancel>
         <ComposerPrimitive.Send className="button button--sm button--primary">Send</ComposerPrimitive.Send>
