@@ -175,6 +175,8 @@ describe('the chat header', () => {
     await copilot.launcher.click();
     await site.page.locator('.navbar').getByRole('link', { name: 'Coding Standard' }).click();
     await site.page.waitForURL('**/coding-standard/');
+    // The URL changes first; the new page is on screen once its own heading is.
+    await site.page.locator('.theme-doc-markdown h1', { hasText: 'Coding Standard' }).waitFor();
     await copilot.launcher.click();
     await copilot.welcome.getByRole('button', { name: 'Ask about this page' }).click();
     await copilot.waitForAnswer(1);
@@ -197,6 +199,28 @@ describe('composer', () => {
     await copilot.waitForAnswer(1);
     expect(await copilot.userMessages.first().innerText()).toBe('first line\nsecond line');
     expect(await copilot.composerInput.inputValue()).toBe('');
+  });
+
+  it('takes no question until the stored conversation has loaded', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await site.page.route('**/api/threads?status=regular', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await site.open('/');
+    await copilot.launcher.click();
+    await copilot.composerInput.waitFor();
+    expect(await copilot.composerInput.isEditable()).toBe(false);
+    expect(await site.page.getByRole('button', { name: 'Attach file' }).isDisabled()).toBe(true);
+    await copilot.composerInput.press('Enter');
+    expect(await copilot.userMessages.count()).toBe(0);
+    release();
+    await copilot.ask('How do I use WSL?');
+    await copilot.waitForAnswer(1);
+    expect(await copilot.userMessages.count()).toBe(1);
   });
 
   it('ignores Enter while an input method is composing a word', async () => {

@@ -94,46 +94,51 @@ for (const backend of testBackends.filter((candidate) => candidate.persistent)) 
     it('keeps threads, branches, feedback, archive and delete, and the session itself', async () => {
       const environment = environmentOf(database);
       let running = await startServerOnItsOwnStore(environment);
-      const session = `acme_session=${(await signIn(running.baseUrl, { email: 'carol@acme.dev' })).jar.get('acme_session')}`;
-      const send = (method: string, path: string, body?: unknown) =>
-        fetch(`${running.baseUrl}${path}`, {
-          method,
-          headers: {
-            cookie: session,
-            origin: running.baseUrl,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-      const newThread = async (question: string) => {
-        const thread = (await (await send('POST', '/api/threads', {})).json()) as { id: string };
-        const asked = await send('POST', `/api/threads/${thread.id}/messages`, {
-          parentId: null,
-          role: 'user',
-          content: [{ type: 'text', text: question }],
-        });
-        return { id: thread.id, questionId: ((await asked.json()) as { id: string }).id };
-      };
-
-      const kept = await newThread('How do I register a GitLab runner?');
-      for (const id of [`${backend.kind}-answer-1`, `${backend.kind}-answer-2`]) {
-        const reply = await send('POST', `/api/threads/${kept.id}/messages`, {
-          id,
-          parentId: kept.questionId,
-          role: 'assistant',
-          content: [{ type: 'text', text: `Answer ${id}` }],
-        });
-        expect(reply.status).toBe(201);
-      }
-      await send('PUT', `/api/messages/${backend.kind}-answer-1/feedback`, { rating: 'negative', comment: 'Vague' });
-      const archived = await newThread('How do I use WSL?');
-      expect((await send('PATCH', `/api/threads/${archived.id}`, { status: 'archived' })).status).toBe(200);
-      const deleted = await newThread('What is the final exam pass mark?');
-      expect((await send('DELETE', `/api/threads/${deleted.id}`)).status).toBe(204);
-
-      await running.close();
-      running = await startServerOnItsOwnStore(environment);
       try {
+        const session = `acme_session=${(await signIn(running.baseUrl, { email: 'carol@acme.dev' })).jar.get('acme_session')}`;
+        const send = (method: string, path: string, body?: unknown) =>
+          fetch(`${running.baseUrl}${path}`, {
+            method,
+            headers: {
+              cookie: session,
+              origin: running.baseUrl,
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+        const newThread = async (question: string) => {
+          const thread = (await (await send('POST', '/api/threads', {})).json()) as { id: string };
+          const asked = await send('POST', `/api/threads/${thread.id}/messages`, {
+            parentId: null,
+            role: 'user',
+            content: [{ type: 'text', text: question }],
+          });
+          return { id: thread.id, questionId: ((await asked.json()) as { id: string }).id };
+        };
+
+        const kept = await newThread('How do I register a GitLab runner?');
+        for (const id of [`${backend.kind}-answer-1`, `${backend.kind}-answer-2`]) {
+          const reply = await send('POST', `/api/threads/${kept.id}/messages`, {
+            id,
+            parentId: kept.questionId,
+            role: 'assistant',
+            content: [{ type: 'text', text: `Answer ${id}` }],
+          });
+          expect(reply.status).toBe(201);
+        }
+        const rated = await send('PUT', `/api/messages/${backend.kind}-answer-1/feedback`, {
+          rating: 'negative',
+          comment: 'Vague',
+        });
+        expect(rated.status).toBe(200);
+        const archived = await newThread('How do I use WSL?');
+        expect((await send('PATCH', `/api/threads/${archived.id}`, { status: 'archived' })).status).toBe(200);
+        const deleted = await newThread('What is the final exam pass mark?');
+        expect((await send('DELETE', `/api/threads/${deleted.id}`)).status).toBe(204);
+
+        await running.close();
+        running = await startServerOnItsOwnStore(environment);
+
         const listOf = async (status: string) =>
           ((await (await send('GET', `/api/threads?status=${status}`)).json()) as { threads: Array<{ id: string }> })
             .threads;

@@ -9,7 +9,7 @@ CREATE TABLE "questions" (
 	"sources" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"answer_message_id" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "questions_owner_answer_unique" UNIQUE("owner_email","answer_message_id"),
+	CONSTRAINT "questions_answer_message_id_unique" UNIQUE("answer_message_id"),
 	CONSTRAINT "questions_mode_check" CHECK ("questions"."mode" in ('docs-only', 'model'))
 );
 --> statement-breakpoint

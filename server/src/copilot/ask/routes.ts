@@ -104,7 +104,9 @@ export async function askRoutes(app: FastifyInstance, options: AskRoutesOptions)
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.code === 'rate_limited:ask') return sendApiError(reply, 429, error.code, error.message);
-    if (sendRequestProblem(reply, error, 'bad_request:ask')) return reply;
+    if (sendRequestProblem(reply, error, 'bad_request:ask', 'Send fewer or smaller screenshots, or a shorter text.')) {
+      return reply;
+    }
     request.log.error({ err: error }, 'askAi failed');
     return sendApiError(reply, 500, 'internal:ask', 'Dev Copilot could not answer; try again.');
   });

@@ -47,6 +47,15 @@ describe('createDocsSearchIndex', () => {
     expect(near).toBeLessThan(exact);
   });
 
+  it('takes only close near spellings, and one per word: install is not instance, contact is not contain', () => {
+    const index = createDocsSearchIndex([
+      section('/a', 'Setup', 'Install the tools, then contact the team.'),
+      section('/b', 'Sizing', 'Each instance must contain enough memory.'),
+    ]);
+    expect(index.search('instance').map((found) => found.pageUrl)).toEqual(['/b']);
+    expect(index.search('contain').map((found) => found.pageUrl)).toEqual(['/b']);
+  });
+
   it('prefers a match in the heading over the same match in the body', () => {
     const results = index.search('queues');
     expect(results[0]?.url).toBe('/cloud-tasks#queues');

@@ -81,40 +81,53 @@ export function createDocsSearchIndex(sections: readonly DocSection[]): DocsSear
 
   const vocabulary = [...documentFrequency.keys()];
   /**
-   * The query's terms with their weights: its own stems, words it splits that the docs write as one, and, at half
-   * weight, the docs' near spellings of a long stem (Porter leaves `respond` and `respons` apart).
+   * The query as groups of alternative terms with their weights, one group a query word: the word's stem, or at half
+   * weight the docs' near spelling of it (Porter leaves `respond` and `respons` apart); plus words the query splits
+   * that the docs write as one (`roll back`, `rollback`). A section scores each group by its best alternative.
    */
-  const weightedTerms = (query: string): Map<string, number> => {
-    const weights = new Map<string, number>();
-    const own = tokenize(query);
-    for (const term of [...own, ...joinedNeighbours(query)]) if (documentFrequency.has(term)) weights.set(term, 1);
-    for (const term of own) {
-      if (term.length < 6 || !/^\p{L}+$/u.test(term)) continue;
-      const prefix = term.slice(0, Math.max(5, term.length - 2));
-      for (const variant of vocabulary) {
-        if (variant.startsWith(prefix) && Math.abs(variant.length - term.length) <= 2 && !weights.has(variant)) {
-          weights.set(variant, variantWeight);
+  const termGroups = (query: string): Array<Array<[term: string, weight: number]>> => {
+    const groups = new Map<string, Array<[string, number]>>();
+    for (const term of tokenize(query)) {
+      if (groups.has(term)) continue;
+      const group: Array<[string, number]> = documentFrequency.has(term) ? [[term, 1]] : [];
+      if (term.length >= 6 && /^\p{L}+$/u.test(term)) {
+        const prefix = term.slice(0, term.length - 1);
+        for (const variant of vocabulary) {
+          if (variant !== term && variant.startsWith(prefix) && variant.length <= term.length + 1) {
+            group.push([variant, variantWeight]);
+          }
         }
       }
+      if (group.length > 0) groups.set(term, group);
     }
-    return weights;
+    for (const joined of joinedNeighbours(query)) {
+      if (documentFrequency.has(joined) && !groups.has(joined)) groups.set(joined, [[joined, 1]]);
+    }
+    return [...groups.values()];
   };
 
   return {
     sections,
     search(query, options = {}) {
-      const terms = weightedTerms(query);
-      if (terms.size === 0) return [];
+      const groups = termGroups(query);
+      if (groups.length === 0) return [];
       const currentPage = options.currentPage ? pageKey(parseDocUrl(options.currentPage).path) : undefined;
       const scored: ScoredSection[] = [];
       sections.forEach((section, index) => {
         const sectionFields = counted[index] ?? [];
         let score = 0;
-        for (const [term, weight] of terms) {
-          const frequency = weightedFrequency(sectionFields, term);
-          if (frequency > 0) {
-            score += (weight * inverseDocumentFrequency(term) * frequency * (k1 + 1)) / (frequency + k1);
+        for (const group of groups) {
+          let best = 0;
+          for (const [term, weight] of group) {
+            const frequency = weightedFrequency(sectionFields, term);
+            if (frequency > 0) {
+              best = Math.max(
+                best,
+                (weight * inverseDocumentFrequency(term) * frequency * (k1 + 1)) / (frequency + k1),
+              );
+            }
           }
+          score += best;
         }
         if (score === 0) return;
         if (currentPage !== undefined && pageKey(section.pageUrl) === currentPage) score *= currentPageBoost;

@@ -82,14 +82,18 @@ function CopilotPopover({
   );
 }
 
-/** The chat's own bar: on a phone the sheet covers the launcher, so closing must be possible from inside. */
+/**
+ * The chat's own bar: on a phone the sheet covers the launcher, so closing must be possible from inside. Leaving the
+ * conversation (a new one, or the full page) waits for a running answer: it would be lost half-way.
+ */
 function PopoverHeader({ onClose, onNewConversation }: { onClose: () => void; onNewConversation: () => void }) {
   const isEmpty = useAuiState((s) => s.thread.isEmpty);
+  const isRunning = useAuiState((s) => s.thread.isRunning);
   return (
     <TooltipProvider>
       <header className={styles.popoverHeader}>
         <span className={styles.popoverTitle}>{siteFacts.assistantName}</span>
-        <TooltipButton tooltip="New conversation" onClick={onNewConversation} disabled={isEmpty}>
+        <TooltipButton tooltip="New conversation" onClick={onNewConversation} disabled={isEmpty || isRunning}>
           <Icon name="plus" />
         </TooltipButton>
         <Link
@@ -97,6 +101,8 @@ function PopoverHeader({ onClose, onNewConversation }: { onClose: () => void; on
           className={styles.iconButton}
           aria-label="Open all conversations"
           title="Open all conversations"
+          aria-disabled={isRunning || undefined}
+          onClick={(event) => isRunning && event.preventDefault()}
         >
           <Icon name="expand" />
         </Link>

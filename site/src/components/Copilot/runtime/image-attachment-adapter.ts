@@ -28,16 +28,16 @@ const readAsDataUrl = (file: File) =>
 /** Images only, checked before anything is sent; on send the image becomes a data URL (spec sections 3 and 4). */
 export class ImageAttachmentAdapter implements AttachmentAdapter {
   accept = 'image/*';
-  private readonly idsInUse = new Set<string>();
+  private readonly idsGiven = new Set<string>();
 
   /**
-   * The file name, as the spec has it, made unique: every pasted screenshot is called image.png, and attachments
-   * sharing an id replace each other.
+   * The file name, as the spec has it, made unique and never given twice: every pasted screenshot is called
+   * image.png, and attachments sharing an id replace each other (an edit keeps its message's attachments).
    */
   private idFor(name: string): string {
     let id = name;
-    for (let copy = 2; this.idsInUse.has(id); copy++) id = `${name} (${copy})`;
-    this.idsInUse.add(id);
+    for (let copy = 2; this.idsGiven.has(id); copy++) id = `${name} (${copy})`;
+    this.idsGiven.add(id);
     return id;
   }
 
@@ -55,7 +55,6 @@ export class ImageAttachmentAdapter implements AttachmentAdapter {
   }
 
   async send(attachment: PendingAttachment): Promise<CompleteAttachment> {
-    this.idsInUse.delete(attachment.id);
     return {
       ...attachment,
       status: { type: 'complete' },
@@ -63,7 +62,5 @@ export class ImageAttachmentAdapter implements AttachmentAdapter {
     };
   }
 
-  async remove(attachment: { id: string }): Promise<void> {
-    this.idsInUse.delete(attachment.id);
-  }
+  async remove(): Promise<void> {}
 }

@@ -45,7 +45,12 @@ export function Composer(): ReactNode {
   // A question sent before the stored conversation is in would start a second thread and then be overwritten.
   const isLoading = useAuiState((s) => s.thread.isLoading);
   const body = (
-    <ComposerPrimitive.Root className={styles.composer} data-testid="copilot-composer">
+    <ComposerPrimitive.Root
+      className={styles.composer}
+      data-testid="copilot-composer"
+      // Enter submits the form whatever the Send button says; a prevented submit is one the primitive skips.
+      onSubmit={(event) => isLoading && event.preventDefault()}
+    >
       {actions.allowAttachments && (
         <div className={styles.composerAttachments}>
           <ComposerPrimitive.Attachments>{() => <AttachmentTile removable />}</ComposerPrimitive.Attachments>
@@ -61,7 +66,7 @@ export function Composer(): ReactNode {
       )}
       <div className={styles.composerRow}>
         {actions.allowAttachments && (
-          <ComposerPrimitive.AddAttachment asChild multiple>
+          <ComposerPrimitive.AddAttachment asChild multiple disabled={isLoading}>
             <TooltipButton tooltip="Attach file">
               <Icon name="attach" />
             </TooltipButton>

@@ -1,0 +1,2 @@
+ALTER TABLE "questions" DROP CONSTRAINT "questions_answer_message_id_unique";--> statement-breakpoint
+ALTER TABLE "questions" ADD CONSTRAINT "questions_owner_answer_unique" UNIQUE("owner_email","answer_message_id");
