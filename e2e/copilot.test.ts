@@ -79,7 +79,8 @@ describe('the floating assistant', () => {
     await source.click();
     await site.page.waitForURL(`**${href}`);
     const anchor = href.split('#')[1] ?? '';
-    expect(await site.page.locator(`[id="${anchor}"]`).count()).toBe(1);
+    // The URL changes before the new page is rendered (its code may still be loading).
+    await expect.poll(() => site.page.locator(`[id="${anchor}"]`).count()).toBe(1);
     // Client-side navigation keeps the conversation open.
     expect(await copilot.popover.isVisible()).toBe(true);
   });
