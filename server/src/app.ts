@@ -15,14 +15,15 @@ import { askRoutes } from './copilot/ask/routes.js';
 import { createChatModel, createEmbeddingModel } from './copilot/model/provider.js';
 import { createImageTextReader } from './copilot/ocr/image-text-reader.js';
 import { readImageText } from './copilot/ocr/read-image-text.js';
-import { hasDocSections, loadDocsSearchIndex } from './copilot/retrieval/docs-index.js';
-import { excerpt } from './copilot/retrieval/excerpt.js';
-import { createSemanticIndex } from './copilot/retrieval/semantic-index.js';
 import { threadRoutes } from './copilot/threads/routes.js';
 import { contentSecurityPolicyDirectives, inlineScriptHashes } from './gate/content-security-policy.js';
 import { createGateResponder } from './gate/gate-response.js';
 import { listSiteFiles } from './gate/site-files.js';
 import { siteRoutes } from './gate/site-routes.js';
+import { createSearchEngine } from './search/engine.js';
+import { searchRoutes } from './search/routes.js';
+import { readDocSections } from './search/sections.js';
+import { createSemanticIndex } from './search/semantic-index.js';
 import { openStore, type Store } from './store/database.js';
 import { pruneQuestions, recordQuestion } from './store/questions.js';
 
@@ -50,7 +51,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     app.log.error(message),
   );
   const currentPolicy = () => policySource.current();
-  // Everything derived from the built site (the file list and CSP hashes the gate serves by, the Copilot's docs index)
+  // Everything derived from the built site (the file list and CSP hashes the gate serves by, the docs search)
   // follows a rebuild while the server runs, all from one look at the build and switched together.
   const site = followBuild(
     config.siteDirectory,
@@ -59,11 +60,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       return {
         files,
         scriptHashes: inlineScriptHashes(config.siteDirectory, files),
-        docsIndex: loadDocsSearchIndex(config.siteDirectory),
+        search: createSearchEngine(readDocSections(config.siteDirectory)),
       };
     },
     {
-      usable: (build) => build.files.has('/404.html') && hasDocSections(build.docsIndex),
+      // A build whose index has no doc sections is half-written or broken: the server keeps the previous one.
+      usable: (build) => build.files.has('/404.html') && build.search.sections.length > 0,
       onKeptPrevious: (error) => app.log.warn({ reason: (error as Error).message }, 'keeping the previous site build'),
     },
   );
@@ -111,7 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       ? undefined
       : createSemanticIndex({
           model: embeddingModel,
-          currentSections: () => site.current().docsIndex.sections,
+          currentSections: () => site.current().search.sections,
           onError: (message, error) => app.log.warn({ reason: (error as Error).message }, message),
         });
   if (semanticIndex) app.addHook('onReady', () => void semanticIndex.refresh());
@@ -127,10 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(askRoutes, {
     publicOrigin,
     ...config.askLimits,
-    currentIndex: () => {
-      const index = site.current().docsIndex;
-      return { search: index.search, sectionAt: index.sectionAt, excerpt };
-    },
+    currentIndex: () => site.current().search,
     semanticSearch: semanticIndex?.search,
     readImageText: (images, signal) => readImageText(imageTextReader, images, signal, app.log),
     onAnswered: (answered) =>
@@ -150,6 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       maxOutputTokens: config.model.maxOutputTokens,
     },
   });
+  await app.register(searchRoutes, { publicOrigin, currentEngine: () => site.current().search });
   await app.register(threadRoutes, { db: store.db, publicOrigin });
   await app.register(siteRoutes, {
     siteDirectory: config.siteDirectory,

@@ -68,8 +68,19 @@ export type AskAiRequest = z.infer<typeof askAiRequestSchema>;
 
 export type AskAiSource = { title: string; url: string };
 
-/** The JSON answer: `data` is the markdown the widget shows (spec section 7); the rest is ours. */
-export type AskAiResponse = { id: string; data: string; sources: AskAiSource[]; mode: 'docs-only' | 'model' };
+/**
+ * The JSON answer: `data` is the markdown the widget shows (spec section 7); the rest is ours. `sources` are the
+ * sections the answer rests on, empty when the handbook does not cover the question (`covered: false`); the pages
+ * nearest to such a question are in `closest`.
+ */
+export type AskAiResponse = {
+  id: string;
+  data: string;
+  covered: boolean;
+  sources: AskAiSource[];
+  closest: AskAiSource[];
+  mode: 'docs-only' | 'model';
+};
 
 /** Turns zod's issues into one sentence a developer can act on. */
 export function describeIssues(error: z.ZodError): string {

@@ -1,5 +1,13 @@
-import * as cheerio from 'cheerio/slim';
+import * as cheerio from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
+
+/** A piece of a section that an answer can quote on its own, kept in the shape the page shows it. */
+export type Block =
+  /** A paragraph, admonition or quote, as inline markdown (code spans and links kept). */
+  | { kind: 'text'; markdown: string }
+  | { kind: 'list'; ordered: boolean; items: string[] }
+  | { kind: 'table'; header: string[]; rows: string[][] }
+  | { kind: 'code'; language: string; code: string };
 
 /** One linkable part of a doc page: the intro before the first h2, or one h2 or h3 with its text. */
 export type DocSection = {
@@ -7,39 +15,59 @@ export type DocSection = {
   pageTitle: string;
   pageUrl: string;
   heading: string | undefined;
+  /** The h2 above an h3 section. */
+  parentHeading: string | undefined;
   level: 1 | 2 | 3;
   /** The page URL, plus `#<heading id>` for a heading section, exactly as the site links to it. */
   url: string;
+  /** Everything the section shows, code included, as plain text. */
   text: string;
+  /** The text of its code blocks alone. */
+  code: string;
+  blocks: Block[];
   breadcrumbs: string[];
+  /** The page's front matter `keywords`: the names the team also uses for its subject. */
+  keywords: string[];
 };
 
 /** Chrome inside the article that is not content: copy buttons, icons, checkboxes. */
 const nonContentTags = new Set(['button', 'svg', 'input', 'script', 'style', 'noscript', 'header']);
 /** Elements whose text must not run into the next element's text once tags are gone. */
-const inlineTags = new Set('a abbr b code em i kbd mark s small span strong sub sup u'.split(' '));
+const inlineTags = new Set('a abbr b code em i kbd mark s small span strong sub sup u br'.split(' '));
 
 function isNonContent(node: Element): boolean {
   const className = node.attribs.class ?? '';
   return nonContentTags.has(node.name) || className.includes('hash-link') || className.includes('admonitionIcon');
 }
 
-/** The visible text of a node; block elements are spaced off so words of adjacent blocks stay apart. */
-function visibleText(node: AnyNode): string {
-  if (node.type === 'text') return node.data;
-  if (!('attribs' in node)) return '';
-  if (isNonContent(node)) return '';
-  const inner = node.children.map(visibleText).join('');
-  return inlineTags.has(node.name) ? inner : ` ${inner} `;
-}
-
-const siteTitleSuffix = /\s+\|\s+[^|]+$/;
-
 const collapse = (text: string) =>
   text
     .replace(/\u200b/g, '')
     .replace(/\s+/g, ' ')
     .trim();
+
+/** The visible text of a node; block elements are spaced off so words of adjacent blocks stay apart. */
+function visibleText(node: AnyNode): string {
+  if (node.type === 'text') return node.data;
+  if (!('attribs' in node) || isNonContent(node)) return '';
+  const inner = node.children.map(visibleText).join('');
+  return inlineTags.has(node.name) ? inner : ` ${inner} `;
+}
+
+/** Inline markdown of a node: code spans and links survive, other markup becomes its text. */
+function inlineMarkdown(node: AnyNode, pageUrl: string): string {
+  if (node.type === 'text') return node.data.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;'));
+  if (!('attribs' in node) || isNonContent(node)) return '';
+  if (node.name === 'code') return `\`${visibleText(node).replace(/`/g, "'")}\``;
+  const inner = node.children.map((child) => inlineMarkdown(child, pageUrl)).join('');
+  if (node.name === 'strong' || node.name === 'b') return `**${inner.trim()}**`;
+  if (node.name === 'a') {
+    const href = node.attribs.href ?? '';
+    const target = href.startsWith('#') ? `${pageUrl}${href}` : href;
+    return /^(\/[^/]|https?:)/.test(target) ? `[${collapse(inner)}](${target})` : inner;
+  }
+  return inlineTags.has(node.name) ? inner : ` ${inner} `;
+}
 
 /** The path part of an absolute or root-relative URL, percent-encoded as a browser would send it. */
 function pathOf(href: string | undefined): string | undefined {
@@ -61,10 +89,41 @@ function pageUrlOf($: cheerio.CheerioAPI, fallbackPath: string): string {
   );
 }
 
+/** The blocks of one top-level element of the page's markdown. */
+function blocksOf($: cheerio.CheerioAPI, element: Element, pageUrl: string): Block[] {
+  const inline = (node: AnyNode) => collapse(inlineMarkdown(node, pageUrl));
+  if (element.name === 'ul' || element.name === 'ol') {
+    const items = $(element)
+      .children('li')
+      .toArray()
+      .map(inline)
+      .filter((item) => item.length > 0);
+    return items.length ? [{ kind: 'list', ordered: element.name === 'ol', items }] : [];
+  }
+  if (element.name === 'table') {
+    const cells = (row: Element) => $(row).children('th, td').toArray().map(inline);
+    const rows = $(element).find('tr').toArray();
+    const [headerRow, ...bodyRows] = rows;
+    return headerRow ? [{ kind: 'table', header: cells(headerRow), rows: bodyRows.map(cells) }] : [];
+  }
+  if ((element.attribs.class ?? '').includes('theme-code-block')) {
+    const lines = $(element).find('.token-line').toArray();
+    const code = (lines.length ? lines.map((line) => $(line).text()) : [$(element).find('pre').text()])
+      .join('\n')
+      .replace(/\u200b/g, '')
+      .trimEnd();
+    const language = /language-([\w-]+)/.exec(element.attribs.class ?? '')?.[1] ?? 'text';
+    return code ? [{ kind: 'code', language, code }] : [];
+  }
+  const nested = $(element).children('ul, ol, table, div.theme-code-block, p').toArray();
+  if (nested.length > 1) return nested.flatMap((child) => blocksOf($, child, pageUrl));
+  const markdown = inline(element);
+  return markdown ? [{ kind: 'text', markdown }] : [];
+}
+
 /**
  * The sections of one built doc page, or none when the HTML is not a doc page. `fallbackPath` is the URL used only
- * when the page names no canonical URL of its own. Headings nested below the top level of the markdown (none in our
- * build) count as body text of the section around them.
+ * when the page names no canonical URL of its own. Headings below h3 stay inside their section.
  */
 export function readDocPageSections(html: string, fallbackPath: string): DocSection[] {
   const $ = cheerio.load(html);
@@ -73,35 +132,54 @@ export function readDocPageSections(html: string, fallbackPath: string): DocSect
 
   const pageUrl = pageUrlOf($, fallbackPath);
   const pageTitle =
-    collapse(markdown.find('h1').first().text()) || collapse($('title').text()).replace(siteTitleSuffix, '');
+    collapse(markdown.find('h1').first().text()) || collapse($('title').text()).replace(/\s+\|\s+[^|]+$/, '');
   const breadcrumbs = $('.theme-doc-breadcrumbs .breadcrumbs__link')
     .map((_, link) => collapse($(link).text()))
     .get()
     .filter((crumb) => crumb.length > 0);
+  const keywords = ($('meta[name="keywords"]').attr('content') ?? '')
+    .split(',')
+    .map((keyword) => keyword.trim())
+    .filter(Boolean);
 
-  type Draft = Omit<DocSection, 'text'> & { parts: string[] };
+  type Draft = Omit<DocSection, 'text' | 'code'> & { parts: string[] };
   const intro: Draft = {
     id: pageUrl,
     pageTitle,
     pageUrl,
     heading: undefined,
+    parentHeading: undefined,
     level: 1,
     url: pageUrl,
     breadcrumbs,
+    keywords,
+    blocks: [],
     parts: [],
   };
   const drafts: Draft[] = [intro];
+  let currentH2: string | undefined;
   for (const child of markdown.contents().toArray()) {
-    const element = $(child);
     const tag = child.type === 'tag' ? child.name : undefined;
-    const anchor = element.attr('id');
-    if ((tag === 'h2' || tag === 'h3') && anchor) {
+    const anchor = child.type === 'tag' ? child.attribs.id : undefined;
+    if (child.type === 'tag' && (tag === 'h2' || tag === 'h3') && anchor) {
       const url = `${pageUrl}#${anchor}`;
       const heading = collapse(visibleText(child));
-      drafts.push({ ...intro, id: url, url, heading, level: tag === 'h2' ? 2 : 3, parts: [] });
-    } else {
-      drafts.at(-1)?.parts.push(visibleText(child));
+      if (tag === 'h2') currentH2 = heading;
+      const parentHeading = tag === 'h3' ? currentH2 : undefined;
+      drafts.push({ ...intro, id: url, url, heading, parentHeading, level: tag === 'h2' ? 2 : 3, blocks: [], parts: [] });
+      continue;
     }
+    const section = drafts.at(-1);
+    if (!section) continue;
+    section.parts.push(visibleText(child));
+    if (child.type === 'tag') section.blocks.push(...blocksOf($, child, pageUrl));
+    else if (child.type === 'text' && collapse(child.data)) section.blocks.push({ kind: 'text', markdown: collapse(child.data) });
   }
-  return drafts.map(({ parts, ...section }) => ({ ...section, text: collapse(parts.join(' ')) }));
+  return drafts.map(({ parts, ...section }) => ({
+    ...section,
+    text: collapse(parts.join(' ')),
+    code: section.blocks
+      .flatMap((block) => (block.kind === 'code' ? [block.code] : []))
+      .join('\n'),
+  }));
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readDocSections } from './sections.js';
 
-const siteDirectory = fileURLToPath(new URL('../../../../site/build', import.meta.url));
+const siteDirectory = fileURLToPath(new URL('../../../site/build', import.meta.url));
 const sections = readDocSections(siteDirectory);
 const pageUrls = [...new Set(sections.map((section) => section.pageUrl))];
 

@@ -1,19 +1,23 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModelServer, startFakeModelServer } from '../../testing/fake-model-server.js';
+import { type FakeModelServer, startFakeModelServer } from '../testing/fake-model-server.js';
 import type { DocSection } from './doc-page.js';
-import { createDocsSearchIndex } from './search-index.js';
-import { createSemanticIndex, fuseRankings } from './semantic-index.js';
+import { createSearchEngine, type SearchHit } from './engine.js';
+import { createSemanticIndex, reorderByMeaning } from './semantic-index.js';
 
 const section = (id: string, pageTitle: string, heading: string, text: string): DocSection => ({
   id,
   pageTitle,
   pageUrl: `/${id}`,
   heading,
+  parentHeading: undefined,
   level: 2,
   url: `/${id}#${heading.toLowerCase().replace(/\s+/g, '-')}`,
   text,
+  code: '',
+  blocks: [{ kind: 'text', markdown: text }],
   breadcrumbs: [],
+  keywords: [],
 });
 
 const sections = [
@@ -56,7 +60,7 @@ describe('createSemanticIndex against an OpenAI-compatible embeddings endpoint',
     expect(index.ready()).toBe(true);
     const found = await index.search('how do I revert a broken release?', { limit: 3 });
     expect(found[0]?.id).toBe('deployment');
-    expect(createDocsSearchIndex(sections).search('how do I revert a broken release?')).toEqual([]);
+    expect(createSearchEngine(sections).search('how do I revert a broken release?')).toEqual([]);
     expect(errors).toEqual([]);
   });
 
@@ -87,29 +91,34 @@ describe('createSemanticIndex against an OpenAI-compatible embeddings endpoint',
   });
 });
 
-describe('fuseRankings', () => {
+describe('reorderByMeaning', () => {
+  const hit = (entry: DocSection, coverage: number): SearchHit => ({
+    ...entry,
+    score: 1,
+    matchedTerms: new Set(['x']),
+    matchedQueryTerms: new Set(['x']),
+    coverage,
+  });
+  const [deployment, ttl, support] = sections as [DocSection, DocSection, DocSection];
+
   it('lifts a section both rankings like above one only one ranking likes', () => {
-    const [a, b, c] = sections.map((entry, index) => ({ ...entry, score: 10 - index })) as [
-      DocSection & { score: number },
-      DocSection & { score: number },
-      DocSection & { score: number },
+    const words = [hit(deployment, 0.5), hit(ttl, 0.4)];
+    const meaning = [
+      { ...ttl, score: 0.9 },
+      { ...support, score: 0.8 },
     ];
-    const fused = fuseRankings(
-      [
-        [a, b],
-        [b, c],
-      ],
-      3,
-    );
-    expect(fused.map((entry) => entry.id)).toEqual(['firestore-ttl', 'deployment', 'support']);
-    expect(
-      fuseRankings(
-        [
-          [a, b],
-          [b, c],
-        ],
-        1,
-      ),
-    ).toHaveLength(1);
+    expect(reorderByMeaning(words, meaning).map((entry) => entry.id)).toEqual(['firestore-ttl', 'deployment', 'support']);
+  });
+
+  it('adds a section found by meaning alone without word evidence, so it cannot make a question covered', () => {
+    const joined = reorderByMeaning([hit(deployment, 0.5)], [{ ...support, score: 0.9 }]);
+    const bySupport = joined.find((entry) => entry.id === 'support');
+    expect(bySupport?.coverage).toBe(0);
+    expect(bySupport?.matchedTerms.size).toBe(0);
+  });
+
+  it('keeps the word ranking as it is without meaning', () => {
+    const words = [hit(deployment, 0.5), hit(ttl, 0.4)];
+    expect(reorderByMeaning(words, [])).toEqual(words);
   });
 });

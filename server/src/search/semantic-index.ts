@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { type EmbeddingModel, embed, embedMany } from 'ai';
 import type { DocSection } from './doc-page.js';
-import type { ScoredSection } from './search-index.js';
+import type { SearchHit } from './engine.js';
+
+/** A section near a query in meaning, with its cosine similarity. */
+export type SemanticHit = DocSection & { score: number };
 
 /** Sections per embedding request; providers accept a few hundred short inputs at most. */
 const batchSize = 64;
@@ -10,7 +13,7 @@ const queryTimeoutMs = 5000;
 
 export type SemanticIndex = {
   /** Sections nearest in meaning to the query; empty until the docs are embedded, or when the provider fails. */
-  search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<ScoredSection[]>;
+  search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<SemanticHit[]>;
   /** Embeds the current docs (only sections not seen before); resolves when every section has a vector. */
   refresh(): Promise<void>;
   ready(): boolean;
@@ -133,18 +136,22 @@ export function createSemanticIndex(options: {
 }
 
 /**
- * Reciprocal rank fusion: each ranking adds 1 / (k + rank) for a section. It needs no common score scale, which BM25
- * and cosine similarity do not share, and a section both rankings like rises above one only one of them likes.
+ * The word ranking reordered by reciprocal rank fusion with the meaning ranking: each adds 1 / (60 + rank) for a
+ * section, which needs no common score scale (BM25 and cosine similarity share none). A section found by meaning alone
+ * joins with no word evidence, so it never makes a question count as covered.
  */
-export function fuseRankings(rankings: ReadonlyArray<readonly ScoredSection[]>, limit: number): ScoredSection[] {
-  const k = 60;
-  const fused = new Map<string, ScoredSection>();
-  for (const ranking of rankings) {
-    ranking.forEach((section, rank) => {
-      const previous = fused.get(section.id);
-      const score = (previous?.score ?? 0) + 1 / (k + rank + 1);
-      fused.set(section.id, { ...(previous ?? section), score });
-    });
-  }
-  return [...fused.values()].sort((first, second) => second.score - first.score).slice(0, limit);
+export function reorderByMeaning(words: readonly SearchHit[], meaning: readonly SemanticHit[]): SearchHit[] {
+  if (meaning.length === 0) return [...words];
+  const fused = new Map<string, { hit: SearchHit; score: number }>();
+  const add = (hit: SearchHit, rank: number) => {
+    const entry = fused.get(hit.id) ?? { hit, score: 0 };
+    entry.score += 1 / (60 + rank + 1);
+    fused.set(hit.id, entry);
+  };
+  words.forEach(add);
+  meaning.forEach((section, rank) => {
+    const known = fused.get(section.id)?.hit;
+    add(known ?? { ...section, matchedTerms: new Set(), matchedQueryTerms: new Set(), coverage: 0 }, rank);
+  });
+  return [...fused.values()].sort((first, second) => second.score - first.score).map(({ hit }) => hit);
 }

@@ -1,103 +1,112 @@
 import { describe, expect, it } from 'vitest';
-import { composeDocsOnlyAnswer, questionTerms, type RetrievedSection, termCoverage } from './docs-only-answer.js';
+import { retrieve } from '../../search/coverage.js';
+import type { Block, DocSection } from '../../search/doc-page.js';
+import { createSearchEngine } from '../../search/engine.js';
+import { composeDocsOnlyAnswer } from './docs-only-answer.js';
 
-const section = (overrides: Partial<RetrievedSection>): RetrievedSection => ({
-  pageTitle: 'Firestore TTL',
-  heading: 'Creating a policy',
-  url: '/firestore-ttl#creating-a-policy',
-  pageUrl: '/firestore-ttl',
-  text: 'Create a TTL policy on the expireAt field with gcloud firestore fields ttls update.',
-  score: 10,
-  ...overrides,
-});
+const section = (page: string, pageTitle: string, heading: string, blocks: Block[]): DocSection => {
+  const text = blocks
+    .map((block) =>
+      block.kind === 'text'
+        ? block.markdown
+        : block.kind === 'list'
+          ? block.items.join(' ')
+          : block.kind === 'code'
+            ? block.code
+            : block.rows.flat().join(' '),
+    )
+    .join(' ');
+  return {
+    id: `${page}#${heading}`,
+    pageTitle,
+    pageUrl: page,
+    heading,
+    parentHeading: undefined,
+    level: 2,
+    url: `${page}#${heading.toLowerCase().replace(/\s+/g, '-')}`,
+    text,
+    code: blocks.flatMap((block) => (block.kind === 'code' ? [block.code] : [])).join('\n'),
+    blocks,
+    breadcrumbs: [],
+    keywords: [],
+  };
+};
 
-const excerpt = (found: RetrievedSection) => found.text;
+const sections = [
+  section('/firestore-ttl', 'Firestore TTL', 'Creating a policy', [
+    { kind: 'text', markdown: 'TTL policies are set per collection group. Deletion is not instant.' },
+    { kind: 'text', markdown: 'Create the policy on the expireAt field:' },
+    { kind: 'code', language: 'bash', code: 'gcloud firestore fields ttls update expireAt --collection-group=sessions' },
+    { kind: 'text', markdown: 'Expired documents are usually deleted within 24 hours.' },
+  ]),
+  section('/firestore-ttl', 'Firestore TTL', 'Costs', [
+    { kind: 'text', markdown: 'TTL deletes are billed like ordinary document deletes.' },
+  ]),
+  section('/go-live-procedure', 'Go-Live Procedure', 'Rolling back', [
+    { kind: 'text', markdown: 'When a release breaks production, roll back first and investigate later.' },
+    {
+      kind: 'list',
+      ordered: true,
+      items: ['Open the pipeline of the previous tag.', 'Re-run its deploy-production job.', 'Announce it in #releases.'],
+    },
+  ]),
+  section('/support-procedure', 'Support Procedure', 'Severity levels', [
+    { kind: 'text', markdown: 'A SEV1 means the app is down for every merchant.' },
+    { kind: 'text', markdown: 'The on-call developer answers a SEV1 within 15 minutes.' },
+  ]),
+  section('/welcome', 'Welcome', 'Office', [{ kind: 'text', markdown: 'The office is open from nine to six.' }]),
+];
+const engine = createSearchEngine(sections);
+const answer = (question: string, extra: { readFromImages?: string; imagesUnread?: boolean } = {}) =>
+  composeDocsOnlyAnswer({
+    retrieval: retrieve(engine, question),
+    termWeight: engine.termWeight,
+    meaningWeight: engine.meaningWeight,
+    ...extra,
+  });
 
 describe('composeDocsOnlyAnswer', () => {
-  it('leads with the best section and quotes up to three, each with its link', () => {
-    const results = [
-      section({}),
-      section({
-        heading: 'Costs',
-        url: '/firestore-ttl#costs',
-        text: 'TTL deletes are billed like deletes; policy costs.',
-      }),
-      section({
-        pageTitle: 'Common pitfalls',
-        heading: 'TTL',
-        url: '/common-pitfalls#ttl',
-        pageUrl: '/common-pitfalls',
-        text: 'A TTL policy field must be a timestamp, not a number.',
-      }),
-      section({ heading: 'Limits', url: '/firestore-ttl#limits', text: 'One TTL policy per collection group field.' }),
-    ];
-    const answer = composeDocsOnlyAnswer({ question: 'How do I create a TTL policy?', results, excerpt });
-    expect(answer.covered).toBe(true);
-    expect(answer.markdown).toMatch(/^The handbook covers this in \*\*Firestore TTL › Creating a policy\*\*/);
-    expect(answer.markdown).toContain('(/firestore-ttl#creating-a-policy)');
-    expect(answer.sources).toHaveLength(3);
-    expect(answer.sources[0]).toEqual({
-      title: 'Firestore TTL › Creating a policy',
-      url: '/firestore-ttl#creating-a-policy',
-    });
-    expect(answer.markdown).toContain('> Create a TTL policy on the expireAt field');
+  it('quotes what answers the question, linked to its exact section, and names that section as the source', () => {
+    const reply = answer('how do I create a TTL policy on expireAt?');
+    expect(reply.covered).toBe(true);
+    expect(reply.markdown).toMatch(/^\*\*\[Firestore TTL › Creating a policy\]\(\/firestore-ttl#creating-a-policy\)\*\*/);
+    expect(reply.markdown).toContain('```bash\ngcloud firestore fields ttls update expireAt');
+    expect(reply.sources[0]).toEqual({ title: 'Firestore TTL › Creating a policy', url: '/firestore-ttl#creating-a-policy' });
+    expect(reply.closest).toEqual([]);
+    expect(reply.markdown).not.toContain('Go-Live');
   });
 
-  it('quotes another page before a third section of the same page, keeping the ranking order', () => {
-    const results = [
-      section({}),
-      section({ heading: 'Costs', url: '/firestore-ttl#costs', text: 'TTL policy deletes are billed like deletes.' }),
-      section({ heading: 'Limits', url: '/firestore-ttl#limits', text: 'One TTL policy per collection group field.' }),
-      section({
-        pageTitle: 'Common pitfalls',
-        heading: 'TTL',
-        url: '/common-pitfalls#ttl',
-        pageUrl: '/common-pitfalls',
-        text: 'A TTL policy field must be a timestamp.',
-      }),
-    ];
-    const answer = composeDocsOnlyAnswer({ question: 'How do I create a TTL policy?', results, excerpt });
-    expect(answer.sources.map((source) => source.url)).toEqual([
-      '/firestore-ttl#creating-a-policy',
-      '/firestore-ttl#costs',
-      '/common-pitfalls#ttl',
-    ]);
+  it('puts the sentence holding the key fact first', () => {
+    const reply = answer('how fast must on-call answer a SEV1 incident, in minutes?');
+    const body = reply.markdown.split('\n\n').slice(1).join('\n\n');
+    expect(body.startsWith('The on-call developer answers a SEV1 within 15 minutes.')).toBe(true);
   });
 
-  it('says honestly when nothing matches, with the nearest pages', () => {
-    const results = [section({ text: 'Deletion happens within 24 hours.' })];
-    const answer = composeDocsOnlyAnswer({
-      question: 'What is the office wifi password for guests?',
-      results,
-      excerpt,
-    });
-    expect(answer.covered).toBe(false);
-    expect(answer.markdown).toContain('The handbook does not seem to cover this.');
-    expect(answer.markdown).toContain('- [Firestore TTL](/firestore-ttl)');
-    expect(answer.sources).toEqual([{ title: 'Firestore TTL', url: '/firestore-ttl' }]);
+  it('keeps a numbered procedure whole', () => {
+    const reply = answer('prod is broken after the release, how do I roll back?');
+    expect(reply.markdown).toContain(
+      '1. Open the pipeline of the previous tag.\n2. Re-run its deploy-production job.\n3. Announce it in #releases.',
+    );
   });
 
-  it('says so with no results at all', () => {
-    const answer = composeDocsOnlyAnswer({ question: 'anything', results: [], excerpt });
-    expect(answer.covered).toBe(false);
-    expect(answer.sources).toEqual([]);
+  it('declines honestly, with no sources and the closest pages apart', () => {
+    const reply = answer('How do I configure a Kubernetes ingress controller with Helm?');
+    expect(reply.covered).toBe(false);
+    expect(reply.sources).toEqual([]);
+    expect(reply.markdown).toContain('The handbook does not seem to cover this.');
+    expect(reply.markdown).toContain('#dev-help');
+    for (const page of reply.closest) expect(reply.markdown).toContain(`- [${page.title}](${page.url})`);
   });
 
-  it('escapes angle brackets from quoted doc text', () => {
-    const results = [section({ text: 'Create a TTL policy: <script>alert(1)</script>' })];
-    const answer = composeDocsOnlyAnswer({ question: 'create TTL policy', results, excerpt });
-    expect(answer.markdown).not.toContain('<script>');
-    expect(answer.markdown).toContain('&lt;script&gt;');
-  });
-});
-
-describe('questionTerms and termCoverage', () => {
-  it('keeps the meaningful words', () => {
-    expect(questionTerms('How do I register a GitLab runner?')).toEqual(['register', 'gitlab', 'runner']);
+  it('declines with no closest pages when nothing matches at all', () => {
+    const reply = answer('qwxzvbnmplk');
+    expect(reply).toMatchObject({ covered: false, sources: [], closest: [] });
   });
 
-  it('matches word forms by their first letters', () => {
-    expect(termCoverage(['registering', 'runner'], 'Register the runner with a token')).toBe(1);
-    expect(termCoverage(['kubernetes'], 'Register the runner')).toBe(0);
+  it('says what it read from a screenshot, or that it could read nothing', () => {
+    expect(answer('what is this error?', { readFromImages: 'TTL policy expireAt' }).markdown).toMatch(
+      /^From your screenshot I read: "TTL policy expireAt"/,
+    );
+    expect(answer('TTL policy on expireAt', { imagesUnread: true }).markdown).toMatch(/^I could not read any text/);
   });
 });

@@ -15,17 +15,10 @@ import {
 import { type CheckedImage, checkImage, ImageProblem } from '../images.js';
 import { answerWithModel } from '../model/model-answer.js';
 import { classifyModelError } from '../model/model-errors.js';
-import type { DocSection } from '../retrieval/doc-page.js';
-import type { ScoredSection } from '../retrieval/search-index.js';
-import { fuseRankings } from '../retrieval/semantic-index.js';
-import { composeDocsOnlyAnswer, questionTerms, type RetrievedSection, termCoverage } from './docs-only-answer.js';
-
-/** The part of the docs search index that answering needs. */
-export type AnswerIndex = {
-  search(query: string, options?: { limit?: number; currentPage?: string }): ScoredSection[];
-  excerpt(section: RetrievedSection, query: string, maxChars: number): string;
-  sectionAt(url: string): DocSection | undefined;
-};
+import { type Retrieval, retrieve } from '../../search/coverage.js';
+import type { SearchEngine } from '../../search/engine.js';
+import { reorderByMeaning, type SemanticHit } from '../../search/semantic-index.js';
+import { composeDocsOnlyAnswer } from './docs-only-answer.js';
 
 /** What is known of one answered question once its answer is complete; the maintainers' report reads these. */
 export type AnsweredQuestion = {
@@ -41,7 +34,7 @@ export type AnsweredQuestion = {
 
 export type AskRoutesOptions = {
   publicOrigin: string;
-  currentIndex: () => AnswerIndex;
+  currentIndex: () => SearchEngine;
   requestsPerMinute?: number;
   concurrentPerUser?: number;
   /** The configured language model; without one, answers are built from the docs alone. */
@@ -50,7 +43,7 @@ export type AskRoutesOptions = {
   readImageText?: ((images: readonly CheckedImage[], signal: AbortSignal) => Promise<string>) | undefined;
   /** Sections nearest in meaning to a question, when an embedding model is configured (hybrid retrieval). */
   semanticSearch?:
-    | ((query: string, options: { limit: number; signal?: AbortSignal }) => Promise<ScoredSection[]>)
+    | ((query: string, options: { limit: number; signal?: AbortSignal }) => Promise<SemanticHit[]>)
     | undefined;
   /** Called after every complete answer; a failure here is logged and never reaches the reader. */
   onAnswered?: ((question: AnsweredQuestion) => Promise<void>) | undefined;
@@ -63,6 +56,8 @@ type AnswerRun = {
   question: string;
   covered: boolean;
   nearestPage: AnsweredQuestion['nearestPage'];
+  /** Pages near an uncovered question, shown as such and never as sources. */
+  closest: AskAiSource[];
   pieces: AsyncIterable<string>;
   /** Complete once `pieces` is exhausted. */
   sources(): AskAiSource[];
@@ -198,19 +193,21 @@ async function startAnswer(
     images.length && options.readImageText ? redactSecrets(await options.readImageText(images, signal)).trim() : '';
   const question = [typed, imageText].filter(Boolean).join('\n');
   // "What is this?" says nothing to judge coverage by; the screenshot's text then speaks for the question.
-  const coverageQuestion = questionTerms(typed).length >= 2 ? typed : question;
-  const wordRanking = index.search(question, { limit: 20, ...(page ? { currentPage: page } : {}) });
-  const meaningRanking = options.semanticSearch ? await options.semanticSearch(question, { limit: 20, signal }) : [];
-  const results = meaningRanking.length ? fuseRankings([wordRanking, meaningRanking], 8) : wordRanking.slice(0, 8);
+  const typedTerms = index.queryTerms(typed).filter((term) => !term.expansion && !term.generic);
+  const coverageQuestion = typedTerms.length >= 2 ? typed : question;
+  const found = retrieve(index, coverageQuestion, { limit: 20, currentPage: page });
+  const meaning = options.semanticSearch ? await options.semanticSearch(question, { limit: 20, signal }) : [];
+  const retrieval: Retrieval = { ...found, hits: reorderByMeaning(found.hits, meaning).slice(0, 8) };
   const id = request.answerId ?? randomUUID();
-  const best = results[0];
+  const best = retrieval.hits[0];
   const nearestPage = best ? { url: best.pageUrl, title: best.pageTitle } : null;
+  const covered = retrieval.coverage.covered;
 
   if (!options.model) {
     const answer = composeDocsOnlyAnswer({
-      question: coverageQuestion,
-      results,
-      excerpt: (section) => index.excerpt(section, question, 320),
+      retrieval,
+      termWeight: index.termWeight,
+      meaningWeight: index.meaningWeight,
       readFromImages: imageText || undefined,
       imagesUnread: images.length > 0 && !imageText,
     });
@@ -218,14 +215,14 @@ async function startAnswer(
       id,
       mode: 'docs-only',
       question,
-      covered: answer.covered,
+      covered,
       nearestPage,
+      closest: answer.closest,
       pieces: inPieces(answer.markdown),
       sources: () => answer.sources,
     };
   }
 
-  const terms = questionTerms(coverageQuestion);
   const answer = answerWithModel({
     model: options.model.languageModel,
     timeoutMs: options.model.timeoutMs,
@@ -233,22 +230,24 @@ async function startAnswer(
     maxOutputTokens: options.model.maxOutputTokens,
     request,
     page,
-    retrieved: results,
+    retrieved: covered ? retrieval.hits : [],
     sectionAt: (url) => index.sectionAt(url),
     publicOrigin: options.publicOrigin,
     imageText,
     signal,
   });
+  const closest = covered
+    ? []
+    : [...new Map(retrieval.hits.map((hit) => [hit.pageUrl, { title: hit.pageTitle, url: hit.pageUrl }])).values()].slice(0, 3);
   return {
     id,
     mode: 'model',
     question,
     nearestPage,
-    covered: results.some(
-      (section) => termCoverage(terms, `${section.pageTitle} ${section.heading ?? ''} ${section.text}`) >= 0.5,
-    ),
+    covered,
+    closest,
     pieces: answer.pieces,
-    sources: () => answer.sources(),
+    sources: () => (covered ? answer.sources() : []),
   };
 }
 
@@ -272,7 +271,14 @@ async function sendAnswer(request: FastifyRequest, reply: FastifyReply, run: Ans
     sendApiError(reply, failure.status, failure.code, failure.message);
     return false;
   }
-  const response: AskAiResponse = { id: run.id, data, sources: run.sources(), mode: run.mode };
+  const response: AskAiResponse = {
+    id: run.id,
+    data,
+    covered: run.covered,
+    sources: run.sources(),
+    closest: run.closest,
+    mode: run.mode,
+  };
   reply.header('cache-control', 'no-store').send(response);
   return true;
 }
@@ -312,7 +318,7 @@ async function streamAnswer(request: FastifyRequest, reply: FastifyReply, run: A
     raw.end();
     return false;
   }
-  send('done', { id: run.id, sources: run.sources() });
+  send('done', { id: run.id, covered: run.covered, sources: run.sources(), closest: run.closest });
   raw.end();
   return !raw.destroyed;
 }

@@ -1,0 +1,176 @@
+import { stemmer } from 'stemmer';
+
+/**
+ * The one normaliser of the docs search: the index and every query go through it, so a word is always reduced the
+ * same way. MiniSearch indexes what it returns (its own tokenizer would split `app-bridge` and keep `configuring`
+ * apart from `configure`).
+ */
+
+/** Words too common to tell one section from another; kept short so technical words are never lost. */
+const stopWords = new Set(
+  (
+    'a about after all also am an and any are as at be been before being but by can could did do does doing for from ' +
+    'had has have having how i if in into is it its just me my of on once only or other our out over own same ' +
+    'should so some such than that the their them then there these they this those through to too under until up very ' +
+    'was we were what when where which while who whom why will with would you your yours'
+  ).split(' '),
+);
+
+const numberWords: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+};
+
+/** A duration in one unit, also said in the units it is most often written in. */
+const unitEquivalents: Record<string, Array<[unit: string, factor: number]>> = {
+  minute: [['second', 60]],
+  hour: [['minute', 60]],
+  day: [['hour', 24]],
+  week: [['day', 7]],
+  month: [
+    ['day', 30],
+    ['week', 4],
+  ],
+  year: [
+    ['month', 12],
+    ['day', 365],
+  ],
+};
+
+/** Letters and digits, optionally joined by `-`, `.`, `_` or `/` (`app-bridge`, `e2-standard-4`, `shopify.app.toml`). */
+const wordPattern = /[\p{L}\p{N}]+(?:[-._/'’][\p{L}\p{N}]+)*/gu;
+const joinerPattern = /[-._/'’]/;
+
+/** Stemming is most of the cost of indexing and the docs repeat their words; the cap bounds what queries add. */
+const stems = new Map<string, string>();
+const maxCachedStems = 50_000;
+
+export function stem(word: string): string {
+  const cached = stems.get(word);
+  if (cached !== undefined) return cached;
+  const stemmed = /^\p{L}+$/u.test(word) ? stemmer(word) : word;
+  if (stems.size >= maxCachedStems) stems.clear();
+  stems.set(word, stemmed);
+  return stemmed;
+}
+
+/** Lower case, compatibility forms folded (full-width letters, ligatures) and accents dropped: `Café` is `cafe`. */
+export const fold = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+
+/** The words of a text, folded, in order; possessives lose their `'s`. */
+export function words(text: string): string[] {
+  return [...fold(text).matchAll(wordPattern)].map((match) => match[0].replace(/['’]s$/, ''));
+}
+
+/** The terms one word stands for: joined words whole (`standup`, `email`), then their stemmed parts. */
+export function termsOfWord(word: string): string[] {
+  if (!joinerPattern.test(word)) return stopWords.has(word) || /^\p{L}$/u.test(word) ? [] : [stem(word)];
+  const parts = word.split(joinerPattern).filter((part) => part.length > 0);
+  const joined = parts.join('');
+  const terms = [/^\p{L}+$/u.test(joined) ? stem(joined) : joined];
+  for (const part of parts) if (!stopWords.has(part)) terms.push(stem(part));
+  return terms;
+}
+
+/** The search terms of a text, for the index: every word's terms in order. */
+export function analyze(text: string): string[] {
+  return words(text).flatMap(termsOfWord);
+}
+
+/** Numbers written as words become digits (`two` as `2`, `twenty five` as `25`, `half an hour` as `0.5 hour`). */
+export function numbersAsDigits(input: readonly string[]): string[] {
+  const output: string[] = [];
+  for (let index = 0; index < input.length; index += 1) {
+    const word = input[index] ?? '';
+    const next = input[index + 1];
+    if (word === 'half' && (next === 'a' || next === 'an') && unitOf(input[index + 2])) {
+      output.push('0.5');
+      index += 1;
+    } else if (word === 'a' || word === 'an') {
+      output.push(unitOf(next) ? '1' : word);
+    } else if (word in numberWords) {
+      const value = numberWords[word] ?? 0;
+      const units = next === undefined ? undefined : numberWords[next];
+      const compound = value >= 20 && value < 100 && units !== undefined && units >= 1 && units < 10;
+      output.push(String(compound ? value + units : value));
+      if (compound) index += 1;
+    } else {
+      output.push(word);
+    }
+  }
+  return output;
+}
+
+function unitOf(word: string | undefined): string | undefined {
+  if (!word) return undefined;
+  const singular = word.replace(/s$/, '');
+  return singular in unitEquivalents ? singular : undefined;
+}
+
+/**
+ * A duration said one way, also said the ways the docs may write it: `2 months` is `60 days`, `half an hour` is
+ * `30 minutes`. Each equivalent comes as its number and unit words.
+ */
+export function durationEquivalents(input: readonly string[]): Array<{ said: string[]; equivalent: string[] }> {
+  const equivalents: Array<{ said: string[]; equivalent: string[] }> = [];
+  input.forEach((word, index) => {
+    const amount = Number(word);
+    const unit = unitOf(input[index + 1]);
+    if (word === '' || !Number.isFinite(amount) || !unit) return;
+    const said = [word, input[index + 1] ?? ''];
+    for (const [smaller, factor] of unitEquivalents[unit] ?? []) {
+      const converted = amount * factor;
+      if (Number.isInteger(converted)) equivalents.push({ said, equivalent: [String(converted), `${smaller}s`] });
+    }
+    for (const [larger, entries] of Object.entries(unitEquivalents)) {
+      for (const [smaller, factor] of entries) {
+        if (smaller === unit && amount % factor === 0) {
+          equivalents.push({ said, equivalent: [String(amount / factor), `${larger}s`] });
+        }
+      }
+    }
+  });
+  return equivalents;
+}
+
+/**
+ * Two neighbouring words written as one (`roll back` as `rollback`, `set up` as `setup`), stemmed: a query may split
+ * what the docs write closed. The caller keeps only those the index knows.
+ */
+export function joinedNeighbours(input: readonly string[]): string[] {
+  return input.slice(1).flatMap((word, index) => {
+    const previous = input[index] ?? '';
+    return /^\p{L}+$/u.test(previous + word) ? [stem(`${previous}${word}`)] : [];
+  });
+}

@@ -1,0 +1,181 @@
+import MiniSearch, { type SearchResult } from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
+import { analyze, stem, words } from './analyze.js';
+import type { DocSection } from './doc-page.js';
+import { coverageShare, type QueryTerm, queryTerms } from './query.js';
+import { isRootRelative, pageKey, parseDocUrl } from './urls.js';
+
+/** A section the query found, with what matched: the evidence for coverage and for choosing what to quote. */
+export type SearchHit = DocSection & {
+  score: number;
+  /** Terms of the section that matched (a typo's correct spelling, a prefix's whole word). */
+  matchedTerms: ReadonlySet<string>;
+  /** The query's terms that found something in the section (a typo as typed). */
+  matchedQueryTerms: ReadonlySet<string>;
+  /** Share of the question's meaning (its terms weighted by rarity) that the section holds, 0 to 1. */
+  coverage: number;
+};
+
+export type SearchOptions = {
+  limit?: number;
+  /** The reader's page: its sections rank a little higher. */
+  currentPage?: string | undefined;
+  /** Only pages under this path (`/Workshops/`). */
+  pathPrefix?: string | undefined;
+  /** The last word may be unfinished, as in a search box. */
+  asYouType?: boolean;
+};
+
+export type SearchEngine = {
+  sections: readonly DocSection[];
+  search(query: string, options?: SearchOptions): SearchHit[];
+  /** How much a term tells sections apart (inverse document frequency); unknown terms weigh the most. */
+  termWeight(term: string): number;
+  /** A query term's share in the question's meaning. */
+  meaningWeight(term: QueryTerm): number;
+  /** The query's terms, as the index reads them. */
+  queryTerms(query: string): QueryTerm[];
+  /** Whether any section holds the term. */
+  knows(term: string): boolean;
+  /** Whether a link (path, optional #anchor, either trailing-slash form) leads to a real page or section. */
+  hasUrl(url: string): boolean;
+  /** The section a link leads to (the page's intro for a link without an anchor). */
+  sectionAt(url: string): DocSection | undefined;
+};
+
+/** Field boosts: a heading names what its section is about; code matches commands and settings by name. */
+const boost = { title: 1, headings: 1.5, keywords: 1.5, body: 1, code: 0.7 };
+const fields = Object.keys(boost);
+/** A rewording of the question counts for less than the words the reader typed. */
+const expansionBoost = 0.6;
+const currentPageBoost = 1.5;
+/** An everyday word ranks for less than a subject word. */
+const genericBoost = 0.3;
+/** An everyday word in a question (`nobody`, `morning`) carries this share of a subject word's weight. */
+const genericShare = 0.25;
+
+const headingPath = (section: DocSection) =>
+  [section.parentHeading, section.heading].filter((part): part is string => part !== undefined).join(' ');
+
+/** The text of each field of a section, already normalised (MiniSearch only splits it again on spaces). */
+const fieldTexts = (section: DocSection): Record<string, string[]> => ({
+  title: analyze(section.pageTitle),
+  headings: analyze(headingPath(section)),
+  keywords: analyze(section.keywords.join(' ')),
+  body: analyze(section.text.replace(section.code, ' ')),
+  code: analyze(section.code),
+});
+
+/** The docs search over the sections of one build: MiniSearch (BM25+) over our normaliser, built once. */
+export function createSearchEngine(sections: readonly DocSection[]): SearchEngine {
+  const documentFrequency = new Map<string, number>();
+  /** Every word the docs write, for correcting a misspelt query word to one of them. */
+  const spelling = new SearchableMap<number>();
+  const index = new MiniSearch<Record<string, string | number>>({
+    fields,
+    tokenize: (text) => text.split(' '),
+    processTerm: (term) => term || null,
+  });
+  index.addAll(
+    sections.map((section, id) => {
+      const texts = fieldTexts(section);
+      for (const word of words(`${section.pageTitle} ${headingPath(section)} ${section.text}`)) {
+        if (/^\p{L}{4,}$/u.test(word)) spelling.set(word, (spelling.get(word) ?? 0) + 1);
+      }
+      for (const term of new Set(Object.values(texts).flat())) {
+        documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+      }
+      return { id, ...Object.fromEntries(Object.entries(texts).map(([field, terms]) => [field, terms.join(' ')])) };
+    }),
+  );
+  const sectionCount = Math.max(1, sections.length);
+  const termWeight = (term: string) => {
+    const frequency = documentFrequency.get(term) ?? 0;
+    return Math.log(1 + (sectionCount - frequency + 0.5) / (frequency + 0.5));
+  };
+  const knows = (term: string) => documentFrequency.has(term);
+  /** The docs' word nearest to a misspelt one (`verison`: `version`): fewest edits, then the most used. */
+  const correct = (word: string): string | undefined => {
+    if (word.length < 5) return undefined;
+    let best: { word: string; distance: number; uses: number } | undefined;
+    for (const [candidate, [uses, distance]] of spelling.fuzzyGet(word, word.length >= 7 ? 2 : 1)) {
+      if (!best || distance < best.distance || (distance === best.distance && uses > best.uses)) {
+        best = { word: candidate, distance, uses };
+      }
+    }
+    return best ? stem(best.word) : undefined;
+  };
+
+  const sectionKey = (url: string) => {
+    const { path, anchor } = parseDocUrl(url);
+    return `${pageKey(path)}#${anchor ?? ''}`;
+  };
+  const sectionsByUrl = new Map(sections.map((section) => [sectionKey(section.url), section]));
+  const pageKeys = sections.map((section) => pageKey(section.pageUrl));
+
+  /** A term's share in the question's meaning: its rarity in the docs, less for an everyday word. */
+  const meaningWeight = (term: QueryTerm) => termWeight(term.term) * (term.generic ? genericShare : 1);
+
+  function search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const terms = queryTerms(query, knows, correct);
+    if (terms.length === 0) return [];
+    const boosts = new Map(
+      terms.map((term) => [term.term, term.expansion ? expansionBoost : term.generic ? genericBoost : 1]),
+    );
+    const lastTerm = terms.filter((term) => !term.expansion).at(-1)?.term;
+    const currentPage = options.currentPage ? pageKey(parseDocUrl(options.currentPage).path) : undefined;
+    const prefixPath = options.pathPrefix ? pageKey(options.pathPrefix) : undefined;
+    const results: SearchResult[] = index.search(terms.map((term) => term.term).join(' '), {
+      boost,
+      // Known words need neither: stemming already joins their forms, and guessing would only add noise.
+      prefix: (term) => term.length >= 3 && ((options.asYouType === true && term === lastTerm) || !knows(term)),
+      fuzzy: (term) => (knows(term) || term.length < 5 || !/^\p{L}+$/u.test(term) ? false : term.length >= 6 ? 2 : 1),
+      weights: { fuzzy: 0.6, prefix: 0.5 },
+      boostTerm: (term) => boosts.get(term) ?? 1,
+      ...(currentPage
+        ? { boostDocument: (id: number) => (pageKeys[id] === currentPage ? currentPageBoost : 1) }
+        : {}),
+      ...(prefixPath
+        ? { filter: (result: SearchResult) => (pageKeys[result.id as number] ?? '').startsWith(prefixPath) }
+        : {}),
+    });
+    // MiniSearch multiplies a score by how many query terms matched; an everyday word or a rewording should count for
+    // its boost there as well, or a chatty question ranks the sections that share its filler.
+    const ranked = results
+      .map((result) => {
+        const matched = result.queryTerms.reduce((sum, term) => sum + (boosts.get(term) ?? 1), 0);
+        return { result, score: (result.score / Math.max(1, result.queryTerms.length)) * matched };
+      })
+      .sort((first, second) => second.score - first.score);
+    return ranked.slice(0, options.limit ?? 8).flatMap(({ result, score }) => {
+      const section = sections[result.id as number];
+      if (!section) return [];
+      return [
+        {
+          ...section,
+          score,
+          matchedTerms: new Set(result.terms),
+          matchedQueryTerms: new Set(result.queryTerms),
+          coverage: coverageShare(terms, new Set(result.queryTerms), meaningWeight),
+        },
+      ];
+    });
+  }
+
+  return {
+    sections,
+    search,
+    termWeight,
+    meaningWeight,
+    knows,
+    queryTerms: (query) => queryTerms(query, knows, correct),
+    hasUrl(url) {
+      if (!isRootRelative(url)) return false;
+      const { path, anchor } = parseDocUrl(url);
+      return sectionsByUrl.has(`${pageKey(path)}#${anchor ?? ''}`) || (anchor === undefined && pageKeys.includes(pageKey(path)));
+    },
+    sectionAt(url) {
+      return isRootRelative(url) ? sectionsByUrl.get(sectionKey(url)) : undefined;
+    },
+  };
+}

