@@ -565,7 +565,7 @@ describe('responses', () => {
     expect(hashedScript).toBeDefined();
   });
 
-  it.each([['/'], ['/faqs/'], ['/no-such-page'], ['/search-index.json']])(
+  it.each([['/'], ['/faqs/'], ['/no-such-page'], ['/search?q=ttl']])(
     'unauthenticatedNavigationGetsOnlyTheGate: %s',
     async (pathname) => {
       const response = await fetchPath(server().baseUrl, pathname, html);
@@ -584,7 +584,8 @@ describe('responses', () => {
   it.each([
     ['jsonRequestGetsJson401', '/faqs/', { accept: 'application/json' }],
     ['scriptRequestGetsJson401', hashedScript ?? '', {}],
-    ['searchIndexRequestGetsJson401', '/search-index.json', { accept: '*/*' }],
+    ['searchApiRequestGetsJson401', '/api/search?q=firestore', { accept: '*/*' }],
+    ['searchApiJsonRequestGetsJson401', '/api/search?q=firestore', { accept: 'application/json' }],
   ])('%s', async (_name, pathname, headers: Record<string, string>) => {
     const response = await fetchPath(server().baseUrl, pathname, headers);
     expect(response.status).toBe(401);

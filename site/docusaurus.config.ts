@@ -54,25 +54,6 @@ const config: Config = {
 
   plugins: ['./plugins/docs-index/index.ts'],
 
-  themes: [
-    [
-      '@easyops-cn/docusaurus-search-local',
-      {
-        hashed: true,
-        language: ['en'],
-        indexBlog: false,
-        indexPages: false,
-        docsRouteBasePath: '/',
-        searchResultLimits: 8,
-        searchResultContextMaxLength: 50,
-        explicitSearchResultPath: true,
-        searchBarShortcutKeymap: 'mod+k',
-        // The whole site is noindex for outside crawlers; our own search must still index it.
-        forceIgnoreNoIndex: true,
-      },
-    ],
-  ],
-
   themeConfig: {
     colorMode: { defaultMode: 'light', respectPrefersColorScheme: true, disableSwitch: false },
     announcementBar: {

@@ -32,7 +32,7 @@ export class DocsSite {
   }
 
   get searchDropdown() {
-    return this.page.locator('[role="listbox"]');
+    return this.page.getByTestId('search-dropdown');
   }
 
   async search(query: string) {

@@ -1,13 +1,7 @@
-import { AskCopilotOnNoResults } from '@site/src/components/Copilot/AskCopilotOnNoResults';
-import OriginalSearchBar from '@theme-original/SearchBar';
-import type { ComponentProps, ReactNode } from 'react';
+import { SearchBox } from '@site/src/components/Search/SearchBox';
+import type { ReactNode } from 'react';
 
-/** The local search, plus "Ask Dev Copilot" when a query finds nothing. */
-export default function SearchBar(props: ComponentProps<typeof OriginalSearchBar>): ReactNode {
-  return (
-    <>
-      <OriginalSearchBar {...props} />
-      <AskCopilotOnNoResults />
-    </>
-  );
+/** The navbar's search box, answered by the server's search (no index is downloaded). */
+export default function SearchBar(): ReactNode {
+  return <SearchBox />;
 }

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchResponse } from '../server/src/search/contract.js';
+import { startServer } from './harness';
+import { signIn } from './sign-in';
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+let server: Server;
+let cookie: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  const { jar } = await signIn(server.baseUrl, { email: 'reader@acme.dev' });
+  cookie = `acme_session=${jar.get('acme_session')}`;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const search = (query: string, extra = '') =>
+  server.app.inject({ method: 'GET', url: `/api/search?q=${encodeURIComponent(query)}${extra}`, headers: { cookie } });
+const resultsFor = async (query: string, extra = '') => {
+  const response = await search(query, extra);
+  expect(response.statusCode).toBe(200);
+  return (JSON.parse(response.body) as SearchResponse).results;
+};
+const pagesOf = (results: SearchResponse['results']) => results.map((result) => decodeURI(result.url.split('#')[0] ?? ''));
+
+describe('GET /api/search', () => {
+  it('refuses a request without a session', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/api/search?q=firestore' });
+    expect(response.statusCode).toBe(401);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'unauthorized:session' } });
+    expect(response.body).not.toMatch(/Firestore TTL/);
+  });
+
+  it('gives at most 8 sections, each with its exact link, path and the matched words marked', async () => {
+    const results = await resultsFor('ttl policy');
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.length).toBeLessThanOrEqual(8);
+    const [first] = results;
+    expect(first?.url).toMatch(/^\/firestore-ttl(#[\w-]+)?$/);
+    expect(first?.pageTitle).toBe('Firestore TTL');
+    const marked = [...(first?.title ?? []), ...(first?.snippet ?? [])].filter((piece) => piece.match);
+    expect(marked.map((piece) => piece.text.toLowerCase())).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(ttl|polic(y|ies))$/)]),
+    );
+    expect(response(first?.snippet ?? []).length).toBeLessThanOrEqual(170);
+  });
+
+  it('finds the section for a question typed as a sentence, with a typo', async () => {
+    expect(pagesOf(await resultsFor('how do i registr a new gitlab runer for our CI?')).slice(0, 3)).toContain(
+      '/setting-up-gitlab-runner',
+    );
+  });
+
+  it('finds the section under chat filler', async () => {
+    const results = await resultsFor(
+      'hey quick q, nobody on my team remembers and I need it tmrw morning: how do I create a TTL policy on expireAt?',
+    );
+    expect(pagesOf(results).slice(0, 3)).toContain('/firestore-ttl');
+  });
+
+  it('completes the word being typed', async () => {
+    expect(pagesOf(await resultsFor('firestore tt')).slice(0, 3)).toContain('/firestore-ttl');
+  });
+
+  it('searches only under the ctx path when one is given', async () => {
+    const results = await resultsFor('shopify', '&ctx=/Workshops/');
+    expect(results.length).toBeGreaterThan(0);
+    for (const page of pagesOf(results)) expect(page.startsWith('/Workshops/')).toBe(true);
+  });
+
+  it('gives up to 50 results for the results page', async () => {
+    expect((await resultsFor('shopify', '&limit=50')).length).toBeGreaterThan(8);
+  });
+
+  it.each([
+    ['an empty query', ''],
+    ['only spaces', '    '],
+    ['a NUL', 'ttl\u0000policy'],
+    ['a right-to-left override and emoji', '\u202eyciloP LTT 🔥'],
+    ['combining marks', 'fi\u0301restore\u0308 ttl'],
+    ['control characters only', '\u0001\u0002\u0003'],
+    ['a lone surrogate', '\ud800 ttl'],
+  ])('answers %s with 200 and a list, never a 500', async (_name, query) => {
+    const response = await search(query);
+    expect(response.statusCode).toBe(200);
+    expect(Array.isArray((JSON.parse(response.body) as SearchResponse).results)).toBe(true);
+  });
+
+  it('reads bytes that are not UTF-8 as replacement characters, never a 500', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/api/search?q=%ED%A0%80', headers: { cookie } });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it.each([
+    ['a 10 KB query', `/api/search?q=${'a'.repeat(10_240)}`],
+    ['a limit over 50', '/api/search?q=ttl&limit=500'],
+    ['a limit that is not a number', '/api/search?q=ttl&limit=many'],
+    ['a ctx that is not a path', '/api/search?q=ttl&ctx=https://evil.example/'],
+    ['q given twice', '/api/search?q=ttl&q=policy'],
+  ])('refuses %s with a 400 in the API error shape', async (_name, url) => {
+    const response = await server.app.inject({ method: 'GET', url, headers: { cookie } });
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'bad_request:search' } });
+  });
+});
+
+const response = (pieces: ReadonlyArray<{ text: string }>) => pieces.map((piece) => piece.text).join('');

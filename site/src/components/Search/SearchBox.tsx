@@ -1,0 +1,149 @@
+import Link from '@docusaurus/Link';
+import { useHistory, useLocation } from '@docusaurus/router';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { AskCopilotButton } from './AskCopilotButton';
+import { Highlighted } from './Highlighted';
+import { searchContextOf, searchPageUrl } from './search-api';
+import styles from './styles.module.css';
+import { useDocsSearch } from './useDocsSearch';
+
+const isMac = () => typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+/**
+ * The navbar search: suggestions from the server's search as the reader types (8 at most, each with its path),
+ * Ctrl/Cmd+K to focus, arrows and Enter to choose, Escape to close, and the full results one click away.
+ */
+export function SearchBox(): ReactNode {
+  const [query, setQuery] = useState('');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const input = useRef<HTMLInputElement>(null);
+  const listId = useId();
+  const history = useHistory();
+  const { pathname } = useLocation();
+  const context = searchContextOf(pathname);
+  const state = useDocsSearch(query);
+  const results = 'results' in state ? state.results : [];
+  const [shortcut, setShortcut] = useState('Ctrl K');
+
+  useEffect(() => {
+    if (isMac()) setShortcut('⌘ K');
+    const focusOnShortcut = (event: globalThis.KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        input.current?.focus();
+        input.current?.select();
+        setOpen(true);
+      }
+    };
+    window.addEventListener('keydown', focusOnShortcut);
+    return () => window.removeEventListener('keydown', focusOnShortcut);
+  }, []);
+  useEffect(() => setActive(-1), [results]);
+
+  const go = (url: string) => {
+    setOpen(false);
+    input.current?.blur();
+    history.push(url);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      setOpen(true);
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setActive((current) => Math.max(-1, Math.min(results.length - 1, current + step)));
+    } else if (event.key === 'Enter' && query.trim()) {
+      event.preventDefault();
+      const chosen = results[active];
+      go(chosen ? chosen.url : searchPageUrl(query.trim()));
+    } else if (event.key === 'Escape') {
+      if (open && query) setOpen(false);
+      else input.current?.blur();
+    }
+  };
+  const showDropdown = open && query.trim() !== '';
+  const optionId = (index: number) => `${listId}-option-${index}`;
+
+  return (
+    <div className={styles.searchBox} role="search">
+      <input
+        ref={input}
+        type="search"
+        className="navbar__search-input"
+        placeholder="Search"
+        aria-label="Search the handbook"
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={showDropdown}
+        aria-controls={listId}
+        aria-activedescendant={active >= 0 ? optionId(active) : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        value={query}
+        onChange={(event) => {
+          setQuery(event.target.value);
+          setOpen(true);
+        }}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setOpen(false)}
+        onKeyDown={onKeyDown}
+      />
+      {!query && (
+        <kbd className={styles.shortcut} aria-hidden="true">
+          {shortcut}
+        </kbd>
+      )}
+      {showDropdown && (
+        <div className={styles.dropdown} data-testid="search-dropdown" onMouseDown={(event) => event.preventDefault()}>
+          <ul role="listbox" id={listId} aria-label="Suggestions" className={styles.options}>
+            {results.map((result, index) => (
+              <li
+                key={result.url}
+                id={optionId(index)}
+                role="option"
+                aria-selected={index === active}
+                className={index === active ? styles.activeOption : undefined}
+                onMouseEnter={() => setActive(index)}
+              >
+                <Link to={result.url} tabIndex={-1} onClick={() => setOpen(false)} className={styles.hit}>
+                  <span className={styles.hitTitle}>
+                    <Highlighted pieces={result.title} />
+                  </span>
+                  <span className={styles.hitPath}>{pathOf(result)}</span>
+                  {result.snippet.length > 0 && (
+                    <span className={styles.hitSnippet}>
+                      <Highlighted pieces={result.snippet} />
+                    </span>
+                  )}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          {state.status === 'done' && results.length === 0 && (
+            <div className={styles.noResults}>
+              <p>No results</p>
+              <AskCopilotButton query={query} onAsked={() => input.current?.blur()} />
+            </div>
+          )}
+          {state.status === 'failed' && <p className={styles.noResults}>{state.message}</p>}
+          <div className={styles.footer}>
+            <Link to={searchPageUrl(query.trim())} onClick={() => setOpen(false)}>
+              See all results
+            </Link>
+            {context && (
+              <Link to={searchPageUrl(query.trim(), context.path)} onClick={() => setOpen(false)}>
+                See all results in {context.label}
+              </Link>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Where a hit sits: its sidebar path, then its page when the hit is a section of it. */
+export function pathOf(result: { breadcrumbs: string[]; pageTitle: string; heading: string | null }): string {
+  const trail = result.breadcrumbs.length ? result.breadcrumbs : [result.pageTitle];
+  return result.heading && trail.at(-1) !== result.pageTitle ? [...trail, result.pageTitle].join(' › ') : trail.join(' › ');
+}

@@ -1,0 +1,71 @@
+import Link from '@docusaurus/Link';
+import { useHistory, useLocation } from '@docusaurus/router';
+import Layout from '@theme/Layout';
+import { type ReactNode, useEffect, useState } from 'react';
+import { AskCopilotButton } from './AskCopilotButton';
+import { Highlighted } from './Highlighted';
+import { pathOf } from './SearchBox';
+import { searchPageUrl } from './search-api';
+import styles from './styles.module.css';
+import { useDocsSearch } from './useDocsSearch';
+
+/** /search?q=&ctx=&version=: every result for a query, optionally only under one folder of the docs. */
+export function SearchResultsPage(): ReactNode {
+  const location = useLocation();
+  const history = useHistory();
+  const parameters = new URLSearchParams(location.search);
+  const context = parameters.get('ctx') ?? undefined;
+  const version = parameters.get('version') ?? undefined;
+  const [query, setQuery] = useState(parameters.get('q') ?? '');
+  useEffect(() => setQuery(new URLSearchParams(location.search).get('q') ?? ''), [location.search]);
+  const state = useDocsSearch(query, { limit: 50, context });
+  const results = 'results' in state ? state.results : [];
+  const title = query.trim() ? `Search results for "${query.trim()}"` : 'Search the handbook';
+
+  return (
+    <Layout title={title}>
+      <main className="container margin-vert--lg">
+        <h1>{title}</h1>
+        <input
+          type="search"
+          className={styles.pageInput}
+          aria-label="Search the handbook"
+          placeholder="Type a word or a question"
+          value={query}
+          onChange={(event) => {
+            setQuery(event.target.value);
+            history.replace(searchPageUrl(event.target.value, context, version));
+          }}
+        />
+        {context && (
+          <p>
+            Only pages under <code>{decodeURIComponent(context)}</code>.{' '}
+            <Link to={searchPageUrl(query, undefined, version)}>Search all pages</Link>
+          </p>
+        )}
+        {state.status === 'failed' && <p role="alert">{state.message}</p>}
+        {state.status === 'done' && results.length === 0 && (
+          <div>
+            <p>No results for "{query.trim()}".</p>
+            <AskCopilotButton query={query} />
+          </div>
+        )}
+        {results.map((result) => (
+          <article key={result.url} className={styles.result}>
+            <h2>
+              <Link to={result.url}>
+                <Highlighted pieces={result.title} />
+              </Link>
+            </h2>
+            <p className={styles.resultPath}>{pathOf(result)}</p>
+            {result.snippet.length > 0 && (
+              <p>
+                <Highlighted pieces={result.snippet} />
+              </p>
+            )}
+          </article>
+        ))}
+      </main>
+    </Layout>
+  );
+}

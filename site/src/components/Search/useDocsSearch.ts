@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+import { type SearchResultDto, searchDocs } from './search-api';
+
+export type SearchState =
+  | { status: 'idle' }
+  | { status: 'loading'; results: SearchResultDto[] }
+  | { status: 'done'; results: SearchResultDto[] }
+  | { status: 'failed'; message: string };
+
+/** The results for a query as the reader types: debounced, the previous request cancelled, the last list kept. */
+export function useDocsSearch(query: string, options: { limit?: number; context?: string | undefined } = {}) {
+  const [state, setState] = useState<SearchState>({ status: 'idle' });
+  const { limit, context } = options;
+  useEffect(() => {
+    const trimmed = query.trim();
+    if (!trimmed) {
+      setState({ status: 'idle' });
+      return;
+    }
+    setState((previous) => ({ status: 'loading', results: 'results' in previous ? previous.results : [] }));
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      searchDocs(trimmed, { limit, context, signal: controller.signal })
+        .then((results) => setState({ status: 'done', results }))
+        .catch((error: unknown) => {
+          if (!controller.signal.aborted) {
+            setState({ status: 'failed', message: 'Search is not available right now; try again in a moment.' });
+            console.warn('search failed', error);
+          }
+        });
+    }, 80);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [query, limit, context]);
+  return state;
+}
