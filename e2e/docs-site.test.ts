@@ -69,6 +69,67 @@ describe('search', () => {
     await expect.poll(() => results.count()).toBeGreaterThan(0);
     await expect.poll(() => results.first().innerText()).toMatch(/webhook/i);
   });
+
+  it('marks the matched words and moves through suggestions with the arrows; Enter opens the chosen one', async () => {
+    await site.open('/');
+    await site.search('ttl policy');
+    await site.suggestions.first().waitFor();
+    expect(await site.suggestions.first().locator('mark').count()).toBeGreaterThan(0);
+    await site.page.keyboard.press('ArrowDown');
+    await site.page.keyboard.press('ArrowDown');
+    const second = site.suggestions.nth(1);
+    await expect.poll(() => second.getAttribute('aria-selected')).toBe('true');
+    expect(await site.searchInput.getAttribute('aria-activedescendant')).toBe(await second.getAttribute('id'));
+    const target = await second.locator('a').getAttribute('href');
+    await site.page.keyboard.press('Enter');
+    await site.page.waitForURL((url) => `${url.pathname}${url.hash}` === target, { waitUntil: 'commit' });
+    expect(await site.searchDropdown.count()).toBe(0);
+  });
+
+  it('finds the right page for a question typed as a sentence, and Escape closes the suggestions', async () => {
+    await site.open('/');
+    await site.search('hey, how do I register a new gitlab runner for CI?');
+    await expect
+      .poll(async () => (await site.suggestions.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).slice(0, 3).join(' '))
+      .toContain('/setting-up-gitlab-runner');
+    await site.page.keyboard.press('Escape');
+    expect(await site.searchDropdown.count()).toBe(0);
+  });
+
+  it('offers "See all results in" the folder of the page, and the results page keeps q, ctx and version', async () => {
+    await site.open('/Workshops/shopify-market-sharing-2025');
+    await site.search('shopify');
+    await site.suggestions.first().waitFor();
+    await site.searchDropdown.getByText('See all results in Workshops').click();
+    await site.page.waitForURL(/\/search\?q=shopify&ctx=%2FWorkshops%2F/, { waitUntil: 'commit' });
+    const links = site.page.locator('.main-wrapper article h2 a');
+    await expect.poll(() => links.count()).toBeGreaterThan(0);
+    for (const href of await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href') ?? ''))) {
+      expect(href.startsWith('/Workshops/')).toBe(true);
+    }
+    await site.open('/search?q=firestore%20ttl&version=current');
+    await expect.poll(() => site.page.locator('.main-wrapper article').count()).toBeGreaterThan(0);
+    await site.page.getByRole('searchbox', { name: 'Search the handbook' }).last().fill('gitlab runner');
+    await site.page.waitForURL(/\/search\?q=gitlab\+runner&version=current/, { waitUntil: 'commit' });
+  });
+
+  it('downloads no search index: each search is one small answer from the server', async () => {
+    const searches: Array<{ url: string; bytes: number }> = [];
+    site.page.on('response', async (response) => {
+      if (/search-index|lunr/.test(response.url())) searches.push({ url: response.url(), bytes: -1 });
+      if (response.url().includes('/api/search?')) {
+        searches.push({ url: response.url(), bytes: (await response.body()).length });
+      }
+    });
+    await site.open('/');
+    await site.search('firestore');
+    await site.suggestions.first().waitFor();
+    await expect.poll(() => searches.length).toBeGreaterThan(0);
+    for (const search of searches) {
+      expect(search.url).toContain('/api/search?');
+      expect(search.bytes).toBeLessThan(30_000);
+    }
+  });
 });
 
 describe('layout', () => {

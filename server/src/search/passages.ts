@@ -22,7 +22,13 @@ const budget = 700;
 const longestProcedure = 15;
 const longestCode = 25;
 
-const plainOf = (markdown: string) => markdown.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*]/g, '');
+/** What a reader sees of inline markdown: link texts, no code or emphasis marks, entities as characters. */
+const plainOf = (markdown: string) =>
+  markdown
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*]/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 function unitsOf(section: Pick<DocSection, 'blocks'>): Unit[] {
   const units: Unit[] = [];
