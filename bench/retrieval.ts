@@ -5,12 +5,12 @@
  * generated handbook ten times larger. Prints figures only; it never fails on a number.
  */
 import lunr from 'lunr';
+import { siteBuildDirectory } from '../e2e/harness';
 import { composeDocsOnlyAnswer } from '../server/src/copilot/ask/docs-only-answer.js';
 import { retrieve } from '../server/src/search/coverage.js';
 import type { DocSection } from '../server/src/search/doc-page.js';
 import { createSearchEngine, type SearchEngine } from '../server/src/search/engine.js';
 import { readDocSections } from '../server/src/search/sections.js';
-import { siteBuildDirectory } from '../e2e/harness';
 import { evaluateCopilot, type QuestionSet, questionSet, scoreRankings } from './questions/evaluate';
 
 const sections = readDocSections(siteBuildDirectory);
@@ -23,7 +23,8 @@ function lunrRanker(all: readonly DocSection[], requireEvery: boolean) {
     this.ref('url');
     this.field('title', { boost: 3 });
     this.field('text');
-    for (const section of all) this.add({ url: section.url, title: section.heading ?? section.pageTitle, text: section.text });
+    for (const section of all)
+      this.add({ url: section.url, title: section.heading ?? section.pageTitle, text: section.text });
   });
   return (question: string) => {
     // lunr drops its stop words from the index, so a required stop word would match nothing.
@@ -101,10 +102,18 @@ function latency(searchEngine: SearchEngine, questions: readonly string[]) {
     search.push(performance.now() - started);
     started = performance.now();
     const retrieval = retrieve(searchEngine, question);
-    composeDocsOnlyAnswer({ retrieval, termWeight: searchEngine.termWeight, meaningWeight: searchEngine.meaningWeight });
+    composeDocsOnlyAnswer({
+      retrieval,
+      termWeight: searchEngine.termWeight,
+      meaningWeight: searchEngine.meaningWeight,
+    });
     answer.push(performance.now() - started);
   }
-  return { search: median(search), answer: median(answer), answerP99: [...answer].sort((a, b) => a - b)[Math.floor(answer.length * 0.99)] ?? 0 };
+  return {
+    search: median(search),
+    answer: median(answer),
+    answerP99: [...answer].sort((a, b) => a - b)[Math.floor(answer.length * 0.99)] ?? 0,
+  };
 }
 
 console.log('Retrieval figures (held-out questions were written before any tuning and never tuned on)');

@@ -90,7 +90,11 @@ describe('search', () => {
     await site.open('/');
     await site.search('hey, how do I register a new gitlab runner for CI?');
     await expect
-      .poll(async () => (await site.suggestions.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).slice(0, 3).join(' '))
+      .poll(async () =>
+        (await site.suggestions.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))))
+          .slice(0, 3)
+          .join(' '),
+      )
       .toContain('/setting-up-gitlab-runner');
     await site.page.keyboard.press('Escape');
     expect(await site.searchDropdown.count()).toBe(0);

@@ -23,7 +23,8 @@ const resultsFor = async (query: string, extra = '') => {
   expect(response.statusCode).toBe(200);
   return (JSON.parse(response.body) as SearchResponse).results;
 };
-const pagesOf = (results: SearchResponse['results']) => results.map((result) => decodeURI(result.url.split('#')[0] ?? ''));
+const pagesOf = (results: SearchResponse['results']) =>
+  results.map((result) => decodeURI(result.url.split('#')[0] ?? ''));
 
 describe('GET /api/search', () => {
   it('refuses a request without a session', async () => {

@@ -31,7 +31,11 @@ const sectionKey = (url: string) => {
   return `${pageKey(path)}#${anchor ?? ''}`;
 };
 const pageOf = (url: string) => pageKey(parseDocUrl(url).path);
-const normalised = (text: string) => text.toLowerCase().replace(/[`*\\]/g, '').replace(/\s+/g, ' ');
+const normalised = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[`*\\]/g, '')
+    .replace(/\s+/g, ' ');
 
 export type RankingFigures = { recallAt1: number; recallAt3: number; pageRecallAt3: number; mrr: number };
 

@@ -81,9 +81,17 @@ export function stem(word: string): string {
   return stemmed;
 }
 
-/** Lower case, compatibility forms folded (full-width letters, ligatures) and accents dropped: `Café` is `cafe`. */
+/**
+ * Lower case, compatibility forms folded (full-width letters, ligatures), accents dropped (`Café` is `cafe`) and URL
+ * escapes of pasted links decoded.
+ */
 export const fold = (text: string) =>
   text
+    .replace(/%([0-9a-f]{2})/gi, (encoded, hex: string) => {
+      const character = String.fromCharCode(Number.parseInt(hex, 16));
+      // Only printable ASCII is decoded (`%2f` in a pasted URL is `/`); anything else stays as typed.
+      return /[\x21-\x7e]/.test(character) ? character : encoded;
+    })
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase();

@@ -166,20 +166,28 @@ export function readDocPageSections(html: string, fallbackPath: string): DocSect
       const heading = collapse(visibleText(child));
       if (tag === 'h2') currentH2 = heading;
       const parentHeading = tag === 'h3' ? currentH2 : undefined;
-      drafts.push({ ...intro, id: url, url, heading, parentHeading, level: tag === 'h2' ? 2 : 3, blocks: [], parts: [] });
+      drafts.push({
+        ...intro,
+        id: url,
+        url,
+        heading,
+        parentHeading,
+        level: tag === 'h2' ? 2 : 3,
+        blocks: [],
+        parts: [],
+      });
       continue;
     }
     const section = drafts.at(-1);
     if (!section) continue;
     section.parts.push(visibleText(child));
     if (child.type === 'tag') section.blocks.push(...blocksOf($, child, pageUrl));
-    else if (child.type === 'text' && collapse(child.data)) section.blocks.push({ kind: 'text', markdown: collapse(child.data) });
+    else if (child.type === 'text' && collapse(child.data))
+      section.blocks.push({ kind: 'text', markdown: collapse(child.data) });
   }
   return drafts.map(({ parts, ...section }) => ({
     ...section,
     text: collapse(parts.join(' ')),
-    code: section.blocks
-      .flatMap((block) => (block.kind === 'code' ? [block.code] : []))
-      .join('\n'),
+    code: section.blocks.flatMap((block) => (block.kind === 'code' ? [block.code] : [])).join('\n'),
   }));
 }

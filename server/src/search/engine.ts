@@ -132,9 +132,7 @@ export function createSearchEngine(sections: readonly DocSection[]): SearchEngin
       fuzzy: (term) => (knows(term) || term.length < 5 || !/^\p{L}+$/u.test(term) ? false : term.length >= 6 ? 2 : 1),
       weights: { fuzzy: 0.6, prefix: 0.5 },
       boostTerm: (term) => boosts.get(term) ?? 1,
-      ...(currentPage
-        ? { boostDocument: (id: number) => (pageKeys[id] === currentPage ? currentPageBoost : 1) }
-        : {}),
+      ...(currentPage ? { boostDocument: (id: number) => (pageKeys[id] === currentPage ? currentPageBoost : 1) } : {}),
       ...(prefixPath
         ? { filter: (result: SearchResult) => (pageKeys[result.id as number] ?? '').startsWith(prefixPath) }
         : {}),
@@ -172,7 +170,10 @@ export function createSearchEngine(sections: readonly DocSection[]): SearchEngin
     hasUrl(url) {
       if (!isRootRelative(url)) return false;
       const { path, anchor } = parseDocUrl(url);
-      return sectionsByUrl.has(`${pageKey(path)}#${anchor ?? ''}`) || (anchor === undefined && pageKeys.includes(pageKey(path)));
+      return (
+        sectionsByUrl.has(`${pageKey(path)}#${anchor ?? ''}`) ||
+        (anchor === undefined && pageKeys.includes(pageKey(path)))
+      );
     },
     sectionAt(url) {
       return isRootRelative(url) ? sectionsByUrl.get(sectionKey(url)) : undefined;

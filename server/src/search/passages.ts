@@ -32,7 +32,7 @@ const plainOf = (markdown: string) =>
 
 function unitsOf(section: Pick<DocSection, 'blocks'>): Unit[] {
   const units: Unit[] = [];
-  const add = (block: number, item: number, kind: Block['kind'], markdown: string, leadsIn = false) =>
+  const add = (block: number, item: number, kind: Block['kind'], markdown: string, leadsIn = false) => {
     units.push({
       order: units.length,
       block,
@@ -42,6 +42,7 @@ function unitsOf(section: Pick<DocSection, 'blocks'>): Unit[] {
       terms: new Set(analyze(plainOf(markdown))),
       leadsIn,
     });
+  };
   section.blocks.forEach((block, index) => {
     const next = section.blocks[index + 1];
     if (block.kind === 'text') {
@@ -53,9 +54,13 @@ function unitsOf(section: Pick<DocSection, 'blocks'>): Unit[] {
         add(index, position, 'text', sentence, leadsIn);
       });
     } else if (block.kind === 'list') {
-      block.items.forEach((item, position) => add(index, position, 'list', item));
+      block.items.forEach((item, position) => {
+        add(index, position, 'list', item);
+      });
     } else if (block.kind === 'table') {
-      block.rows.forEach((row, position) => add(index, position, 'table', row.join(' | ')));
+      block.rows.forEach((row, position) => {
+        add(index, position, 'table', row.join(' | '));
+      });
     } else {
       add(index, 0, 'code', block.code);
     }
@@ -109,7 +114,9 @@ export function answerPassages(
   const units = unitsOf(section);
   if (units.length === 0) return '';
   const scored = units.map((unit) => ({ unit, score: scoreOf(unit, wanted, weightOf) }));
-  const ranked = [...scored].sort((first, second) => second.score - first.score || first.unit.order - second.unit.order);
+  const ranked = [...scored].sort(
+    (first, second) => second.score - first.score || first.unit.order - second.unit.order,
+  );
   const top = ranked[0];
   if (!top) return '';
 

@@ -23,7 +23,9 @@ const require = createRequire(import.meta.url);
 const everydayWords = new Set<string>([
   ...((require('stopwords-iso') as Record<string, string[]>).en ?? []),
   // What chat adds around a question: greetings, apologies, time of day, asides.
-  ...'hey hi hello quick q question sorry dumb stupid obvious newbie noob pls plz please thanks thx lol ugh btw fyi tmrw tomorrow tonight today yesterday morning afternoon evening week weekend remember remembers forgot guys folks everyone anybody somebody someone wondering wonder idea confused stuck help trying tried'.split(' '),
+  ...'hey hi hello quick q question sorry dumb stupid obvious newbie noob pls plz please thanks thx lol ugh btw fyi tmrw tomorrow tonight today yesterday morning afternoon evening week weekend remember remembers forgot guys folks everyone anybody somebody someone wondering wonder idea confused stuck help trying tried'.split(
+    ' ',
+  ),
 ]);
 
 /** The common English words (SCOWL sizes 10 to 50, about 60,000 words), to tell everyday words from names. */
@@ -50,7 +52,7 @@ export function queryTerms(
     const whole = corrected ?? typed;
     const unknown = !knows(whole);
     const generic = everydayWords.has(word) || (unknown && commonEnglish.has(word));
-    const foreign = unknown && !generic && /\p{L}/u.test(word) && !commonEnglish.has(word);
+    const foreign = unknown && !generic && /^\p{L}+$/u.test(word) && !commonEnglish.has(word);
     if (parts.length === 0) {
       if (!terms.has(whole)) terms.set(whole, { term: whole, covers: [whole], expansion: false, generic, foreign });
       continue;
@@ -60,11 +62,12 @@ export function queryTerms(
       const partUnknown = !knows(part);
       const partGeneric = everydayWords.has(part) || (partUnknown && commonEnglish.has(part));
       if (!terms.has(part)) {
-        const partForeign = partUnknown && !partGeneric && /\p{L}/u.test(part) && !commonEnglish.has(part);
+        const partForeign = partUnknown && !partGeneric && /^\p{L}+$/u.test(part) && !commonEnglish.has(part);
         terms.set(part, { term: part, covers: [part], expansion: false, generic: partGeneric, foreign: partForeign });
       }
     }
-    if (!terms.has(whole)) terms.set(whole, { term: whole, covers: parts, expansion: true, generic: false, foreign: false });
+    if (!terms.has(whole))
+      terms.set(whole, { term: whole, covers: parts, expansion: true, generic: false, foreign: false });
   }
   const add = (term: string, covers: string[]) => {
     if (!terms.has(term) && knows(term)) {
@@ -95,4 +98,3 @@ export function coverageShare(
   const held = asked.filter((term) => covered.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);
   return total > 0 ? held / total : 0;
 }
-

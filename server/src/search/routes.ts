@@ -11,7 +11,10 @@ import { bestSentence } from './passages.js';
 const unsearchable = /[\p{Cc}\p{Cs}]/gu;
 
 /** GET /api/search: the search box and the /search page, on the same engine as Dev Copilot. */
-export async function searchRoutes(app: FastifyInstance, options: { publicOrigin: string; currentEngine: () => SearchEngine }) {
+export async function searchRoutes(
+  app: FastifyInstance,
+  options: { publicOrigin: string; currentEngine: () => SearchEngine },
+) {
   app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'search' }));
   app.get('/api/search', async (request, reply) => {
     const parsed = searchQuerySchema.safeParse(request.query);

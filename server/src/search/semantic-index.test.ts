@@ -107,7 +107,11 @@ describe('reorderByMeaning', () => {
       { ...ttl, score: 0.9 },
       { ...support, score: 0.8 },
     ];
-    expect(reorderByMeaning(words, meaning).map((entry) => entry.id)).toEqual(['firestore-ttl', 'deployment', 'support']);
+    expect(reorderByMeaning(words, meaning).map((entry) => entry.id)).toEqual([
+      'firestore-ttl',
+      'deployment',
+      'support',
+    ]);
   });
 
   it('adds a section found by meaning alone without word evidence, so it cannot make a question covered', () => {

@@ -36,7 +36,11 @@ const sections = [
   section('/firestore-ttl', 'Firestore TTL', 'Creating a policy', [
     { kind: 'text', markdown: 'TTL policies are set per collection group. Deletion is not instant.' },
     { kind: 'text', markdown: 'Create the policy on the expireAt field:' },
-    { kind: 'code', language: 'bash', code: 'gcloud firestore fields ttls update expireAt --collection-group=sessions' },
+    {
+      kind: 'code',
+      language: 'bash',
+      code: 'gcloud firestore fields ttls update expireAt --collection-group=sessions',
+    },
     { kind: 'text', markdown: 'Expired documents are usually deleted within 24 hours.' },
   ]),
   section('/firestore-ttl', 'Firestore TTL', 'Costs', [
@@ -47,7 +51,11 @@ const sections = [
     {
       kind: 'list',
       ordered: true,
-      items: ['Open the pipeline of the previous tag.', 'Re-run its deploy-production job.', 'Announce it in #releases.'],
+      items: [
+        'Open the pipeline of the previous tag.',
+        'Re-run its deploy-production job.',
+        'Announce it in #releases.',
+      ],
     },
   ]),
   section('/support-procedure', 'Support Procedure', 'Severity levels', [
@@ -69,9 +77,14 @@ describe('composeDocsOnlyAnswer', () => {
   it('quotes what answers the question, linked to its exact section, and names that section as the source', () => {
     const reply = answer('how do I create a TTL policy on expireAt?');
     expect(reply.covered).toBe(true);
-    expect(reply.markdown).toMatch(/^\*\*\[Firestore TTL › Creating a policy\]\(\/firestore-ttl#creating-a-policy\)\*\*/);
+    expect(reply.markdown).toMatch(
+      /^\*\*\[Firestore TTL › Creating a policy\]\(\/firestore-ttl#creating-a-policy\)\*\*/,
+    );
     expect(reply.markdown).toContain('```bash\ngcloud firestore fields ttls update expireAt');
-    expect(reply.sources[0]).toEqual({ title: 'Firestore TTL › Creating a policy', url: '/firestore-ttl#creating-a-policy' });
+    expect(reply.sources[0]).toEqual({
+      title: 'Firestore TTL › Creating a policy',
+      url: '/firestore-ttl#creating-a-policy',
+    });
     expect(reply.closest).toEqual([]);
     expect(reply.markdown).not.toContain('Go-Live');
   });

@@ -5,6 +5,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { sendApiError, sendRequestProblem } from '../../api-errors.js';
 import { requireAllowedViewer } from '../../auth/guards.js';
 import { redactSecrets } from '../../redact-secrets.js';
+import { type Retrieval, retrieve } from '../../search/coverage.js';
+import type { SearchEngine } from '../../search/engine.js';
+import { reorderByMeaning, type SemanticHit } from '../../search/semantic-index.js';
 import {
   type AskAiRequest,
   type AskAiResponse,
@@ -15,9 +18,6 @@ import {
 import { type CheckedImage, checkImage, ImageProblem } from '../images.js';
 import { answerWithModel } from '../model/model-answer.js';
 import { classifyModelError } from '../model/model-errors.js';
-import { type Retrieval, retrieve } from '../../search/coverage.js';
-import type { SearchEngine } from '../../search/engine.js';
-import { reorderByMeaning, type SemanticHit } from '../../search/semantic-index.js';
 import { composeDocsOnlyAnswer } from './docs-only-answer.js';
 
 /** What is known of one answered question once its answer is complete; the maintainers' report reads these. */
@@ -238,7 +238,9 @@ async function startAnswer(
   });
   const closest = covered
     ? []
-    : [...new Map(retrieval.hits.map((hit) => [hit.pageUrl, { title: hit.pageTitle, url: hit.pageUrl }])).values()].slice(0, 3);
+    : [
+        ...new Map(retrieval.hits.map((hit) => [hit.pageUrl, { title: hit.pageTitle, url: hit.pageUrl }])).values(),
+      ].slice(0, 3);
   return {
     id,
     mode: 'model',

@@ -1,7 +1,7 @@
 import { type LanguageModel, streamText } from 'ai';
+import type { DocSection } from '../../search/doc-page.js';
 import { sourceTitle } from '../ask/docs-only-answer.js';
 import type { AskAiRequest, AskAiSource } from '../contract.js';
-import type { DocSection } from '../../search/doc-page.js';
 import { createLinkFilter } from './link-filter.js';
 import { classifyModelError, ModelRunError } from './model-errors.js';
 import { type ContextSection, conversationForModel, systemPrompt } from './prompt.js';

@@ -39,7 +39,6 @@ export function SearchBox(): ReactNode {
     window.addEventListener('keydown', focusOnShortcut);
     return () => window.removeEventListener('keydown', focusOnShortcut);
   }, []);
-  useEffect(() => setActive(-1), [results]);
 
   const go = (url: string) => {
     setOpen(false);
@@ -65,7 +64,7 @@ export function SearchBox(): ReactNode {
   const optionId = (index: number) => `${listId}-option-${index}`;
 
   return (
-    <div className={styles.searchBox} role="search">
+    <search className={styles.searchBox}>
       <input
         ref={input}
         type="search"
@@ -77,30 +76,32 @@ export function SearchBox(): ReactNode {
         aria-expanded={showDropdown}
         aria-controls={listId}
         aria-activedescendant={active >= 0 ? optionId(active) : undefined}
+        aria-keyshortcuts="Control+K Meta+K"
         autoComplete="off"
         spellCheck={false}
         value={query}
         onChange={(event) => {
           setQuery(event.target.value);
+          setActive(-1);
           setOpen(true);
         }}
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
       />
-      {!query && (
-        <kbd className={styles.shortcut} aria-hidden="true">
-          {shortcut}
-        </kbd>
-      )}
+      {!query && <kbd className={styles.shortcut}>{shortcut}</kbd>}
       {showDropdown && (
+        // The dropdown keeps the focus in the box while the pointer works in it, or it would close under the click.
+        // biome-ignore lint/a11y/noStaticElementInteractions: nothing here is operated by this handler
         <div className={styles.dropdown} data-testid="search-dropdown" onMouseDown={(event) => event.preventDefault()}>
-          <ul role="listbox" id={listId} aria-label="Suggestions" className={styles.options}>
+          <div role="listbox" id={listId} aria-label="Suggestions" className={styles.options}>
             {results.map((result, index) => (
-              <li
+              // The ARIA combobox pattern: the focus stays in the input, which points at the active option.
+              <div
                 key={result.url}
                 id={optionId(index)}
                 role="option"
+                tabIndex={-1}
                 aria-selected={index === active}
                 className={index === active ? styles.activeOption : undefined}
                 onMouseEnter={() => setActive(index)}
@@ -116,9 +117,9 @@ export function SearchBox(): ReactNode {
                     </span>
                   )}
                 </Link>
-              </li>
+              </div>
             ))}
-          </ul>
+          </div>
           {state.status === 'done' && results.length === 0 && (
             <div className={styles.noResults}>
               <p>No results</p>
@@ -138,12 +139,14 @@ export function SearchBox(): ReactNode {
           </div>
         </div>
       )}
-    </div>
+    </search>
   );
 }
 
 /** Where a hit sits: its sidebar path, then its page when the hit is a section of it. */
 export function pathOf(result: { breadcrumbs: string[]; pageTitle: string; heading: string | null }): string {
   const trail = result.breadcrumbs.length ? result.breadcrumbs : [result.pageTitle];
-  return result.heading && trail.at(-1) !== result.pageTitle ? [...trail, result.pageTitle].join(' › ') : trail.join(' › ');
+  return result.heading && trail.at(-1) !== result.pageTitle
+    ? [...trail, result.pageTitle].join(' › ')
+    : trail.join(' › ');
 }
