@@ -91,7 +91,7 @@ export class Copilot {
   }
 
   action(answer: number, name: string) {
-    return this.answers.nth(answer).getByRole('button', { name, exact: true });
+    return this.answers.nth(answer).getByTestId('copilot-actions').getByRole('button', { name, exact: true });
   }
 
   /** "n / m" of a message's branch picker. */

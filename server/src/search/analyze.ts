@@ -45,7 +45,6 @@ const numberWords: Record<string, number> = {
   seventy: 70,
   eighty: 80,
   ninety: 90,
-  hundred: 100,
 };
 
 /** A duration in one unit, also said in the units it is most often written in. */
@@ -94,6 +93,8 @@ export const fold = (text: string) =>
     })
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
+    // Thousands separators go: `4,000` is `4000`.
+    .replace(/(\d),(?=\d{3}(?!\d))/g, '$1')
     .toLowerCase();
 
 /** The words of a text, folded, in order; possessives lose their `'s`. */
@@ -111,9 +112,9 @@ export function termsOfWord(word: string): string[] {
   return terms;
 }
 
-/** The search terms of a text, for the index: every word's terms in order. */
+/** The search terms of a text, for the index and for queries alike: every word's terms in order. */
 export function analyze(text: string): string[] {
-  return words(text).flatMap(termsOfWord);
+  return numbersAsDigits(words(text)).flatMap(termsOfWord);
 }
 
 /** Numbers written as words become digits (`two` as `2`, `twenty five` as `25`, `half an hour` as `0.5 hour`). */
@@ -128,11 +129,18 @@ export function numbersAsDigits(input: readonly string[]): string[] {
     } else if (word === 'a' || word === 'an') {
       output.push(unitOf(next) ? '1' : word);
     } else if (word in numberWords) {
-      const value = numberWords[word] ?? 0;
+      let value = numberWords[word] ?? 0;
       const units = next === undefined ? undefined : numberWords[next];
       const compound = value >= 20 && value < 100 && units !== undefined && units >= 1 && units < 10;
-      output.push(String(compound ? value + units : value));
-      if (compound) index += 1;
+      if (compound) {
+        value += units;
+        index += 1;
+      }
+      const scale = input[index + 1] === 'hundred' ? 100 : input[index + 1] === 'thousand' ? 1000 : 1;
+      if (scale > 1) index += 1;
+      output.push(String(value * scale));
+    } else if (/^\d+(\.\d+)?k$/.test(word)) {
+      output.push(String(Number(word.slice(0, -1)) * 1000));
     } else {
       output.push(word);
     }

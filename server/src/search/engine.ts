@@ -53,6 +53,8 @@ const currentPageBoost = 1.5;
 const genericBoost = 0.3;
 /** An everyday word in a question (`nobody`, `morning`) carries this share of a subject word's weight. */
 const genericShare = 0.25;
+/** A section gains a tenth of its page's total score: a page that treats the question lifts its sections. */
+const pageWeight = 0.1;
 
 const headingPath = (section: DocSection) =>
   [section.parentHeading, section.heading].filter((part): part is string => part !== undefined).join(' ');
@@ -139,11 +141,20 @@ export function createSearchEngine(sections: readonly DocSection[]): SearchEngin
     });
     // MiniSearch multiplies a score by how many query terms matched; an everyday word or a rewording should count for
     // its boost there as well, or a chatty question ranks the sections that share its filler.
-    const ranked = results
-      .map((result) => {
-        const matched = result.queryTerms.reduce((sum, term) => sum + (boosts.get(term) ?? 1), 0);
-        return { result, score: (result.score / Math.max(1, result.queryTerms.length)) * matched };
-      })
+    const rescored = results.map((result) => {
+      const matched = result.queryTerms.reduce((sum, term) => sum + (boosts.get(term) ?? 1), 0);
+      return { result, score: (result.score / Math.max(1, result.queryTerms.length)) * matched };
+    });
+    const pageScore = new Map<string, number>();
+    for (const { result, score } of rescored) {
+      const page = pageKeys[result.id as number] ?? '';
+      pageScore.set(page, (pageScore.get(page) ?? 0) + score);
+    }
+    const ranked = rescored
+      .map(({ result, score }) => ({
+        result,
+        score: score + pageWeight * (pageScore.get(pageKeys[result.id as number] ?? '') ?? 0),
+      }))
       .sort((first, second) => second.score - first.score);
     return ranked.slice(0, options.limit ?? 8).flatMap(({ result, score }) => {
       const section = sections[result.id as number];

@@ -18,9 +18,13 @@ type Unit = {
 
 const sentenceEnd = /(?<=[.!?])\s+(?=[A-Z0-9`*["(])/;
 /** Enough to hold a key fact with its context; a numbered procedure may run longer, since it is kept whole. */
-const budget = 700;
+const budget = 600;
 const longestProcedure = 15;
 const longestCode = 25;
+/** A code block matches many words by its length alone; it must match better than prose to be quoted first. */
+const codeWeight = 0.7;
+/** Further units are quoted when they match at least this share of the best one. */
+const relevantShare = 0.35;
 
 /** What a reader sees of inline markdown: link texts, no code or emphasis marks, entities as characters. */
 const plainOf = (markdown: string) =>
@@ -74,7 +78,7 @@ function unitsOf(section: Pick<DocSection, 'blocks'>): Unit[] {
  */
 function scoreOf(unit: Unit, wanted: ReadonlySet<string>, weightOf: (term: string) => number): number {
   const matched = [...unit.terms].reduce((sum, term) => sum + (wanted.has(term) ? weightOf(term) : 0), 0);
-  return matched / Math.sqrt(Math.max(1, unit.terms.size / 20));
+  return ((unit.kind === 'code' ? codeWeight : 1) * matched) / Math.sqrt(Math.max(1, unit.terms.size / 10));
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
@@ -140,7 +144,7 @@ export function answerPassages(
     const after = units[top.unit.order + 1];
     if (top.unit.kind === 'text' && after?.block === top.unit.block) take(after);
     for (const { unit, score } of ranked.slice(1)) {
-      if (score < top.score * 0.35 || length + unit.markdown.length > budget) continue;
+      if (score < top.score * relevantShare || length + unit.markdown.length > budget) continue;
       take(unit);
     }
   }

@@ -18,9 +18,9 @@ export const sourceTitle = (section: { pageTitle: string; heading?: string | und
   section.heading ? `${section.pageTitle} › ${section.heading}` : section.pageTitle;
 
 /** A second section is quoted when it holds this much more of the question than the best one alone. */
-const secondSectionGain = 0.15;
+const secondSectionGain = 0.05;
 /** ... and ranks at least this close to the best. */
-const secondSectionScore = 0.4;
+const secondSectionScore = 0.6;
 
 /** Raw HTML in a quote would be shown as text by the widget anyway; escaping keeps the markdown unambiguous. */
 const plain = (text: string) => text.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;'));

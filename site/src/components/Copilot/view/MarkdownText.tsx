@@ -26,6 +26,12 @@ function CodeHeader({ language, code }: CodeHeaderProps): ReactNode {
   );
 }
 
+/** A code block scrolls sideways, so it takes the keyboard focus: a keyboard reader can scroll it too. */
+function CodeBlock({ node: _node, ...rest }: ComponentPropsWithoutRef<'pre'> & { node?: unknown }) {
+  // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
+  return <pre {...rest} tabIndex={0} />;
+}
+
 /** Handbook links stay inside the single-page app, so the conversation stays open while the reader follows one. */
 function AnswerLink({ href, children, node: _node, ...rest }: ComponentPropsWithoutRef<'a'> & { node?: unknown }) {
   if (!href) return <span>{children}</span>;
@@ -52,7 +58,7 @@ export function MarkdownText(): ReactNode {
     <MarkdownTextPrimitive
       className={styles.markdown}
       remarkPlugins={[remarkGfm, remarkRawHtmlAsText]}
-      components={{ CodeHeader, a: AnswerLink }}
+      components={{ CodeHeader, a: AnswerLink, pre: CodeBlock }}
     />
   );
 }
