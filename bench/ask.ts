@@ -1,18 +1,12 @@
 /**
- * Dev Copilot figures: retrieval recall@3 and MRR on the question set beside the site's own lunr search on the same
- * questions, /api/askAi docs-only latency and throughput, and the time askAi adds to a model's first token. Prints
- * figures only; it never fails on a number.
+ * Dev Copilot over HTTP: askAi docs-only latency and throughput, /api/search beside it, and the time askAi adds to a
+ * model's first token. Retrieval quality is `bench/retrieval.ts`. Prints figures only; it never fails on a number.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import lunr from 'lunr';
 import { startServer } from '../e2e/harness';
 import { signIn } from '../e2e/sign-in';
-import { loadDocsSearchIndex } from '../server/src/copilot/retrieval/docs-index.js';
-import { answeringPages, type DocsQuestion, docsQuestions } from '../server/src/copilot/retrieval/questions.js';
-import { pageKey, parseDocUrl } from '../server/src/copilot/retrieval/urls.js';
 import { startFakeModelServer } from '../server/src/testing/fake-model-server.js';
+import { questionSet } from './questions/evaluate';
 
 const started = performance.now();
 const server = await startServer({
@@ -20,86 +14,51 @@ const server = await startServer({
   ASK_REQUESTS_PER_MINUTE: '1000000',
   ASK_CONCURRENT_PER_USER: '1000',
 });
-const index = loadDocsSearchIndex(server.config.siteDirectory);
-const indexSeconds = (performance.now() - started) / 1000;
-
-let hits = 0;
-let reciprocalRanks = 0;
-/** 0-based rank of the first page in `ranked` that answers the question, or -1. */
-const rankAmong = (ranked: readonly string[], question: DocsQuestion) => {
-  const answering = answeringPages(question).map((page) => pageKey(parseDocUrl(page).path));
-  return ranked.findIndex((page) => answering.includes(page));
-};
-
-for (const docsQuestion of docsQuestions) {
-  const pages = [
-    ...new Set(
-      index.search(docsQuestion.question, { limit: 20 }).map((section) => pageKey(parseDocUrl(section.pageUrl).path)),
-    ),
-  ];
-  const rank = rankAmong(pages, docsQuestion);
-  if (rank >= 0 && rank < 3) hits++;
-  if (rank >= 0) reciprocalRanks += 1 / (rank + 1);
-}
-
-/**
- * The baseline: the site's own search index (lunr, built by docusaurus-search-local) asked the same questions. Each of
- * its parts (titles, headings, descriptions, contents) is searched with the question's words, and a page ranks by its
- * best score in any part, which is roughly what its search box lists first.
- */
-type SearchPart = { documents: Array<{ i: number; u: string }>; index: object };
-const parts = (
-  JSON.parse(readFileSync(path.join(server.config.siteDirectory, 'search-index.json'), 'utf8')) as SearchPart[]
-).map((part) => ({
-  index: lunr.Index.load(part.index),
-  pageOf: new Map(part.documents.map((document) => [String(document.i), document.u])),
-}));
-let lunrHits = 0;
-let lunrReciprocalRanks = 0;
-for (const docsQuestion of docsQuestions) {
-  const words = docsQuestion.question.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  const best = new Map<string, number>();
-  for (const part of parts) {
-    const results = part.index.query((query) => {
-      for (const word of words) query.term(word, { presence: lunr.Query.presence.OPTIONAL });
-    });
-    for (const result of results) {
-      const page = part.pageOf.get(result.ref);
-      if (page) best.set(pageKey(page), Math.max(best.get(pageKey(page)) ?? 0, result.score));
-    }
-  }
-  const ranked = [...best.entries()].sort((first, second) => second[1] - first[1]).map(([page]) => page);
-  const rank = rankAmong(ranked, docsQuestion);
-  if (rank >= 0 && rank < 3) lunrHits++;
-  if (rank >= 0) lunrReciprocalRanks += 1 / (rank + 1);
-}
+const startSeconds = (performance.now() - started) / 1000;
+const heldOut = questionSet('held-out');
+const questions = [...heldOut.inScope, ...heldOut.outOfScope].map((entry) => entry.question);
 
 const { jar } = await signIn(server.baseUrl, { email: 'bench@acme.dev' });
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 8);
-const requests = docsQuestions.slice(0, 20).map(({ question }) => ({
+const sessionCookie = `acme_session=${jar.get('acme_session')}`;
+const requests = questions.slice(0, 40).map((question) => ({
   method: 'POST' as const,
   path: '/api/askAi',
   headers: {
     'content-type': 'application/json',
     origin: server.baseUrl,
-    cookie: `acme_session=${jar.get('acme_session')}`,
+    cookie: sessionCookie,
   },
   body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: question }], attachments: [] }] }),
 }));
 const load = await autocannon({ url: server.baseUrl, connections: 8, duration: durationSeconds, requests });
+const searchRequests = questions.slice(0, 40).map((question) => ({
+  method: 'GET' as const,
+  path: `/api/search?q=${encodeURIComponent(question)}`,
+  headers: { cookie: sessionCookie },
+}));
+const searchLoad = await autocannon({
+  url: server.baseUrl,
+  connections: 8,
+  duration: durationSeconds,
+  requests: searchRequests,
+});
+const firstSearch = await fetch(`${server.baseUrl}/api/search?q=${encodeURIComponent('firestore ttl policy')}`, {
+  headers: { cookie: sessionCookie, 'accept-encoding': 'identity' },
+});
+const firstSearchBytes = (await firstSearch.arrayBuffer()).byteLength;
 await server.close();
 
-console.log('Dev Copilot figures');
-console.log(`  server start incl. docs index       ${indexSeconds.toFixed(2)} s`);
+console.log('Dev Copilot and search over HTTP');
+console.log(`  server start incl. the search index   ${startSeconds.toFixed(2)} s`);
 console.log(
-  `  retrieval recall@3 (pages)          ${(hits / docsQuestions.length).toFixed(3)} on ${docsQuestions.length} questions`,
-);
-console.log(`  retrieval MRR (pages)               ${(reciprocalRanks / docsQuestions.length).toFixed(3)}`);
-console.log(
-  `  site search (lunr), same questions  recall@3 ${(lunrHits / docsQuestions.length).toFixed(3)}, MRR ${(lunrReciprocalRanks / docsQuestions.length).toFixed(3)}`,
+  `  askAi docs-only                       ${load.requests.average.toFixed(0)} req/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms (8 connections, ${durationSeconds} s, held-out questions, ${load.non2xx} non-2xx)`,
 );
 console.log(
-  `  askAi docs-only                     ${load.requests.average.toFixed(0)} req/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms (8 connections, ${durationSeconds} s, ${load.non2xx} non-2xx)`,
+  `  /api/search                           ${searchLoad.requests.average.toFixed(0)} req/s, p50 ${searchLoad.latency.p50} ms, p99 ${searchLoad.latency.p99} ms (${searchLoad.non2xx} non-2xx)`,
+);
+console.log(
+  `  first search download                 ${(firstSearchBytes / 1024).toFixed(1)} KB for 8 hits, uncompressed (the lunr index every reader downloaded before: 2.8 MB)`,
 );
 
 /**
@@ -144,7 +103,7 @@ const median = (values: number[]) =>
 const direct: number[] = [];
 const throughAsk: number[] = [];
 for (let round = 0; round < 15; round++) {
-  const text = docsQuestions[round % docsQuestions.length]?.question ?? 'How do I deploy?';
+  const text = heldOut.inScope[round % heldOut.inScope.length]?.question ?? 'How do I deploy?';
   direct.push(
     await timeToFirstText(
       `${fake.url}/v1/chat/completions`,
