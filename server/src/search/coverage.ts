@@ -18,7 +18,7 @@ export type CoverageEvidence = {
  * the best sections hold enough of its meaning.
  */
 export const coverageThresholds = {
-  best: 0.2,
+  best: 0.25,
   together: 0.4,
   /** With a foreign name in the question, the best section must hold almost all the rest of it. */
   withForeignName: 0.85,

@@ -99,6 +99,11 @@ export function createSearchEngine(sections: readonly DocSection[]): SearchEngin
   /** The docs' word nearest to a misspelt one (`verison`: `version`): fewest edits, then the most used. */
   const correct = (word: string): string | undefined => {
     if (word.length < 5) return undefined;
+    // Two neighbouring letters swapped (`namign`) is one slip, though Levenshtein counts two edits.
+    for (let index = 0; index < word.length - 1; index += 1) {
+      const swapped = `${word.slice(0, index)}${word[index + 1]}${word[index]}${word.slice(index + 2)}`;
+      if (spelling.has(swapped)) return stem(swapped);
+    }
     let best: { word: string; distance: number; uses: number } | undefined;
     for (const [candidate, [uses, distance]] of spelling.fuzzyGet(word, word.length >= 7 ? 2 : 1)) {
       if (!best || distance < best.distance || (distance === best.distance && uses > best.uses)) {
@@ -129,9 +134,9 @@ export function createSearchEngine(sections: readonly DocSection[]): SearchEngin
     const prefixPath = options.pathPrefix ? pageKey(options.pathPrefix) : undefined;
     const results: SearchResult[] = index.search(terms.map((term) => term.term).join(' '), {
       boost,
-      // Known words need neither: stemming already joins their forms, and guessing would only add noise.
+      // A known word needs no prefix match (stemming already joins its forms); an unknown one may be cut short.
+      // Misspellings were corrected against the docs' own words already, so MiniSearch's fuzzy search stays off.
       prefix: (term) => term.length >= 3 && ((options.asYouType === true && term === lastTerm) || !knows(term)),
-      fuzzy: (term) => (knows(term) || term.length < 5 || !/^\p{L}+$/u.test(term) ? false : term.length >= 6 ? 2 : 1),
       weights: { fuzzy: 0.6, prefix: 0.5 },
       boostTerm: (term) => boosts.get(term) ?? 1,
       ...(currentPage ? { boostDocument: (id: number) => (pageKeys[id] === currentPage ? currentPageBoost : 1) } : {}),

@@ -23,7 +23,7 @@ const require = createRequire(import.meta.url);
 const everydayWords = new Set<string>([
   ...((require('stopwords-iso') as Record<string, string[]>).en ?? []),
   // What chat adds around a question: greetings, apologies, time of day, asides.
-  ...'hey hi hello quick q question sorry dumb stupid obvious newbie noob pls plz please thanks thx lol ugh btw fyi tmrw tomorrow tonight today yesterday morning afternoon evening week weekend remember remembers forgot guys folks everyone anybody somebody someone wondering wonder idea confused stuck help trying tried'.split(
+  ...'hey hi hiya hello yo quick q question sorry dumb stupid obvious newbie noob pls plz please thanks thx lol ugh btw fyi tmrw tomorrow tonight today yesterday morning afternoon evening week weekend remember remembers forgot guys folks everyone anybody somebody someone wondering wonder idea confused stuck help trying tried'.split(
     ' ',
   ),
 ]);
