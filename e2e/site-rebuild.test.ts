@@ -44,7 +44,12 @@ describe('a site rebuilt while the server runs', () => {
 
     await expect.poll(async () => (await get('/assets/js/rebuilt.1234abcd.js')).status, { timeout: 6000 }).toBe(200);
     expect((await get('/faqs/')).headers.get('content-security-policy')).toContain(hash);
-    // Dev Copilot answers from the same new build.
+    // The search and Dev Copilot follow: the new build is indexed in the background and swapped in when ready.
+    const searchFinds = async () => {
+      const response = await fetch(`${server.baseUrl}/api/search?q=zanzibar`, { headers: { cookie } });
+      return ((await response.json()) as { results: Array<{ url: string }> }).results.map((result) => result.url);
+    };
+    await expect.poll(searchFinds, { timeout: 6000 }).toContain('/faqs/#zanzibar-rotation');
     const answer = await fetch(`${server.baseUrl}/api/askAi`, {
       method: 'POST',
       headers: { cookie, origin: server.baseUrl, 'content-type': 'application/json' },

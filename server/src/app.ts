@@ -20,9 +20,8 @@ import { contentSecurityPolicyDirectives, inlineScriptHashes } from './gate/cont
 import { createGateResponder } from './gate/gate-response.js';
 import { listSiteFiles } from './gate/site-files.js';
 import { siteRoutes } from './gate/site-routes.js';
-import { createSearchEngine } from './search/engine.js';
+import { followSearchIndex } from './search/index-follower.js';
 import { searchRoutes } from './search/routes.js';
-import { readDocSections } from './search/sections.js';
 import { createSemanticIndex } from './search/semantic-index.js';
 import { openStore, type Store } from './store/database.js';
 import { pruneQuestions, recordQuestion } from './store/questions.js';
@@ -51,8 +50,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     app.log.error(message),
   );
   const currentPolicy = () => policySource.current();
-  // Everything derived from the built site (the file list and CSP hashes the gate serves by, the docs search)
-  // follows a rebuild while the server runs, all from one look at the build and switched together.
+  // What the gate serves by (the file list, the CSP hashes) follows a rebuild while the server runs, from one look at
+  // the build and switched together; the docs search follows it too, indexed in the background.
   const site = followBuild(
     config.siteDirectory,
     () => {
@@ -60,12 +59,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       return {
         files,
         scriptHashes: inlineScriptHashes(config.siteDirectory, files),
-        search: createSearchEngine(readDocSections(config.siteDirectory)),
       };
     },
     {
-      // A build whose index has no doc sections is half-written or broken: the server keeps the previous one.
-      usable: (build) => build.files.has('/404.html') && build.search.sections.length > 0,
+      // A build without its 404 page is half-written: the server keeps the previous one.
+      usable: (build) => build.files.has('/404.html'),
       onKeptPrevious: (error) => app.log.warn({ reason: (error as Error).message }, 'keeping the previous site build'),
     },
   );
@@ -78,6 +76,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     hsts: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'same-origin' },
+  });
+  const search = followSearchIndex(config.siteDirectory, {
+    onKeptPrevious: (error) => app.log.warn({ reason: (error as Error).message }, 'keeping the previous search index'),
   });
   const sessions = createSessionService({ db: store.db, config });
   registerViewer(app, { config, sessions, currentPolicy });
@@ -113,7 +114,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       ? undefined
       : createSemanticIndex({
           model: embeddingModel,
-          currentSections: () => site.current().search.sections,
+          currentSections: () => search.current().sections,
           onError: (message, error) => app.log.warn({ reason: (error as Error).message }, message),
         });
   if (semanticIndex) app.addHook('onReady', () => void semanticIndex.refresh());
@@ -129,7 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(askRoutes, {
     publicOrigin,
     ...config.askLimits,
-    currentIndex: () => site.current().search,
+    currentIndex: () => search.current(),
     semanticSearch: semanticIndex?.search,
     readImageText: (images, signal) => readImageText(imageTextReader, images, signal, app.log),
     onAnswered: (answered) =>
@@ -149,7 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       maxOutputTokens: config.model.maxOutputTokens,
     },
   });
-  await app.register(searchRoutes, { publicOrigin, currentEngine: () => site.current().search });
+  await app.register(searchRoutes, { publicOrigin, currentEngine: () => search.current() });
   await app.register(threadRoutes, { db: store.db, publicOrigin });
   await app.register(siteRoutes, {
     siteDirectory: config.siteDirectory,

@@ -68,28 +68,61 @@ const fieldTexts = (section: DocSection): Record<string, string[]> => ({
   code: analyze(section.code),
 });
 
-/** The docs search over the sections of one build: MiniSearch (BM25+) over our normaliser, built once. */
-export function createSearchEngine(sections: readonly DocSection[]): SearchEngine {
-  const documentFrequency = new Map<string, number>();
+type IndexedDocument = Record<string, string | number>;
+
+/** What indexing learns of the docs besides the MiniSearch index itself. */
+type Vocabulary = {
+  documentFrequency: Map<string, number>;
   /** Every word the docs write, for correcting a misspelt query word to one of them. */
-  const spelling = new SearchableMap<number>();
-  const index = new MiniSearch<Record<string, string | number>>({
-    fields,
-    tokenize: (text) => text.split(' '),
-    processTerm: (term) => term || null,
-  });
-  index.addAll(
-    sections.map((section, id) => {
-      const texts = fieldTexts(section);
-      for (const word of words(`${section.pageTitle} ${headingPath(section)} ${section.text}`)) {
-        if (/^\p{L}{4,}$/u.test(word)) spelling.set(word, (spelling.get(word) ?? 0) + 1);
-      }
-      for (const term of new Set(Object.values(texts).flat())) {
-        documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-      }
-      return { id, ...Object.fromEntries(Object.entries(texts).map(([field, terms]) => [field, terms.join(' ')])) };
-    }),
-  );
+  spelling: SearchableMap<number>;
+};
+
+/** One section as MiniSearch indexes it; its words and terms are counted into the vocabulary. */
+function indexedDocument(section: DocSection, id: number, vocabulary: Vocabulary): IndexedDocument {
+  const texts = fieldTexts(section);
+  for (const word of words(`${section.pageTitle} ${headingPath(section)} ${section.text}`)) {
+    if (/^\p{L}{4,}$/u.test(word)) vocabulary.spelling.set(word, (vocabulary.spelling.get(word) ?? 0) + 1);
+  }
+  for (const term of new Set(Object.values(texts).flat())) {
+    vocabulary.documentFrequency.set(term, (vocabulary.documentFrequency.get(term) ?? 0) + 1);
+  }
+  return { id, ...Object.fromEntries(Object.entries(texts).map(([field, terms]) => [field, terms.join(' ')])) };
+}
+
+const newIndex = () =>
+  new MiniSearch<IndexedDocument>({ fields, tokenize: (text) => text.split(' '), processTerm: (term) => term || null });
+const newVocabulary = (): Vocabulary => ({ documentFrequency: new Map(), spelling: new SearchableMap() });
+
+/** The docs search over the sections of one build, built at once (start-up, tests). */
+export function createSearchEngine(sections: readonly DocSection[]): SearchEngine {
+  const vocabulary = newVocabulary();
+  const index = newIndex();
+  index.addAll(sections.map((section, id) => indexedDocument(section, id, vocabulary)));
+  return searchEngineOver(sections, index, vocabulary);
+}
+
+/** The same, built a few hundred sections at a time so that requests go on being answered meanwhile. */
+export async function buildSearchEngineInBackground(sections: readonly DocSection[]): Promise<SearchEngine> {
+  const vocabulary = newVocabulary();
+  const index = newIndex();
+  const chunk = 200;
+  for (let start = 0; start < sections.length; start += chunk) {
+    index.addAll(
+      sections
+        .slice(start, start + chunk)
+        .map((section, offset) => indexedDocument(section, start + offset, vocabulary)),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return searchEngineOver(sections, index, vocabulary);
+}
+
+/** MiniSearch (BM25+) over our normaliser, with coverage evidence and the site's links. */
+function searchEngineOver(
+  sections: readonly DocSection[],
+  index: MiniSearch<IndexedDocument>,
+  { documentFrequency, spelling }: Vocabulary,
+): SearchEngine {
   const sectionCount = Math.max(1, sections.length);
   const termWeight = (term: string) => {
     const frequency = documentFrequency.get(term) ?? 0;

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type DocSection, readDocPageSections } from './doc-page.js';
 
@@ -24,4 +25,15 @@ export function readDocSections(siteDirectory: string): DocSection[] {
   return pageFolders(siteDirectory).flatMap((folder) =>
     readDocPageSections(readFileSync(path.join(siteDirectory, folder, 'index.html'), 'utf8'), urlPathOf(folder)),
   );
+}
+
+/** The same, one page at a time with the event loop free in between: for a rebuild while the server answers. */
+export async function readDocSectionsInBackground(siteDirectory: string): Promise<DocSection[]> {
+  const sections: DocSection[] = [];
+  for (const folder of pageFolders(siteDirectory)) {
+    const html = await readFile(path.join(siteDirectory, folder, 'index.html'), 'utf8');
+    sections.push(...readDocPageSections(html, urlPathOf(folder)));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return sections;
 }
