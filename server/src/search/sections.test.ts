@@ -61,4 +61,29 @@ describe('readDocSections on the built site', () => {
     const severities = sections.find((section) => section.url === '/support-procedure#severity-definitions');
     expect(severities?.text).toContain('Response time SEV1 App down');
   });
+
+  it('keeps the blocks an answer quotes: table rows with their header, numbered steps, code with its lines', () => {
+    const severities = sections.find((section) => section.url === '/support-procedure#severity-definitions');
+    const table = severities?.blocks.find((block) => block.kind === 'table');
+    expect(table?.kind === 'table' && table.header[0]).toBeTruthy();
+    expect(table?.kind === 'table' && table.rows.length).toBeGreaterThan(2);
+    expect(table?.kind === 'table' && table.rows.every((row) => row.length === table.header.length)).toBe(true);
+
+    const support = sections.filter((section) => section.pageUrl === '/support-procedure');
+    const steps = support.flatMap((section) => section.blocks).find((block) => block.kind === 'list' && block.ordered);
+    expect(steps?.kind === 'list' && steps.items.length).toBeGreaterThan(1);
+
+    const expiry = sections.find((section) => section.url === '/firestore-ttl#the-expiry-field');
+    const code = expiry?.blocks.find((block) => block.kind === 'code');
+    expect(code).toMatchObject({ kind: 'code', language: 'ts' });
+    expect(code?.kind === 'code' && code.code.split('\n').length).toBeGreaterThan(1);
+    expect(expiry?.code).toContain("import { Timestamp } from 'firebase-admin/firestore';");
+    const prose = expiry?.blocks.find((block) => block.kind === 'text');
+    expect(prose?.kind === 'text' && prose.markdown).toContain('`expireAt`');
+  });
+
+  it('names the h2 above an h3 section', () => {
+    const expiry = sections.find((section) => section.url === '/firestore-ttl#the-expiry-field');
+    expect(expiry?.parentHeading).toBe('How TTL works');
+  });
 });

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, durationEquivalents, numbersAsDigits, words } from './analyze.js';
+import { queryTerms } from './query.js';
+
+describe('the one normaliser', () => {
+  it('reads joined words whole and by their parts, so stand-up finds standup and e-mail finds email', () => {
+    expect(analyze('stand-up')).toEqual(expect.arrayContaining(['standup', 'stand']));
+    expect(analyze('e-mail')).toEqual(expect.arrayContaining(['email']));
+    expect(analyze('standup')).toEqual(['standup']);
+  });
+
+  it('stems, folds case and accents, and drops stop words', () => {
+    expect(analyze('The Configured Cafés')).toEqual(analyze('configure cafe'));
+  });
+
+  it('reads numbers written as words as digits, with tens, scales and thousands separators', () => {
+    expect(numbersAsDigits(words('twenty five'))).toEqual(['25']);
+    expect(numbersAsDigits(words('two hundred dollars'))).toEqual(['200', 'dollars']);
+    expect(numbersAsDigits(words('half an hour'))).toEqual(['0.5', 'hour']);
+    expect(numbersAsDigits(words('a week'))).toEqual(['1', 'week']);
+    expect(numbersAsDigits(words('a review'))).toEqual(['a', 'review']);
+    expect(analyze('4k')).toEqual(analyze('4,000'));
+  });
+
+  it('says a duration also in the units the docs may use', () => {
+    const equivalents = durationEquivalents(numbersAsDigits(words('two months'))).map(({ equivalent }) =>
+      equivalent.join(' '),
+    );
+    expect(equivalents).toContain('60 days');
+    const hours = durationEquivalents(words('72 hours')).map(({ equivalent }) => equivalent.join(' '));
+    expect(hours).toContain('3 days');
+  });
+
+  it('decodes URL escapes of a pasted link, printable ones only', () => {
+    expect(words('npm/@acme%2fcore')).toContain('acme/core');
+    expect(words('50%25 off')).toEqual(['50', 'off']);
+  });
+});
+
+describe('queryTerms', () => {
+  const known = new Set(['rollback', 'roll', 'back', '60', 'dai', 'polici']);
+  const knows = (term: string) => known.has(term);
+
+  it('adds a joined form the docs use, standing for both words', () => {
+    const rollback = queryTerms('roll back', knows).find((term) => term.term === 'rollback');
+    expect(rollback).toMatchObject({ expansion: true, covers: ['roll', 'back'] });
+  });
+
+  it('adds a duration in other units only when the docs use it', () => {
+    const terms = queryTerms('two months', knows);
+    expect(terms.find((term) => term.term === '60')).toMatchObject({ expansion: true, covers: ['2', 'month'] });
+  });
+
+  it('marks chat words as everyday and unknown names as foreign', () => {
+    const terms = queryTerms('hey nobody knows kubernetes policy', knows);
+    expect(terms.find((term) => term.term === 'hei')?.generic).toBe(true);
+    expect(terms.find((term) => term.term === 'nobodi')?.generic).toBe(true);
+    expect(terms.find((term) => term.term === 'kubernet')?.foreign).toBe(true);
+    expect(terms.find((term) => term.term === 'polici')).toMatchObject({ generic: false, foreign: false });
+  });
+
+  it('corrects a word the docs do not use to the one they do', () => {
+    const terms = queryTerms('polcy', knows, (word) => (word === 'polcy' ? 'polici' : undefined));
+    expect(terms.map((term) => term.term)).toEqual(['polici']);
+  });
+});
