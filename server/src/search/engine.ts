@@ -44,7 +44,7 @@ export type SearchEngine = {
 };
 
 /** Field boosts: a heading names what its section is about; code matches commands and settings by name. */
-const boost = { title: 1, headings: 1.5, keywords: 1.5, body: 1, code: 0.7 };
+const boost = { title: 1, headings: 1.5, keywords: 1, body: 1, code: 0.7 };
 const fields = Object.keys(boost);
 /** A rewording of the question counts for less than the words the reader typed. */
 const expansionBoost = 0.6;
@@ -63,7 +63,8 @@ const headingPath = (section: DocSection) =>
 const fieldTexts = (section: DocSection): Record<string, string[]> => ({
   title: analyze(section.pageTitle),
   headings: analyze(headingPath(section)),
-  keywords: analyze(section.keywords.join(' ')),
+  // A page's keywords name its subject as a whole: they go with its intro, and lift its sections through the page.
+  keywords: section.level === 1 ? analyze(section.keywords.join(' ')) : [],
   body: analyze(section.text.replace(section.code, ' ')),
   code: analyze(section.code),
 });
