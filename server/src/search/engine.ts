@@ -43,8 +43,11 @@ export type SearchEngine = {
   sectionAt(url: string): DocSection | undefined;
 };
 
-/** Field boosts: a heading names what its section is about; code matches commands and settings by name. */
-const boost = { title: 1, headings: 1.5, keywords: 1, body: 1, code: 0.7 };
+/**
+ * Field boosts, chosen on the tuning questions: code counts for less, since a long listing matches many words of a
+ * question by chance.
+ */
+const boost = { title: 1, headings: 1, keywords: 1, body: 1, code: 0.4 };
 const fields = Object.keys(boost);
 /** A rewording of the question counts for less than the words the reader typed. */
 const expansionBoost = 0.6;
