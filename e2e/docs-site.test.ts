@@ -64,8 +64,7 @@ describe('search', () => {
     await site.suggestions.first().waitFor();
     await site.searchDropdown.getByText('See all results').click();
     await site.page.waitForURL(/\/search\/?\?q=webhook/, { waitUntil: 'commit' });
-    const results = site.page.locator('.main-wrapper article');
-    // The results page renders its list more than once while the index loads; wait for the settled list.
+    const results = site.page.getByTestId('search-result');
     await expect.poll(() => results.count()).toBeGreaterThan(0);
     await expect.poll(() => results.first().innerText()).toMatch(/webhook/i);
   });
@@ -106,13 +105,14 @@ describe('search', () => {
     await site.suggestions.first().waitFor();
     await site.searchDropdown.getByText('See all results in Workshops').click();
     await site.page.waitForURL(/\/search\?q=shopify&ctx=%2FWorkshops%2F/, { waitUntil: 'commit' });
-    const links = site.page.locator('.main-wrapper article h2 a');
+    // The results page's own hits (the doc page's articles may still be on screen just after the URL changed).
+    const links = site.page.locator('[data-testid="search-result"] h2 a');
     await expect.poll(() => links.count()).toBeGreaterThan(0);
     for (const href of await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href') ?? ''))) {
       expect(href.startsWith('/Workshops/')).toBe(true);
     }
     await site.open('/search?q=firestore%20ttl&version=current');
-    await expect.poll(() => site.page.locator('.main-wrapper article').count()).toBeGreaterThan(0);
+    await expect.poll(() => site.page.getByTestId('search-result').count()).toBeGreaterThan(0);
     await site.page.getByRole('searchbox', { name: 'Search the handbook' }).last().fill('gitlab runner');
     await site.page.waitForURL(/\/search\?q=gitlab\+runner&version=current/, { waitUntil: 'commit' });
   });

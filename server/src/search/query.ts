@@ -51,7 +51,8 @@ export function queryTerms(
     const corrected = !knows(typed) && parts.length === 0 && !commonEnglish.has(word) ? correct(word) : undefined;
     const whole = corrected ?? typed;
     const unknown = !knows(whole);
-    const generic = everydayWords.has(word) || (unknown && commonEnglish.has(word));
+    // An unknown number or id (a timestamp, a log file's name) says as little about the subject as an everyday word.
+    const generic = everydayWords.has(word) || (unknown && (commonEnglish.has(word) || /\d/.test(word)));
     const foreign = unknown && !generic && /^\p{L}+$/u.test(word) && !commonEnglish.has(word);
     if (parts.length === 0) {
       if (!terms.has(whole)) terms.set(whole, { term: whole, covers: [whole], expansion: false, generic, foreign });
@@ -60,7 +61,7 @@ export function queryTerms(
     // A joined word (`stand-up`, `reviews_events`) counts by its parts; the whole is a rewording that may match.
     for (const part of parts) {
       const partUnknown = !knows(part);
-      const partGeneric = everydayWords.has(part) || (partUnknown && commonEnglish.has(part));
+      const partGeneric = everydayWords.has(part) || (partUnknown && (commonEnglish.has(part) || /\d/.test(part)));
       if (!terms.has(part)) {
         const partForeign = partUnknown && !partGeneric && /^\p{L}+$/u.test(part) && !commonEnglish.has(part);
         terms.set(part, { term: part, covers: [part], expansion: false, generic: partGeneric, foreign: partForeign });

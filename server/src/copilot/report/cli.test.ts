@@ -46,6 +46,8 @@ async function seed(store: Store) {
     message: { id: 'answer-1', parentId: asked.id, role: 'assistant', content: [], sources: [source] },
   });
   await setFeedback(store.db, { ownerEmail, messageId: 'answer-1', rating: 'negative', comment: 'Too vague' });
+  // The uncovered question comes later, so the report's newest-first order is fixed (the same millisecond ties).
+  await new Promise((resolve) => setTimeout(resolve, 20));
   await recordQuestion(store.db, {
     ownerEmail,
     question: 'How do I rotate the Typesense admin key?',

@@ -51,7 +51,7 @@ export function SearchResultsPage(): ReactNode {
           </div>
         )}
         {results.map((result) => (
-          <article key={result.url} className={styles.result}>
+          <article key={result.url} className={styles.result} data-testid="search-result">
             <h2>
               <Link to={result.url}>
                 <Highlighted pieces={result.title} />
