@@ -132,6 +132,26 @@ describe('askAi with an OpenAI-compatible model (chat completions, streamed)', (
     expect(body.sources.map((source) => source.url)).toEqual(['/firestore-ttl']);
   });
 
+  it('decides "not covered" as the docs-only answer does: no sections to the model, no sources, closest pages after', async () => {
+    fake.behave({ reply: 'The handbook does not seem to cover this; ask in #dev-help.' });
+    const response = await compatible.ask({
+      messages: [question('How do I configure the nginx ingress controller on our Kubernetes cluster with Helm?')],
+    });
+    const body = (await response.json()) as {
+      data: string;
+      covered: boolean;
+      sources: unknown[];
+      closest: Array<{ title: string; url: string }>;
+    };
+    expect(body.covered).toBe(false);
+    expect(body.sources).toEqual([]);
+    expect(body.closest.length).toBeGreaterThan(0);
+    expect(body.data).toMatch(/^The handbook does not seem to cover this; ask in #dev-help\.\n\nThe closest pages/);
+    for (const page of body.closest) expect(body.data).toContain(`- [${page.title}](${page.url})`);
+    const system = String((fake.received[0]?.body.messages as Array<{ content: unknown }>)[0]?.content);
+    expect(system).not.toMatch(/URL: \//);
+  });
+
   it('cancels the upstream request within a second when the reader goes away', async () => {
     fake.behave({ reply: Array.from({ length: 100 }, (_, index) => `word${index} `), chunkDelayMs: 100 });
     const reader = new AbortController();

@@ -17,6 +17,10 @@ export type DocsOnlyAnswer = {
 export const sourceTitle = (section: { pageTitle: string; heading?: string | undefined }) =>
   section.heading ? `${section.pageTitle} › ${section.heading}` : section.pageTitle;
 
+/** The pages nearest to a question the handbook does not cover, as the answer lists them (never as sources). */
+export const closestPagesMarkdown = (closest: readonly AskAiSource[]) =>
+  `The closest pages, which may still help:\n${closest.map((page) => `- [${page.title}](${page.url})`).join('\n')}`;
+
 /** A second section is quoted when it holds this much more of the question than the best one alone. */
 const secondSectionGain = 0.05;
 /** ... and ranks at least this close to the best. */
@@ -76,9 +80,7 @@ export function composeDocsOnlyAnswer(options: {
     const closest = [...new Map(hits.map((hit) => [hit.pageUrl, hit])).values()]
       .slice(0, 3)
       .map((hit) => ({ title: hit.pageTitle, url: hit.pageUrl }));
-    const nearest = closest.length
-      ? `\n\nThe closest pages, which may still help:\n${closest.map((page) => `- [${page.title}](${page.url})`).join('\n')}`
-      : '';
+    const nearest = closest.length ? `\n\n${closestPagesMarkdown(closest)}` : '';
     return {
       markdown: `${imageNote}The handbook does not seem to cover this.${nearest}\n\nAsk in \`#dev-help\`, and if you find the answer, consider adding it to the handbook.`,
       sources: [],

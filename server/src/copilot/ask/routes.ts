@@ -18,7 +18,7 @@ import {
 import { type CheckedImage, checkImage, ImageProblem } from '../images.js';
 import { answerWithModel } from '../model/model-answer.js';
 import { classifyModelError } from '../model/model-errors.js';
-import { composeDocsOnlyAnswer } from './docs-only-answer.js';
+import { closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
 
 /** What is known of one answered question once its answer is complete; the maintainers' report reads these. */
 export type AnsweredQuestion = {
@@ -248,9 +248,18 @@ async function startAnswer(
     nearestPage,
     covered,
     closest,
-    pieces: answer.pieces,
+    pieces: closest.length ? withClosestPages(answer.pieces, closest) : answer.pieces,
     sources: () => (covered ? answer.sources() : []),
   };
+}
+
+/** A model's answer to an uncovered question, followed by the closest pages, as a docs-only answer lists them. */
+async function* withClosestPages(
+  pieces: AsyncIterable<string>,
+  closest: readonly AskAiSource[],
+): AsyncGenerator<string> {
+  yield* pieces;
+  yield `\n\n${closestPagesMarkdown(closest)}`;
 }
 
 /**
