@@ -13,6 +13,7 @@ const server = await startServer({
   LOG_LEVEL: 'silent',
   ASK_REQUESTS_PER_MINUTE: '1000000',
   ASK_CONCURRENT_PER_USER: '1000',
+  SEARCH_REQUESTS_PER_MINUTE: '1000000',
 });
 const startSeconds = (performance.now() - started) / 1000;
 const heldOut = questionSet('held-out');

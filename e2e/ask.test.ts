@@ -43,6 +43,11 @@ async function readEvents(response: Response) {
     });
 }
 
+const fixtureBase64 = (name: string) =>
+  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/test-fixtures', name)).toString(
+    'base64',
+  );
+
 describe('POST /api/askAi, the contract of spec section 7', () => {
   it('answers the seed-shaped request with markdown in `data` and the sections it used', async () => {
     const response = await ask({ messages: [question('How do I create a TTL policy for expireAt in Firestore?')] });
@@ -79,18 +84,15 @@ describe('POST /api/askAi, the contract of spec section 7', () => {
 });
 
 describe('screenshots and the questions log', () => {
-  const fixture = (name: string) =>
-    readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/test-fixtures', name)).toString(
-      'base64',
-    );
-
   it('reads an error screenshot and answers with the page about that error', async () => {
     const response = await ask({
       messages: [
         {
           role: 'user',
           content: [{ type: 'text', text: 'What is this?' }],
-          attachments: [{ type: 'image', contentType: 'image/png', content: fixture('npm-e401-terminal@2x.png') }],
+          attachments: [
+            { type: 'image', contentType: 'image/png', content: fixtureBase64('npm-e401-terminal@2x.png') },
+          ],
         },
       ],
     });
@@ -106,7 +108,7 @@ describe('screenshots and the questions log', () => {
         {
           role: 'user',
           content: [{ type: 'text', text: 'How do I register a GitLab runner?' }],
-          attachments: [{ type: 'image', contentType: 'image/png', content: fixture('blank-terminal.png') }],
+          attachments: [{ type: 'image', contentType: 'image/png', content: fixtureBase64('blank-terminal.png') }],
         },
       ],
     });
@@ -155,6 +157,7 @@ describe('docs-only answers to questions as people ask them', () => {
     expect(body.covered).toBe(false);
     expect(body.sources).toEqual([]);
     expect(body.data).toContain('The handbook does not seem to cover this.');
+    expect(body.closest.length).toBeGreaterThan(0);
     for (const page of body.closest) {
       expect(page.url.includes('#')).toBe(false);
       expect(body.data).toContain(`(${page.url})`);
@@ -178,6 +181,32 @@ describe('docs-only answers to questions as people ask them', () => {
   it('quotes the command the question is about, not just a nearby sentence', async () => {
     const body = await answer('what gcloud command creates the TTL policy?');
     expect(body.data).toMatch(/gcloud firestore fields ttls update/);
+  });
+
+  it.each([
+    ['words an object inherits', 'Do our classes need two constructors, or is toString enough? __proto__'],
+    ['one enormous pasted word', `deploy ${'a'.repeat(30_000)}`],
+  ])('answers %s with 200, never a 500', async (_name, text) => {
+    const response = await ask({ messages: [question(text)] });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Answer).data.length).toBeGreaterThan(0);
+  });
+
+  it('searches with the text of a screenshot as well as what the reader typed', async () => {
+    const response = await ask({
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: 'my install keeps failing on my laptop, what does this error mean?' }],
+          attachments: [
+            { type: 'image', contentType: 'image/png', content: fixtureBase64('npm-e401-terminal@2x.png') },
+          ],
+        },
+      ],
+    });
+    const body = (await response.json()) as Answer;
+    // Covered or not, the page the screenshot's error is about ranks first: the search read the screenshot.
+    expect(pagesOf([...body.sources, ...body.closest])[0]).toBe('/getting-started-acme-cli/');
   });
 
   it('carries the coverage flag and the closest pages in the streamed answer too', async () => {

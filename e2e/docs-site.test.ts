@@ -42,11 +42,8 @@ describe('search', () => {
     const count = await site.suggestions.count();
     expect(count).toBeGreaterThan(0);
     expect(count).toBeLessThanOrEqual(8);
-    // A hit nested under its page's hit (drawn as a tree) shows the page above it; every other hit shows its path.
     const paths = await site.suggestions.evaluateAll((options) =>
-      options
-        .filter((option) => !option.querySelector('[class*="hitTree"]'))
-        .map((option) => option.querySelector('[class*="hitPath"]')?.textContent?.trim() ?? ''),
+      options.map((option) => option.querySelector('[class*="hitPath"]')?.textContent?.trim() ?? ''),
     );
     expect(paths.length).toBeGreaterThan(0);
     for (const path of paths) expect(path).not.toBe('');
@@ -115,6 +112,24 @@ describe('search', () => {
     await expect.poll(() => site.page.getByTestId('search-result').count()).toBeGreaterThan(0);
     await site.page.getByRole('searchbox', { name: 'Search the handbook' }).last().fill('gitlab runner');
     await site.page.waitForURL(/\/search\?q=gitlab\+runner&version=current/, { waitUntil: 'commit' });
+  });
+
+  it('lets Tab reach the links under the suggestions, and announces how many there are', async () => {
+    await site.open('/');
+    await site.search('ttl policy');
+    await site.suggestions.first().waitFor();
+    await expect
+      .poll(() => site.page.locator('[aria-live="polite"]').first().innerText())
+      .toMatch(/^\d+ suggestions?$/);
+    await site.page.keyboard.press('Tab');
+    expect(await site.page.evaluate(() => document.activeElement?.textContent)).toBe('See all results');
+    expect(await site.searchDropdown.count()).toBe(1);
+  });
+
+  it('survives a malformed folder in the results page address', async () => {
+    await site.open('/search?q=ttl&ctx=%25E0');
+    await expect.poll(() => site.page.getByTestId('search-result').count()).toBeGreaterThan(0);
+    expect(await site.page.getByText('This page crashed.').count()).toBe(0);
   });
 
   it('downloads no search index: each search is one small answer from the server', async () => {

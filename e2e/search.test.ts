@@ -71,6 +71,22 @@ describe('GET /api/search', () => {
     for (const page of pagesOf(results)) expect(page.startsWith('/Workshops/')).toBe(true);
   });
 
+  it('refuses a signed-in account that is not allowed', async () => {
+    const { jar } = await signIn(server.baseUrl, { email: 'someone@gmail.com' });
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/api/search?q=firestore',
+      headers: { cookie: `acme_session=${jar.get('acme_session')}` },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'forbidden:access' } });
+  });
+
+  it('keeps ctx to whole folders: /dev is not /dev-flow', async () => {
+    expect(await resultsFor('branch review', '&ctx=/dev')).toEqual([]);
+    expect((await resultsFor('branch review', '&ctx=/dev-flow/')).length).toBeGreaterThan(0);
+  });
+
   it('gives up to 50 results for the results page', async () => {
     expect((await resultsFor('shopify', '&limit=50')).length).toBeGreaterThan(8);
   });
@@ -82,6 +98,11 @@ describe('GET /api/search', () => {
     ['a right-to-left override and emoji', '\u202eyciloP LTT 🔥'],
     ['combining marks', 'fi\u0301restore\u0308 ttl'],
     ['control characters only', '\u0001\u0002\u0003'],
+    [
+      'words an object inherits (constructor, __proto__, toString)',
+      'two constructors __proto__ toString hasOwnProperty',
+    ],
+    ['one enormous word', `deploy ${'a'.repeat(480)}`],
   ])('answers %s with 200 and a list, never a 500', async (_name, query) => {
     const response = await search(query);
     expect(response.statusCode).toBe(200);
@@ -107,3 +128,23 @@ describe('GET /api/search', () => {
 });
 
 const response = (pieces: ReadonlyArray<{ text: string }>) => pieces.map((piece) => piece.text).join('');
+
+describe('GET /api/search under its rate limit', () => {
+  it('answers 429 with Retry-After past the per-reader limit', async () => {
+    const limited = await startServer({ SEARCH_REQUESTS_PER_MINUTE: '3' });
+    try {
+      const { jar } = await signIn(limited.baseUrl, { email: 'typist@acme.dev' });
+      const headers = { cookie: `acme_session=${jar.get('acme_session')}` };
+      const statuses: number[] = [];
+      for (let count = 0; count < 4; count += 1) {
+        statuses.push((await limited.app.inject({ method: 'GET', url: '/api/search?q=ttl', headers })).statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await limited.app.inject({ method: 'GET', url: '/api/search?q=ttl', headers });
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'rate_limited:search' } });
+    } finally {
+      await limited.close();
+    }
+  });
+});

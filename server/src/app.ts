@@ -150,7 +150,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       maxOutputTokens: config.model.maxOutputTokens,
     },
   });
-  await app.register(searchRoutes, { publicOrigin, currentEngine: () => search.current() });
+  await app.register(searchRoutes, {
+    publicOrigin,
+    currentEngine: () => search.current(),
+    requestsPerMinute: config.searchRequestsPerMinute,
+  });
   await app.register(threadRoutes, { db: store.db, publicOrigin });
   await app.register(siteRoutes, {
     siteDirectory: config.siteDirectory,

@@ -39,6 +39,7 @@ const environmentSchema = z.object({
   ACCESS_POLICY_FILE: optionalText,
   ALLOW_DEVELOPMENT_SIGN_IN: booleanFlag.default(false),
   ASK_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  SEARCH_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
   ASK_CONCURRENT_PER_USER: z.coerce.number().int().positive().default(2),
   COPILOT_PROVIDER: z.enum(modelProviders).default('none'),
   COPILOT_MODEL: optionalText,
@@ -80,6 +81,7 @@ export type Config = {
   accessPolicyFile: string | undefined;
   /** Dev Copilot's limits per signed-in user. */
   askLimits: { requestsPerMinute: number; concurrentPerUser: number };
+  searchRequestsPerMinute: number;
   /** Days the questions log keeps a question for the maintainers' report. */
   questionLogDays: number;
   /** The language model behind Dev Copilot; undefined means docs-only answers. */
@@ -187,6 +189,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     accessPolicy,
     accessPolicyFile: values.ACCESS_POLICY_FILE ? path.resolve(values.ACCESS_POLICY_FILE) : undefined,
     askLimits: { requestsPerMinute: values.ASK_REQUESTS_PER_MINUTE, concurrentPerUser: values.ASK_CONCURRENT_PER_USER },
+    searchRequestsPerMinute: values.SEARCH_REQUESTS_PER_MINUTE,
     questionLogDays: values.COPILOT_QUESTION_LOG_DAYS,
     model,
   };

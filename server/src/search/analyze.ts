@@ -16,52 +16,56 @@ const stopWords = new Set(
   ).split(' '),
 );
 
-const numberWords: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-};
+const numberWords = new Map<string, number>(
+  Object.entries({
+    zero: 0,
+    one: 1,
+    two: 2,
+    three: 3,
+    four: 4,
+    five: 5,
+    six: 6,
+    seven: 7,
+    eight: 8,
+    nine: 9,
+    ten: 10,
+    eleven: 11,
+    twelve: 12,
+    thirteen: 13,
+    fourteen: 14,
+    fifteen: 15,
+    sixteen: 16,
+    seventeen: 17,
+    eighteen: 18,
+    nineteen: 19,
+    twenty: 20,
+    thirty: 30,
+    forty: 40,
+    fifty: 50,
+    sixty: 60,
+    seventy: 70,
+    eighty: 80,
+    ninety: 90,
+  }),
+);
 
 /** A duration in one unit, also said in the units it is most often written in. */
-const unitEquivalents: Record<string, Array<[unit: string, factor: number]>> = {
-  minute: [['second', 60]],
-  hour: [['minute', 60]],
-  day: [['hour', 24]],
-  week: [['day', 7]],
-  month: [
-    ['day', 30],
-    ['week', 4],
-  ],
-  year: [
-    ['month', 12],
-    ['day', 365],
-  ],
-};
+const unitEquivalents = new Map<string, Array<[unit: string, factor: number]>>(
+  Object.entries({
+    minute: [['second', 60]],
+    hour: [['minute', 60]],
+    day: [['hour', 24]],
+    week: [['day', 7]],
+    month: [
+      ['day', 30],
+      ['week', 4],
+    ],
+    year: [
+      ['month', 12],
+      ['day', 365],
+    ],
+  }),
+);
 
 /** Letters and digits, optionally joined by `-`, `.`, `_` or `/` (`app-bridge`, `e2-standard-4`, `shopify.app.toml`). */
 const wordPattern = /[\p{L}\p{N}]+(?:[-._/'’][\p{L}\p{N}]+)*/gu;
@@ -128,9 +132,9 @@ export function numbersAsDigits(input: readonly string[]): string[] {
       index += 1;
     } else if (word === 'a' || word === 'an') {
       output.push(unitOf(next) ? '1' : word);
-    } else if (word in numberWords) {
-      let value = numberWords[word] ?? 0;
-      const units = next === undefined ? undefined : numberWords[next];
+    } else if (numberWords.has(word)) {
+      let value = numberWords.get(word) ?? 0;
+      const units = next === undefined ? undefined : numberWords.get(next);
       const compound = value >= 20 && value < 100 && units !== undefined && units >= 1 && units < 10;
       if (compound) {
         value += units;
@@ -151,7 +155,7 @@ export function numbersAsDigits(input: readonly string[]): string[] {
 function unitOf(word: string | undefined): string | undefined {
   if (!word) return undefined;
   const singular = word.replace(/s$/, '');
-  return singular in unitEquivalents ? singular : undefined;
+  return unitEquivalents.has(singular) ? singular : undefined;
 }
 
 /**
@@ -165,11 +169,11 @@ export function durationEquivalents(input: readonly string[]): Array<{ said: str
     const unit = unitOf(input[index + 1]);
     if (word === '' || !Number.isFinite(amount) || !unit) return;
     const said = [word, input[index + 1] ?? ''];
-    for (const [smaller, factor] of unitEquivalents[unit] ?? []) {
+    for (const [smaller, factor] of unitEquivalents.get(unit) ?? []) {
       const converted = amount * factor;
       if (Number.isInteger(converted)) equivalents.push({ said, equivalent: [String(converted), `${smaller}s`] });
     }
-    for (const [larger, entries] of Object.entries(unitEquivalents)) {
+    for (const [larger, entries] of unitEquivalents) {
       for (const [smaller, factor] of entries) {
         if (smaller === unit && amount % factor === 0) {
           equivalents.push({ said, equivalent: [String(amount / factor), `${larger}s`] });

@@ -28,7 +28,8 @@ export type SearchOptions = {
 
 export type SearchEngine = {
   sections: readonly DocSection[];
-  search(query: string, options?: SearchOptions): SearchHit[];
+  /** Sections for a query, or for its terms when the caller has them already. */
+  search(query: string | readonly QueryTerm[], options?: SearchOptions): SearchHit[];
   /** How much a term tells sections apart (inverse document frequency); unknown terms weigh the most. */
   termWeight(term: string): number;
   /** A query term's share in the question's meaning. */
@@ -37,8 +38,6 @@ export type SearchEngine = {
   queryTerms(query: string): QueryTerm[];
   /** Whether any section holds the term. */
   knows(term: string): boolean;
-  /** Whether a link (path, optional #anchor, either trailing-slash form) leads to a real page or section. */
-  hasUrl(url: string): boolean;
   /** The section a link leads to (the page's intro for a link without an anchor). */
   sectionAt(url: string): DocSection | undefined;
 };
@@ -58,6 +57,10 @@ const genericBoost = 0.3;
 const genericShare = 0.25;
 /** A section gains a tenth of its page's total score: a page that treats the question lifts its sections. */
 const pageWeight = 0.1;
+/** Bounds on what one query may cost, whatever is pasted into it. */
+const longestQuery = 2000;
+const mostTerms = 80;
+const longestCorrectedWord = 30;
 
 const headingPath = (section: DocSection) =>
   [section.parentHeading, section.heading].filter((part): part is string => part !== undefined).join(' ');
@@ -77,6 +80,8 @@ type IndexedDocument = Record<string, string | number>;
 /** What indexing learns of the docs besides the MiniSearch index itself. */
 type Vocabulary = {
   documentFrequency: Map<string, number>;
+  /** Terms of titles, headings and keywords: the subjects the docs name. */
+  subjects: Set<string>;
   /** Every word the docs write, for correcting a misspelt query word to one of them. */
   spelling: SearchableMap<number>;
 };
@@ -87,6 +92,8 @@ function indexedDocument(section: DocSection, id: number, vocabulary: Vocabulary
   for (const word of words(`${section.pageTitle} ${headingPath(section)} ${section.text}`)) {
     if (/^\p{L}{4,}$/u.test(word)) vocabulary.spelling.set(word, (vocabulary.spelling.get(word) ?? 0) + 1);
   }
+  for (const field of ['title', 'headings', 'keywords'])
+    for (const term of texts[field] ?? []) vocabulary.subjects.add(term);
   for (const term of new Set(Object.values(texts).flat())) {
     vocabulary.documentFrequency.set(term, (vocabulary.documentFrequency.get(term) ?? 0) + 1);
   }
@@ -95,7 +102,11 @@ function indexedDocument(section: DocSection, id: number, vocabulary: Vocabulary
 
 const newIndex = () =>
   new MiniSearch<IndexedDocument>({ fields, tokenize: (text) => text.split(' '), processTerm: (term) => term || null });
-const newVocabulary = (): Vocabulary => ({ documentFrequency: new Map(), spelling: new SearchableMap() });
+const newVocabulary = (): Vocabulary => ({
+  documentFrequency: new Map(),
+  subjects: new Set(),
+  spelling: new SearchableMap(),
+});
 
 /** The docs search over the sections of one build, built at once (start-up, tests). */
 export function createSearchEngine(sections: readonly DocSection[]): SearchEngine {
@@ -125,7 +136,7 @@ export async function buildSearchEngineInBackground(sections: readonly DocSectio
 function searchEngineOver(
   sections: readonly DocSection[],
   index: MiniSearch<IndexedDocument>,
-  { documentFrequency, spelling }: Vocabulary,
+  { documentFrequency, subjects, spelling }: Vocabulary,
 ): SearchEngine {
   const sectionCount = Math.max(1, sections.length);
   const termWeight = (term: string) => {
@@ -135,7 +146,8 @@ function searchEngineOver(
   const knows = (term: string) => documentFrequency.has(term);
   /** The docs' word nearest to a misspelt one (`verison`: `version`): fewest edits, then the most used. */
   const correct = (word: string): string | undefined => {
-    if (word.length < 5) return undefined;
+    // Trying swaps and edits costs the square of a word's length; no real word of the docs is this long.
+    if (word.length < 5 || word.length > longestCorrectedWord) return undefined;
     // Two neighbouring letters swapped (`namign`) is one slip, though Levenshtein counts two edits.
     for (let index = 0; index < word.length - 1; index += 1) {
       const swapped = `${word.slice(0, index)}${word[index + 1]}${word[index]}${word.slice(index + 2)}`;
@@ -157,11 +169,15 @@ function searchEngineOver(
   const sectionsByUrl = new Map(sections.map((section) => [sectionKey(section.url), section]));
   const pageKeys = sections.map((section) => pageKey(section.pageUrl));
 
+  /** A query's terms; a pasted log's tail adds nothing a reader asked, so only the first part counts. */
+  const queryTermsOf = (query: string) =>
+    queryTerms(query.slice(0, longestQuery), knows, correct, (term) => subjects.has(term)).slice(0, mostTerms);
+
   /** A term's share in the question's meaning: its rarity in the docs, less for an everyday word. */
   const meaningWeight = (term: QueryTerm) => termWeight(term.term) * (term.generic ? genericShare : 1);
 
-  function search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const terms = queryTerms(query, knows, correct);
+  function search(query: string | readonly QueryTerm[], options: SearchOptions = {}): SearchHit[] {
+    const terms = typeof query === 'string' ? queryTermsOf(query) : query;
     if (terms.length === 0) return [];
     const boosts = new Map(
       terms.map((term) => [term.term, term.expansion ? expansionBoost : term.generic ? genericBoost : 1]),
@@ -178,7 +194,12 @@ function searchEngineOver(
       boostTerm: (term) => boosts.get(term) ?? 1,
       ...(currentPage ? { boostDocument: (id: number) => (pageKeys[id] === currentPage ? currentPageBoost : 1) } : {}),
       ...(prefixPath
-        ? { filter: (result: SearchResult) => (pageKeys[result.id as number] ?? '').startsWith(prefixPath) }
+        ? {
+            filter: (result: SearchResult) => {
+              const page = pageKeys[result.id as number] ?? '';
+              return page === prefixPath || page.startsWith(`${prefixPath}/`);
+            },
+          }
         : {}),
     });
     // MiniSearch multiplies a score by how many query terms matched; an everyday word or a rewording should count for
@@ -219,15 +240,7 @@ function searchEngineOver(
     termWeight,
     meaningWeight,
     knows,
-    queryTerms: (query) => queryTerms(query, knows, correct),
-    hasUrl(url) {
-      if (!isRootRelative(url)) return false;
-      const { path, anchor } = parseDocUrl(url);
-      return (
-        sectionsByUrl.has(`${pageKey(path)}#${anchor ?? ''}`) ||
-        (anchor === undefined && pageKeys.includes(pageKey(path)))
-      );
-    },
+    queryTerms: queryTermsOf,
     sectionAt(url) {
       return isRootRelative(url) ? sectionsByUrl.get(sectionKey(url)) : undefined;
     },

@@ -14,6 +14,7 @@ function siteWith(body: string) {
   directories.push(directory);
   mkdirSync(path.join(directory, 'runbook'));
   writeFileSync(path.join(directory, 'runbook', 'index.html'), page(body));
+  writeFileSync(path.join(directory, '404.html'), '<html><body>Page Not Found</body></html>');
   return directory;
 }
 afterEach(() => {
@@ -53,5 +54,20 @@ describe('followSearchIndex', () => {
     await follower.settled();
     expect(follower.current().search('restart worker')[0]?.url).toBe('/runbook#restart');
     expect(String(errors[0])).toMatch(/no doc pages/);
+  });
+
+  it('keeps the previous index while a build is unfinished (no 404 page yet)', async () => {
+    const directory = siteWith('<h2 id="restart">Restart</h2><p>Restart the worker with the deploy job.</p>');
+    const errors: unknown[] = [];
+    const follower = followSearchIndex(directory, {
+      checkIntervalMs: 0,
+      onKeptPrevious: (error) => errors.push(error),
+    });
+    rmSync(path.join(directory, '404.html'));
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), page('<h2 id="half">Half</h2><p>Half written.</p>'));
+    follower.current();
+    await follower.settled();
+    expect(follower.current().search('restart worker')[0]?.url).toBe('/runbook#restart');
+    expect(String(errors[0])).toMatch(/not finished/);
   });
 });

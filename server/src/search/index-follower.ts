@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { buildFingerprint } from '../build-follower.js';
 import { buildSearchEngineInBackground, createSearchEngine, type SearchEngine } from './engine.js';
 import { readDocSections, readDocSectionsInBackground } from './sections.js';
@@ -11,8 +13,8 @@ export type SearchIndexFollower = {
 
 /**
  * The search engine follows the built site: built once at start, then, when a check finds the build changed, built
- * anew in the background and swapped in whole when ready. Requests meanwhile get the previous engine; a build with no
- * doc sections (half-written or broken) keeps it too.
+ * anew in the background and swapped in whole when ready. Requests meanwhile get the previous engine; a build without
+ * its 404 page or with no doc sections (half-written or broken) keeps it too.
  */
 export function followSearchIndex(
   siteDirectory: string,
@@ -25,6 +27,10 @@ export function followSearchIndex(
   let rebuilding: Promise<void> | undefined;
 
   async function rebuild(latest: string) {
+    // The gate's rule for a finished build: Docusaurus writes its 404 page last.
+    if (!existsSync(path.join(siteDirectory, '404.html'))) {
+      throw new Error(`the build in ${siteDirectory} is not finished; keeping the previous search index`);
+    }
     const sections = await readDocSectionsInBackground(siteDirectory);
     if (sections.length === 0) throw new Error(`no doc pages in ${siteDirectory}; keeping the previous search index`);
     engine = await buildSearchEngineInBackground(sections);

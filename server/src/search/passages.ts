@@ -89,7 +89,8 @@ function render(block: Block, units: readonly Unit[], whole: boolean): string {
   if (block.kind === 'code') {
     const lines = block.code.split('\n');
     const shown = lines.length > longestCode ? [...lines.slice(0, longestCode), '…'] : lines;
-    return `\`\`\`${block.language}\n${shown.join('\n')}\n\`\`\``;
+    const fence = fenceFor(block.code);
+    return `${fence}${block.language}\n${shown.join('\n')}\n${fence}`;
   }
   if (block.kind === 'list') {
     const items = whole ? block.items.map((_, position) => position) : units.map((unit) => unit.item);
@@ -104,6 +105,15 @@ function render(block: Block, units: readonly Unit[], whole: boolean): string {
     ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
   ].join('\n');
 }
+
+const isOrderedList = (section: Pick<DocSection, 'blocks'>, block: number) => {
+  const found = section.blocks[block];
+  return found?.kind === 'list' && found.ordered;
+};
+
+/** A code fence longer than any run of backticks inside the code, so the code cannot close it. */
+const fenceFor = (code: string) =>
+  '`'.repeat(Math.max(3, ...[...code.matchAll(/`+/g)].map((run) => run[0].length + 1)));
 
 /**
  * The parts of a section that answer the question, as markdown: the best-matching sentence, item, row or code block
@@ -131,8 +141,12 @@ export function answerPassages(
     chosen.add(unit);
     length += unit.markdown.length;
     if (unit.leadsIn) {
-      const following = units.find((other) => other.block === unit.block + 1);
-      if (following) for (const other of units.filter((each) => each.block === following.block)) take(other);
+      // A numbered procedure comes whole; another list, table or code block as far as the budget allows.
+      const following = units.filter((each) => each.block === unit.block + 1);
+      const procedure = following[0]?.kind === 'list' && isOrderedList(section, following[0].block);
+      for (const [position, other] of following.entries()) {
+        if (procedure || position < 3 || length + other.markdown.length <= budget) take(other);
+      }
     }
   };
   if (top.score === 0) {

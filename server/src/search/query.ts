@@ -19,7 +19,10 @@ export type QueryTerm = {
 
 const require = createRequire(import.meta.url);
 
-/** Everyday English words (the stopwords-iso list) that rarely carry the subject of a question. */
+/**
+ * Everyday English words (the stopwords-iso list, and chat's asides) that rarely carry the subject of a question,
+ * unless the docs name a subject by them (`test`, `index`, `order` head sections here).
+ */
 const everydayWords = new Set<string>([
   ...((require('stopwords-iso') as Record<string, string[]>).en ?? []),
   // What chat adds around a question: greetings, apologies, time of day, asides.
@@ -41,6 +44,8 @@ export function queryTerms(
   query: string,
   knows: (term: string) => boolean,
   correct: (word: string) => string | undefined = () => undefined,
+  /** Whether the docs name a subject by the term (in a title, heading or keyword): then it is never everyday. */
+  namesSubject: (term: string) => boolean = () => false,
 ): QueryTerm[] {
   const spoken = numbersAsDigits(words(query));
   const terms = new Map<string, QueryTerm>();
@@ -52,7 +57,8 @@ export function queryTerms(
     const whole = corrected ?? typed;
     const unknown = !knows(whole);
     // An unknown number or id (a timestamp, a log file's name) says as little about the subject as an everyday word.
-    const generic = everydayWords.has(word) || (unknown && (commonEnglish.has(word) || /\d/.test(word)));
+    const generic =
+      (everydayWords.has(word) && !namesSubject(whole)) || (unknown && (commonEnglish.has(word) || /\d/.test(word)));
     const foreign = unknown && !generic && /^\p{L}+$/u.test(word) && !commonEnglish.has(word);
     if (parts.length === 0) {
       if (!terms.has(whole)) terms.set(whole, { term: whole, covers: [whole], expansion: false, generic, foreign });
@@ -61,7 +67,9 @@ export function queryTerms(
     // A joined word (`stand-up`, `reviews_events`) counts by its parts; the whole is a rewording that may match.
     for (const part of parts) {
       const partUnknown = !knows(part);
-      const partGeneric = everydayWords.has(part) || (partUnknown && (commonEnglish.has(part) || /\d/.test(part)));
+      const partGeneric =
+        (everydayWords.has(part) && !namesSubject(part)) ||
+        (partUnknown && (commonEnglish.has(part) || /\d/.test(part)));
       if (!terms.has(part)) {
         const partForeign = partUnknown && !partGeneric && /^\p{L}+$/u.test(part) && !commonEnglish.has(part);
         terms.set(part, { term: part, covers: [part], expansion: false, generic: partGeneric, foreign: partForeign });

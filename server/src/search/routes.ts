@@ -1,11 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { sendApiError } from '../api-errors.js';
 import { requireAllowedViewer } from '../auth/guards.js';
 import { describeIssues } from '../copilot/contract.js';
-import { type SearchResponse, searchQuerySchema } from './contract.js';
+import type { SearchResponse } from './contract.js';
 import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
+import { searchQuerySchema } from './request-schema.js';
 
 /** Control characters (NUL among them) and lone surrogates say nothing to search by. */
 const unsearchable = /[\p{Cc}\p{Cs}]/gu;
@@ -13,31 +15,56 @@ const unsearchable = /[\p{Cc}\p{Cs}]/gu;
 /** GET /api/search: the search box and the /search page, on the same engine as Dev Copilot. */
 export async function searchRoutes(
   app: FastifyInstance,
-  options: { publicOrigin: string; currentEngine: () => SearchEngine },
+  options: {
+    publicOrigin: string;
+    currentEngine: () => SearchEngine;
+    /** A reader typing fast sends a search per keystroke; the bound must allow that. */
+    requestsPerMinute: number;
+  },
 ) {
   app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'search' }));
-  app.get('/api/search', async (request, reply) => {
-    const parsed = searchQuerySchema.safeParse(request.query);
-    if (!parsed.success) return sendApiError(reply, 400, 'bad_request:search', describeIssues(parsed.error));
-    const query = parsed.data.q.replace(unsearchable, ' ').trim();
-    const engine = options.currentEngine();
-    const hits = query
-      ? engine.search(query, { limit: parsed.data.limit, pathPrefix: parsed.data.ctx, asYouType: true })
-      : [];
-    const response: SearchResponse = {
-      query,
-      results: hits.map((hit) => ({
-        url: hit.url,
-        pageTitle: hit.pageTitle,
-        heading: hit.heading ?? null,
-        breadcrumbs: hit.breadcrumbs,
-        title: highlight(hit.heading ?? hit.pageTitle, hit.matchedTerms),
-        snippet: highlight(
-          around(bestSentence(hit, hit.matchedTerms, engine.termWeight), hit.matchedTerms),
-          hit.matchedTerms,
-        ),
-      })),
-    };
-    return reply.header('cache-control', 'private, no-cache').send(response);
+  // After the gate, so it counts per signed-in reader; every keystroke is a search, so the bound is generous.
+  await app.register(rateLimit, {
+    global: false,
+    keyGenerator: (request) =>
+      request.viewer.state === 'signed-in' ? `search:${request.viewer.session.email.toLowerCase()}` : request.ip,
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(new Error(`Too many searches; try again in ${Math.ceil(context.ttl / 1000)} s.`), {
+        statusCode: 429,
+        code: 'rate_limited:search',
+      }),
   });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code === 'rate_limited:search') return sendApiError(reply, 429, error.code, error.message);
+    request.log.error({ err: error }, 'search failed');
+    return sendApiError(reply, 500, 'internal:search', 'Search failed; try again in a moment.');
+  });
+  app.get(
+    '/api/search',
+    { config: { rateLimit: { max: options.requestsPerMinute, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const parsed = searchQuerySchema.safeParse(request.query);
+      if (!parsed.success) return sendApiError(reply, 400, 'bad_request:search', describeIssues(parsed.error));
+      const query = parsed.data.q.replace(unsearchable, ' ').trim();
+      const engine = options.currentEngine();
+      const hits = query
+        ? engine.search(query, { limit: parsed.data.limit, pathPrefix: parsed.data.ctx, asYouType: true })
+        : [];
+      const response: SearchResponse = {
+        query,
+        results: hits.map((hit) => ({
+          url: hit.url,
+          pageTitle: hit.pageTitle,
+          heading: hit.heading ?? null,
+          breadcrumbs: hit.breadcrumbs,
+          title: highlight(hit.heading ?? hit.pageTitle, hit.matchedTerms),
+          snippet: highlight(
+            around(bestSentence(hit, hit.matchedTerms, engine.termWeight), hit.matchedTerms),
+            hit.matchedTerms,
+          ),
+        })),
+      };
+      return reply.header('cache-control', 'private, no-cache').send(response);
+    },
+  );
 }

@@ -19,10 +19,18 @@ export type SemanticIndex = {
   ready(): boolean;
 };
 
-const textKey = (section: DocSection) =>
-  createHash('sha1')
-    .update(`${section.pageTitle}\0${section.heading ?? ''}\0${section.text}`)
-    .digest('hex');
+/** A section's text hash, computed once per section object: a search must not re-hash the whole handbook. */
+const textKeys = new WeakMap<DocSection, string>();
+function textKey(section: DocSection): string {
+  let key = textKeys.get(section);
+  if (key === undefined) {
+    key = createHash('sha1')
+      .update(`${section.pageTitle}\0${section.heading ?? ''}\0${section.text}`)
+      .digest('hex');
+    textKeys.set(section, key);
+  }
+  return key;
+}
 
 /** What is embedded for a section: where it sits and what it says, capped so long sections fit any model. */
 const embeddedText = (section: DocSection) =>

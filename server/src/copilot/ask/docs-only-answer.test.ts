@@ -63,6 +63,21 @@ const sections = [
     { kind: 'text', markdown: 'The on-call developer answers a SEV1 within 15 minutes.' },
   ]),
   section('/welcome', 'Welcome', 'Office', [{ kind: 'text', markdown: 'The office is open from nine to six.' }]),
+  section('/writing-docs', 'Writing docs', 'Code samples in markdown', [
+    { kind: 'text', markdown: 'A markdown code sample inside a page looks like this:' },
+    { kind: 'code', language: 'md', code: '```ts\nconst answer = 42;\n```' },
+  ]),
+  section('/glossary', 'Glossary', 'Release terms', [
+    { kind: 'text', markdown: 'The release glossary terms are:' },
+    {
+      kind: 'list',
+      ordered: false,
+      items: Array.from(
+        { length: 40 },
+        (_, index) => `Release term number ${index} means a long explanation of that release term.`,
+      ),
+    },
+  ]),
 ];
 const engine = createSearchEngine(sections);
 const answer = (question: string, extra: { readFromImages?: string; imagesUnread?: boolean } = {}) =>
@@ -121,5 +136,17 @@ describe('composeDocsOnlyAnswer', () => {
       /^From your screenshot I read: "TTL policy expireAt"/,
     );
     expect(answer('TTL policy on expireAt', { imagesUnread: true }).markdown).toMatch(/^I could not read any text/);
+  });
+
+  it('fences quoted code so that backticks inside it cannot close the block', () => {
+    const reply = answer('how do I put a markdown code sample inside a page?');
+    expect(reply.markdown).toContain('````md\n```ts\nconst answer = 42;\n```\n````');
+  });
+
+  it('quotes a long list after a lead-in only as far as the budget allows', () => {
+    const reply = answer('what are the release glossary terms?');
+    const items = reply.markdown.split('\n').filter((line) => line.startsWith('- Release term'));
+    expect(items.length).toBeGreaterThanOrEqual(3);
+    expect(items.length).toBeLessThan(40);
   });
 });

@@ -38,7 +38,8 @@ function quotedSections(
   terms: readonly QueryTerm[],
   meaningWeight: (term: QueryTerm) => number,
 ): SearchHit[] {
-  const [best, ...rest] = hits;
+  // A heading whose text all sits in its subsections has nothing of its own to quote.
+  const [best, ...rest] = hits.filter((hit) => hit.blocks.length > 0);
   if (!best) return [];
   const candidates = [
     ...rest.filter((hit) => hit.pageUrl !== best.pageUrl),

@@ -3,7 +3,7 @@ import { useHistory, useLocation } from '@docusaurus/router';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { AskCopilotButton } from './AskCopilotButton';
 import { Highlighted } from './Highlighted';
-import { searchContextOf, searchPageUrl } from './search-api';
+import { maxSearchQueryCharacters, pathOf, searchContextOf, searchPageUrl } from './search-api';
 import styles from './styles.module.css';
 import { useDocsSearch } from './useDocsSearch';
 
@@ -29,7 +29,8 @@ export function SearchBox(): ReactNode {
   useEffect(() => {
     if (isMac()) setShortcut('⌘ K');
     const focusOnShortcut = (event: globalThis.KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+      // Some keydown events (autofill) carry no key.
+      if ((event.ctrlKey || event.metaKey) && event.key?.toLowerCase() === 'k') {
         event.preventDefault();
         input.current?.focus();
         input.current?.select();
@@ -51,7 +52,7 @@ export function SearchBox(): ReactNode {
       setOpen(true);
       const step = event.key === 'ArrowDown' ? 1 : -1;
       setActive((current) => Math.max(-1, Math.min(results.length - 1, current + step)));
-    } else if (event.key === 'Enter' && query.trim()) {
+    } else if (event.key === 'Enter' && !event.nativeEvent.isComposing && query.trim()) {
       event.preventDefault();
       const chosen = results[active];
       go(chosen ? chosen.url : searchPageUrl(query.trim()));
@@ -64,7 +65,13 @@ export function SearchBox(): ReactNode {
   const optionId = (index: number) => `${listId}-option-${index}`;
 
   return (
-    <search className={styles.searchBox}>
+    <search
+      className={styles.searchBox}
+      // Closes when the focus leaves the box and its dropdown, so Tab reaches the dropdown's links.
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
+      }}
+    >
       <input
         ref={input}
         type="search"
@@ -85,11 +92,18 @@ export function SearchBox(): ReactNode {
           setActive(-1);
           setOpen(true);
         }}
+        maxLength={maxSearchQueryCharacters}
         onFocus={() => setOpen(true)}
-        onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
       />
       {!query && <kbd className={styles.shortcut}>{shortcut}</kbd>}
+      <span className={styles.visuallyHidden} aria-live="polite">
+        {showDropdown && state.status === 'done'
+          ? results.length
+            ? `${results.length} suggestion${results.length === 1 ? '' : 's'}`
+            : 'No results'
+          : ''}
+      </span>
       {showDropdown && (
         // The dropdown keeps the focus in the box while the pointer works in it, or it would close under the click.
         // biome-ignore lint/a11y/noStaticElementInteractions: nothing here is operated by this handler
@@ -141,12 +155,4 @@ export function SearchBox(): ReactNode {
       )}
     </search>
   );
-}
-
-/** Where a hit sits: its sidebar path, then its page when the hit is a section of it. */
-export function pathOf(result: { breadcrumbs: string[]; pageTitle: string; heading: string | null }): string {
-  const trail = result.breadcrumbs.length ? result.breadcrumbs : [result.pageTitle];
-  return result.heading && trail.at(-1) !== result.pageTitle
-    ? [...trail, result.pageTitle].join(' › ')
-    : trail.join(' › ');
 }

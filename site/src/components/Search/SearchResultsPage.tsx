@@ -4,8 +4,7 @@ import Layout from '@theme/Layout';
 import { type ReactNode, useEffect, useState } from 'react';
 import { AskCopilotButton } from './AskCopilotButton';
 import { Highlighted } from './Highlighted';
-import { pathOf } from './SearchBox';
-import { searchPageUrl } from './search-api';
+import { decodedPath, maxSearchQueryCharacters, pathOf, searchPageUrl } from './search-api';
 import styles from './styles.module.css';
 import { useDocsSearch } from './useDocsSearch';
 
@@ -14,7 +13,10 @@ export function SearchResultsPage(): ReactNode {
   const location = useLocation();
   const history = useHistory();
   const parameters = new URLSearchParams(location.search);
-  const context = parameters.get('ctx') ?? undefined;
+  // A ctx the server would refuse (not a path) is dropped: the page searches everything instead.
+  const givenContext = parameters.get('ctx') ?? undefined;
+  const context =
+    givenContext && /^\/[^?#]*$/.test(givenContext) && givenContext.length <= 200 ? givenContext : undefined;
   const version = parameters.get('version') ?? undefined;
   const [query, setQuery] = useState(parameters.get('q') ?? '');
   useEffect(() => setQuery(new URLSearchParams(location.search).get('q') ?? ''), [location.search]);
@@ -31,6 +33,7 @@ export function SearchResultsPage(): ReactNode {
           className={styles.pageInput}
           aria-label="Search the handbook"
           placeholder="Type a word or a question"
+          maxLength={maxSearchQueryCharacters}
           value={query}
           onChange={(event) => {
             setQuery(event.target.value);
@@ -39,7 +42,7 @@ export function SearchResultsPage(): ReactNode {
         />
         {context && (
           <p>
-            Only pages under <code>{decodeURIComponent(context)}</code>.{' '}
+            Only pages under <code>{decodedPath(context)}</code>.{' '}
             <Link to={searchPageUrl(query, undefined, version)}>Search all pages</Link>
           </p>
         )}

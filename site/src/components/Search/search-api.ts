@@ -1,6 +1,10 @@
 import type { SearchResponse, SearchResultDto } from '../../../../server/src/search/contract';
 
 export type { SearchResultDto, TextPiece } from '../../../../server/src/search/contract';
+export { maxSearchQueryCharacters } from '../../../../server/src/search/contract';
+
+/** A search the server refused, with its message; anything else is an outage. */
+export class SearchRefused extends Error {}
 
 /** Asks the server's search (the same engine as Dev Copilot) for a query; aborted when a newer query supersedes it. */
 export async function searchDocs(
@@ -14,6 +18,10 @@ export async function searchDocs(
     credentials: 'same-origin',
     headers: { accept: 'application/json' },
   });
+  if (response.status === 400 || response.status === 429) {
+    const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+    throw new SearchRefused(body.error?.message ?? 'The search could not be run.');
+  }
   if (!response.ok) throw new Error(`Search failed (${response.status})`);
   return ((await response.json()) as SearchResponse).results;
 }
@@ -23,13 +31,7 @@ export function searchContextOf(pathname: string): { path: string; label: string
   const segments = pathname.split('/').filter(Boolean);
   if (segments.length < 2 || !segments[0]) return undefined;
   const folder = segments[0];
-  let label = folder;
-  try {
-    label = decodeURIComponent(folder);
-  } catch {
-    // A malformed escape stays as written.
-  }
-  return { path: `/${folder}/`, label };
+  return { path: `/${folder}/`, label: decodedPath(folder) };
 }
 
 /** The /search page's address for a query, keeping the spec's q, ctx and version parameters. */
@@ -38,4 +40,21 @@ export function searchPageUrl(query: string, context?: string, version?: string)
   if (context) parameters.set('ctx', context);
   if (version) parameters.set('version', version);
   return `/search?${parameters}`;
+}
+
+/** Where a hit sits: its sidebar path, then its page when the hit is a section of it. */
+export function pathOf(result: { breadcrumbs: string[]; pageTitle: string; heading: string | null }): string {
+  const trail = result.breadcrumbs.length ? result.breadcrumbs : [result.pageTitle];
+  return result.heading && trail.at(-1) !== result.pageTitle
+    ? [...trail, result.pageTitle].join(' › ')
+    : trail.join(' › ');
+}
+
+/** A path parameter as a reader reads it; a malformed escape stays as written. */
+export function decodedPath(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { type SearchResultDto, searchDocs } from './search-api';
+import { SearchRefused, type SearchResultDto, searchDocs } from './search-api';
 
 export type SearchState =
   | { status: 'idle' }
@@ -23,7 +23,10 @@ export function useDocsSearch(query: string, options: { limit?: number; context?
       searchDocs(trimmed, { limit, context, signal: controller.signal })
         .then((results) => setState({ status: 'done', results }))
         .catch((error: unknown) => {
-          if (!controller.signal.aborted) {
+          if (controller.signal.aborted) return;
+          if (error instanceof SearchRefused) {
+            setState({ status: 'failed', message: error.message });
+          } else {
             setState({ status: 'failed', message: 'Search is not available right now; try again in a moment.' });
             console.warn('search failed', error);
           }
