@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { judgeCoverage, retrieve } from './coverage.js';
+import type { DocSection } from './doc-page.js';
+import { createSearchEngine } from './engine.js';
+
+const section = (page: string, heading: string, text: string): DocSection => ({
+  id: `${page}#${heading}`,
+  pageTitle: page.slice(1),
+  pageUrl: page,
+  heading,
+  parentHeading: undefined,
+  level: 2,
+  url: `${page}#${heading.toLowerCase().replace(/\s+/g, '-')}`,
+  text,
+  code: '',
+  blocks: [{ kind: 'text', markdown: text }],
+  breadcrumbs: [],
+  keywords: [],
+});
+
+const engine = createSearchEngine([
+  section(
+    '/runner',
+    'Registering a runner',
+    'Register the GitLab runner with the registration token from the CI settings.',
+  ),
+  section('/ttl', 'Creating a policy', 'Create the Firestore TTL policy on the expireAt field with gcloud.'),
+  section('/support', 'Severity levels', 'A SEV1 is answered within 15 minutes by the on-call developer.'),
+]);
+
+describe('judgeCoverage', () => {
+  it('counts a question as covered when the best section holds its meaning', () => {
+    expect(retrieve(engine, 'how do I register a gitlab runner?').coverage.covered).toBe(true);
+  });
+
+  it('is not fooled by chat filler around a covered question', () => {
+    expect(
+      retrieve(engine, 'hey sorry, nobody remembers: how do I register a gitlab runner tmrw morning?').coverage.covered,
+    ).toBe(true);
+  });
+
+  it('declines a question about a name the docs never use', () => {
+    const { coverage } = retrieve(engine, 'how do I register a kubernetes runner with helm?');
+    expect(coverage.covered).toBe(false);
+    expect(coverage.foreignNames).toEqual(expect.arrayContaining(['kubernet']));
+  });
+
+  it('declines when nothing was found', () => {
+    expect(judgeCoverage(engine.queryTerms('qwxzvb'), [], engine.meaningWeight)).toMatchObject({
+      covered: false,
+      best: 0,
+    });
+  });
+
+  it('may judge on the typed part alone when the whole (with a screenshot) says too little', () => {
+    const noisy = 'register the gitlab runner zorblax quintar vextrom plimbo droggle';
+    expect(retrieve(engine, noisy).coverage.covered).toBe(false);
+    expect(retrieve(engine, noisy, { alsoJudgeBy: 'register the gitlab runner' }).coverage.covered).toBe(true);
+  });
+});
