@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { docSection } from '../../test-fixtures/doc-sections.js';
 import { judgeCoverage, retrieve } from './coverage.js';
-import type { DocSection } from './doc-page.js';
 import { createSearchEngine } from './engine.js';
 
-const section = (page: string, heading: string, text: string): DocSection => ({
-  id: `${page}#${heading}`,
-  pageTitle: page.slice(1),
-  pageUrl: page,
-  heading,
-  parentHeading: undefined,
-  level: 2,
-  url: `${page}#${heading.toLowerCase().replace(/\s+/g, '-')}`,
-  text,
-  code: '',
-  blocks: [{ kind: 'text', markdown: text }],
-  breadcrumbs: [],
-  keywords: [],
-});
+const section = (page: string, heading: string, text: string) => docSection(page, page.slice(1), heading, text);
 
 const engine = createSearchEngine([
   section(

@@ -1,36 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { docSection } from '../../../test-fixtures/doc-sections.js';
 import { retrieve } from '../../search/coverage.js';
-import type { Block, DocSection } from '../../search/doc-page.js';
 import { createSearchEngine } from '../../search/engine.js';
 import { composeDocsOnlyAnswer } from './docs-only-answer.js';
 
-const section = (page: string, pageTitle: string, heading: string, blocks: Block[]): DocSection => {
-  const text = blocks
-    .map((block) =>
-      block.kind === 'text'
-        ? block.markdown
-        : block.kind === 'list'
-          ? block.items.join(' ')
-          : block.kind === 'code'
-            ? block.code
-            : block.rows.flat().join(' '),
-    )
-    .join(' ');
-  return {
-    id: `${page}#${heading}`,
-    pageTitle,
-    pageUrl: page,
-    heading,
-    parentHeading: undefined,
-    level: 2,
-    url: `${page}#${heading.toLowerCase().replace(/\s+/g, '-')}`,
-    text,
-    code: blocks.flatMap((block) => (block.kind === 'code' ? [block.code] : [])).join('\n'),
-    blocks,
-    breadcrumbs: [],
-    keywords: [],
-  };
-};
+const section = docSection;
 
 const sections = [
   section('/firestore-ttl', 'Firestore TTL', 'Creating a policy', [
