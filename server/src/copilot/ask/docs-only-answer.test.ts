@@ -4,10 +4,8 @@ import { retrieve } from '../../search/coverage.js';
 import { createSearchEngine } from '../../search/engine.js';
 import { composeDocsOnlyAnswer } from './docs-only-answer.js';
 
-const section = docSection;
-
 const sections = [
-  section('/firestore-ttl', 'Firestore TTL', 'Creating a policy', [
+  docSection('/firestore-ttl', 'Firestore TTL', 'Creating a policy', [
     { kind: 'text', markdown: 'TTL policies are set per collection group. Deletion is not instant.' },
     { kind: 'text', markdown: 'Create the policy on the expireAt field:' },
     {
@@ -17,10 +15,10 @@ const sections = [
     },
     { kind: 'text', markdown: 'Expired documents are usually deleted within 24 hours.' },
   ]),
-  section('/firestore-ttl', 'Firestore TTL', 'Costs', [
+  docSection('/firestore-ttl', 'Firestore TTL', 'Costs', [
     { kind: 'text', markdown: 'TTL deletes are billed like ordinary document deletes.' },
   ]),
-  section('/go-live-procedure', 'Go-Live Procedure', 'Rolling back', [
+  docSection('/go-live-procedure', 'Go-Live Procedure', 'Rolling back', [
     { kind: 'text', markdown: 'When a release breaks production, roll back first and investigate later.' },
     {
       kind: 'list',
@@ -32,16 +30,16 @@ const sections = [
       ],
     },
   ]),
-  section('/support-procedure', 'Support Procedure', 'Severity levels', [
+  docSection('/support-procedure', 'Support Procedure', 'Severity levels', [
     { kind: 'text', markdown: 'A SEV1 means the app is down for every merchant.' },
     { kind: 'text', markdown: 'The on-call developer answers a SEV1 within 15 minutes.' },
   ]),
-  section('/welcome', 'Welcome', 'Office', [{ kind: 'text', markdown: 'The office is open from nine to six.' }]),
-  section('/writing-docs', 'Writing docs', 'Code samples in markdown', [
+  docSection('/welcome', 'Welcome', 'Office', [{ kind: 'text', markdown: 'The office is open from nine to six.' }]),
+  docSection('/writing-docs', 'Writing docs', 'Code samples in markdown', [
     { kind: 'text', markdown: 'A markdown code sample inside a page looks like this:' },
     { kind: 'code', language: 'md', code: '```ts\nconst answer = 42;\n```' },
   ]),
-  section('/glossary', 'Glossary', 'Release terms', [
+  docSection('/glossary', 'Glossary', 'Release terms', [
     { kind: 'text', markdown: 'The release glossary terms are:' },
     {
       kind: 'list',
