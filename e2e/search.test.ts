@@ -61,6 +61,10 @@ describe('GET /api/search', () => {
     expect(pagesOf(results).slice(0, 3)).toContain('/firestore-ttl');
   });
 
+  it("finds a page by a name only its front matter keywords use (the team's alias)", async () => {
+    expect(pagesOf(await resultsFor('ngrok'))[0]).toBe('/cloudflare-tunnel');
+  });
+
   it('completes the word being typed', async () => {
     expect(pagesOf(await resultsFor('firestore tt')).slice(0, 3)).toContain('/firestore-ttl');
   });

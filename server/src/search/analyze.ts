@@ -68,7 +68,7 @@ const unitEquivalents = new Map<string, Array<[unit: string, factor: number]>>(
 );
 
 /** Letters and digits, optionally joined by `-`, `.`, `_` or `/` (`app-bridge`, `e2-standard-4`, `shopify.app.toml`). */
-const wordPattern = /[\p{L}\p{N}]+(?:[-._/'’][\p{L}\p{N}]+)*/gu;
+export const wordPattern = /[\p{L}\p{N}]+(?:[-._/'’][\p{L}\p{N}]+)*/gu;
 const joinerPattern = /[-._/'’]/;
 
 /** Stemming is most of the cost of indexing and the docs repeat their words; the cap bounds what queries add. */

@@ -36,8 +36,6 @@ export type SearchEngine = {
   meaningWeight(term: QueryTerm): number;
   /** The query's terms, as the index reads them. */
   queryTerms(query: string): QueryTerm[];
-  /** Whether any section holds the term. */
-  knows(term: string): boolean;
   /** The section a link leads to (the page's intro for a link without an anchor). */
   sectionAt(url: string): DocSection | undefined;
 };
@@ -239,7 +237,6 @@ function searchEngineOver(
     search,
     termWeight,
     meaningWeight,
-    knows,
     queryTerms: queryTermsOf,
     sectionAt(url) {
       return isRootRelative(url) ? sectionsByUrl.get(sectionKey(url)) : undefined;

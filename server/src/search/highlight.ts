@@ -1,7 +1,5 @@
-import { analyze } from './analyze.js';
+import { analyze, wordPattern } from './analyze.js';
 import type { TextPiece } from './contract.js';
-
-const wordPattern = /[\p{L}\p{N}]+(?:[-._/'’][\p{L}\p{N}]+)*/gu;
 
 /** A text cut into pieces, the words whose terms the query matched marked, so the browser can draw them. */
 export function highlight(text: string, matched: ReadonlySet<string>): TextPiece[] {

@@ -34,7 +34,17 @@ const plainOf = (markdown: string) =>
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>');
 
+/** A section's units, split and analysed once per build: every search result and answer reads them again. */
+const unitsByBlocks = new WeakMap<readonly Block[], Unit[]>();
 function unitsOf(section: Pick<DocSection, 'blocks'>): Unit[] {
+  const cached = unitsByBlocks.get(section.blocks);
+  if (cached) return cached;
+  const units = splitIntoUnits(section);
+  unitsByBlocks.set(section.blocks, units);
+  return units;
+}
+
+function splitIntoUnits(section: Pick<DocSection, 'blocks'>): Unit[] {
   const units: Unit[] = [];
   const add = (block: number, item: number, kind: Block['kind'], markdown: string, leadsIn = false) => {
     units.push({

@@ -47,6 +47,15 @@ export function queryTerms(
   /** Whether the docs name a subject by the term (in a title, heading or keyword): then it is never everyday. */
   namesSubject: (term: string) => boolean = () => false,
 ): QueryTerm[] {
+  /** How much a word (as written) says about the subject, given the term it stands for. */
+  const kindOf = (word: string, term: string) => {
+    const unknown = !knows(term);
+    // An unknown number or id (a timestamp, a log file's name) says as little about the subject as an everyday word.
+    const generic =
+      (everydayWords.has(word) && !namesSubject(term)) || (unknown && (commonEnglish.has(word) || /\d/.test(word)));
+    const foreign = unknown && !generic && /^\p{L}+$/u.test(word) && !commonEnglish.has(word);
+    return { generic, foreign };
+  };
   const spoken = numbersAsDigits(words(query));
   const terms = new Map<string, QueryTerm>();
   for (const word of spoken) {
@@ -55,25 +64,14 @@ export function queryTerms(
     // A word the docs never write, and no everyday English word either, is most often a typo of one they do.
     const corrected = !knows(typed) && parts.length === 0 && !commonEnglish.has(word) ? correct(word) : undefined;
     const whole = corrected ?? typed;
-    const unknown = !knows(whole);
-    // An unknown number or id (a timestamp, a log file's name) says as little about the subject as an everyday word.
-    const generic =
-      (everydayWords.has(word) && !namesSubject(whole)) || (unknown && (commonEnglish.has(word) || /\d/.test(word)));
-    const foreign = unknown && !generic && /^\p{L}+$/u.test(word) && !commonEnglish.has(word);
     if (parts.length === 0) {
-      if (!terms.has(whole)) terms.set(whole, { term: whole, covers: [whole], expansion: false, generic, foreign });
+      if (!terms.has(whole))
+        terms.set(whole, { term: whole, covers: [whole], expansion: false, ...kindOf(word, whole) });
       continue;
     }
     // A joined word (`stand-up`, `reviews_events`) counts by its parts; the whole is a rewording that may match.
     for (const part of parts) {
-      const partUnknown = !knows(part);
-      const partGeneric =
-        (everydayWords.has(part) && !namesSubject(part)) ||
-        (partUnknown && (commonEnglish.has(part) || /\d/.test(part)));
-      if (!terms.has(part)) {
-        const partForeign = partUnknown && !partGeneric && /^\p{L}+$/u.test(part) && !commonEnglish.has(part);
-        terms.set(part, { term: part, covers: [part], expansion: false, generic: partGeneric, foreign: partForeign });
-      }
+      if (!terms.has(part)) terms.set(part, { term: part, covers: [part], expansion: false, ...kindOf(part, part) });
     }
     if (!terms.has(whole))
       terms.set(whole, { term: whole, covers: parts, expansion: true, generic: false, foreign: false });

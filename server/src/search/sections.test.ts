@@ -82,6 +82,11 @@ describe('readDocSections on the built site', () => {
     expect(prose?.kind === 'text' && prose.markdown).toContain('`expireAt`');
   });
 
+  it("reads a page's front matter keywords with its intro", () => {
+    const intro = sections.find((section) => section.url === '/cloudflare-tunnel');
+    expect(intro?.keywords).toContain('ngrok');
+  });
+
   it('names the h2 above an h3 section', () => {
     const expiry = sections.find((section) => section.url === '/firestore-ttl#the-expiry-field');
     expect(expiry?.parentHeading).toBe('How TTL works');

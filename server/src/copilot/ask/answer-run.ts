@@ -7,7 +7,7 @@ import { reorderByMeaning, type SemanticHit } from '../../search/semantic-index.
 import type { AskAiRequest, AskAiResponse, AskAiSource } from '../contract.js';
 import type { CheckedImage } from '../images.js';
 import { answerWithModel } from '../model/model-answer.js';
-import { closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
+import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
 
 /** What is known of one answered question once its answer is complete; the maintainers' report reads these. */
 export type AnsweredQuestion = {
@@ -126,11 +126,7 @@ export async function startAnswer(
     imageText,
     signal,
   });
-  const closest = covered
-    ? []
-    : [
-        ...new Map(retrieval.hits.map((hit) => [hit.pageUrl, { title: hit.pageTitle, url: hit.pageUrl }])).values(),
-      ].slice(0, 3);
+  const closest = covered ? [] : closestPages(retrieval.hits);
   return {
     id,
     mode: 'model',

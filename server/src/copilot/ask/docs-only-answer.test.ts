@@ -90,11 +90,12 @@ describe('composeDocsOnlyAnswer', () => {
   });
 
   it('declines honestly, with no sources and the closest pages apart', () => {
-    const reply = answer('How do I configure a Kubernetes ingress controller with Helm?');
+    const reply = answer('How do I roll back a Kubernetes release with Helm?');
     expect(reply.covered).toBe(false);
     expect(reply.sources).toEqual([]);
     expect(reply.markdown).toContain('The handbook does not seem to cover this.');
     expect(reply.markdown).toContain('#dev-help');
+    expect(reply.closest.length).toBeGreaterThan(0);
     for (const page of reply.closest) expect(reply.markdown).toContain(`- [${page.title}](${page.url})`);
   });
 

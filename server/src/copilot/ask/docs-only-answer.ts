@@ -17,6 +17,10 @@ export type DocsOnlyAnswer = {
 export const sourceTitle = (section: { pageTitle: string; heading?: string | undefined }) =>
   section.heading ? `${section.pageTitle} › ${section.heading}` : section.pageTitle;
 
+/** The three pages the best sections belong to: what an uncovered question is shown instead of sources. */
+export const closestPages = (hits: readonly SearchHit[]): AskAiSource[] =>
+  [...new Map(hits.map((hit) => [hit.pageUrl, { title: hit.pageTitle, url: hit.pageUrl }])).values()].slice(0, 3);
+
 /** The pages nearest to a question the handbook does not cover, as the answer lists them (never as sources). */
 export const closestPagesMarkdown = (closest: readonly AskAiSource[]) =>
   `The closest pages, which may still help:\n${closest.map((page) => `- [${page.title}](${page.url})`).join('\n')}`;
@@ -78,9 +82,7 @@ export function composeDocsOnlyAnswer(options: {
       : '';
 
   if (!coverage.covered) {
-    const closest = [...new Map(hits.map((hit) => [hit.pageUrl, hit])).values()]
-      .slice(0, 3)
-      .map((hit) => ({ title: hit.pageTitle, url: hit.pageUrl }));
+    const closest = closestPages(hits);
     const nearest = closest.length ? `\n\n${closestPagesMarkdown(closest)}` : '';
     return {
       markdown: `${imageNote}The handbook does not seem to cover this.${nearest}\n\nAsk in \`#dev-help\`, and if you find the answer, consider adding it to the handbook.`,
