@@ -8,6 +8,7 @@ import { createIdentityProviderClient } from './auth/identity-provider.js';
 import { createPolicySource } from './auth/policy-source.js';
 import { authRoutes } from './auth/routes.js';
 import { createSessionService } from './auth/session-service.js';
+import { createSignInResponder } from './auth/sign-in-response.js';
 import { registerViewer } from './auth/viewer.js';
 import { followBuild } from './build-follower.js';
 import type { Config } from './config.js';
@@ -17,7 +18,6 @@ import { createImageTextReader } from './copilot/ocr/image-text-reader.js';
 import { readImageText } from './copilot/ocr/read-image-text.js';
 import { threadRoutes } from './copilot/threads/routes.js';
 import { contentSecurityPolicyDirectives, inlineScriptHashes } from './gate/content-security-policy.js';
-import { createGateResponder } from './gate/gate-response.js';
 import { listSiteFiles } from './gate/site-files.js';
 import { siteRoutes } from './gate/site-routes.js';
 import { followSearchIndex } from './search/index-follower.js';
@@ -98,14 +98,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     credentials = { clientId: identityProvider.clientId, clientSecret: identityProvider.clientSecret };
   }
 
-  const sendGate = createGateResponder({ currentPolicy, developmentSignIn: identityProvider.kind === 'development' });
+  const sendSignInPage = createSignInResponder({
+    currentPolicy,
+    developmentSignIn: identityProvider.kind === 'development',
+  });
   app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
   await app.register(authRoutes, {
     config,
     sessions,
     currentPolicy,
     identityProvider: createIdentityProviderClient(config, credentials),
-    sendGate,
+    sendSignInPage,
   });
   const publicOrigin = config.publicUrl.origin;
   const embeddingModel = config.model ? createEmbeddingModel(config.model) : undefined;
@@ -159,7 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(siteRoutes, {
     siteDirectory: config.siteDirectory,
     files: () => site.current().files,
-    sendGate,
+    sendSignInPage,
     gated: !options.ungatedForBenchmark,
   });
   return app;

@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { logoSvg } from '../gate/assets.js';
-import type { SignInProblem } from '../gate/gate-page.js';
-import type { SendGate } from '../gate/gate-response.js';
-import { pageStylesheet } from '../gate/html.js';
 import { type AccessPolicy, primaryDomains } from './access-policy.js';
+import { logoSvg } from './assets.js';
+import { pageStylesheet } from './html.js';
 import {
   type createIdentityProviderClient,
   MissingEmailError,
@@ -14,6 +12,8 @@ import {
 import { safeReturnPath } from './return-path.js';
 import { cookieNames, cookieOptions, hashSessionId, newSessionId } from './session-cookie.js';
 import type { SessionService } from './session-service.js';
+import type { SignInProblem } from './sign-in-page.js';
+import type { SendSignInPage } from './sign-in-response.js';
 import { isAllowed } from './viewer.js';
 
 type SignInAttempt = SignInChecks & { next: string };
@@ -45,17 +45,17 @@ export async function authRoutes(
     sessions: SessionService;
     currentPolicy: () => AccessPolicy;
     identityProvider: ReturnType<typeof createIdentityProviderClient>;
-    sendGate: SendGate;
+    sendSignInPage: SendSignInPage;
   },
 ) {
-  const { config, sessions, currentPolicy, identityProvider, sendGate } = options;
+  const { config, sessions, currentPolicy, identityProvider, sendSignInPage } = options;
   const names = cookieNames(config);
   const publicOrigin = config.publicUrl.origin;
 
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
-  const showGate = (request: FastifyRequest, reply: FastifyReply, status: number, problem?: SignInProblem) =>
-    sendGate(request, reply, { status, problem, forceHtml: true });
+  const showSignInPage = (request: FastifyRequest, reply: FastifyReply, status: number, problem?: SignInProblem) =>
+    sendSignInPage(request, reply, { status, problem, forceHtml: true });
 
   app.get('/auth/assets/page.css', (_request, reply) =>
     reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(pageStylesheet),
@@ -75,7 +75,7 @@ export async function authRoutes(
       });
     } catch (error) {
       request.log.error({ err: error }, 'could not reach the identity provider to start sign-in');
-      return showGate(request, reply, 503, 'provider-unavailable');
+      return showSignInPage(request, reply, 503, 'provider-unavailable');
     }
     const attempt: SignInAttempt = { ...checks, next };
     reply.setCookie(names.signInAttempt, JSON.stringify(attempt), {
@@ -90,7 +90,7 @@ export async function authRoutes(
     reply.clearCookie(names.signInAttempt, cookieOptions(config));
     if (request.query.error) {
       request.log.info({ error: request.query.error }, 'sign-in refused by the identity provider');
-      return showGate(request, reply, 401, request.query.error === 'access_denied' ? 'cancelled' : 'failed');
+      return showSignInPage(request, reply, 401, request.query.error === 'access_denied' ? 'cancelled' : 'failed');
     }
     const unsigned = rawAttempt ? request.unsignCookie(rawAttempt) : undefined;
     let attempt: unknown;
@@ -99,14 +99,14 @@ export async function authRoutes(
     } catch {
       attempt = undefined;
     }
-    if (!isSignInAttempt(attempt)) return showGate(request, reply, 400, 'expired');
+    if (!isSignInAttempt(attempt)) return showSignInPage(request, reply, 400, 'expired');
 
     let identity: Awaited<ReturnType<typeof identityProvider.finishSignIn>>;
     try {
       identity = await identityProvider.finishSignIn(new URL(request.url, config.publicUrl), attempt);
     } catch (error) {
       request.log.warn({ err: error }, 'sign-in callback rejected');
-      return showGate(request, reply, 401, problemFrom(error));
+      return showSignInPage(request, reply, 401, problemFrom(error));
     }
 
     // A fresh id at every sign-in: a session id planted before sign-in is never promoted.

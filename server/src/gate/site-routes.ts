@@ -1,8 +1,8 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { safeReturnPath } from '../auth/return-path.js';
+import type { SendSignInPage } from '../auth/sign-in-response.js';
 import { isAllowed } from '../auth/viewer.js';
-import type { SendGate } from './gate-response.js';
 import { resolveSitePath } from './site-files.js';
 
 const hashedAsset = /^\/assets\//;
@@ -15,11 +15,11 @@ function cacheControlFor(file: string): string {
 
 /**
  * Serves the built Docusaurus site to allowed sessions only: clean URLs, .html redirects, precompressed files and
- * the site's own 404 page. Everyone else gets the gate, whatever the path, so not even the route list leaks.
+ * the site's own 404 page. Everyone else gets the sign-in page, whatever the path, so not even the route list leaks.
  */
 export async function siteRoutes(
   app: FastifyInstance,
-  options: { siteDirectory: string; files: () => ReadonlySet<string>; sendGate: SendGate; gated?: boolean },
+  options: { siteDirectory: string; files: () => ReadonlySet<string>; sendSignInPage: SendSignInPage; gated?: boolean },
 ) {
   const gated = options.gated ?? true;
   if (!options.files().has('/404.html')) {
@@ -43,7 +43,7 @@ export async function siteRoutes(
       const [pathname = '/', query] = request.url.split(/\?(.*)/s);
       if (gated && !isAllowed(request.viewer)) {
         const status = request.viewer.state === 'signed-in' ? 403 : 401;
-        return options.sendGate(request, reply, { status, returnPath: safeReturnPath(request.url) });
+        return options.sendSignInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
       }
       const resolution = resolveSitePath(pathname, options.files());
       switch (resolution.kind) {

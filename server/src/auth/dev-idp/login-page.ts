@@ -1,4 +1,4 @@
-import { escapeHtml, renderPage } from '../../gate/html.js';
+import { escapeHtml, renderPage } from '../html.js';
 
 /** The development provider's sign-in form: any e-mail, verified or not, Workspace account or not. */
 export function renderDevelopmentLoginPage(options: { action: string; problem?: string | undefined }): string {

@@ -13,7 +13,7 @@ export const signInProblems = {
 
 export type SignInProblem = keyof typeof signInProblems;
 
-export type GatePageOptions = {
+export type SignInPageOptions = {
   primaryDomains: readonly string[];
   /** Where the Login button sends the reader back to after sign-in. */
   returnPath: string;
@@ -30,7 +30,7 @@ function loginHref(returnPath: string, switchAccount: boolean): string {
 }
 
 /** The only page a reader without an allowed session ever sees: no doc text, no route list. */
-export function renderGatePage(options: GatePageOptions): string {
+export function renderSignInPage(options: SignInPageOptions): string {
   const [first = '', second = ''] = options.primaryDomains.map((domain) => `@${domain}`);
   const domains = `<strong>${escapeHtml(first)}</strong> or <strong>${escapeHtml(second)}</strong>`;
   const problem = options.problem

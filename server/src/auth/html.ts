@@ -5,7 +5,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => htmlEscapes[character] ?? character);
 }
 
-/** The server's own pages (gate, development sign-in): no docs bundle, one stylesheet, light and dark. */
+/** The server's own pages (sign-in, development sign-in): no docs bundle, one stylesheet, light and dark. */
 export function renderPage(options: { title: string; body: string }): string {
   return `<!doctype html>
 <html lang="en">

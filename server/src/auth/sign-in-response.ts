@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type AccessPolicy, primaryDomains } from '../auth/access-policy.js';
-import { renderGatePage, type SignInProblem } from './gate-page.js';
+import { type AccessPolicy, primaryDomains } from './access-policy.js';
+import { renderSignInPage, type SignInProblem } from './sign-in-page.js';
 
-/** Answers a request that has no allowed session: the gate page for a browser, 401 JSON for anything else. */
-export function createGateResponder(options: { currentPolicy: () => AccessPolicy; developmentSignIn: boolean }) {
-  return function sendGate(
+/** Answers a request that has no allowed session: the sign-in page for a browser, 401 or 403 JSON for anything else. */
+export function createSignInResponder(options: { currentPolicy: () => AccessPolicy; developmentSignIn: boolean }) {
+  return function sendSignInPage(
     request: FastifyRequest,
     reply: FastifyReply,
     details: { status: number; returnPath?: string; problem?: SignInProblem; forceHtml?: boolean },
@@ -20,7 +20,7 @@ export function createGateResponder(options: { currentPolicy: () => AccessPolicy
       });
     }
     return reply.type('text/html; charset=utf-8').send(
-      renderGatePage({
+      renderSignInPage({
         primaryDomains: primaryDomains(options.currentPolicy()),
         returnPath: details.returnPath ?? '/',
         signedInAs: notAllowed ? viewer.session.email : undefined,
@@ -31,4 +31,4 @@ export function createGateResponder(options: { currentPolicy: () => AccessPolicy
   };
 }
 
-export type SendGate = ReturnType<typeof createGateResponder>;
+export type SendSignInPage = ReturnType<typeof createSignInResponder>;
