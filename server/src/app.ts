@@ -46,7 +46,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     (await openStore({ databaseUrl: config.databaseUrl, dataDirectory: path.join(config.dataDirectory, 'pglite') }));
   if (!options.store) app.addHook('onClose', () => store.close());
 
-  const policySource = createPolicySource(config.accessPolicy, config.accessPolicyFile, (message) =>
+  const policySource = createPolicySource(config.accessSettings, config.accessPolicyFile, (message) =>
     app.log.error(message),
   );
   const currentPolicy = () => policySource.current();

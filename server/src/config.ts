@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { type AccessPolicy, parseAccessPolicy } from './auth/access-policy.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const googleIssuer = 'https://accounts.google.com';
@@ -58,6 +57,15 @@ export type IdentityProvider =
   | { kind: 'development'; issuer: string }
   | { kind: 'google' | 'oidc'; issuer: string; clientId: string; clientSecret: string };
 
+/** The ACCESS_* settings as written; auth/access-policy.ts reads them into the policy and refuses a bad entry. */
+export type AccessSettings = {
+  /** Comma- or space-separated; the first two are the "primary" domains named on the sign-in page. */
+  domains: string;
+  addresses: string;
+  allowSubdomains: boolean;
+  requireHostedDomain: boolean;
+};
+
 export type Config = {
   environment: 'development' | 'production' | 'test';
   host: string;
@@ -76,8 +84,8 @@ export type Config = {
   sessionSecret: string;
   sessionIdleTimeoutMs: number;
   sessionAbsoluteTimeoutMs: number;
-  /** The policy from the environment; ACCESS_POLICY_FILE, when set, replaces it and is re-read when it changes. */
-  accessPolicy: AccessPolicy;
+  /** The policy's settings from the environment; ACCESS_POLICY_FILE, when set, replaces them (re-read on change). */
+  accessSettings: AccessSettings;
   accessPolicyFile: string | undefined;
   /** Dev Copilot's limits per signed-in user. */
   askLimits: { requestsPerMinute: number; concurrentPerUser: number };
@@ -157,21 +165,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   if (production && !values.SESSION_SECRET) problems.push('  SESSION_SECRET: required in production');
 
-  let accessPolicy: AccessPolicy | undefined;
-  try {
-    accessPolicy = parseAccessPolicy({
-      domains: values.ACCESS_DOMAINS,
-      addresses: values.ACCESS_ADDRESSES,
-      allowSubdomains: values.ACCESS_ALLOW_SUBDOMAINS,
-      requireHostedDomain: values.ACCESS_REQUIRE_HOSTED_DOMAIN ?? identityProvider.kind !== 'oidc',
-    });
-  } catch (error) {
-    problems.push(`  ACCESS_DOMAINS / ACCESS_ADDRESSES: ${(error as Error).message}`);
-  }
-
   const model = modelSettings(values, problems);
 
-  if (problems.length > 0 || !accessPolicy) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   return {
     environment: values.NODE_ENV,
     host: values.HOST,
@@ -186,7 +182,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     sessionSecret: values.SESSION_SECRET ?? randomDevelopmentSecret(),
     sessionIdleTimeoutMs: values.SESSION_IDLE_TIMEOUT_HOURS * 3_600_000,
     sessionAbsoluteTimeoutMs: values.SESSION_ABSOLUTE_TIMEOUT_HOURS * 3_600_000,
-    accessPolicy,
+    accessSettings: {
+      domains: values.ACCESS_DOMAINS,
+      addresses: values.ACCESS_ADDRESSES,
+      allowSubdomains: values.ACCESS_ALLOW_SUBDOMAINS,
+      requireHostedDomain: values.ACCESS_REQUIRE_HOSTED_DOMAIN ?? identityProvider.kind !== 'oidc',
+    },
     accessPolicyFile: values.ACCESS_POLICY_FILE ? path.resolve(values.ACCESS_POLICY_FILE) : undefined,
     askLimits: { requestsPerMinute: values.ASK_REQUESTS_PER_MINUTE, concurrentPerUser: values.ASK_CONCURRENT_PER_USER },
     searchRequestsPerMinute: values.SEARCH_REQUESTS_PER_MINUTE,

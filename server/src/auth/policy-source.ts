@@ -1,21 +1,32 @@
 import { readFileSync, statSync } from 'node:fs';
+import type { AccessSettings } from '../config.js';
 import { type AccessPolicy, parseAccessPolicy } from './access-policy.js';
 
 type PolicyFile = { domains?: unknown; addresses?: unknown; allowSubdomains?: unknown; requireHostedDomain?: unknown };
 
 const list = (value: unknown) => (Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : '');
 
+/** The policy of the ACCESS_* settings; a bad entry stops start-up with a message that names the settings. */
+function environmentPolicy(settings: AccessSettings): AccessPolicy {
+  try {
+    return parseAccessPolicy(settings);
+  } catch (error) {
+    throw new Error(`Invalid configuration:\n  ACCESS_DOMAINS / ACCESS_ADDRESSES: ${(error as Error).message}`);
+  }
+}
+
 /**
  * The access policy in force. With a policy file, the file is re-read whenever its modification time changes, so
  * removing a domain or an address takes effect on the next request; a broken file keeps the last good policy.
  */
 export function createPolicySource(
-  environmentPolicy: AccessPolicy,
+  settings: AccessSettings,
   policyFile: string | undefined,
   onError: (message: string) => void,
 ) {
-  if (!policyFile) return { current: () => environmentPolicy };
-  let policy = environmentPolicy;
+  const fromEnvironment = environmentPolicy(settings);
+  if (!policyFile) return { current: () => fromEnvironment };
+  let policy = fromEnvironment;
   let loadedVersion = -1;
   let checkedAt = 0;
   const reload = () => {
@@ -29,7 +40,7 @@ export function createPolicySource(
       requireHostedDomain:
         typeof contents.requireHostedDomain === 'boolean'
           ? contents.requireHostedDomain
-          : environmentPolicy.requireHostedDomain,
+          : fromEnvironment.requireHostedDomain,
     });
     loadedVersion = version;
   };
