@@ -5,7 +5,7 @@
 import autocannon from 'autocannon';
 import { startServer } from '../e2e/harness';
 import { signIn } from '../e2e/sign-in';
-import { startFakeModelServer } from '../server/src/testing/fake-model-server.js';
+import { startFakeModelServer } from '../server/test-support/fake-model-server.js';
 import { questionSet } from './questions/evaluate';
 
 const started = performance.now();

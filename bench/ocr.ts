@@ -4,7 +4,7 @@
  * median of five reads on the warm engine. Prints figures only; it never fails on a number.
  */
 import { createImageTextReader } from '../server/src/copilot/ocr/image-text-reader.js';
-import { renderTerminalScreenshots, type ScreenshotOptions } from '../server/test-fixtures/screenshots.js';
+import { renderTerminalScreenshots, type ScreenshotOptions } from '../server/test-support/fixtures/screenshots.js';
 
 const sizes: Array<{ label: string; options: ScreenshotOptions }> = [
   { label: 'terminal snippet   900 x 220', options: { width: 900, height: 220 } },

@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { launchBrowser, siteBuildDirectory, startServer } from '../e2e/harness';
 import { signInContext } from '../e2e/pages/sign-in-pages';
-import { startFakeModelServer } from '../server/src/testing/fake-model-server.js';
+import { startFakeModelServer } from '../server/test-support/fake-model-server.js';
 
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const gzipped = (scripts: Iterable<string>) =>

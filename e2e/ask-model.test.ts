@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inMemoryDataDirectory, openStore, type Store } from '../server/src/store/database.js';
 import { findReportItems } from '../server/src/store/questions.js';
-import { type FakeModelServer, startFakeModelServer } from '../server/src/testing/fake-model-server.js';
+import { type FakeModelServer, startFakeModelServer } from '../server/test-support/fake-model-server.js';
 import { freePort, startServer, type TestServer } from './harness';
 import { signIn } from './sign-in';
 
@@ -247,7 +247,10 @@ describe('askAi with an OpenAI-compatible model (chat completions, streamed)', (
   it('sends the OCR text, not the image, to a model without vision', async () => {
     fake.behave({ reply: 'Noted.' });
     const screenshot = readFileSync(
-      path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/test-fixtures/npm-e401-terminal@2x.png'),
+      path.join(
+        path.dirname(fileURLToPath(import.meta.url)),
+        '../server/test-support/fixtures/npm-e401-terminal@2x.png',
+      ),
     ).toString('base64');
     const response = await compatible.ask({
       messages: [question('What is this?', [{ type: 'image', contentType: 'image/png', content: screenshot }])],

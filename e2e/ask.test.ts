@@ -44,9 +44,9 @@ async function readEvents(response: Response) {
 }
 
 const fixtureBase64 = (name: string) =>
-  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/test-fixtures', name)).toString(
-    'base64',
-  );
+  readFileSync(
+    path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/test-support/fixtures', name),
+  ).toString('base64');
 
 describe('POST /api/askAi, the contract of spec section 7', () => {
   it('answers the seed-shaped request with markdown in `data` and the sections it used', async () => {

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inMemoryDataDirectory, openStore, type Store } from '../server/src/store/database.js';
 import { findReportItems } from '../server/src/store/questions.js';
-import { type FakeModelServer, startFakeModelServer } from '../server/src/testing/fake-model-server.js';
+import { type FakeModelServer, startFakeModelServer } from '../server/test-support/fake-model-server.js';
 import { launchBrowser, startServer, type TestServer } from './harness';
 import { type Copilot, openReader } from './pages/copilot';
 import type { DocsSite } from './pages/docs-site';

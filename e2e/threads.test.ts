@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestDatabase, testBackends } from '../server/src/store/test-databases.js';
+import { type TestDatabase, testBackends } from '../server/test-support/test-databases.js';
 import { startServer, startServerOnItsOwnStore, type TestServer } from './harness';
 import { signIn } from './sign-in';
 

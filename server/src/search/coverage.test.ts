@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { docSection } from '../../test-fixtures/doc-sections.js';
+import { docSection } from '../../test-support/doc-sections.js';
 import { judgeCoverage, retrieve } from './coverage.js';
 import { createSearchEngine } from './engine.js';
 

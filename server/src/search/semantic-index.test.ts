@@ -1,6 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeModelServer, startFakeModelServer } from '../testing/fake-model-server.js';
+import { type FakeModelServer, startFakeModelServer } from '../../test-support/fake-model-server.js';
 import type { DocSection } from './doc-page.js';
 import { createSearchEngine, type SearchHit } from './engine.js';
 import { createSemanticIndex, reorderByMeaning } from './semantic-index.js';

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
 import {
   appendMessage,
   archiveThread,
@@ -16,9 +17,7 @@ import {
   unarchiveThread,
   updateThread,
 } from './conversations.js';
-
 import { feedback, messages, threads } from './schema.js';
-import { storeForSuite, testBackends } from './test-databases.js';
 
 const ada = 'ada@acme.example';
 const eve = 'eve@acme.example';

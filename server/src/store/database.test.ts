@@ -2,15 +2,15 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { bigint, pgSchema, serial, text } from 'drizzle-orm/pg-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, inMemoryDataDirectory, openStore, type Store } from './database.js';
-import { sessions } from './schema.js';
-import { createSession, findSessionByIdHash } from './sessions.js';
 import {
   createDirectoryTestDatabase,
   createPostgresTestDatabase,
   type TestDatabase,
   testBackends,
-} from './test-databases.js';
+} from '../../test-support/test-databases.js';
+import { type Database, inMemoryDataDirectory, openStore, type Store } from './database.js';
+import { sessions } from './schema.js';
+import { createSession, findSessionByIdHash } from './sessions.js';
 
 /** Drizzle's own bookkeeping: one row per applied migration. */
 const appliedMigrations = pgSchema('drizzle').table('__drizzle_migrations', {

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
 import { appendMessage, createThread, deleteThread, setFeedback } from './conversations.js';
-
 import {
   findReportItems,
   maxRecordedQuestionCharacters,
@@ -10,7 +10,6 @@ import {
   recordQuestion,
 } from './questions.js';
 import { messages, questions, threads } from './schema.js';
-import { storeForSuite, testBackends } from './test-databases.js';
 
 const ada = 'ada@acme.example';
 const cliPage = { url: '/getting-started-acme-cli/', title: 'Getting Started with acme-cli' };

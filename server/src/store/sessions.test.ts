@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
 import { sessions } from './schema.js';
 import {
   createSession,
@@ -8,7 +9,6 @@ import {
   type NewSession,
   touchSession,
 } from './sessions.js';
-import { storeForSuite, testBackends } from './test-databases.js';
 
 const hour = 60 * 60 * 1000;
 

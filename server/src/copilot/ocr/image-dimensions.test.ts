@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { readImageDimensions } from './image-dimensions.js';
 
-const fixture = (name: string) => readFile(new URL(`../../../test-fixtures/${name}`, import.meta.url));
+const fixture = (name: string) => readFile(new URL(`../../../test-support/fixtures/${name}`, import.meta.url));
 
 describe('readImageDimensions', () => {
   it.each([

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createImageTextReader, type ImageText, OcrError } from './image-text-reader.js';
 import { type RecognizingWorker, UnreadableImage } from './tesseract-worker.js';
 
-const fixture = (name: string) => readFile(new URL(`../../../test-fixtures/${name}`, import.meta.url));
+const fixture = (name: string) => readFile(new URL(`../../../test-support/fixtures/${name}`, import.meta.url));
 const png = async (name: string) => ({ contentType: 'image/png', bytes: await fixture(name) });
 
 /** Rejects with the OcrError of this code, and nothing else. */

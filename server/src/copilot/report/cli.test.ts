@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresTestDatabase, type TestDatabase } from '../../../test-support/test-databases.js';
 import { appendMessage, createThread, setFeedback } from '../../store/conversations.js';
 import { openStore, type Store } from '../../store/database.js';
 import { recordQuestion } from '../../store/questions.js';
-import { createPostgresTestDatabase, type TestDatabase } from '../../store/test-databases.js';
 
 const repository = fileURLToPath(new URL('../../../../', import.meta.url));
 const tsx = path.join(repository, 'node_modules', '.bin', 'tsx');

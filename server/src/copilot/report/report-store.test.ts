@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { createPostgresTestDatabase } from '../../../test-support/test-databases.js';
 import { loadStoreLocation } from '../../config.js';
 import { openStore } from '../../store/database.js';
-import { createPostgresTestDatabase } from '../../store/test-databases.js';
 import { openReportStore, ReportStoreError } from './report-store.js';
 
 describe.skipIf(process.env.SKIP_POSTGRES_TESTS === '1')('openReportStore on PostgreSQL', () => {

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll } from 'vitest';
-import { inMemoryDataDirectory, openStore, type Store, type StoreOptions } from './database.js';
-import { describeError } from './describe-error.js';
-import { redactPostgresUrl } from './postgres-url.js';
+import { inMemoryDataDirectory, openStore, type Store, type StoreOptions } from '../src/store/database.js';
+import { describeError } from '../src/store/describe-error.js';
+import { redactPostgresUrl } from '../src/store/postgres-url.js';
 
 /** A fresh, empty database for one test file, and how to get rid of it. */
 export type TestDatabase = { options: StoreOptions; drop(): Promise<void> };
