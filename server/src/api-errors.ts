@@ -1,8 +1,19 @@
-import type { FastifyError, FastifyReply } from 'fastify';
+import { ApiError, type ApiErrorBody, type ApiErrorCode, apiErrors } from '@acme/contract';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+export { ApiError };
 
 /** The one JSON error shape of every API: `{ error: { code, message } }`, never cached. */
-export function sendApiError(reply: FastifyReply, status: number, code: string, message: string) {
-  return reply.header('cache-control', 'no-store').code(status).send({ error: { code, message } });
+export function sendApiError(
+  reply: FastifyReply,
+  code: ApiErrorCode,
+  message: string = apiErrors[code].message,
+  status: number = apiErrors[code].status,
+) {
+  const body: ApiErrorBody = { error: { code, message } };
+  return reply.header('cache-control', 'no-store').code(status).send(body);
 }
 
 const requestProblems: Record<string, string> = {
@@ -12,20 +23,50 @@ const requestProblems: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
 };
 
+type Issue = { path: PropertyKey[]; message: string };
+
+/** Turns validation issues into one sentence a developer can act on. */
+export function describeIssues(issues: readonly Issue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+/** The issues of a request that failed its route's zod schema, as the type provider reports them. */
+function validationIssues(error: FastifyError): Issue[] {
+  return (error.validation ?? []).map((entry) => ({
+    path: entry.instancePath.split('/').filter(Boolean),
+    message: entry.message ?? 'is not valid',
+  }));
+}
+
+export type ApiErrorHandlerOptions = {
+  /** The code of a request that fails validation. */
+  badRequest: ApiErrorCode;
+  /** The code of anything unexpected (logged, never shown). */
+  internal: ApiErrorCode;
+  /** What callers can do about a body that is too large. */
+  tooLargeAdvice?: string;
+};
+
 /**
- * Sends Fastify's own refusal of a request (too large, not JSON, wrong content type) in the API's error shape, with
- * a message a person can act on. Returns false for anything that is not such a refusal.
+ * The error handler of every API plugin: contract errors as they are, schema and body problems as 4xx with the
+ * route's bad-request code, anything else logged and answered with a short 500.
  */
-export function sendRequestProblem(
-  reply: FastifyReply,
-  error: FastifyError,
-  code: string,
-  /** What the route's callers can do about a body that is too large. */
-  tooLargeAdvice?: string,
-): boolean {
-  if (error.statusCode === undefined || error.statusCode >= 500) return false;
-  const message = requestProblems[error.code] ?? error.message;
-  const advice = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && tooLargeAdvice ? ` ${tooLargeAdvice}` : '';
-  sendApiError(reply, error.statusCode, code, `${message}${advice}`);
-  return true;
+export function apiErrorHandler({ badRequest, internal, tooLargeAdvice }: ApiErrorHandlerOptions) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) return sendApiError(reply, error.code, error.message);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return sendApiError(reply, badRequest, describeIssues(validationIssues(error)));
+    }
+    if (error instanceof z.ZodError) return sendApiError(reply, badRequest, describeIssues(error.issues));
+    if (error.statusCode !== undefined && error.statusCode < 500) {
+      const message = requestProblems[error.code] ?? error.message;
+      const advice = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && tooLargeAdvice ? ` ${tooLargeAdvice}` : '';
+      return sendApiError(reply, badRequest, `${message}${advice}`, error.statusCode);
+    }
+    request.log.error({ err: error }, 'API request failed');
+    return sendApiError(reply, internal);
+  };
 }

@@ -12,11 +12,10 @@ import { createSignInResponder } from './auth/sign-in-response.js';
 import { registerViewer } from './auth/viewer.js';
 import { followBuild } from './build-follower.js';
 import type { Config } from './config.js';
-import { askRoutes } from './copilot/ask/routes.js';
+import { copilotRoutes } from './copilot/routes.js';
 import { createChatModel, createEmbeddingModel } from './copilot/model/provider.js';
 import { createImageTextReader } from './copilot/ocr/image-text-reader.js';
 import { readImageText } from './copilot/ocr/read-image-text.js';
-import { threadRoutes } from './copilot/threads/routes.js';
 import { contentSecurityPolicyDirectives, inlineScriptHashes } from './gate/content-security-policy.js';
 import { listSiteFiles } from './gate/site-files.js';
 import { siteRoutes } from './gate/site-routes.js';
@@ -130,8 +129,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   app.addHook('onClose', async () => clearInterval(pruning));
   const imageTextReader = createImageTextReader();
   app.addHook('onClose', () => imageTextReader.close());
-  await app.register(askRoutes, {
+  await app.register(copilotRoutes, {
     publicOrigin,
+    db: store.db,
     ...config.askLimits,
     currentIndex: () => search.current(),
     semanticSearch: semanticIndex?.search,
@@ -158,7 +158,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     currentEngine: () => search.current(),
     requestsPerMinute: config.searchRequestsPerMinute,
   });
-  await app.register(threadRoutes, { db: store.db, publicOrigin });
   await app.register(siteRoutes, {
     siteDirectory: config.siteDirectory,
     files: () => site.current().files,

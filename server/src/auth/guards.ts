@@ -12,13 +12,13 @@ export function requireAllowedViewer(options: { publicOrigin: string; feature: s
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const viewer = request.viewer;
     if (viewer.state !== 'signed-in') {
-      return sendApiError(reply, 401, 'unauthorized:session', `Sign in to use ${options.feature}.`);
+      return sendApiError(reply, 'unauthorized:session', `Sign in to use ${options.feature}.`);
     }
     if (!isAllowed(viewer)) {
-      return sendApiError(reply, 403, 'forbidden:access', `This account is not allowed to use ${options.feature}.`);
+      return sendApiError(reply, 'forbidden:access', `This account is not allowed to use ${options.feature}.`);
     }
     if (!readOnlyMethods.has(request.method) && request.headers.origin !== options.publicOrigin) {
-      return sendApiError(reply, 403, 'forbidden:origin', `Use ${options.feature} from the handbook itself.`);
+      return sendApiError(reply, 'forbidden:origin', `Use ${options.feature} from the handbook itself.`);
     }
   };
 }

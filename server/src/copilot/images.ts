@@ -1,9 +1,9 @@
-import { allowedImageTypes, maxImageBytes } from './contract.js';
+import { type AllowedImageType, ApiError, allowedImageTypes, maxImageBytes } from '@acme/contract';
 
-export type CheckedImage = { contentType: (typeof allowedImageTypes)[number]; bytes: Buffer };
+export type CheckedImage = { contentType: AllowedImageType; bytes: Buffer };
 
 /** File signatures of the image types we accept; a declared type must match the bytes. */
-const signatures: Record<(typeof allowedImageTypes)[number], (bytes: Buffer) => boolean> = {
+const signatures: Record<AllowedImageType, (bytes: Buffer) => boolean> = {
   'image/png': (bytes) => bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   'image/jpeg': (bytes) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff,
   'image/gif': (bytes) => ['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1')),
@@ -37,4 +37,14 @@ export function checkImage(attachment: { contentType: string; content: string },
     throw new ImageProblem(`${label}: the bytes are not a ${contentType.slice(6).toUpperCase()} image`);
   }
   return { contentType, bytes };
+}
+
+/** Checks every image of a question; a bad one is a 400 that names it (`label.index`). */
+export function checkImages(attachments: readonly { contentType: string; content: string }[], label: string) {
+  try {
+    return attachments.map((attachment, index) => checkImage(attachment, `${label}.${index}`));
+  } catch (error) {
+    if (error instanceof ImageProblem) throw new ApiError('bad_request:attachment', error.message);
+    throw error;
+  }
 }

@@ -1,5 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sendApiError } from '../api-errors.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import type { SendSignInPage } from '../auth/sign-in-response.js';
 import { isAllowed } from '../auth/viewer.js';
@@ -57,7 +58,7 @@ export async function siteRoutes(
             .header('cache-control', 'no-store')
             .redirect(query ? `${resolution.location}?${query}` : resolution.location, 301);
         case 'bad-request':
-          return reply.code(400).send({ error: { code: 'bad_request:path', message: resolution.reason } });
+          return sendApiError(reply, 'bad_request:path', resolution.reason);
         case 'not-found':
           return notFound(reply);
       }

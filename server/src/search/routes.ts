@@ -1,9 +1,8 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { sendApiError } from '../api-errors.js';
+import type { SearchResponse } from '@acme/contract';
+import type { FastifyInstance } from 'fastify';
+import { apiErrorHandler, describeIssues, sendApiError } from '../api-errors.js';
 import { requireAllowedViewer } from '../auth/guards.js';
-import { describeIssues } from '../copilot/contract.js';
-import type { SearchResponse } from './contract.js';
+import { registerReaderRateLimit } from '../reader-rate-limit.js';
 import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
@@ -24,27 +23,14 @@ export async function searchRoutes(
 ) {
   app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'search' }));
   // After the gate, so it counts per signed-in reader; every keystroke is a search, so the bound is generous.
-  await app.register(rateLimit, {
-    global: false,
-    keyGenerator: (request) =>
-      request.viewer.state === 'signed-in' ? `search:${request.viewer.session.email.toLowerCase()}` : request.ip,
-    errorResponseBuilder: (_request, context) =>
-      Object.assign(new Error(`Too many searches; try again in ${Math.ceil(context.ttl / 1000)} s.`), {
-        statusCode: 429,
-        code: 'rate_limited:search',
-      }),
-  });
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.code === 'rate_limited:search') return sendApiError(reply, 429, error.code, error.message);
-    request.log.error({ err: error }, 'search failed');
-    return sendApiError(reply, 500, 'internal:search', 'Search failed; try again in a moment.');
-  });
+  await registerReaderRateLimit(app, { scope: 'search', code: 'rate_limited:search', what: 'searches' });
+  app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:search', internal: 'internal:search' }));
   app.get(
     '/api/search',
     { config: { rateLimit: { max: options.requestsPerMinute, timeWindow: '1 minute' } } },
     async (request, reply) => {
       const parsed = searchQuerySchema.safeParse(request.query);
-      if (!parsed.success) return sendApiError(reply, 400, 'bad_request:search', describeIssues(parsed.error));
+      if (!parsed.success) return sendApiError(reply, 'bad_request:search', describeIssues(parsed.error.issues));
       const query = parsed.data.q.replace(unsearchable, ' ').trim();
       const engine = options.currentEngine();
       const hits = query

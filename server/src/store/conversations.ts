@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ApiError } from '@acme/contract';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
 import {
@@ -18,45 +19,15 @@ import {
 } from './schema.js';
 
 export const newThreadTitle = 'New chat';
-const maxDerivedTitleLength = 60;
 
-export type ConversationErrorCode =
-  | 'not_found:thread'
-  | 'not_found:message'
-  | 'conflict:thread_status'
-  | 'conflict:message_id'
-  | 'bad_request:parent_id'
-  | 'bad_request:feedback_role';
-
-/** Why a conversation change was refused. Another owner's thread or message is "not found", never "forbidden". */
-export class ConversationError extends Error {
-  constructor(
-    readonly code: ConversationErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ConversationError';
-  }
-}
-
-export const threadNotFound = () => new ConversationError('not_found:thread', 'There is no chat with this id.');
-const messageNotFound = () => new ConversationError('not_found:message', 'There is no message with this id.');
+export const threadNotFound = () => new ApiError('not_found:thread');
+export const messageNotFound = () => new ApiError('not_found:message');
 
 export type Thread = Omit<ThreadRow, 'ownerEmail'>;
 export type MessageFeedback = { rating: FeedbackRating; comment: string | null; updatedAt: Date };
 export type Message = Omit<MessageRow, 'sequence'> & { feedback: MessageFeedback | null };
 export type ThreadWithMessages = { thread: Thread; messages: Message[] };
-export type NewMessage = {
-  id?: string | undefined;
-  parentId: string | null;
-  role: MessageRole;
-  content: MessagePart[];
-  attachments?: AttachmentMetadata[] | undefined;
-  sources?: MessageSource[] | undefined;
-  status?: MessageStatus | undefined;
-};
-
-type Owner = { ownerEmail: string };
+export type Owner = { ownerEmail: string };
 
 const threadColumns = {
   id: threads.id,
@@ -66,7 +37,7 @@ const threadColumns = {
   updatedAt: threads.updatedAt,
 };
 
-const messageColumns = {
+export const messageColumns = {
   id: messages.id,
   threadId: messages.threadId,
   parentId: messages.parentId,
@@ -79,24 +50,10 @@ const messageColumns = {
 };
 
 /** Sessions keep the address as the identity provider sent it; ownership compares it lower-cased. */
-const normalizedOwner = (ownerEmail: string) => ownerEmail.toLowerCase();
+export const normalizedOwner = (ownerEmail: string) => ownerEmail.toLowerCase();
 
-const ownedThread = (ownerEmail: string, threadId: string) =>
+export const ownedThread = (ownerEmail: string, threadId: string) =>
   and(eq(threads.id, threadId), eq(threads.ownerEmail, normalizedOwner(ownerEmail)));
-
-/** A chat's title from its first question: its text on one line, cut after a whole word to at most 60 characters. */
-export function titleFromContent(content: MessagePart[]): string | undefined {
-  const text = content
-    .map((part) => part.text)
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (text === '') return undefined;
-  if (text.length <= maxDerivedTitleLength) return text;
-  const cut = text.slice(0, maxDerivedTitleLength - 1);
-  const lastSpace = cut.lastIndexOf(' ');
-  return `${lastSpace > maxDerivedTitleLength / 2 ? cut.slice(0, lastSpace) : cut.trimEnd()}…`;
-}
 
 /** The owner's threads, most recently active first. */
 export async function listThreads(
@@ -146,67 +103,6 @@ export async function getThreadWithMessages(
   };
 }
 
-/**
- * Adds a message under `parentId` (null for the first). A second message with the same parent starts a branch.
- * Marks the thread active, and names a still untitled thread after its first question.
- */
-export async function appendMessage(
-  db: Database,
-  { ownerEmail, threadId, message }: Owner & { threadId: string; message: NewMessage },
-): Promise<Message> {
-  return db.transaction(async (tx) => {
-    // Locked so two first questions sent at once cannot both decide they name the thread.
-    const [thread] = await tx
-      .select({ title: threads.title })
-      .from(threads)
-      .where(ownedThread(ownerEmail, threadId))
-      .for('update');
-    if (!thread) throw threadNotFound();
-    if (message.parentId !== null) {
-      const [parent] = await tx
-        .select({ id: messages.id })
-        .from(messages)
-        .where(and(eq(messages.id, message.parentId), eq(messages.threadId, threadId)));
-      if (!parent) {
-        throw new ConversationError('bad_request:parent_id', 'parentId must be null or a message of the same chat.');
-      }
-    }
-    const title =
-      message.role === 'user' && thread.title === newThreadTitle ? await firstTitle(tx, threadId, message) : undefined;
-
-    const id = message.id ?? randomUUID();
-    const [row] = await tx
-      .insert(messages)
-      .values({
-        id,
-        threadId,
-        parentId: message.parentId,
-        role: message.role,
-        content: message.content,
-        attachments: message.attachments ?? [],
-        sources: message.sources ?? [],
-        status: message.status ?? 'complete',
-      })
-      .onConflictDoNothing()
-      .returning(messageColumns);
-    if (!row) throw new ConversationError('conflict:message_id', `A message with id ${id} already exists.`);
-    await tx
-      .update(threads)
-      .set({ updatedAt: sql`now()`, ...(title ? { title } : {}) })
-      .where(eq(threads.id, threadId));
-    return { ...row, feedback: null };
-  });
-}
-
-async function firstTitle(db: Database, threadId: string, message: NewMessage): Promise<string | undefined> {
-  const [earlier] = await db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.threadId, threadId), eq(messages.role, 'user')))
-    .limit(1);
-  return earlier ? undefined : titleFromContent(message.content);
-}
-
 export async function renameThread(
   db: Database,
   { ownerEmail, threadId, title }: Owner & { threadId: string; title: string },
@@ -243,10 +139,7 @@ async function moveThread(
   if (moved) return moved;
   const [existing] = await db.select({ id: threads.id }).from(threads).where(ownedThread(ownerEmail, threadId));
   if (!existing) throw threadNotFound();
-  throw new ConversationError(
-    'conflict:thread_status',
-    `Only a ${from} chat can become ${to}; this one is ${to} already.`,
-  );
+  throw new ApiError('conflict:thread_status', `Only a ${from} chat can become ${to}; this one is ${to} already.`);
 }
 
 /** Renames and moves a thread in one step: either both happen or neither does. */
@@ -294,41 +187,3 @@ export async function deleteThread(
   });
 }
 
-async function findOwnedMessage(db: Database, ownerEmail: string, messageId: string) {
-  const [message] = await db
-    .select({ id: messages.id, role: messages.role })
-    .from(messages)
-    .innerJoin(threads, eq(threads.id, messages.threadId))
-    .where(and(eq(messages.id, messageId), eq(threads.ownerEmail, normalizedOwner(ownerEmail))));
-  return message;
-}
-
-/** Records the reader's rating of an answer, replacing any earlier one. */
-export async function setFeedback(
-  db: Database,
-  {
-    ownerEmail,
-    messageId,
-    rating,
-    comment,
-  }: Owner & { messageId: string; rating: FeedbackRating; comment?: string | undefined },
-): Promise<MessageFeedback> {
-  const message = await findOwnedMessage(db, ownerEmail, messageId);
-  if (!message) throw messageNotFound();
-  if (message.role !== 'assistant') {
-    throw new ConversationError('bad_request:feedback_role', 'Only answers from Dev Copilot can be rated.');
-  }
-  const values = { rating, comment: comment ?? null, ownerEmail: normalizedOwner(ownerEmail), updatedAt: sql`now()` };
-  const [saved] = await db
-    .insert(feedback)
-    .values({ messageId, ...values })
-    .onConflictDoUpdate({ target: feedback.messageId, set: values })
-    .returning({ rating: feedback.rating, comment: feedback.comment, updatedAt: feedback.updatedAt });
-  if (!saved) throw new Error(`Saving feedback on message ${messageId} returned no row`);
-  return saved;
-}
-
-export async function clearFeedback(db: Database, { ownerEmail, messageId }: Owner & { messageId: string }) {
-  if (!(await findOwnedMessage(db, ownerEmail, messageId))) throw messageNotFound();
-  await db.delete(feedback).where(eq(feedback.messageId, messageId));
-}

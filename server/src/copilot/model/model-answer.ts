@@ -1,8 +1,8 @@
 import { type LanguageModel, streamText } from 'ai';
 import type { DocSection } from '../../search/doc-page.js';
-import { sourceTitle } from '../ask/docs-only-answer.js';
-import type { AskAiRequest, AskAiSource } from '../contract.js';
-import { createLinkFilter } from './link-filter.js';
+import type { AnswerSource, AskAiRequest } from '@acme/contract';
+import type { CheckedAnswer } from '../answer/answer-links.js';
+import { sourceTitle } from '../answer/docs-only-answer.js';
 import { classifyModelError, ModelRunError } from './model-errors.js';
 import { type ContextSection, conversationForModel, systemPrompt } from './prompt.js';
 
@@ -21,7 +21,6 @@ export type ModelAnswerOptions = {
   retrieved: readonly DocSection[];
   /** Resolves a link the model wrote to the section it leads to; undefined when no such page or section exists. */
   sectionAt: (url: string) => DocSection | undefined;
-  publicOrigin: string;
   /** Text read from the question's screenshots, for a model without vision. */
   imageText?: string | undefined;
   /** Aborted when the reader goes away; cancels the upstream request. */
@@ -29,15 +28,13 @@ export type ModelAnswerOptions = {
 };
 
 export type ModelAnswer = {
-  /** The answer as it streams, links already checked. Throws a ModelRunError when the provider fails. */
+  /** The answer as it streams, as the model wrote it. Throws a ModelRunError when the provider fails. */
   pieces: AsyncIterable<string>;
-  /** The sections the answer actually used (linked or cited by number); complete once `pieces` is done. */
-  sources(): AskAiSource[];
-  /** Links the model invented, removed from the answer. */
-  removedLinks(): readonly string[];
+  /** The sections the finished answer used: linked, or cited by number. */
+  sourcesOf(answer: CheckedAnswer): AnswerSource[];
 };
 
-/** Asks the configured model, grounded in the retrieved sections, and streams its answer back through the link check. */
+/** Asks the configured model, grounded in the retrieved sections, and streams its answer back. */
 export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
   const context = options.retrieved.slice(0, contextSectionCount);
   const contextSections: ContextSection[] = context.map((section) => ({
@@ -45,10 +42,6 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
     url: section.url,
     text: section.text,
   }));
-  const links = createLinkFilter({
-    publicOrigin: options.publicOrigin,
-    hasUrl: (url) => options.sectionAt(url) !== undefined,
-  });
   let answerText = '';
   let cutOff = false;
 
@@ -69,8 +62,7 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {
         answerText += part.text;
-        const shown = links.push(part.text);
-        if (shown) yield shown;
+        yield part.text;
       } else if (part.type === 'error') {
         throw new ModelRunError(classifyModelError(part.error), { cause: part.error });
       } else if (part.type === 'finish' && part.finishReason === 'length') {
@@ -80,40 +72,36 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
         // Either the reader went away (our signal) or the SDK's own timeout fired.
         throw new ModelRunError(
           options.signal.aborted
-            ? { code: 'cancelled:ask', message: 'The question was cancelled.', status: 502 }
-            : { code: 'model_timeout:ask', message: 'The model took too long to answer. Try again.', status: 504 },
+            ? { code: 'cancelled:ask', message: 'The question was cancelled.' }
+            : { code: 'model_timeout:ask', message: 'The model took too long to answer. Try again.' },
           { cause: options.signal.reason },
         );
       }
     }
-    const rest = links.flush();
-    if (rest) yield rest;
     if (cutOff && answerText.trim())
       yield '\n\n*(The answer was cut off at its length limit. Ask for the rest, or a shorter answer.)*';
     if (!answerText.trim()) {
       throw new ModelRunError({
         code: 'model_bad_response:ask',
-        message: 'The model sent an empty answer. Try again.',
-        status: 502,
+        message: 'The model sent an empty answer. Try again.'
       });
     }
   }
 
   return {
     pieces: pieces(),
-    sources() {
-      const used = new Map<string, AskAiSource>();
-      for (const url of links.keptSiteLinks) {
+    sourcesOf(answer) {
+      const used = new Map<string, AnswerSource>();
+      for (const url of answer.kept) {
         const section = options.sectionAt(url);
         if (section && !used.has(section.url)) used.set(section.url, { title: sourceTitle(section), url: section.url });
       }
       // "[2]" written as a citation, not as a link.
-      for (const match of answerText.matchAll(/\[(\d{1,2})\](?!\()/g)) {
+      for (const match of answer.text.matchAll(/\[(\d{1,2})\](?!\()/g)) {
         const section = context[Number(match[1]) - 1];
         if (section && !used.has(section.url)) used.set(section.url, { title: sourceTitle(section), url: section.url });
       }
       return [...used.values()];
     },
-    removedLinks: () => links.removedSiteLinks,
   };
 }

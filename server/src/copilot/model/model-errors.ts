@@ -1,7 +1,8 @@
+import type { ApiErrorCode } from '@acme/contract';
 import { APICallError, InvalidResponseDataError, JSONParseError, RetryError, TypeValidationError } from 'ai';
 
-/** Why a model run failed, in words a reader can act on, with the HTTP status a JSON caller gets. */
-export type ModelFailure = { code: string; message: string; status: 502 | 503 | 504 };
+/** Why a model run failed, in words a reader can act on; the code fixes the HTTP status a JSON caller gets. */
+export type ModelFailure = { code: ApiErrorCode; message: string };
 
 /** Thrown into an answer's stream when the provider fails; the route turns it into a 5xx or an `error` event. */
 export class ModelRunError extends Error {
@@ -37,30 +38,24 @@ export function classifyModelError(error: unknown): ModelFailure {
   if (error instanceof ModelRunError) return error.failure;
   if (RetryError.isInstance(error)) return classifyModelError(error.lastError);
   if (isTimeout(error)) {
-    return { code: 'model_timeout:ask', message: 'The model took too long to answer. Try again.', status: 504 };
+    return { code: 'model_timeout:ask', message: 'The model took too long to answer. Try again.' };
   }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === 401 || status === 403) {
       return {
         code: 'model_refused_key:ask',
-        message: 'The model provider refused our API key. Tell the handbook maintainers.',
-        status: 502,
-      };
+        message: 'The model provider refused our API key. Tell the handbook maintainers.' };
     }
     if (status === 429) {
       return {
         code: 'model_busy:ask',
-        message: 'The model provider is rate-limiting us. Try again in a minute.',
-        status: 503,
-      };
+        message: 'The model provider is rate-limiting us. Try again in a minute.' };
     }
     if (status !== undefined) {
       return {
         code: 'model_error:ask',
-        message: `The model provider failed (HTTP ${status}). Try again.`,
-        status: 502,
-      };
+        message: `The model provider failed (HTTP ${status}). Try again.` };
     }
   }
   if (
@@ -69,9 +64,7 @@ export function classifyModelError(error: unknown): ModelFailure {
   ) {
     return {
       code: 'model_unreachable:ask',
-      message: 'The model provider could not be reached. Try again.',
-      status: 502,
-    };
+      message: 'The model provider could not be reached. Try again.' };
   }
   if (
     JSONParseError.isInstance(error) ||
@@ -80,9 +73,7 @@ export function classifyModelError(error: unknown): ModelFailure {
   ) {
     return {
       code: 'model_bad_response:ask',
-      message: 'The model provider sent an answer that could not be read. Try again.',
-      status: 502,
-    };
+      message: 'The model provider sent an answer that could not be read. Try again.' };
   }
-  return { code: 'model_error:ask', message: 'The model failed to answer. Try again.', status: 502 };
+  return { code: 'model_error:ask', message: 'The model failed to answer. Try again.' };
 }

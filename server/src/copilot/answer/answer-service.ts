@@ -1,25 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import type { AnswerMode, AnswerSource, AskAiRequest } from '@acme/contract';
 import type { LanguageModel } from 'ai';
 import { redactSecrets } from '../../redact-secrets.js';
-import { type Retrieval, retrieve } from '../../search/coverage.js';
 import type { SearchEngine } from '../../search/engine.js';
-import { reorderByMeaning, type SemanticHit } from '../../search/semantic-index.js';
-import type { AskAiRequest, AskAiResponse, AskAiSource } from '../contract.js';
 import type { CheckedImage } from '../images.js';
 import { answerWithModel } from '../model/model-answer.js';
+import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
 import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
-
-/** What is known of one answered question once its answer is complete; the maintainers' report reads these. */
-export type AnsweredQuestion = {
-  email: string;
-  question: string;
-  mode: AskAiResponse['mode'];
-  covered: boolean;
-  /** The page of the best-ranked section, whether or not it answered. */
-  nearestPage: { url: string; title: string } | null;
-  sources: AskAiSource[];
-  answerId: string;
-};
+import { retrieveForAnswer, type SemanticSearch } from './retriever.js';
 
 /** What answering needs: the docs, and the model, OCR and embeddings when configured. */
 export type AnswerDependencies = {
@@ -29,29 +16,30 @@ export type AnswerDependencies = {
   model?: { languageModel: LanguageModel; timeoutMs: number; vision: boolean; maxOutputTokens: number } | undefined;
   /** Reads the text of the question's screenshots (OCR); without it, screenshots reach only a vision model. */
   readImageText?: ((images: readonly CheckedImage[], signal: AbortSignal) => Promise<string>) | undefined;
-  /** Sections nearest in meaning to a question, when an embedding model is configured (hybrid retrieval). */
-  semanticSearch?:
-    | ((query: string, options: { limit: number; signal?: AbortSignal }) => Promise<SemanticHit[]>)
-    | undefined;
+  semanticSearch?: SemanticSearch | undefined;
 };
 
-/** One answer on its way: text pieces as they come, then what it was based on. */
+/** One answer on its way: text pieces as they come, then the finished text checked and its sources. */
 export type AnswerRun = {
-  id: string;
-  mode: AskAiResponse['mode'];
+  mode: AnswerMode;
+  /** The question as it was searched for: typed text and text read from screenshots, secrets masked. */
   question: string;
   covered: boolean;
-  nearestPage: AnsweredQuestion['nearestPage'];
+  /** The page of the best-ranked section, whether or not it answered. */
+  nearestPage: { url: string; title: string } | null;
   /** Pages near an uncovered question, shown as such and never as sources. */
-  closest: AskAiSource[];
-  pieces: AsyncIterable<string>;
-  /** Complete once `pieces` is exhausted. */
-  sources(): AskAiSource[];
+  closest: AnswerSource[];
+  /** The answer as it is written. */
+  pieces: AsyncIterable<string> | Iterable<string>;
+  /** Verdicts on the links of the text so far that were not judged before (for a stream). */
+  judgeLinks: (textSoFar: string) => LinkVerdict[];
+  /** The finished answer with every invented link removed, and the sections it rests on. */
+  finish: (text: string) => CheckedAnswer & { sources: AnswerSource[] };
 };
 
 /** The question to search for: the last user message, with the one before it when the last is a short follow-up. */
-export function searchQueryOf(request: AskAiRequest): string {
-  const userTexts = request.messages
+export function searchQueryOf(conversation: AskAiRequest): string {
+  const userTexts = conversation.messages
     .filter((message) => message.role === 'user')
     .map((message) =>
       message.content
@@ -67,31 +55,28 @@ export function searchQueryOf(request: AskAiRequest): string {
 /** Reads the screenshots of the question, retrieves the sections and starts the answer in the configured mode. */
 export async function startAnswer(
   options: AnswerDependencies,
-  request: AskAiRequest,
+  conversation: AskAiRequest,
   images: readonly CheckedImage[],
   signal: AbortSignal,
 ): Promise<AnswerRun> {
   const index = options.currentIndex();
-  const typed = searchQueryOf(request);
+  const typed = searchQueryOf(conversation);
   // The page boosts retrieval and is named to the model: only the site's own URL of a real page is used, never the
   // client's string (the URL parser drops a query or newlines that would otherwise reach the prompt).
-  const page = request.page ? index.sectionAt(request.page)?.pageUrl : undefined;
+  const page = conversation.page ? index.sectionAt(conversation.page)?.pageUrl : undefined;
   // Screenshots of terminals carry tokens; none of them goes to a provider or into the questions log.
   const imageText =
     images.length && options.readImageText ? redactSecrets(await options.readImageText(images, signal)).trim() : '';
-  const question = [typed, imageText].filter(Boolean).join('\n');
-  // Ranked on the typed words and the screenshot's text together; either may show the handbook covers it.
-  const found = retrieve(index, question, {
-    limit: 20,
-    currentPage: page,
-    alsoJudgeBy: imageText ? typed : undefined,
-  });
-  const meaning = options.semanticSearch ? await options.semanticSearch(question, { limit: 20, signal }) : [];
-  const retrieval: Retrieval = { ...found, hits: reorderByMeaning(found.hits, meaning).slice(0, 8) };
-  const id = request.answerId ?? randomUUID();
+  const retrieval = await retrieveForAnswer(index, { typed, imageText, page }, options.semanticSearch, signal);
   const best = retrieval.hits[0];
-  const nearestPage = best ? { url: best.pageUrl, title: best.pageTitle } : null;
   const covered = retrieval.coverage.covered;
+  const siteLinks = { publicOrigin: options.publicOrigin, hasUrl: (url: string) => index.sectionAt(url) !== undefined };
+  const common = {
+    question: [typed, imageText].filter(Boolean).join('\n'),
+    covered,
+    nearestPage: best ? { url: best.pageUrl, title: best.pageTitle } : null,
+    judgeLinks: createLinkWatcher(siteLinks),
+  };
 
   if (!options.model) {
     const answer = composeDocsOnlyAnswer({
@@ -102,14 +87,12 @@ export async function startAnswer(
       imagesUnread: images.length > 0 && !imageText,
     });
     return {
-      id,
+      ...common,
       mode: 'docs-only',
-      question,
-      covered,
-      nearestPage,
       closest: answer.closest,
-      pieces: inPieces(answer.markdown),
-      sources: () => answer.sources,
+      // Ready at once: one piece; the widget smooths what it shows.
+      pieces: [answer.markdown],
+      finish: (text) => ({ ...checkAnswerLinks(text, siteLinks), sources: answer.sources }),
     };
   }
 
@@ -118,40 +101,31 @@ export async function startAnswer(
     timeoutMs: options.model.timeoutMs,
     vision: options.model.vision,
     maxOutputTokens: options.model.maxOutputTokens,
-    request,
+    request: conversation,
     page,
     retrieved: covered ? retrieval.hits : [],
     sectionAt: (url) => index.sectionAt(url),
-    publicOrigin: options.publicOrigin,
     imageText,
     signal,
   });
   const closest = covered ? [] : closestPages(retrieval.hits);
   return {
-    id,
+    ...common,
     mode: 'model',
-    question,
-    nearestPage,
-    covered,
     closest,
     pieces: closest.length ? withClosestPages(answer.pieces, closest) : answer.pieces,
-    sources: () => (covered ? answer.sources() : []),
+    finish: (text) => {
+      const checked = checkAnswerLinks(text, siteLinks);
+      return { ...checked, sources: covered ? answer.sourcesOf(checked) : [] };
+    },
   };
 }
 
 /** A model's answer to an uncovered question, followed by the closest pages, as a docs-only answer lists them. */
 async function* withClosestPages(
-  pieces: AsyncIterable<string>,
-  closest: readonly AskAiSource[],
+  pieces: AsyncIterable<string> | Iterable<string>,
+  closest: readonly AnswerSource[],
 ): AsyncGenerator<string> {
   yield* pieces;
   yield `\n\n${closestPagesMarkdown(closest)}`;
-}
-
-/**
- * The docs-only answer is ready at once; it is still sent in word-sized pieces so the widget's streaming path is the
- * same for every mode.
- */
-async function* inPieces(markdown: string): AsyncGenerator<string> {
-  for (const piece of markdown.match(/\S+\s*|\s+/g) ?? []) yield piece;
 }

@@ -2,15 +2,15 @@ import type { Retrieval } from '../../search/coverage.js';
 import type { SearchHit } from '../../search/engine.js';
 import { answerPassages } from '../../search/passages.js';
 import { coverageShare, type QueryTerm } from '../../search/query.js';
-import type { AskAiSource } from '../contract.js';
+import type { AnswerSource } from '@acme/contract';
 
 export type DocsOnlyAnswer = {
   markdown: string;
   /** The sections the answer quotes; empty when the handbook does not cover the question. */
-  sources: AskAiSource[];
+  sources: AnswerSource[];
   covered: boolean;
   /** The pages nearest to an uncovered question, shown as such, never as sources. */
-  closest: AskAiSource[];
+  closest: AnswerSource[];
 };
 
 /** "Page › Heading", or the page title for a page's intro: how a section is named in answers and sources. */
@@ -18,11 +18,11 @@ export const sourceTitle = (section: { pageTitle: string; heading?: string | und
   section.heading ? `${section.pageTitle} › ${section.heading}` : section.pageTitle;
 
 /** The three pages the best sections belong to: what an uncovered question is shown instead of sources. */
-export const closestPages = (hits: readonly SearchHit[]): AskAiSource[] =>
+export const closestPages = (hits: readonly SearchHit[]): AnswerSource[] =>
   [...new Map(hits.map((hit) => [hit.pageUrl, { title: hit.pageTitle, url: hit.pageUrl }])).values()].slice(0, 3);
 
 /** The pages nearest to a question the handbook does not cover, as the answer lists them (never as sources). */
-export const closestPagesMarkdown = (closest: readonly AskAiSource[]) =>
+export const closestPagesMarkdown = (closest: readonly AnswerSource[]) =>
   `The closest pages, which may still help:\n${closest.map((page) => `- [${page.title}](${page.url})`).join('\n')}`;
 
 /** A second section is quoted when it holds this much more of the question than the best one alone. */

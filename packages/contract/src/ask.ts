@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { maxImagesPerMessage, maxMessages, maxPagePathCharacters, maxTextCharacters } from './limits.js';
+
+export const textPartSchema = z.strictObject({ type: z.literal('text'), text: z.string() });
+
+/** An image as the spec sends it: its media type and the base64 of the file, without the data-URL prefix. */
+export const imageAttachmentSchema = z.strictObject({
+  type: z.literal('image'),
+  contentType: z.string().max(255),
+  content: z.string(),
+  name: z.string().max(255).optional(),
+});
+
+export type ImageAttachment = z.infer<typeof imageAttachmentSchema>;
+
+const askMessageSchema = z.strictObject({
+  role: z.enum(['user', 'assistant'], {
+    error: 'role must be "user" or "assistant"; the server owns the system prompt',
+  }),
+  content: z.array(textPartSchema, { error: 'content must be a list of {type: "text", text} parts' }),
+  attachments: z
+    .array(imageAttachmentSchema, { error: 'attachments must be a list of {type: "image", contentType, content}' })
+    .max(maxImagesPerMessage, `at most ${maxImagesPerMessage} images per message`)
+    .default([]),
+});
+
+/**
+ * POST /api/askAi, as spec section 7 describes it, plus the optional page the reader is on: a stateless call for
+ * scripts. The widget uses a turn (./turn.ts), which the server stores.
+ */
+export const askAiRequestSchema = z
+  .strictObject({
+    messages: z
+      .array(askMessageSchema)
+      .min(1, 'messages must not be empty')
+      .max(maxMessages, `at most ${maxMessages} messages`),
+    page: z.string().max(maxPagePathCharacters).optional(),
+  })
+  .superRefine((request, context) => {
+    const characters = request.messages
+      .flatMap((entry) => entry.content)
+      .reduce((total, part) => total + part.text.length, 0);
+    if (characters > maxTextCharacters) {
+      context.addIssue({
+        code: 'custom',
+        message: `at most ${maxTextCharacters} characters of text in all`,
+        path: ['messages'],
+      });
+    }
+    const last = request.messages.at(-1);
+    if (last?.role !== 'user') {
+      context.addIssue({ code: 'custom', message: "the last message must be the user's question", path: ['messages'] });
+    }
+    const asksSomething = last?.content.some((part) => part.text.trim() !== '') || (last?.attachments.length ?? 0) > 0;
+    if (last?.role === 'user' && !asksSomething) {
+      context.addIssue({
+        code: 'custom',
+        message: 'the question is empty: write some text or attach a screenshot',
+        path: ['messages'],
+      });
+    }
+  });
+
+export type AskAiRequest = z.infer<typeof askAiRequestSchema>;
+export type AskMessage = AskAiRequest['messages'][number];
+
+/** A section of the handbook an answer rests on, or a page near a question it does not cover. */
+export type AnswerSource = { title: string; url: string };
+
+export type AnswerMode = 'docs-only' | 'model';
+
+/**
+ * The JSON answer: `data` is the markdown to show (spec section 7); the rest is ours. `sources` are the sections the
+ * answer rests on, empty when the handbook does not cover the question (`covered: false`); the pages nearest to such
+ * a question are in `closest`.
+ */
+export type AskAiResponse = {
+  data: string;
+  covered: boolean;
+  sources: AnswerSource[];
+  closest: AnswerSource[];
+  mode: AnswerMode;
+};

@@ -1,0 +1,62 @@
+/**
+ * Every error an API of the handbook answers with, as `{ error: { code, message } }`: the code says what kind of
+ * refusal it is (and fixes the HTTP status), the message says what the reader or caller can do about it.
+ */
+export const apiErrors = {
+  'bad_request:input': { status: 400, message: 'The request is not valid.' },
+  'bad_request:ask': { status: 400, message: 'The question is not valid.' },
+  'bad_request:attachment': { status: 400, message: 'The image could not be read. Attach a PNG, JPEG, GIF or WebP.' },
+  'bad_request:parent_id': { status: 400, message: 'The message to answer under is not part of this chat.' },
+  'bad_request:feedback_role': { status: 400, message: 'Only answers from Dev Copilot can be rated.' },
+  'bad_request:path': { status: 400, message: 'The address is not valid.' },
+  'bad_request:search': { status: 400, message: 'The search is not valid.' },
+  'unauthorized:session': { status: 401, message: 'Sign in to continue.' },
+  'forbidden:access': { status: 403, message: 'This account may not read the handbook.' },
+  'forbidden:origin': { status: 403, message: 'The request came from another site.' },
+  'not_found:thread': { status: 404, message: 'There is no chat with this id.' },
+  'not_found:message': { status: 404, message: 'There is no message with this id.' },
+  'not_found:answer': { status: 404, message: 'No answer is being written in this chat.' },
+  'conflict:thread_status': { status: 409, message: 'The chat is not in a state that allows this.' },
+  'conflict:answer_running': { status: 409, message: 'Dev Copilot is still answering in this chat; wait or press Stop.' },
+  'rate_limited:ask': { status: 429, message: 'Too many questions; try again in a minute.' },
+  'rate_limited:concurrent': { status: 429, message: 'Too many questions at once.' },
+  'rate_limited:search': { status: 429, message: 'Too many searches; try again in a minute.' },
+  'internal:ask': { status: 500, message: 'Dev Copilot could not answer; try again.' },
+  'internal:search': { status: 500, message: 'The search failed; try again.' },
+  'internal:threads': { status: 500, message: 'Your chats could not be read or saved; try again.' },
+  'cancelled:ask': { status: 502, message: 'The question was cancelled.' },
+  'model_timeout:ask': { status: 504, message: 'The model took too long to answer. Try again.' },
+  'model_busy:ask': { status: 503, message: 'The model provider is rate-limiting us. Try again in a minute.' },
+  'model_refused_key:ask': {
+    status: 502,
+    message: 'The model provider refused our API key. Tell the handbook maintainers.',
+  },
+  'model_unreachable:ask': { status: 502, message: 'The model provider could not be reached. Try again.' },
+  'model_bad_response:ask': {
+    status: 502,
+    message: 'The model provider sent an answer that could not be read. Try again.',
+  },
+  'model_error:ask': { status: 502, message: 'The model failed to answer. Try again.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ApiErrorCode = keyof typeof apiErrors;
+
+/** The body of every error response. */
+export type ApiErrorBody = { error: { code: ApiErrorCode; message: string } };
+
+export const isApiErrorCode = (code: string): code is ApiErrorCode => Object.hasOwn(apiErrors, code);
+
+/** A refusal with one of the codes above; the server's API error handler answers with it, the widget shows it. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string = apiErrors[code].message,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get status(): number {
+    return apiErrors[this.code].status;
+  }
+}

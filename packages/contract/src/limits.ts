@@ -1,0 +1,16 @@
+/** Limits both sides enforce: the widget trims and warns before sending, the server refuses past them. */
+
+/** The spec's limit for one image, decoded (5 MB). */
+export const maxImageBytes = 5_242_880;
+export const maxImagesPerMessage = 4;
+/** Messages in one stateless askAi call. */
+export const maxMessages = 50;
+/** Characters of text in one askAi call, or in one question of a turn. */
+export const maxTextCharacters = 32_000;
+export const allowedImageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export type AllowedImageType = (typeof allowedImageTypes)[number];
+
+export const maxThreadTitleCharacters = 200;
+export const maxFeedbackCommentCharacters = 1000;
+/** The widget's page path; longer is not one of ours. */
+export const maxPagePathCharacters = 2048;

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { textPartSchema } from './ask.js';
+import { maxFeedbackCommentCharacters, maxThreadTitleCharacters } from './limits.js';
+
+/** The thread API's wire contract: what it accepts and the shapes it answers with. */
+
+export const threadStatusSchema = z.enum(['regular', 'archived'], { error: 'status must be "regular" or "archived"' });
+const title = z
+  .string()
+  .trim()
+  .min(1, 'title must not be empty')
+  .max(maxThreadTitleCharacters, `title must be at most ${maxThreadTitleCharacters} characters`);
+export const messageRoleSchema = z.enum(['user', 'assistant']);
+/** `incomplete`: stopped by the reader; `error`: the model failed part-way. */
+export const messageStatusSchema = z.enum(['complete', 'incomplete', 'error']);
+
+export const threadListQuerySchema = z.strictObject({ status: threadStatusSchema.optional() });
+
+export const createThreadRequestSchema = z.strictObject({ title: title.optional() });
+
+export const updateThreadRequestSchema = z
+  .strictObject({ title: title.optional(), status: threadStatusSchema.optional() })
+  .refine((update) => update.title !== undefined || update.status !== undefined, 'give a title, a status or both');
+
+export const feedbackRequestSchema = z.strictObject({
+  rating: z.enum(['positive', 'negative'], { error: 'rating must be "positive" or "negative"' }),
+  comment: z
+    .string()
+    .max(maxFeedbackCommentCharacters, `comment must be at most ${maxFeedbackCommentCharacters} characters`)
+    .optional(),
+});
+
+/** What is kept of an attachment: enough to show it was there, never the file itself. */
+export const attachmentMetadataSchema = z.strictObject({
+  name: z.string(),
+  contentType: z.string(),
+  size: z.int().nonnegative(),
+});
+
+const sourceSchema = z.strictObject({ title: z.string(), url: z.string() });
+const timestamp = z.iso.datetime();
+
+export const threadSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  status: threadStatusSchema,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export const feedbackSchema = z.strictObject({
+  rating: feedbackRequestSchema.shape.rating,
+  comment: z.string().nullable(),
+  updatedAt: timestamp,
+});
+
+export const messageSchema = z.strictObject({
+  id: z.string(),
+  threadId: z.string(),
+  parentId: z.string().nullable(),
+  role: messageRoleSchema,
+  content: z.array(textPartSchema),
+  attachments: z.array(attachmentMetadataSchema),
+  sources: z.array(sourceSchema),
+  status: messageStatusSchema,
+  createdAt: timestamp,
+  feedback: feedbackSchema.nullable(),
+});
+
+export const threadListResponseSchema = z.strictObject({ threads: z.array(threadSchema) });
+export const threadWithMessagesResponseSchema = z.strictObject({
+  thread: threadSchema,
+  messages: z.array(messageSchema),
+});
+
+export type ThreadStatus = z.infer<typeof threadStatusSchema>;
+export type MessageStatus = z.infer<typeof messageStatusSchema>;
+export type ThreadDto = z.infer<typeof threadSchema>;
+export type MessageDto = z.infer<typeof messageSchema>;
+export type FeedbackDto = z.infer<typeof feedbackSchema>;
+export type FeedbackRequest = z.infer<typeof feedbackRequestSchema>;
+export type ThreadUpdate = z.infer<typeof updateThreadRequestSchema>;

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
+
+const known = new Set(['/deployment', '/deployment#rollback', '/Development%20Resources/shopify-cli', '/faqs']);
+const site = { publicOrigin: 'https://docs.acme.dev', hasUrl: (url: string) => known.has(url.replace(/\/$/, '')) };
+
+describe('checkAnswerLinks', () => {
+  it('keeps real sections and removes invented ones', () => {
+    const checked = checkAnswerLinks(
+      'Roll back with [the runbook](/deployment#rollback "Rollback"). See [CLI](/Development%20Resources/shopify-cli/) and not [this](/deploy#rollbacks) or ![diagram](/img/none.png)!',
+      site,
+    );
+    expect(checked.text).toBe(
+      'Roll back with [the runbook](/deployment#rollback "Rollback"). See [CLI](/Development%20Resources/shopify-cli/) and not this or [image: diagram]!',
+    );
+    expect(checked.kept).toEqual(['/deployment#rollback', '/Development%20Resources/shopify-cli/']);
+    expect(checked.removed).toEqual(['/deploy#rollbacks', '/img/none.png']);
+  });
+
+  it('checks every way of writing a link', () => {
+    const checked = checkAnswerLinks(
+      [
+        "[see [1]](/nope) [p](/nope_(foo)) [q](/nope 't') [r]( /nope ) [s](<dep loyment>) [t](</deployment>)",
+        '',
+        'Bare https://docs.acme.dev/nope and https://docs.acme.dev/faqs/ and <https://docs.acme.dev/nope2>.',
+        '',
+        'Reference [x][r] here.',
+        '',
+        '[r]: /nope "gone"',
+        '[ok]: /deployment',
+        'end',
+      ].join('\n'),
+      site,
+    );
+    expect(checked.text).toBe(
+      [
+        'see [1] p q r s [t](</deployment>)',
+        '',
+        'Bare `https://docs.acme.dev/nope` and https://docs.acme.dev/faqs/ and `https://docs.acme.dev/nope2`.',
+        '',
+        'Reference [x][r] here.',
+        '',
+        '[ok]: /deployment',
+        'end',
+      ].join('\n'),
+    );
+  });
+
+  it('rewrites relative links to the root-relative address it checked', () => {
+    const checked = checkAnswerLinks('[c](deployment#rollback) [d](./faqs) [e](nope)', site);
+    expect(checked.text).toBe('[c](</deployment#rollback>) [d](</faqs>) e');
+    expect(checked.kept).toEqual(['/deployment#rollback', '/faqs']);
+  });
+
+  it('leaves code, other sites and other schemes alone', () => {
+    const answer = [
+      'Run `[x](/nope)` or see [MDN](https://developer.mozilla.org/x) and [mail](mailto:dev@acme.dev).',
+      '',
+      '```md',
+      '[inside](/nope)',
+      '```',
+    ].join('\n');
+    expect(checkAnswerLinks(answer, site)).toEqual({ text: answer, kept: [], removed: [] });
+  });
+});
+
+describe('createLinkWatcher', () => {
+  /** Feeds the answer in pieces, as a stream would, and returns each verdict with the text length it came at. */
+  function watch(answer: string, pieceSize: number) {
+    const judge = createLinkWatcher(site);
+    const verdicts: Array<LinkVerdict & { at: number }> = [];
+    for (let end = pieceSize; end < answer.length + pieceSize; end += pieceSize) {
+      const soFar = answer.slice(0, end);
+      for (const verdict of judge(soFar)) verdicts.push({ ...verdict, at: Math.min(end, answer.length) });
+    }
+    return verdicts;
+  }
+
+  it.each([1, 3, 7, 1000])('judges each site link once, as soon as it is complete (pieces of %i)', (size) => {
+    const answer = 'See [a](/faqs) and [b](/nope#x) then https://docs.acme.dev/deployment next [c](/faqs).';
+    const verdicts = watch(answer, size);
+    expect(verdicts.map(({ url, href }) => ({ url, href }))).toEqual([
+      { url: '/faqs', href: '/faqs' },
+      { url: '/nope#x', href: null },
+      { url: 'https://docs.acme.dev/deployment', href: '/deployment' },
+    ]);
+    // A verdict comes with the piece that closes its link, never later.
+    const closed = answer.indexOf('(/faqs)') + '(/faqs)'.length;
+    expect(verdicts[0]?.at).toBe(Math.min(Math.ceil(closed / size) * size, answer.length));
+  });
+
+  it('waits for a bare address to end before judging it', () => {
+    const judge = createLinkWatcher(site);
+    expect(judge('Go to https://docs.acme.dev/dep')).toEqual([]);
+    expect(judge('Go to https://docs.acme.dev/deployment ')).toEqual([
+      { url: 'https://docs.acme.dev/deployment', href: '/deployment' },
+    ]);
+  });
+});

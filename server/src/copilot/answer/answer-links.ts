@@ -1,0 +1,139 @@
+import type { Link, Nodes, Root } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+import { visit } from 'unist-util-visit';
+
+/** Where links into our site must lead: a page of the build, and a section of it when they name one. */
+export type SiteLinks = { publicOrigin: string; hasUrl: (rootRelativeUrl: string) => boolean };
+
+/** A link the reader would follow, as the markdown parser found it. */
+type FoundLink = {
+  kind: 'inline' | 'autolink' | 'literal' | 'image' | 'definition';
+  /** The destination as the parser read it (normalised as the widget's parser reads it too). */
+  url: string;
+  start: number;
+  end: number;
+  node: Nodes;
+};
+
+/** The verdict on one link into our site: where it leads, or null when the build has no such page or section. */
+export type LinkVerdict = { url: string; href: string | null };
+
+const parse = (markdown: string): Root =>
+  fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+
+/** The root-relative form of a link into our site, or undefined for a link elsewhere. */
+export function siteUrlOf(url: string, publicOrigin: string): string | undefined {
+  if (url.startsWith('//') || url.startsWith('#') || url === '') return undefined;
+  if (url.startsWith('/')) return url;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
+    if (!URL.canParse(url)) return undefined;
+    const parsed = new URL(url);
+    return parsed.origin === publicOrigin ? `${parsed.pathname}${parsed.hash}` : undefined;
+  }
+  // No scheme: relative to wherever the widget is, so only a path from the site root makes sense.
+  return `/${url.replace(/^\.\//, '')}`;
+}
+
+function kindOf(node: Link, source: string, start: number): FoundLink['kind'] {
+  if (source[start] === '<') return 'autolink';
+  return source[start] === '[' ? 'inline' : 'literal';
+}
+
+/** Every link, image and link definition of the answer, in the order they appear. */
+function findLinks(markdown: string, tree: Root = parse(markdown)): FoundLink[] {
+  const found: FoundLink[] = [];
+  visit(tree, (node) => {
+    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start === undefined || end === undefined) return;
+    const kind = node.type === 'link' ? kindOf(node, markdown, start) : node.type;
+    found.push({ kind, url: node.url, start, end, node });
+  });
+  return found;
+}
+
+function judge(url: string, links: SiteLinks): LinkVerdict | undefined {
+  const siteUrl = siteUrlOf(url, links.publicOrigin);
+  if (siteUrl === undefined) return undefined;
+  return { url, href: links.hasUrl(siteUrl) ? siteUrl : null };
+}
+
+/** The text a removed link leaves behind: its words, or its address as code so the widget does not link it again. */
+function withoutLink(link: FoundLink, markdown: string): string {
+  if (link.kind === 'definition') return '';
+  if (link.kind === 'autolink' || link.kind === 'literal') return `\`${markdown.slice(link.start, link.end).replace(/^<|>$/g, '')}\``;
+  if (link.node.type === 'image') return link.node.alt ? `[image: ${link.node.alt}]` : '';
+  return childrenSource(link, markdown);
+}
+
+function childrenSource(link: FoundLink, markdown: string): string {
+  const children = 'children' in link.node ? link.node.children : [];
+  const first = children[0]?.position?.start.offset;
+  const last = children.at(-1)?.position?.end.offset;
+  return first === undefined || last === undefined ? '' : markdown.slice(first, last);
+}
+
+/** A kept relative link, pointed at the root-relative address that was checked (the widget is on any page). */
+function rewritten(link: FoundLink, href: string, markdown: string): string | undefined {
+  if (link.kind !== 'inline' || link.url === href || link.node.type !== 'link') return undefined;
+  const title = link.node.title ? ` "${link.node.title.replaceAll('"', '\\"')}"` : '';
+  return `[${childrenSource(link, markdown)}](<${href}>${title})`;
+}
+
+export type CheckedAnswer = {
+  text: string;
+  /** Root-relative links into our site that were kept, each once, in order. */
+  kept: string[];
+  /** Links into our site that lead nowhere, removed from the text. */
+  removed: string[];
+};
+
+/**
+ * Checks every link of a finished answer on its syntax tree: a link into our site (root-relative, relative, or on
+ * our origin; inline, reference definition, autolink or bare URL) must lead to a real page and section, or it is
+ * replaced by its text. Code is never touched. Links elsewhere pass; the widget decides which schemes it renders.
+ */
+export function checkAnswerLinks(markdown: string, links: SiteLinks): CheckedAnswer {
+  const kept = new Set<string>();
+  const removed = new Set<string>();
+  const decided = findLinks(markdown).flatMap((link) => {
+    const verdict = judge(link.url, links);
+    if (!verdict) return [];
+    if (verdict.href) kept.add(verdict.href);
+    else removed.add(siteUrlOf(link.url, links.publicOrigin) ?? link.url);
+    return [{ link, verdict }];
+  });
+  let text = markdown;
+  // From the end, so earlier offsets stay valid.
+  for (const { link, verdict } of decided.reverse()) {
+    const replacement = verdict.href ? rewritten(link, verdict.href, markdown) : withoutLink(link, markdown);
+    if (replacement === undefined) continue;
+    // A removed definition takes its line with it.
+    const end = link.kind === 'definition' && markdown[link.end] === '\n' ? link.end + 1 : link.end;
+    text = `${text.slice(0, link.start)}${replacement}${text.slice(end)}`;
+  }
+  return { text, kept: [...kept], removed: [...removed] };
+}
+
+/**
+ * Judges the links of an answer while it streams: given the text so far, the verdicts on links into our site that
+ * are complete and not judged before. The widget gets each verdict before the text that closes the link, so an
+ * invented link is never shown as one.
+ */
+export function createLinkWatcher(links: SiteLinks) {
+  const judged = new Set<string>();
+  return (textSoFar: string): LinkVerdict[] => {
+    const verdicts: LinkVerdict[] = [];
+    for (const link of findLinks(textSoFar)) {
+      const complete = link.end < textSoFar.length || ')>'.includes(textSoFar[link.end - 1] ?? '');
+      if (!complete || judged.has(link.url)) continue;
+      judged.add(link.url);
+      const verdict = judge(link.url, links);
+      if (verdict) verdicts.push(verdict);
+    }
+    return verdicts;
+  };
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { requireAllowedViewer } from '../auth/guards.js';
+import { registerReaderRateLimit } from '../reader-rate-limit.js';
+import type { Database } from '../store/database.js';
+import type { AnswerDependencies } from './answer/answer-service.js';
+import { askRoute } from './ask/routes.js';
+import { threadRoutes } from './threads/routes.js';
+import { turnRoutes } from './turn/routes.js';
+import { RunningAnswers } from './turn/running-answers.js';
+import type { AnsweredQuestion } from './turn/turn-service.js';
+
+export type CopilotOptions = AnswerDependencies & {
+  db: Database;
+  requestsPerMinute?: number | undefined;
+  concurrentPerUser?: number | undefined;
+  /** Called after every complete answer, e.g. to log the question for the maintainers' report. */
+  onAnswered?: ((question: AnsweredQuestion) => Promise<void>) | undefined;
+};
+
+/** What each of Dev Copilot's route plugins gets. */
+export type CopilotRouteOptions = CopilotOptions & {
+  running: RunningAnswers;
+  /** Logs an answered question; never throws. */
+  recordAnswer: (question: AnsweredQuestion) => Promise<void>;
+  bodyLimit: number;
+  /** Route config that counts a question against the reader's per-minute limit. */
+  rateLimit: { rateLimit: { max: number; timeWindow: string } };
+};
+
+/** Dev Copilot's API: only for allowed readers, never cached, questions limited per reader. */
+export async function copilotRoutes(app: FastifyInstance, options: CopilotOptions) {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+  // Before the rate limiter, so it counts per signed-in reader and strangers never reach it.
+  app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'Dev Copilot' }));
+  await registerReaderRateLimit(app, { scope: 'ask', code: 'rate_limited:ask', what: 'questions' });
+  const running = new RunningAnswers(options.concurrentPerUser ?? 2);
+  app.addHook('onClose', async () => running.abortAll(new Error('The server is shutting down')));
+  const routeOptions: CopilotRouteOptions = {
+    ...options,
+    running,
+    recordAnswer: (question) =>
+      options.onAnswered?.(question).catch((error: unknown) => {
+        app.log.error({ err: error }, 'could not record the answered question');
+      }) ?? Promise.resolve(),
+    bodyLimit: 32 * 1024 * 1024,
+    rateLimit: { rateLimit: { max: options.requestsPerMinute ?? 20, timeWindow: '1 minute' } },
+  };
+  await app.register(askRoute, routeOptions);
+  await app.register(turnRoutes, routeOptions);
+  await app.register(threadRoutes, routeOptions);
+}

@@ -1,0 +1,53 @@
+import { ApiError, type AskMessage, type ImageAttachment, type ParsedTurnRequest } from '@acme/contract';
+import { getThreadWithMessages } from '../../store/conversations.js';
+import type { Database } from '../../store/database.js';
+import { conversationUpTo } from '../../store/messages.js';
+import type { Message } from '../../store/conversations.js';
+
+/** Where a turn's question goes: after which message, with which stored question when it is answered again. */
+export type QuestionPlace = {
+  parentId: string | null;
+  /** The messages before the question, oldest first. */
+  history: Message[];
+  /** The stored question a Refresh answers again. */
+  retried?: Message | undefined;
+};
+
+/**
+ * Finds where a turn's question belongs in the reader's thread: a new question follows an answer (or nothing), a
+ * Refresh answers a stored question again. Another reader's thread or message is not found, always.
+ */
+export async function placeQuestion(db: Database, ownerEmail: string, turn: ParsedTurnRequest): Promise<QuestionPlace> {
+  const target = turn.retryOf ?? turn.parentId;
+  if (target === null || target === undefined) {
+    if (!(await getThreadWithMessages(db, { ownerEmail, threadId: turn.threadId }))) throw new ApiError('not_found:thread');
+    return { parentId: null, history: [] };
+  }
+  const branch = await conversationUpTo(db, { ownerEmail, threadId: turn.threadId, messageId: target });
+  const last = branch.at(-1);
+  if (turn.retryOf) {
+    if (last?.role !== 'user') throw new ApiError('bad_request:parent_id', 'retryOf must be a question of this chat.');
+    return { parentId: last.parentId, history: branch.slice(0, -1), retried: last };
+  }
+  if (last?.role !== 'assistant') {
+    throw new ApiError('bad_request:parent_id', 'parentId must be an answer of this chat, or null for a first question.');
+  }
+  return { parentId: last.id, history: branch };
+}
+
+const textOf = (message: Message) => message.content.map((part) => part.text).join('\n');
+
+/** The conversation as the answer service reads it: the stored turns, then the question with its images. */
+export function conversationFor(
+  place: QuestionPlace,
+  question: { text: string; attachments: ImageAttachment[] },
+): AskMessage[] {
+  return [
+    ...place.history.map((message): AskMessage => ({
+      role: message.role,
+      content: [{ type: 'text', text: textOf(message) }],
+      attachments: [],
+    })),
+    { role: 'user', content: [{ type: 'text', text: question.text }], attachments: question.attachments },
+  ];
+}

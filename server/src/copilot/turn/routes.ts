@@ -1,0 +1,43 @@
+import { recordId, turnRequestSchema } from '@acme/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { pipeUIMessageStreamToResponse } from 'ai';
+import { z } from 'zod';
+import { apiErrorHandler, sendApiError } from '../../api-errors.js';
+import { tooLargeAdvice } from '../ask/routes.js';
+import { readerOf } from '../reader.js';
+import type { CopilotRouteOptions } from '../routes.js';
+import { startTurn } from './turn-service.js';
+
+/** POST /api/turns asks (streamed as an AI SDK UI message stream); POST /api/threads/:id/stop stops the answer. */
+export async function turnRoutes(app: FastifyInstance, options: CopilotRouteOptions) {
+  app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:ask', internal: 'internal:ask', tooLargeAdvice }));
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    '/api/turns',
+    { schema: { body: turnRequestSchema }, bodyLimit: options.bodyLimit, config: options.rateLimit },
+    async (request, reply) => {
+      const stream = await startTurn(
+        { ...options, log: request.log, onAnswered: options.recordAnswer },
+        readerOf(request),
+        request.body,
+      );
+      // The headers set so far (security headers among them) go out with the stream.
+      const headers = Object.fromEntries(
+        Object.entries(reply.getHeaders()).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])),
+      );
+      reply.hijack();
+      pipeUIMessageStreamToResponse({ response: reply.raw, stream, headers });
+    },
+  );
+
+  routes.post(
+    '/api/threads/:id/stop',
+    { schema: { params: z.strictObject({ id: recordId }) } },
+    async (request, reply) => {
+      if (!options.running.stop(readerOf(request), request.params.id)) return sendApiError(reply, 'not_found:answer');
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AnswerSource,
+  type ParsedTurnRequest,
+  type TurnDataParts,
+  type TurnMetadata,
+} from '@acme/contract';
+import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../store/database.js';
+import { appendMessage } from '../../store/messages.js';
+import type { MessageStatus } from '../../store/schema.js';
+import { type AnswerDependencies, type AnswerRun, startAnswer } from '../answer/answer-service.js';
+import { checkImages } from '../images.js';
+import { classifyModelError } from '../model/model-errors.js';
+import { conversationFor, placeQuestion } from './conversation.js';
+import { type RunningAnswers, StoppedByReader } from './running-answers.js';
+
+export type TurnMessage = UIMessage<TurnMetadata, TurnDataParts>;
+type Writer = UIMessageStreamWriter<TurnMessage>;
+
+/** What is known of one answered question once its answer is stored; the maintainers' report reads these. */
+export type AnsweredQuestion = {
+  email: string;
+  question: string;
+  mode: TurnMetadata['mode'];
+  covered: boolean;
+  nearestPage: { url: string; title: string } | null;
+  sources: AnswerSource[];
+  answerId: string;
+};
+
+export type TurnDependencies = AnswerDependencies & {
+  db: Database;
+  running: RunningAnswers;
+  log: FastifyBaseLogger;
+  /** Called after every stored complete answer; a failure here is logged and never reaches the reader. */
+  onAnswered?: ((question: AnsweredQuestion) => Promise<void>) | undefined;
+};
+
+type Answering = { ownerEmail: string; threadId: string; questionId: string; answerId: string; signal: AbortSignal };
+
+/**
+ * One turn, owned by the server from question to stored answer: checks the images and where the question goes,
+ * stores the question, then answers in the background. The returned stream only watches the answer: a reader who
+ * closes the tab does not stop it, it is stored all the same; Stop (RunningAnswers.stop) stores what was written.
+ */
+export async function startTurn(deps: TurnDependencies, ownerEmail: string, turn: ParsedTurnRequest) {
+  const images = checkImages(turn.attachments, 'attachments');
+  const place = await placeQuestion(deps.db, ownerEmail, turn);
+  const slot = deps.running.begin(ownerEmail, turn.threadId);
+  try {
+    const question =
+      place.retried ??
+      (await appendMessage(deps.db, {
+        ownerEmail,
+        threadId: turn.threadId,
+        message: {
+          parentId: place.parentId,
+          role: 'user',
+          content: [{ type: 'text', text: turn.text }],
+          attachments: turn.attachments.map((attachment, index) => ({
+            name: attachment.name ?? `image-${index + 1}`,
+            contentType: attachment.contentType,
+            size: images[index]?.bytes.length ?? 0,
+          })),
+        },
+      }));
+    const text = place.retried ? place.retried.content.map((part) => part.text).join('\n') : turn.text;
+    const conversation = { messages: conversationFor(place, { text, attachments: turn.attachments }), page: turn.page };
+    const answering = { ownerEmail, threadId: turn.threadId, questionId: question.id, answerId: randomUUID() };
+    return createUIMessageStream<TurnMessage>({
+      execute: ({ writer }) =>
+        writeAnswer(deps, { ...answering, signal: slot.signal }, writer, (signal) =>
+          startAnswer(deps, conversation, images, signal),
+        ).finally(slot.end),
+    });
+  } catch (error) {
+    slot.end();
+    throw error;
+  }
+}
+
+async function writeAnswer(
+  deps: TurnDependencies,
+  answering: Answering,
+  writer: Writer,
+  start: (signal: AbortSignal) => Promise<AnswerRun>,
+) {
+  const { threadId, questionId, answerId, signal } = answering;
+  writer.write({ type: 'start', messageId: answerId });
+  writer.write({ type: 'data-turn', data: { threadId, questionId, answerId } });
+  let text = '';
+  let run: AnswerRun | undefined;
+  try {
+    run = await start(signal);
+    writer.write({ type: 'message-metadata', messageMetadata: { mode: run.mode, covered: run.covered } });
+    writer.write({ type: 'text-start', id: answerId });
+    for await (const piece of run.pieces) {
+      signal.throwIfAborted();
+      // Verdicts on the links this piece completes go first, so the widget never shows an invented one as a link.
+      for (const verdict of run.judgeLinks(text + piece)) writer.write({ type: 'data-link', id: verdict.url, data: verdict });
+      text += piece;
+      writer.write({ type: 'text-delta', id: answerId, delta: piece });
+    }
+    const finished = run.finish(text);
+    await store(deps, answering, 'complete', finished.text, finished.sources);
+    for (const source of finished.sources) {
+      writer.write({ type: 'source-url', sourceId: source.url, url: source.url, title: source.title });
+    }
+    if (run.closest.length) writer.write({ type: 'data-closest', data: { pages: run.closest } });
+    writer.write({ type: 'text-end', id: answerId });
+    writer.write({ type: 'finish', finishReason: 'stop' });
+    deps.log.info({ mode: run.mode, covered: run.covered, sources: finished.sources.length }, 'answered');
+    await deps
+      .onAnswered?.({
+        email: answering.ownerEmail,
+        question: run.question,
+        mode: run.mode,
+        covered: run.covered,
+        nearestPage: run.nearestPage,
+        sources: finished.sources,
+        answerId,
+      })
+      .catch((error: unknown) => deps.log.error({ err: error }, 'could not record the answered question'));
+  } catch (error) {
+    const stopped = signal.reason instanceof StoppedByReader;
+    const partial = run ? run.finish(text).text : text;
+    const saved = await store(deps, answering, stopped ? 'incomplete' : 'error', partial, []).then(
+      () => true,
+      (storeError: unknown) => {
+        deps.log.error({ err: storeError }, 'could not store an unfinished answer');
+        return false;
+      },
+    );
+    if (stopped) {
+      writer.write({ type: 'abort', reason: 'stopped' });
+      return;
+    }
+    const failure = saved ? classifyModelError(error) : { code: 'internal:threads', message: 'The answer could not be saved.' };
+    deps.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the answer failed');
+    writer.write({ type: 'data-failure', data: { code: failure.code, message: failure.message } });
+    writer.write({ type: 'error', errorText: failure.message });
+  }
+}
+
+function store(deps: TurnDependencies, answering: Answering, status: MessageStatus, text: string, sources: AnswerSource[]) {
+  return appendMessage(deps.db, {
+    ownerEmail: answering.ownerEmail,
+    threadId: answering.threadId,
+    message: {
+      id: answering.answerId,
+      parentId: answering.questionId,
+      role: 'assistant',
+      content: text ? [{ type: 'text', text }] : [],
+      sources,
+      status,
+    },
+  });
+}
+
+/** The underlying reason of a failure, for the log: one line, no stack. */
+export function reasonOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? (cause.message.split('\n')[0] ?? cause.name) : String(cause);
+}

@@ -1,0 +1,27 @@
+import rateLimit from '@fastify/rate-limit';
+import type { ApiErrorCode } from '@acme/contract';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './api-errors.js';
+
+/**
+ * Registers @fastify/rate-limit for the routes of one plugin that opt in (`config.rateLimit`), counted per signed-in
+ * reader under `scope`. Register it after the gate's hook, so strangers never reach it; a refusal is an ApiError
+ * with `code` that says when to try again.
+ */
+export function registerReaderRateLimit(
+  app: FastifyInstance,
+  { scope, code, what }: { scope: string; code: ApiErrorCode; what: string },
+) {
+  return app.register(rateLimit, {
+    global: false,
+    keyGenerator: (request) =>
+      request.viewer.state === 'signed-in'
+        ? `${scope}:user:${request.viewer.session.email.toLowerCase()}`
+        : `${scope}:ip:${request.ip}`,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(
+        code,
+        `Too many ${what}: at most ${context.max} a minute. Try again in ${Math.ceil(context.ttl / 1000)} s.`,
+      ),
+  });
+}

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '@acme/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  getThreadWithMessages,
+  type Message,
+  type MessageFeedback,
+  messageColumns,
+  messageNotFound,
+  newThreadTitle,
+  normalizedOwner,
+  type Owner,
+  ownedThread,
+  threadNotFound,
+} from './conversations.js';
+import type { Database } from './database.js';
+import {
+  type AttachmentMetadata,
+  type FeedbackRating,
+  feedback,
+  type MessagePart,
+  type MessageRole,
+  type MessageSource,
+  type MessageStatus,
+  messages,
+  threads,
+} from './schema.js';
+
+const maxDerivedTitleLength = 60;
+
+export type NewMessage = {
+  /** Made here unless the caller made it first (an answer's id is streamed before the answer is stored). */
+  id?: string | undefined;
+  parentId: string | null;
+  role: MessageRole;
+  content: MessagePart[];
+  attachments?: AttachmentMetadata[] | undefined;
+  sources?: MessageSource[] | undefined;
+  status?: MessageStatus | undefined;
+};
+
+/** A chat's title from its first question: its text on one line, cut after a whole word to at most 60 characters. */
+export function titleFromContent(content: MessagePart[]): string | undefined {
+  const text = content
+    .map((part) => part.text)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text === '') return undefined;
+  if (text.length <= maxDerivedTitleLength) return text;
+  const cut = text.slice(0, maxDerivedTitleLength - 1);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${lastSpace > maxDerivedTitleLength / 2 ? cut.slice(0, lastSpace) : cut.trimEnd()}…`;
+}
+
+
+/**
+ * Adds a message under `parentId`: a question under an answer (or null, the first), an answer under a question. A
+ * second message with the same parent starts a branch. Marks the thread active, and names a still untitled thread
+ * after its first question.
+ */
+export async function appendMessage(
+  db: Database,
+  { ownerEmail, threadId, message }: Owner & { threadId: string; message: NewMessage },
+): Promise<Message> {
+  return db.transaction(async (tx) => {
+    // Locked so two first questions sent at once cannot both decide they name the thread.
+    const [thread] = await tx
+      .select({ title: threads.title })
+      .from(threads)
+      .where(ownedThread(ownerEmail, threadId))
+      .for('update');
+    if (!thread) throw threadNotFound();
+    const parentRole = message.role === 'user' ? 'assistant' : 'user';
+    if (message.parentId !== null || message.role === 'assistant') {
+      const [parent] = await tx
+        .select({ id: messages.id })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.id, message.parentId ?? ''),
+            eq(messages.threadId, threadId),
+            eq(messages.role, parentRole),
+          ),
+        );
+      if (!parent) {
+        throw new ApiError(
+          'bad_request:parent_id',
+          message.role === 'user'
+            ? 'A question follows an answer of the same chat (or nothing, for the first).'
+            : 'An answer follows a question of the same chat.',
+        );
+      }
+    }
+    const title =
+      message.role === 'user' && thread.title === newThreadTitle ? await firstTitle(tx, threadId, message) : undefined;
+    const [row] = await tx
+      .insert(messages)
+      .values({
+        id: message.id ?? randomUUID(),
+        threadId,
+        parentId: message.parentId,
+        role: message.role,
+        content: message.content,
+        attachments: message.attachments ?? [],
+        sources: message.sources ?? [],
+        status: message.status ?? 'complete',
+      })
+      .returning(messageColumns);
+    if (!row) throw new Error('Inserting a message returned no row');
+    await tx
+      .update(threads)
+      .set({ updatedAt: sql`now()`, ...(title ? { title } : {}) })
+      .where(eq(threads.id, threadId));
+    return { ...row, feedback: null };
+  });
+}
+
+/**
+ * The conversation that leads to a message of the owner's thread, oldest first, ending with that message. Another
+ * owner's thread, or a message not in the thread, is not found.
+ */
+export async function conversationUpTo(
+  db: Database,
+  { ownerEmail, threadId, messageId }: Owner & { threadId: string; messageId: string },
+): Promise<Message[]> {
+  const found = await getThreadWithMessages(db, { ownerEmail, threadId });
+  if (!found) throw threadNotFound();
+  const byId = new Map(found.messages.map((message) => [message.id, message]));
+  const branch: Message[] = [];
+  for (let current = byId.get(messageId); current; current = current.parentId ? byId.get(current.parentId) : undefined) {
+    branch.unshift(current);
+    if (branch.length > byId.size) throw new Error(`Thread ${threadId} has a cycle of parents`);
+  }
+  if (branch.length === 0) throw messageNotFound();
+  return branch;
+}
+
+async function firstTitle(db: Database, threadId: string, message: NewMessage): Promise<string | undefined> {
+  const [earlier] = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.threadId, threadId), eq(messages.role, 'user')))
+    .limit(1);
+  return earlier ? undefined : titleFromContent(message.content);
+}
+
+export async function findOwnedMessage(db: Database, ownerEmail: string, messageId: string) {
+  const [message] = await db
+    .select({ id: messages.id, role: messages.role })
+    .from(messages)
+    .innerJoin(threads, eq(threads.id, messages.threadId))
+    .where(and(eq(messages.id, messageId), eq(threads.ownerEmail, normalizedOwner(ownerEmail))));
+  return message;
+}
+
+/** Records the reader's rating of an answer, replacing any earlier one. */
+export async function setFeedback(
+  db: Database,
+  {
+    ownerEmail,
+    messageId,
+    rating,
+    comment,
+  }: Owner & { messageId: string; rating: FeedbackRating; comment?: string | undefined },
+): Promise<MessageFeedback> {
+  const message = await findOwnedMessage(db, ownerEmail, messageId);
+  if (!message) throw messageNotFound();
+  if (message.role !== 'assistant') {
+    throw new ApiError('bad_request:feedback_role');
+  }
+  const values = { rating, comment: comment ?? null, ownerEmail: normalizedOwner(ownerEmail), updatedAt: sql`now()` };
+  const [saved] = await db
+    .insert(feedback)
+    .values({ messageId, ...values })
+    .onConflictDoUpdate({ target: feedback.messageId, set: values })
+    .returning({ rating: feedback.rating, comment: feedback.comment, updatedAt: feedback.updatedAt });
+  if (!saved) throw new Error(`Saving feedback on message ${messageId} returned no row`);
+  return saved;
+}
+
+export async function clearFeedback(db: Database, { ownerEmail, messageId }: Owner & { messageId: string }) {
+  if (!(await findOwnedMessage(db, ownerEmail, messageId))) throw messageNotFound();
+  await db.delete(feedback).where(eq(feedback.messageId, messageId));
+}
