@@ -23,7 +23,7 @@ import { followSearchIndex } from './search/index-follower.js';
 import { searchRoutes } from './search/routes.js';
 import { createSemanticIndex } from './search/semantic-index.js';
 import { openStore, type Store } from './store/database.js';
-import { pruneQuestions, recordQuestion } from './store/questions.js';
+import { pruneQuestions } from './store/questions.js';
 
 function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   if (config.environment !== 'development') return { level: config.logLevel };
@@ -136,16 +136,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     currentIndex: () => search.current(),
     semanticSearch: semanticIndex?.search,
     readImageText: (images, signal) => readImageText(imageTextReader, images, signal, app.log),
-    onAnswered: (answered) =>
-      recordQuestion(store.db, {
-        ownerEmail: answered.email,
-        question: answered.question,
-        mode: answered.mode,
-        covered: answered.covered,
-        nearestPage: answered.nearestPage,
-        sources: answered.sources,
-        answerMessageId: answered.answerId,
-      }),
     model: config.model && {
       languageModel: createChatModel(config.model),
       timeoutMs: config.model.timeoutMs,

@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { requireAllowedViewer } from '../auth/guards.js';
 import { registerReaderRateLimit } from '../reader-rate-limit.js';
 import type { Database } from '../store/database.js';
+import { recordQuestion } from '../store/questions.js';
 import type { AnswerDependencies } from './answer/answer-service.js';
 import { askRoute } from './ask/routes.js';
 import { threadRoutes } from './threads/routes.js';
@@ -14,14 +15,12 @@ export type CopilotOptions = AnswerDependencies & {
   db: Database;
   requestsPerMinute?: number | undefined;
   concurrentPerUser?: number | undefined;
-  /** Called after every complete answer, e.g. to log the question for the maintainers' report. */
-  onAnswered?: ((question: AnsweredQuestion) => Promise<void>) | undefined;
 };
 
 /** What each of Dev Copilot's route plugins gets. */
 export type CopilotRouteOptions = CopilotOptions & {
   running: RunningAnswers;
-  /** Logs an answered question; never throws. */
+  /** Logs an answered question for the maintainers' report; never throws. */
   recordAnswer: (question: AnsweredQuestion) => Promise<void>;
   bodyLimit: number;
   /** Route config that counts a question against the reader's per-minute limit. */
@@ -43,10 +42,16 @@ export async function copilotRoutes(app: FastifyInstance, options: CopilotOption
   const routeOptions: CopilotRouteOptions = {
     ...options,
     running,
-    recordAnswer: (question) =>
-      options.onAnswered?.(question).catch((error: unknown) => {
-        app.log.error({ err: error }, 'could not record the answered question');
-      }) ?? Promise.resolve(),
+    recordAnswer: (answered) =>
+      recordQuestion(options.db, {
+        ownerEmail: answered.email,
+        question: answered.question,
+        mode: answered.mode,
+        covered: answered.covered,
+        nearestPage: answered.nearestPage,
+        sources: answered.sources,
+        answerMessageId: answered.answerId,
+      }).catch((error: unknown) => app.log.error({ err: error }, 'could not record the answered question')),
     bodyLimit: 32 * 1024 * 1024,
     rateLimit: { rateLimit: { max: options.requestsPerMinute ?? 20, timeWindow: '1 minute' } },
   };

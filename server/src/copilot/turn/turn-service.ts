@@ -34,7 +34,7 @@ export type TurnDependencies = AnswerDependencies & {
   db: Database;
   running: RunningAnswers;
   log: FastifyBaseLogger;
-  /** Called after every stored complete answer; a failure here is logged and never reaches the reader. */
+  /** Called with every stored complete answer; must not throw. */
   onAnswered?: ((question: AnsweredQuestion) => Promise<void>) | undefined;
 };
 
@@ -105,6 +105,8 @@ async function writeAnswer(
     }
     const finished = run.finish(text);
     await store(deps, answering, 'complete', finished.text, finished.sources);
+    // Logged before the reader sees the end, so everything the turn keeps exists once it has ended.
+    await deps.onAnswered?.({ ...run, email: answering.ownerEmail, sources: finished.sources, answerId });
     for (const source of finished.sources) {
       writer.write({ type: 'source-url', sourceId: source.url, url: source.url, title: source.title });
     }
@@ -112,17 +114,6 @@ async function writeAnswer(
     writer.write({ type: 'text-end', id: answerId });
     writer.write({ type: 'finish', finishReason: 'stop' });
     deps.log.info({ mode: run.mode, covered: run.covered, sources: finished.sources.length }, 'answered');
-    await deps
-      .onAnswered?.({
-        email: answering.ownerEmail,
-        question: run.question,
-        mode: run.mode,
-        covered: run.covered,
-        nearestPage: run.nearestPage,
-        sources: finished.sources,
-        answerId,
-      })
-      .catch((error: unknown) => deps.log.error({ err: error }, 'could not record the answered question'));
   } catch (error) {
     const stopped = signal.reason instanceof StoppedByReader;
     const partial = run ? run.finish(text).text : text;

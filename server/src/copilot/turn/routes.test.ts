@@ -1,0 +1,277 @@
+import { threadWithMessagesResponseSchema } from '@acme/contract';
+import type { UIMessageChunk } from 'ai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readChunks, startCopilotApi, textOf } from '../../../test-support/copilot-api.js';
+import { type FakeModelServer, startFakeModelServer } from '../../../test-support/fake-model-server.js';
+import { inMemoryDataDirectory, openStore, type Store } from '../../store/database.js';
+import { questions, threads } from '../../store/schema.js';
+
+const ada = 'ada@acme.example';
+const eve = 'eve@acme.example';
+
+type Api = Awaited<ReturnType<typeof startCopilotApi>>;
+
+const turnIds = (chunks: UIMessageChunk[]) => {
+  const turn = chunks.find((chunk) => chunk.type === 'data-turn');
+  if (turn?.type !== 'data-turn') throw new Error(`no data-turn chunk in ${JSON.stringify(chunks)}`);
+  return turn.data as { threadId: string; questionId: string; answerId: string };
+};
+
+const waitFor = async (check: () => Promise<boolean>, what: string) => {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('a Dev Copilot turn', () => {
+  let store: Store;
+  let model: FakeModelServer;
+  let docsOnly: Api;
+  let withModel: Api;
+
+  beforeAll(async () => {
+    store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    model = await startFakeModelServer();
+    docsOnly = await startCopilotApi(store);
+    withModel = await startCopilotApi(store, { modelUrl: model.url });
+  });
+
+  afterAll(async () => {
+    await docsOnly?.close();
+    await withModel?.close();
+    await model?.close();
+    await store?.close();
+  });
+
+  beforeEach(async () => {
+    model.reset();
+    await store.db.delete(threads);
+    await store.db.delete(questions);
+  });
+
+  async function newThread(api: Api, as = ada) {
+    const response = await api.call('POST', '/api/threads', { as, body: {} });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  }
+
+  async function ask(api: Api, body: Record<string, unknown>, as = ada) {
+    const response = await api.call('POST', '/api/turns', { as, body });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    return readChunks(response);
+  }
+
+  async function stored(api: Api, threadId: string, as = ada) {
+    const response = await api.call('GET', `/api/threads/${threadId}`, { as });
+    return threadWithMessagesResponseSchema.parse(await response.json());
+  }
+
+  it('stores the question, streams the answer with its sources, and stores the answer under the ids it streamed', async () => {
+    const threadId = await newThread(docsOnly);
+
+    const chunks = await ask(docsOnly, { threadId, parentId: null, text: 'How do I roll back a release?' });
+
+    const ids = turnIds(chunks);
+    expect(chunks[0]).toEqual({ type: 'start', messageId: ids.answerId });
+    expect(chunks.find((chunk) => chunk.type === 'message-metadata')).toMatchObject({
+      messageMetadata: { mode: 'docs-only', covered: true },
+    });
+    expect(chunks.filter((chunk) => chunk.type === 'source-url').map((chunk) => chunk.url)).toContain(
+      '/deployment#rollback',
+    );
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
+    const { thread, messages } = await stored(docsOnly, threadId);
+    expect(thread.title).toBe('How do I roll back a release?');
+    expect(messages.map((message) => [message.id, message.role, message.parentId, message.status])).toEqual([
+      [ids.questionId, 'user', null, 'complete'],
+      [ids.answerId, 'assistant', ids.questionId, 'complete'],
+    ]);
+    expect(messages[1]?.content[0]?.text).toBe(textOf(chunks));
+    expect(messages[1]?.sources.map((source) => source.url)).toContain('/deployment#rollback');
+    const logged = await store.db.select().from(questions);
+    expect(logged.map((entry) => [entry.answerMessageId, entry.covered])).toEqual([[ids.answerId, true]]);
+  });
+
+  it('branches on the server: an edit is a second question under the same parent, a refresh a second answer', async () => {
+    const threadId = await newThread(docsOnly);
+    const first = turnIds(await ask(docsOnly, { threadId, parentId: null, text: 'How do I roll back?' }));
+    const followUp = turnIds(
+      await ask(docsOnly, { threadId, parentId: first.answerId, text: 'And the release checklist?' }),
+    );
+    const edited = turnIds(await ask(docsOnly, { threadId, parentId: null, text: 'Who gives staging access?' }));
+    const refreshed = turnIds(await ask(docsOnly, { threadId, retryOf: first.questionId }));
+
+    const { messages } = await stored(docsOnly, threadId);
+    const parentOf = new Map(messages.map((message) => [message.id, message.parentId]));
+    expect(parentOf.get(followUp.questionId)).toBe(first.answerId);
+    expect(parentOf.get(edited.questionId)).toBeNull();
+    expect(refreshed.questionId).toBe(first.questionId);
+    expect(parentOf.get(refreshed.answerId)).toBe(first.questionId);
+    expect(messages.filter((message) => message.role === 'user')).toHaveLength(3);
+    expect(messages).toHaveLength(7);
+  });
+
+  it('finishes and stores the answer when the reader closes the tab mid-answer', async () => {
+    model.behave({ reply: 'Roll back with the rollback job. Then tell #dev-help what happened.', chunkDelayMs: 40 });
+    const threadId = await newThread(withModel);
+    const leaving = new AbortController();
+    const response = await withModel.call('POST', '/api/turns', {
+      as: ada,
+      body: { threadId, parentId: null, text: 'How do I roll back a release?' },
+      signal: leaving.signal,
+    });
+    const reader = response.body?.getReader();
+    await reader?.read();
+    leaving.abort();
+
+    await waitFor(async () => (await stored(withModel, threadId)).messages.length === 2, 'the stored answer');
+    const answer = (await stored(withModel, threadId)).messages[1];
+    expect(answer?.status).toBe('complete');
+    expect(answer?.content[0]?.text).toBe('Roll back with the rollback job. Then tell #dev-help what happened.');
+    expect(model.received[0]?.closedEarlyAt).toBeUndefined();
+  });
+
+  it('stores what was written, as stopped, when the reader presses Stop', async () => {
+    model.behave({ reply: 'one two three four five six seven eight nine ten', chunkDelayMs: 60 });
+    const threadId = await newThread(withModel);
+    const response = await withModel.call('POST', '/api/turns', {
+      as: ada,
+      body: { threadId, parentId: null, text: 'Count for me' },
+    });
+    const reading = readChunks(response);
+    await waitFor(async () => model.received.length === 1, 'the model request');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+
+    expect((await withModel.call('POST', `/api/threads/${threadId}/stop`, { as: eve })).status).toBe(404);
+    expect((await withModel.call('POST', `/api/threads/${threadId}/stop`, { as: ada })).status).toBe(204);
+
+    const chunks = await reading;
+    expect(chunks.at(-1)).toMatchObject({ type: 'abort' });
+    const answer = (await stored(withModel, threadId)).messages[1];
+    expect(answer?.status).toBe('incomplete');
+    expect(answer?.content[0]?.text).toBe(textOf(chunks));
+    expect(textOf(chunks)).not.toContain('ten');
+    expect((await withModel.call('POST', `/api/threads/${threadId}/stop`, { as: ada })).status).toBe(404);
+  });
+
+  it('judges every link to the handbook before the text that closes it, and stores the answer without invented ones', async () => {
+    model.behave({ reply: ['See [the runbook](/deployment#rollback) ', 'or [this](/deploy#rollbacks) now.'] });
+    const threadId = await newThread(withModel);
+
+    const chunks = await ask(withModel, { threadId, parentId: null, text: 'How do I roll back a release?' });
+
+    const kinds = chunks.map((chunk) => (chunk.type === 'data-link' ? `link:${JSON.stringify(chunk.data)}` : chunk.type));
+    const invented = kinds.indexOf('link:{"url":"/deploy#rollbacks","href":null}');
+    expect(kinds.indexOf('link:{"url":"/deployment#rollback","href":"/deployment#rollback"}')).toBeGreaterThan(-1);
+    expect(invented).toBeGreaterThan(-1);
+    expect(kinds[invented + 1]).toBe('text-delta');
+    const answer = (await stored(withModel, threadId)).messages[1];
+    expect(answer?.content[0]?.text).toBe('See [the runbook](/deployment#rollback) or this now.');
+    expect(answer?.sources).toEqual([{ title: 'Deployment › Rollback', url: '/deployment#rollback' }]);
+  });
+
+  it('stores a failed answer as an error and says why in the stream', async () => {
+    model.behave({ status: 500 });
+    const threadId = await newThread(withModel);
+
+    const chunks = await ask(withModel, { threadId, parentId: null, text: 'How do I roll back?' });
+
+    expect(chunks.find((chunk) => chunk.type === 'data-failure')).toMatchObject({ data: { code: 'model_error:ask' } });
+    expect(chunks.at(-1)).toMatchObject({ type: 'error' });
+    expect((await stored(withModel, threadId)).messages.map((message) => message.status)).toEqual(['complete', 'error']);
+  });
+
+  it('refuses a second question in a chat while the first is being answered', async () => {
+    model.behave({ reply: 'slow answer here', chunkDelayMs: 100 });
+    const threadId = await newThread(withModel);
+    const first = withModel.call('POST', '/api/turns', { as: ada, body: { threadId, parentId: null, text: 'One' } });
+    await waitFor(async () => model.received.length === 1, 'the first question');
+
+    const second = await withModel.call('POST', '/api/turns', {
+      as: ada,
+      body: { threadId, parentId: null, text: 'Two' },
+    });
+
+    expect(second.status).toBe(409);
+    expect(await second.json()).toMatchObject({ error: { code: 'conflict:answer_running' } });
+    await readChunks(await first);
+  });
+
+  it.each([
+    [{ parentId: null, retryOf: 'x' }, 'give either parentId'],
+    [{}, 'give either parentId'],
+    [{ parentId: null, text: '   ' }, 'the question is empty'],
+    [{ parentId: null, text: 'x'.repeat(32_001) }, 'text must be at most 32000 characters'],
+    [{ parentId: '__optimistic__/1', text: 'hi' }, 'parentId: ids are 1-100'],
+    [{ parentId: null, text: 'hi', answer: 'I say so' }, 'Unrecognized key: "answer"'],
+  ])('rejects a bad turn (%#) with a 400 that says why', async (body, message) => {
+    const threadId = await newThread(docsOnly);
+
+    const response = await docsOnly.call('POST', '/api/turns', { as: ada, body: { threadId, ...body } });
+
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('bad_request:ask');
+    expect(error.message).toContain(message);
+  });
+
+  it('refuses to place a question after a question, or to refresh an answer', async () => {
+    const threadId = await newThread(docsOnly);
+    const first = turnIds(await ask(docsOnly, { threadId, parentId: null, text: 'How do I roll back?' }));
+
+    for (const body of [
+      { threadId, parentId: first.questionId, text: 'again' },
+      { threadId, retryOf: first.answerId },
+    ]) {
+      const response = await docsOnly.call('POST', '/api/turns', { as: ada, body });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: 'bad_request:parent_id' } });
+    }
+  });
+
+  it('rejects an image that is not what it says with a 400 and stores nothing', async () => {
+    const threadId = await newThread(docsOnly);
+
+    const response = await docsOnly.call('POST', '/api/turns', {
+      as: ada,
+      body: {
+        threadId,
+        parentId: null,
+        text: 'What is this?',
+        attachments: [{ type: 'image', contentType: 'image/png', content: Buffer.from('GIF89a....').toString('base64') }],
+      },
+    });
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'bad_request:attachment' } });
+    expect((await stored(docsOnly, threadId)).messages).toEqual([]);
+  });
+
+  it("hidesOtherReadersThreads: another reader's thread and message ids answer 404 to continue, edit, refresh and stop", async () => {
+    const threadId = await newThread(docsOnly);
+    const first = turnIds(await ask(docsOnly, { threadId, parentId: null, text: 'How do I roll back?' }));
+    const before = await stored(docsOnly, threadId);
+    const evesThread = await newThread(docsOnly, eve);
+
+    const attempts: [string, Record<string, unknown>, string][] = [
+      ['/api/turns', { threadId, parentId: first.answerId, text: 'mine now' }, 'not_found:thread'],
+      ['/api/turns', { threadId, parentId: null, text: 'edit' }, 'not_found:thread'],
+      ['/api/turns', { threadId, retryOf: first.questionId }, 'not_found:thread'],
+      ['/api/turns', { threadId: evesThread, parentId: first.answerId, text: 'graft' }, 'not_found:message'],
+      ['/api/turns', { threadId: evesThread, retryOf: first.questionId }, 'not_found:message'],
+      ['/api/turns', { threadId: 'missing', parentId: null, text: 'hi' }, 'not_found:thread'],
+      [`/api/threads/${threadId}/stop`, {}, 'not_found:answer'],
+    ];
+    for (const [path, body, code] of attempts) {
+      const response = await docsOnly.call('POST', path, { as: eve, body });
+      expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(404);
+      expect(await response.json()).toMatchObject({ error: { code } });
+    }
+    expect(await stored(docsOnly, threadId)).toEqual(before);
+    expect((await stored(docsOnly, evesThread, eve)).messages).toEqual([]);
+  });
+});

@@ -1,0 +1,111 @@
+import { uiMessageChunkSchema, parseJsonEventStream, type UIMessageChunk } from 'ai';
+import Fastify from 'fastify';
+import type { Viewer } from '../src/auth/viewer.js';
+import { createChatModel } from '../src/copilot/model/provider.js';
+import { type CopilotOptions, copilotRoutes } from '../src/copilot/routes.js';
+import { createSearchEngine } from '../src/search/engine.js';
+import type { Store } from '../src/store/database.js';
+import { docSection } from './doc-sections.js';
+
+export const publicOrigin = 'https://handbook.acme.example';
+
+/** Stands in for auth/viewer.ts: `x-test-user` signs in as that address, `x-test-not-allowed` denies it access. */
+export function viewerFrom(headers: Record<string, string | string[] | undefined>): Viewer {
+  const email = headers['x-test-user'];
+  if (typeof email !== 'string') return { state: 'signed-out' };
+  const now = new Date();
+  return {
+    state: 'signed-in',
+    idHash: `hash-of-${email}`,
+    session: {
+      idHash: `hash-of-${email}`,
+      email,
+      emailVerified: true,
+      hostedDomain: 'acme.example',
+      name: null,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + 3_600_000),
+    },
+    access: headers['x-test-not-allowed']
+      ? { allowed: false, reason: 'not-on-allow-list' }
+      : { allowed: true, reason: 'domain' },
+  };
+}
+
+/** A small handbook: enough for docs-only answers and for checking the links a model writes. */
+export const handbookSections = [
+  docSection('/deployment', 'Deployment', 'Rollback', 'Roll back a release with the rollback job in the pipeline.'),
+  docSection('/deployment', 'Deployment', 'Release checklist', 'Tag the release, run the smoke tests, then deploy.'),
+  docSection('/faqs', 'FAQs', 'Staging access', 'Ask the tech lead for staging access in #dev-help.'),
+];
+
+/**
+ * Dev Copilot's API on a real port, with the gate replaced by `viewerFrom`: docs-only, or answering with the model
+ * at `modelUrl` (a fake OpenAI server).
+ */
+export async function startCopilotApi(store: Store, options: { modelUrl?: string } & Partial<CopilotOptions> = {}) {
+  const app = Fastify();
+  app.decorateRequest('viewer', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.viewer = viewerFrom(request.headers);
+  });
+  const engine = createSearchEngine(handbookSections);
+  const { modelUrl, ...rest } = options;
+  const model = modelUrl
+    ? createChatModel({
+        provider: 'openai',
+        model: 'test-model',
+        apiKey: 'test-key',
+        baseUrl: `${modelUrl}/v1`,
+        timeoutMs: 10_000,
+        vision: false,
+        maxOutputTokens: 500,
+        embeddingModel: undefined,
+      })
+    : undefined;
+  await app.register(copilotRoutes, {
+    publicOrigin,
+    db: store.db,
+    currentIndex: () => engine,
+    model: model && { languageModel: model, timeoutMs: 10_000, vision: false, maxOutputTokens: 500 },
+    ...rest,
+  });
+  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+
+  /** Calls the API as `as` (signed out without it), from our own origin unless told otherwise. */
+  function call(
+    method: string,
+    path: string,
+    { as, body, origin = publicOrigin, signal }: { as?: string; body?: unknown; origin?: string | null; signal?: AbortSignal } = {},
+  ) {
+    const headers: Record<string, string> = {};
+    if (as) headers['x-test-user'] = as;
+    if (origin) headers.origin = origin;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  }
+
+  return { app, baseUrl, call, close: () => app.close() };
+}
+
+/** The chunks of a UI message stream, read with the AI SDK's own parser. */
+export async function readChunks(response: Response): Promise<UIMessageChunk[]> {
+  if (!response.body) throw new Error('The response has no body');
+  const chunks: UIMessageChunk[] = [];
+  const parsed = parseJsonEventStream({ stream: response.body, schema: uiMessageChunkSchema });
+  for await (const result of parsed) {
+    if (!result.success) throw result.error;
+    chunks.push(result.value as UIMessageChunk);
+  }
+  return chunks;
+}
+
+/** The text an answer's chunks spell out. */
+export const textOf = (chunks: readonly UIMessageChunk[]) =>
+  chunks.map((chunk) => (chunk.type === 'text-delta' ? chunk.delta : '')).join('');
