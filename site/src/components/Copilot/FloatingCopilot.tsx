@@ -2,6 +2,7 @@ import { AssistantModalPrimitive, AssistantRuntimeProvider, useAuiState } from '
 import Link from '@docusaurus/Link';
 import { type ReactNode, useState } from 'react';
 import { siteFacts } from '../../../site.config';
+import styles from './FloatingCopilot.module.css';
 import { LauncherButton } from './Launcher/LauncherButton';
 import { PendingQuestion } from './PendingQuestion';
 import type { ThreadChoice } from './runtime/server-thread-history';
@@ -9,8 +10,8 @@ import { useCopilotRuntime } from './runtime/useCopilotRuntime';
 import { SaveProblem } from './SaveProblem';
 import { useCopilotActions } from './useCopilotActions';
 import { useSuggestions } from './useSuggestions';
-import styles from './view/chat.module.css';
 import { Icon } from './view/icons';
+import shared from './view/shared.module.css';
 import { Thread } from './view/Thread';
 import { TooltipButton, TooltipProvider } from './view/TooltipButton';
 
@@ -98,7 +99,7 @@ function PopoverHeader({ onClose, onNewConversation }: { onClose: () => void; on
         </TooltipButton>
         <Link
           to={siteFacts.assistantPath}
-          className={styles.iconButton}
+          className={shared.iconButton}
           aria-label="Open all conversations"
           title="Open all conversations"
           aria-disabled={isRunning || undefined}

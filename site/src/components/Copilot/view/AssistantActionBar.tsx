@@ -1,7 +1,7 @@
 import { ActionBarPrimitive, AuiIf, useAuiState } from '@assistant-ui/react';
 import type { ReactNode } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
-import styles from './chat.module.css';
+import styles from './AssistantActionBar.module.css';
 import { FeedbackReason } from './FeedbackReason';
 import { Icon } from './icons';
 import { TooltipButton } from './TooltipButton';

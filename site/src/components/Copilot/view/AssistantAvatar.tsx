@@ -1,6 +1,6 @@
 import { Avatar } from 'radix-ui';
 import type { ReactNode } from 'react';
-import styles from './chat.module.css';
+import styles from './AssistantAvatar.module.css';
 
 /** Dev Copilot's avatar: the site logo, or the letter A while it loads or when it cannot. */
 export function AssistantAvatar(): ReactNode {

@@ -1,7 +1,7 @@
 import { AttachmentPrimitive, useAuiState } from '@assistant-ui/react';
 import { Dialog } from 'radix-ui';
 import { type ReactNode, useEffect, useState } from 'react';
-import styles from './chat.module.css';
+import styles from './Attachment.module.css';
 import { Icon } from './icons';
 import { TooltipButton } from './TooltipButton';
 

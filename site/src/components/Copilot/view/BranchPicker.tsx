@@ -1,7 +1,7 @@
 import { BranchPickerPrimitive } from '@assistant-ui/react';
 import clsx from 'clsx';
 import type { ReactNode } from 'react';
-import styles from './chat.module.css';
+import styles from './BranchPicker.module.css';
 import { Icon } from './icons';
 import { TooltipButton } from './TooltipButton';
 

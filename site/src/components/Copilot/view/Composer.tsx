@@ -2,8 +2,9 @@ import { AuiIf, ComposerPrimitive, useAuiEvent, useAuiState } from '@assistant-u
 import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
 import { AttachmentTile } from './Attachment';
-import styles from './chat.module.css';
+import styles from './Composer.module.css';
 import { Icon } from './icons';
+import shared from './shared.module.css';
 import { TooltipButton } from './TooltipButton';
 
 /** The core refuses a non-image before our adapter sees it; say it in the same words as our own checks. */
@@ -52,12 +53,12 @@ export function Composer(): ReactNode {
       onSubmit={(event) => isLoading && event.preventDefault()}
     >
       {actions.allowAttachments && (
-        <div className={styles.composerAttachments}>
+        <div className={shared.attachments}>
           <ComposerPrimitive.Attachments>{() => <AttachmentTile removable />}</ComposerPrimitive.Attachments>
         </div>
       )}
       {attachmentError && (
-        <p className={styles.problem} role="alert" data-testid="attachment-error">
+        <p className={shared.problem} role="alert" data-testid="attachment-error">
           {attachmentError}
           <button type="button" className="clean-btn" onClick={dismissError} aria-label="Dismiss">
             <Icon name="close" size={12} />

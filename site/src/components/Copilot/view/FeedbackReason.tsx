@@ -1,6 +1,6 @@
 import { useAui, useAuiState } from '@assistant-ui/react';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import styles from './chat.module.css';
+import styles from './FeedbackReason.module.css';
 
 /** After "Bad response": an optional reason, saved with the rating so the docs team knows what to fix. */
 export function FeedbackReason(): ReactNode {

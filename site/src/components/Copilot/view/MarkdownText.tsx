@@ -2,9 +2,10 @@ import { type CodeHeaderProps, MarkdownTextPrimitive } from '@assistant-ui/react
 import Link from '@docusaurus/Link';
 import { type ComponentPropsWithoutRef, type ReactNode, useState } from 'react';
 import remarkGfm from 'remark-gfm';
-import styles from './chat.module.css';
 import { Icon } from './icons';
+import styles from './MarkdownText.module.css';
 import { remarkRawHtmlAsText } from './raw-html-as-text';
+import shared from './shared.module.css';
 import { TooltipButton } from './TooltipButton';
 import { useCopiedState } from './useCopiedState';
 
@@ -37,13 +38,13 @@ function AnswerLink({ href, children, node: _node, ...rest }: ComponentPropsWith
   if (!href) return <span>{children}</span>;
   if (href.startsWith('/') && !href.startsWith('//')) {
     return (
-      <Link className={styles.link} to={href}>
+      <Link className={shared.link} to={href}>
         {children}
       </Link>
     );
   }
   return (
-    <a {...rest} className={styles.link} href={href} target="_blank" rel="noopener noreferrer">
+    <a {...rest} className={shared.link} href={href} target="_blank" rel="noopener noreferrer">
       {children}
     </a>
   );

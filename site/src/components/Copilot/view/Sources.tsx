@@ -1,7 +1,8 @@
 import { useAuiState } from '@assistant-ui/react';
 import Link from '@docusaurus/Link';
 import type { ReactNode } from 'react';
-import styles from './chat.module.css';
+import styles from './Sources.module.css';
+import shared from './shared.module.css';
 
 /** The handbook sections an answer was built from, each a link to the exact heading. */
 export function Sources(): ReactNode {
@@ -15,11 +16,11 @@ export function Sources(): ReactNode {
         {sources.map((source) => (
           <li key={source.id}>
             {source.url.startsWith('/') && !source.url.startsWith('//') ? (
-              <Link className={styles.link} to={source.url}>
+              <Link className={shared.link} to={source.url}>
                 {source.title ?? source.url}
               </Link>
             ) : /^https?:\/\//.test(source.url) ? (
-              <a className={styles.link} href={source.url} target="_blank" rel="noopener noreferrer">
+              <a className={shared.link} href={source.url} target="_blank" rel="noopener noreferrer">
                 {source.title ?? source.url}
               </a>
             ) : (

@@ -1,7 +1,8 @@
 import clsx from 'clsx';
 import { Tooltip } from 'radix-ui';
 import { type ComponentPropsWithoutRef, forwardRef } from 'react';
-import styles from './chat.module.css';
+import shared from './shared.module.css';
+import styles from './TooltipButton.module.css';
 
 type Props = ComponentPropsWithoutRef<'button'> & { tooltip: string };
 
@@ -13,7 +14,7 @@ export const TooltipButton = forwardRef<HTMLButtonElement, Props>(function Toolt
   return (
     <Tooltip.Root>
       <Tooltip.Trigger asChild>
-        <button type="button" aria-label={tooltip} {...rest} ref={ref} className={clsx(styles.iconButton, className)}>
+        <button type="button" aria-label={tooltip} {...rest} ref={ref} className={clsx(shared.iconButton, className)}>
           {children}
         </button>
       </Tooltip.Trigger>

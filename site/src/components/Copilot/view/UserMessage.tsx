@@ -4,16 +4,17 @@ import { useCopilotActions } from '../useCopilotActions';
 import { AttachmentTile } from './Attachment';
 import { BranchPicker } from './BranchPicker';
 import { ignoreInputMethodEnter } from './Composer';
-import styles from './chat.module.css';
 import { Icon } from './icons';
+import shared from './shared.module.css';
 import { TooltipButton } from './TooltipButton';
+import styles from './UserMessage.module.css';
 
 /** The reader's question: its images (no longer removable), its text, Edit, and the branches edits made. */
 export function UserMessage(): ReactNode {
   const actions = useCopilotActions();
   return (
     <MessagePrimitive.Root className={styles.userMessage} data-testid="copilot-user-message">
-      <div className={styles.messageAttachments}>
+      <div className={shared.attachments}>
         <MessagePrimitive.Attachments>{() => <AttachmentTile removable={false} />}</MessagePrimitive.Attachments>
       </div>
       <div className={styles.userRow}>

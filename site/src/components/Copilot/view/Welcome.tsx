@@ -2,7 +2,7 @@ import { ThreadPrimitive } from '@assistant-ui/react';
 import type { ReactNode } from 'react';
 import { siteFacts } from '../../../../site.config';
 import { AssistantAvatar } from './AssistantAvatar';
-import styles from './chat.module.css';
+import styles from './Welcome.module.css';
 
 export type Suggestion = { title: string; prompt: string };
 
