@@ -52,7 +52,7 @@ const config: Config = {
     ],
   ],
 
-  plugins: ['./plugins/docs-index/index.ts'],
+  plugins: ['./plugins/docs-index/index.ts', './plugins/workspace-packages/index.ts'],
 
   themeConfig: {
     colorMode: { defaultMode: 'light', respectPrefersColorScheme: true, disableSwitch: false },

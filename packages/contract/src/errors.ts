@@ -17,7 +17,10 @@ export const apiErrors = {
   'not_found:message': { status: 404, message: 'There is no message with this id.' },
   'not_found:answer': { status: 404, message: 'No answer is being written in this chat.' },
   'conflict:thread_status': { status: 409, message: 'The chat is not in a state that allows this.' },
-  'conflict:answer_running': { status: 409, message: 'Dev Copilot is still answering in this chat; wait or press Stop.' },
+  'conflict:answer_running': {
+    status: 409,
+    message: 'Dev Copilot is still answering in this chat; wait or press Stop.',
+  },
   'rate_limited:ask': { status: 429, message: 'Too many questions; try again in a minute.' },
   'rate_limited:concurrent': { status: 429, message: 'Too many questions at once.' },
   'rate_limited:search': { status: 429, message: 'Too many searches; try again in a minute.' },

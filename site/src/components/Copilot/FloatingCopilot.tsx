@@ -1,21 +1,20 @@
-import { AssistantModalPrimitive, AssistantRuntimeProvider, useAuiState } from '@assistant-ui/react';
+import { AssistantModalPrimitive, AssistantRuntimeProvider, useAui, useAuiState } from '@assistant-ui/react';
 import Link from '@docusaurus/Link';
 import { type ReactNode, useState } from 'react';
 import { siteFacts } from '../../../site.config';
 import styles from './FloatingCopilot.module.css';
 import { LauncherButton } from './Launcher/LauncherButton';
 import { PendingQuestion } from './PendingQuestion';
-import type { ThreadChoice } from './runtime/server-thread-history';
 import { useCopilotRuntime } from './runtime/useCopilotRuntime';
 import { SaveProblem } from './SaveProblem';
-import { useCopilotActions } from './useCopilotActions';
+import { useOpenLatestThread } from './useOpenLatestThread';
 import { useSuggestions } from './useSuggestions';
 import { Icon } from './view/icons';
 import shared from './view/shared.module.css';
 import { Thread } from './view/Thread';
 import { TooltipButton, TooltipProvider } from './view/TooltipButton';
 
-type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void; onNewConversation: () => void };
+type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void };
 
 /**
  * The floating assistant: a popover above the button (top side, end-aligned, offset 16), a full-screen sheet below
@@ -23,42 +22,21 @@ type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void; onNe
  */
 export default function FloatingCopilot({ initiallyOpen }: { initiallyOpen: boolean }): ReactNode {
   const [open, setOpen] = useState(initiallyOpen);
-  const [conversation, setConversation] = useState<{ key: number; choice: ThreadChoice }>({
-    key: 0,
-    choice: { kind: 'latest' },
-  });
-  return (
-    <Conversation
-      key={conversation.key}
-      choice={conversation.choice}
-      open={open}
-      onOpenChange={setOpen}
-      onNewConversation={() => setConversation(({ key }) => ({ key: key + 1, choice: { kind: 'new' } }))}
-    />
-  );
-}
-
-function Conversation({ choice, ...popover }: PopoverProps & { choice: ThreadChoice }): ReactNode {
-  const actions = useCopilotActions();
-  const { runtime, history } = useCopilotRuntime(choice, actions);
+  const runtime = useCopilotRuntime();
   return (
     <AssistantRuntimeProvider runtime={runtime}>
-      <PendingQuestion history={history} />
-      <CopilotPopover {...popover} notice={<SaveProblem history={history} />} />
+      <CopilotPopover open={open} onOpenChange={setOpen} />
     </AssistantRuntimeProvider>
   );
 }
 
-function CopilotPopover({
-  open,
-  onOpenChange,
-  onNewConversation,
-  notice,
-}: PopoverProps & { notice: ReactNode }): ReactNode {
+function CopilotPopover({ open, onOpenChange }: PopoverProps): ReactNode {
   const suggestions = useSuggestions();
+  const { settled } = useOpenLatestThread();
   const isRunning = useAuiState((s) => s.thread.isRunning);
   return (
     <AssistantModalPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <PendingQuestion ready={settled} />
       <AssistantModalPrimitive.Anchor className={styles.launcherAnchor}>
         <AssistantModalPrimitive.Trigger asChild>
           <LauncherButton open={open} />
@@ -76,8 +54,8 @@ function CopilotPopover({
           if (isRunning) event.preventDefault();
         }}
       >
-        <PopoverHeader onClose={() => onOpenChange(false)} onNewConversation={onNewConversation} />
-        <Thread suggestions={suggestions} notice={notice} />
+        <PopoverHeader onClose={() => onOpenChange(false)} />
+        <Thread suggestions={suggestions} notice={<SaveProblem />} />
       </AssistantModalPrimitive.Content>
     </AssistantModalPrimitive.Root>
   );
@@ -87,14 +65,19 @@ function CopilotPopover({
  * The chat's own bar: on a phone the sheet covers the launcher, so closing must be possible from inside. Leaving the
  * conversation (a new one, or the full page) waits for a running answer: it would be lost half-way.
  */
-function PopoverHeader({ onClose, onNewConversation }: { onClose: () => void; onNewConversation: () => void }) {
+function PopoverHeader({ onClose }: { onClose: () => void }) {
+  const aui = useAui();
   const isEmpty = useAuiState((s) => s.thread.isEmpty);
   const isRunning = useAuiState((s) => s.thread.isRunning);
   return (
     <TooltipProvider>
       <header className={styles.popoverHeader}>
         <span className={styles.popoverTitle}>{siteFacts.assistantName}</span>
-        <TooltipButton tooltip="New conversation" onClick={onNewConversation} disabled={isEmpty || isRunning}>
+        <TooltipButton
+          tooltip="New conversation"
+          onClick={() => aui.threads.switchToNewThread()}
+          disabled={isEmpty || isRunning}
+        >
           <Icon name="plus" />
         </TooltipButton>
         <Link

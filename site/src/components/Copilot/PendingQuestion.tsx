@@ -1,24 +1,18 @@
 import { useAui } from '@assistant-ui/react';
 import { useEffect } from 'react';
 import { onCopilotQuestion, takePendingQuestion } from './ask-copilot';
-import type { ServerThreadHistory } from './runtime/server-thread-history';
 
-/** Sends questions handed over by the rest of the site (askCopilot) once the conversation has loaded. */
-export function PendingQuestion({ history }: { history: ServerThreadHistory }): null {
+/** Sends questions handed over by the rest of the site (askCopilot) once the conversation to ask in is open. */
+export function PendingQuestion({ ready }: { ready: boolean }): null {
   const aui = useAui();
   useEffect(() => {
-    let active = true;
-    const send = () =>
-      void history.loaded.then(() => {
-        const question = active ? takePendingQuestion() : null;
-        if (question) aui.thread().append(question);
-      });
-    send();
-    const unsubscribe = onCopilotQuestion(send);
-    return () => {
-      active = false;
-      unsubscribe();
+    if (!ready) return;
+    const send = () => {
+      const question = takePendingQuestion();
+      if (question) aui.thread.append(question);
     };
-  }, [aui, history]);
+    send();
+    return onCopilotQuestion(send);
+  }, [aui, ready]);
   return null;
 }

@@ -1,16 +1,16 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import type { ServerThreadHistory } from './runtime/server-thread-history';
+import { onProblem } from './runtime/problems';
 import { Icon } from './view/icons';
 import shared from './view/shared.module.css';
 
-/** Tells the reader when part of the conversation (a message, a rating) could not be saved, until dismissed. */
-export function SaveProblem({ history }: { history: ServerThreadHistory }): ReactNode {
+/** Tells the reader when a change (a rating, a rename) could not be saved, until dismissed. */
+export function SaveProblem(): ReactNode {
   const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => history.onSaveProblem(setProblem), [history]);
+  useEffect(() => onProblem(setProblem), []);
   if (!problem) return null;
   return (
     <p className={shared.problem} role="alert" data-testid="copilot-save-problem">
-      This conversation could not be saved ({problem}). It stays on screen until you reload.
+      This change could not be saved ({problem}).
       <button type="button" className="clean-btn" onClick={() => setProblem(null)} aria-label="Dismiss">
         <Icon name="close" size={12} />
       </button>

@@ -1,21 +1,20 @@
+import { ThreadListItemPrimitive, ThreadListPrimitive, useAui, useAuiState } from '@assistant-ui/react';
 import clsx from 'clsx';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import type { ThreadDto } from './runtime/wire-types';
-import styles from './view/page.module.css';
+import styles from './ThreadList.module.css';
 
-export type ThreadActions = {
-  open: (thread: ThreadDto) => void;
-  rename: (thread: ThreadDto, title: string) => void;
-  archive: (thread: ThreadDto) => void;
-  unarchive: (thread: ThreadDto) => void;
-  remove: (thread: ThreadDto) => void;
-};
+/** Called before the open conversation is archived or deleted, so the page can open the next one. */
+type OnLeave = (threadId: string) => void;
 
-function RenameForm({ thread, onDone }: { thread: ThreadDto; onDone: (title: string | null) => void }): ReactNode {
-  const [title, setTitle] = useState(thread.title);
+function RenameForm({ onDone }: { onDone: () => void }): ReactNode {
+  const aui = useAui();
+  const current = useAuiState((s) => s.threadListItem.title ?? '');
+  const [title, setTitle] = useState(current);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onDone(title.trim() || null);
+    const next = title.trim();
+    if (next && next !== current) aui.threadListItem.rename(next);
+    onDone();
   };
   return (
     <form onSubmit={submit} className={styles.renameForm}>
@@ -24,7 +23,7 @@ function RenameForm({ thread, onDone }: { thread: ThreadDto; onDone: (title: str
         value={title}
         maxLength={200}
         onChange={(event) => setTitle(event.target.value)}
-        onKeyDown={(event) => event.key === 'Escape' && onDone(null)}
+        onKeyDown={(event) => event.key === 'Escape' && onDone()}
         // biome-ignore lint/a11y/noAutofocus: the reader just asked to rename this thread
         autoFocus
       />
@@ -35,128 +34,104 @@ function RenameForm({ thread, onDone }: { thread: ThreadDto; onDone: (title: str
   );
 }
 
-function ThreadRow({
-  thread,
-  current,
-  actions,
-}: {
-  thread: ThreadDto;
-  current: boolean;
-  actions: ThreadActions;
-}): ReactNode {
+/** One conversation: open it, rename it, archive or unarchive it, delete it (after a confirmation). */
+function ThreadRow({ onLeave }: { onLeave: OnLeave }): ReactNode {
   const [renaming, setRenaming] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const archived = thread.status === 'archived';
+  const { id, title, status } = useAuiState((s) => s.threadListItem);
+  const current = useAuiState((s) => s.threads.mainThreadId === s.threadListItem.id);
+  const archived = status === 'archived';
+  const leave = () => current && onLeave(id);
   // Every row has the same buttons; their names say which conversation they act on.
-  const named = (verb: string) => `${verb} ${thread.title}`;
+  const named = (verb: string) => `${verb} ${title ?? 'New chat'}`;
   return (
-    <li className={clsx(styles.threadRow, current && styles.currentThread)} data-testid="thread-row">
-      {renaming ? (
-        <RenameForm
-          thread={thread}
-          onDone={(title) => {
-            setRenaming(false);
-            if (title && title !== thread.title) actions.rename(thread, title);
-          }}
-        />
-      ) : (
-        <button
-          type="button"
-          className={clsx('clean-btn', styles.threadTitle)}
-          aria-current={current ? 'page' : undefined}
-          onClick={() => actions.open(thread)}
-        >
-          {thread.title}
-        </button>
-      )}
-      {confirmingDelete ? (
-        <span className={styles.threadActions}>
-          <span>Delete for good?</span>
-          <button
-            type="button"
-            className="clean-btn"
-            aria-label={named('Yes, delete')}
-            onClick={() => {
-              setConfirmingDelete(false);
-              actions.remove(thread);
-            }}
+    <ThreadListItemPrimitive.Root asChild>
+      <li className={clsx(styles.threadRow, current && styles.currentThread)} data-testid="thread-row">
+        {renaming ? (
+          <RenameForm onDone={() => setRenaming(false)} />
+        ) : (
+          <ThreadListItemPrimitive.Trigger
+            className={clsx('clean-btn', styles.threadTitle)}
+            aria-current={current ? 'page' : undefined}
           >
-            Yes, delete
-          </button>
-          <button
-            type="button"
-            className="clean-btn"
-            onClick={() => setConfirmingDelete(false)}
-            // biome-ignore lint/a11y/noAutofocus: the Delete button just pressed is gone; the safe choice takes the focus
-            autoFocus
-          >
-            Keep
-          </button>
-        </span>
-      ) : (
-        <span className={styles.threadActions}>
-          {!archived && (
-            <button type="button" className="clean-btn" aria-label={named('Rename')} onClick={() => setRenaming(true)}>
-              Rename
+            <ThreadListItemPrimitive.Title fallback="New chat" />
+          </ThreadListItemPrimitive.Trigger>
+        )}
+        {confirmingDelete ? (
+          <span className={styles.threadActions}>
+            <span>Delete for good?</span>
+            <ThreadListItemPrimitive.Delete className="clean-btn" aria-label={named('Yes, delete')} onClick={leave}>
+              Yes, delete
+            </ThreadListItemPrimitive.Delete>
+            <button
+              type="button"
+              className="clean-btn"
+              onClick={() => setConfirmingDelete(false)}
+              // biome-ignore lint/a11y/noAutofocus: the Delete button just pressed is gone; the safe choice takes the focus
+              autoFocus
+            >
+              Keep
             </button>
-          )}
-          <button
-            type="button"
-            className="clean-btn"
-            aria-label={named(archived ? 'Unarchive' : 'Archive')}
-            onClick={() => (archived ? actions.unarchive(thread) : actions.archive(thread))}
-          >
-            {archived ? 'Unarchive' : 'Archive'}
-          </button>
-          <button
-            type="button"
-            className="clean-btn"
-            aria-label={named('Delete')}
-            onClick={() => setConfirmingDelete(true)}
-          >
-            Delete
-          </button>
-        </span>
-      )}
-    </li>
+          </span>
+        ) : (
+          <span className={styles.threadActions}>
+            {!archived && (
+              <button
+                type="button"
+                className="clean-btn"
+                aria-label={named('Rename')}
+                onClick={() => setRenaming(true)}
+              >
+                Rename
+              </button>
+            )}
+            {archived ? (
+              <ThreadListItemPrimitive.Unarchive className="clean-btn" aria-label={named('Unarchive')}>
+                Unarchive
+              </ThreadListItemPrimitive.Unarchive>
+            ) : (
+              <ThreadListItemPrimitive.Archive className="clean-btn" aria-label={named('Archive')} onClick={leave}>
+                Archive
+              </ThreadListItemPrimitive.Archive>
+            )}
+            <button
+              type="button"
+              className="clean-btn"
+              aria-label={named('Delete')}
+              onClick={() => setConfirmingDelete(true)}
+            >
+              Delete
+            </button>
+          </span>
+        )}
+      </li>
+    </ThreadListItemPrimitive.Root>
   );
 }
 
-/** The reader's conversations (spec section 4): new, rename, archive / unarchive, delete. */
-export function ThreadList({
-  regular,
-  archived,
-  currentId,
-  onNew,
-  actions,
-}: {
-  regular: ThreadDto[];
-  archived: ThreadDto[];
-  currentId: string | null;
-  onNew: () => void;
-  actions: ThreadActions;
-}): ReactNode {
+/** The reader's conversations (spec section 4), on assistant-ui's thread-list primitives. */
+export function ThreadList({ onLeave }: { onLeave: OnLeave }): ReactNode {
+  const regularCount = useAuiState((s) => s.threads.threadIds.length);
+  const archivedCount = useAuiState((s) => s.threads.archivedThreadIds.length);
   return (
-    <nav className={styles.threadList} aria-label="Conversations" data-testid="thread-list">
-      <button type="button" className="button button--primary button--block" onClick={onNew}>
-        New conversation
-      </button>
-      {regular.length === 0 && <p className={styles.emptyList}>No conversations yet.</p>}
-      <ul data-testid="regular-threads">
-        {regular.map((thread) => (
-          <ThreadRow key={thread.id} thread={thread} current={thread.id === currentId} actions={actions} />
-        ))}
-      </ul>
-      {archived.length > 0 && (
-        <details className={styles.archived}>
-          <summary>Archived ({archived.length})</summary>
-          <ul data-testid="archived-threads">
-            {archived.map((thread) => (
-              <ThreadRow key={thread.id} thread={thread} current={thread.id === currentId} actions={actions} />
-            ))}
-          </ul>
-        </details>
-      )}
-    </nav>
+    <ThreadListPrimitive.Root asChild>
+      <nav className={styles.threadList} aria-label="Conversations" data-testid="thread-list">
+        <ThreadListPrimitive.New className="button button--primary button--block">
+          New conversation
+        </ThreadListPrimitive.New>
+        {regularCount === 0 && <p className={styles.emptyList}>No conversations yet.</p>}
+        <ul data-testid="regular-threads">
+          <ThreadListPrimitive.Items>{() => <ThreadRow onLeave={onLeave} />}</ThreadListPrimitive.Items>
+        </ul>
+        {archivedCount > 0 && (
+          <details className={styles.archived}>
+            <summary>Archived ({archivedCount})</summary>
+            <ul data-testid="archived-threads">
+              <ThreadListPrimitive.Items archived>{() => <ThreadRow onLeave={onLeave} />}</ThreadListPrimitive.Items>
+            </ul>
+          </details>
+        )}
+      </nav>
+    </ThreadListPrimitive.Root>
   );
 }

@@ -1,7 +1,7 @@
-import type { SearchResponse, SearchResultDto } from '../../../../server/src/search/contract';
+import type { SearchResponse, SearchResultDto } from '@acme/contract';
 
-export type { SearchResultDto, TextPiece } from '../../../../server/src/search/contract';
-export { maxSearchQueryCharacters } from '../../../../server/src/search/contract';
+export type { SearchResultDto, TextPiece } from '@acme/contract';
+export { maxSearchQueryCharacters } from '@acme/contract';
 
 /** A search the server refused, with its message; anything else is an outage. */
 export class SearchRefused extends Error {}

@@ -1,3 +1,5 @@
+import type { ApiErrorBody } from '@acme/contract';
+
 /** A failure the reader should see, with the server's code (e.g. `rate_limited:ask`) and an actionable message. */
 export class CopilotError extends Error {
   constructor(
@@ -9,11 +11,9 @@ export class CopilotError extends Error {
   }
 }
 
-type ErrorBody = { error?: { code?: string; message?: string } };
-
 /** Turns a non-2xx API response into a CopilotError, keeping the server's message when it sent one. */
 export async function errorFromResponse(response: Response): Promise<CopilotError> {
-  const body = (await response.json().catch(() => ({}))) as ErrorBody;
+  const body = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
   if (response.status === 401) {
     return new CopilotError('unauthorized', 'Your session has ended. Reload the page and sign in again.');
   }

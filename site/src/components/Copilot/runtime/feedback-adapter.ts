@@ -1,14 +1,16 @@
 import type { FeedbackAdapter } from '@assistant-ui/react';
-import type { ServerThreadHistory } from './server-thread-history';
+import type { ServerConversation } from './conversation';
+import { reportProblem } from './problems';
 import { threadApi } from './thread-api';
 
-/** Good / Bad response, kept with the message on the server (it must be saved before its feedback can be). */
-export function createFeedbackAdapter(history: ServerThreadHistory): FeedbackAdapter {
+/** Good / Bad response, kept with the answer on the server under the server's id for it. */
+export function createFeedbackAdapter(conversation: ServerConversation): FeedbackAdapter {
   return {
     submit: ({ message, type, comment }) => {
-      history
-        .afterWrites(() => threadApi.setFeedback(message.id, type, comment))
-        .catch((error: unknown) => history.reportSaveProblem(error));
+      const messageId = conversation.serverIdOf(message.id) ?? message.id;
+      threadApi
+        .setFeedback(messageId, { rating: type, ...(comment ? { comment } : {}) })
+        .catch((error: unknown) => reportProblem(error));
     },
   };
 }

@@ -1,14 +1,11 @@
+import { allowedImageTypes, maxImageBytes } from '@acme/contract';
 import type { AttachmentAdapter, CompleteAttachment, PendingAttachment } from '@assistant-ui/react';
-
-/** The server's limits for one image (server/src/copilot/contract.ts). */
-export const maxImageBytes = 5_242_880;
-export const acceptedImageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /** Why a file cannot be attached, in words the reader can act on; null when it can. */
 export function refusalOf(file: { name: string; type: string; size: number }): string | null {
-  if (!(acceptedImageTypes as readonly string[]).includes(file.type)) {
+  if (!(allowedImageTypes as readonly string[]).includes(file.type)) {
     return `${file.name} is not an image Dev Copilot can read. Attach a PNG, JPEG, GIF or WebP image.`;
   }
   if (file.size > maxImageBytes) {

@@ -1,10 +1,17 @@
-import { type AssistantRuntime, useLocalRuntime, WebSpeechSynthesisAdapter } from '@assistant-ui/react';
+import {
+  type AssistantRuntime,
+  useAui,
+  useLocalRuntime,
+  useRemoteThreadListRuntime,
+  WebSpeechSynthesisAdapter,
+} from '@assistant-ui/react';
 import { useMemo } from 'react';
-import type { CopilotActions } from '../../../../site.config';
-import { createAskAiModelAdapter } from './ask-model-adapter';
+import { useCopilotActions } from '../useCopilotActions';
+import { ServerConversation } from './conversation';
 import { createFeedbackAdapter } from './feedback-adapter';
 import { ImageAttachmentAdapter } from './image-attachment-adapter';
-import { type OnThreadKnown, ServerThreadHistory, type ThreadChoice } from './server-thread-history';
+import { threadListAdapter } from './thread-list-adapter';
+import { createTurnModelAdapter } from './turn-model-adapter';
 
 const currentPage = () => window.location.pathname;
 
@@ -12,28 +19,36 @@ const currentPage = () => window.location.pathname;
 const canSpeak = () => typeof window !== 'undefined' && 'speechSynthesis' in window;
 
 /**
- * Dev Copilot's runtime: the askAi model, the server's thread API as history, and the adapters the site config
- * allows. Leaving an adapter out is what hides its buttons (the runtime then lacks the capability).
+ * The runtime of one open conversation: turns on the server, its stored messages as history, and the adapters the
+ * site config allows. Leaving an adapter out is what hides its buttons (the runtime then lacks the capability).
  */
-export function useCopilotRuntime(
-  choice: ThreadChoice,
-  actions: CopilotActions,
-  onThreadKnown?: OnThreadKnown,
-): { runtime: AssistantRuntime; history: ServerThreadHistory } {
-  // One history per mounted conversation: callers give each thread its own component key.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the choice is fixed for the component's life
-  const history = useMemo(() => new ServerThreadHistory(choice, onThreadKnown), []);
+function useConversationRuntime(): AssistantRuntime {
+  const aui = useAui();
+  const actions = useCopilotActions();
+  const conversation = useMemo(
+    () =>
+      new ServerConversation({
+        remoteId: () => aui.threadListItem.getState().remoteId,
+        initialize: () => aui.threadListItem.initialize(),
+      }),
+    [aui],
+  );
   const adapters = useMemo(
     () => ({
-      history,
+      history: conversation.history,
       ...(actions.allowFeedbackPositive || actions.allowFeedbackNegative
-        ? { feedback: createFeedbackAdapter(history) }
+        ? { feedback: createFeedbackAdapter(conversation) }
         : {}),
       ...(actions.allowSpeak && canSpeak() ? { speech: new WebSpeechSynthesisAdapter() } : {}),
       ...(actions.allowAttachments ? { attachments: new ImageAttachmentAdapter() } : {}),
     }),
-    [history, actions],
+    [conversation, actions],
   );
-  const model = useMemo(() => createAskAiModelAdapter(currentPage), []);
-  return { runtime: useLocalRuntime(model, { adapters, maxSteps: 2 }), history };
+  const model = useMemo(() => createTurnModelAdapter(conversation, currentPage), [conversation]);
+  return useLocalRuntime(model, { adapters, maxSteps: 2 });
+}
+
+/** Dev Copilot's runtime: the reader's threads on the server (assistant-ui's remote thread list), one open at a time. */
+export function useCopilotRuntime(): AssistantRuntime {
+  return useRemoteThreadListRuntime({ adapter: threadListAdapter, runtimeHook: useConversationRuntime });
 }

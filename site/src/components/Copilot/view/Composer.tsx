@@ -44,7 +44,8 @@ export function Composer(): ReactNode {
   const actions = useCopilotActions();
   const [attachmentError, dismissError] = useAttachmentError();
   // A question sent before the stored conversation is in would start a second thread and then be overwritten.
-  const isLoading = useAuiState((s) => s.thread.isLoading);
+  // Until the reader's threads are listed, the conversation on screen may not be the one the question belongs to.
+  const isLoading = useAuiState((s) => s.thread.isLoading || s.threads.isLoading);
   const body = (
     <ComposerPrimitive.Root
       className={styles.composer}

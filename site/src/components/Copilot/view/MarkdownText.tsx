@@ -1,7 +1,10 @@
+import { useAuiState } from '@assistant-ui/react';
 import { type CodeHeaderProps, MarkdownTextPrimitive } from '@assistant-ui/react-markdown';
 import Link from '@docusaurus/Link';
-import { type ComponentPropsWithoutRef, type ReactNode, useState } from 'react';
+import { type ComponentPropsWithoutRef, type ReactNode, useMemo, useState } from 'react';
 import remarkGfm from 'remark-gfm';
+import type { LinkVerdicts } from '../runtime/turn-message';
+import { remarkCheckedLinks } from './checked-links';
 import { Icon } from './icons';
 import styles from './MarkdownText.module.css';
 import { remarkRawHtmlAsText } from './raw-html-as-text';
@@ -50,15 +53,20 @@ function AnswerLink({ href, children, node: _node, ...rest }: ComponentPropsWith
   );
 }
 
+const noVerdicts: LinkVerdicts = {};
+
 /**
  * An answer's markdown (spec section 5): GFM, headings to h6, code blocks with a language header and Copy, raw HTML
- * as text. react-markdown's default URL filter already keeps only relative, http(s), irc(s), mailto and xmpp links.
+ * as text, links to the handbook as the server checked them. react-markdown's default URL filter already keeps only
+ * relative, http(s), irc(s), mailto and xmpp links.
  */
 export function MarkdownText(): ReactNode {
+  const verdicts = useAuiState((s) => (s.message.metadata.custom.links as LinkVerdicts | undefined) ?? noVerdicts);
+  const remarkPlugins = useMemo(() => [remarkGfm, remarkRawHtmlAsText, remarkCheckedLinks(verdicts)], [verdicts]);
   return (
     <MarkdownTextPrimitive
       className={styles.markdown}
-      remarkPlugins={[remarkGfm, remarkRawHtmlAsText]}
+      remarkPlugins={remarkPlugins}
       components={{ CodeHeader, a: AnswerLink, pre: CodeBlock }}
     />
   );

@@ -24,7 +24,7 @@ export function Thread({
     <TooltipProvider>
       <ThreadPrimitive.Root className={styles.thread}>
         <ThreadPrimitive.Viewport className={styles.viewport} data-testid="copilot-viewport">
-          <AuiIf condition={(s) => s.thread.isEmpty && !s.thread.isLoading}>
+          <AuiIf condition={(s) => s.thread.isEmpty && !s.thread.isLoading && !s.threads.isLoading}>
             <Welcome suggestions={suggestions} />
           </AuiIf>
           <ThreadPrimitive.Messages components={{ UserMessage, EditComposer, AssistantMessage }} />

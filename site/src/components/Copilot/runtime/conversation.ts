@@ -1,0 +1,45 @@
+import type { ThreadHistoryAdapter } from '@assistant-ui/react';
+import { toMessageRepository } from './stored-messages';
+import { threadApi } from './thread-api';
+
+/** The thread list item a conversation belongs to, read when needed (it changes once the thread is created). */
+export type ThreadHandle = {
+  remoteId: () => string | undefined;
+  initialize: () => Promise<{ remoteId: string }>;
+};
+
+/**
+ * One conversation as the server keeps it. The runtime names messages it creates itself; the server names them too
+ * when it stores them (the `turn` part of an answer's stream), and every later call uses the server's name.
+ */
+export class ServerConversation {
+  private readonly serverIds = new Map<string, string>();
+
+  constructor(private readonly thread: ThreadHandle) {}
+
+  /** The server's thread id, creating the thread on the server the first time something is asked. */
+  async threadId(): Promise<string> {
+    return this.thread.remoteId() ?? (await this.thread.initialize()).remoteId;
+  }
+
+  /** The server's id of a message the runtime knows, or undefined when the server never stored it. */
+  serverIdOf(messageId: string): string | undefined {
+    return this.serverIds.get(messageId);
+  }
+
+  remember(messageId: string, serverId: string) {
+    this.serverIds.set(messageId, serverId);
+  }
+
+  /** Loads the stored conversation; writing is the server's part of a turn, so nothing is appended from here. */
+  readonly history: ThreadHistoryAdapter = {
+    load: async () => {
+      const threadId = this.thread.remoteId();
+      if (!threadId) return { messages: [] };
+      const { messages } = await threadApi.get(threadId);
+      for (const message of messages) this.remember(message.id, message.id);
+      return toMessageRepository(messages);
+    },
+    append: async () => {},
+  };
+}
