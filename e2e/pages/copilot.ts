@@ -85,9 +85,12 @@ export class Copilot {
     }, count);
   }
 
-  /** Waits until every message and rating written so far is saved on the server. */
+  /**
+   * Waits until no request is in flight, so a rating or rename just made has reached the server (questions and
+   * answers are stored by the server itself before an answer's stream ends).
+   */
   async waitUntilSaved() {
-    await this.page.waitForFunction(() => document.documentElement.dataset.copilotSaving === undefined);
+    await this.page.waitForLoadState('networkidle');
   }
 
   action(answer: number, name: string) {
