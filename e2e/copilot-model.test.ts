@@ -178,3 +178,66 @@ describe('Dev Copilot with a model', () => {
     await expect.poll(() => scrollToBottom.count()).toBe(0);
   });
 });
+
+describe('the server owns the turn', () => {
+  const longAnswer = Array.from({ length: 30 }, (_, index) => `Step ${index + 1} of the rollback.`).join(' ');
+
+  it('finishes the answer when the reader closes the page mid-answer; a reload shows all of it', async () => {
+    fake.behave({ reply: longAnswer, chunkDelayMs: 30 });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('How do I roll back a release?');
+    await expect.poll(() => copilot.lastAnswer.innerText()).toContain('Step 2');
+    await site.page.close();
+    // Nobody is reading any more; the server still hears the model out.
+    await expect.poll(() => fake.received.at(-1)?.finishedAt, { timeout: 10_000 }).toBeDefined();
+
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/`);
+    await page.getByTestId('copilot-launcher').click();
+    const answer = page.getByTestId('copilot-assistant-message').last();
+    await expect.poll(() => answer.innerText(), { timeout: 15_000 }).toContain('Step 30 of the rollback.');
+    expect(await answer.getAttribute('data-status')).toBe('complete');
+    expect(fake.received.at(-1)?.closedEarlyAt).toBeUndefined();
+  });
+
+  it('keeps what was written when the reader presses Stop, and shows it stopped after a reload', async () => {
+    fake.behave({ reply: longAnswer, chunkDelayMs: 60 });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('How do I roll back a release?');
+    await expect.poll(() => copilot.lastAnswer.innerText()).toContain('Step 2');
+    await copilot.stopButton.click();
+    await copilot.waitForAnswer(1);
+    await expect.poll(() => fake.received.at(-1)?.closedEarlyAt).toBeDefined();
+
+    await site.page.reload();
+    await copilot.open();
+    await copilot.waitForAnswer(1);
+    const stopped = copilot.lastAnswer;
+    expect(await stopped.getByTestId('copilot-cancelled').count()).toBe(1);
+    expect(await stopped.innerText()).toContain('Step 1');
+    expect(await stopped.innerText()).not.toContain('Step 30');
+  });
+
+  it('shows a link the build has as a link and an invented one as plain text, also after a reload', async () => {
+    fake.behave({
+      reply: ['Set the policy as in ', '[the TTL guide](/firestore-ttl) ', 'and [the runbook](/no-such-page#x).'],
+      chunkDelayMs: 40,
+    });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('How do I set a TTL policy?');
+    await copilot.waitForAnswer(1);
+    const answer = copilot.lastAnswer;
+    await expect.poll(() => answer.innerText()).toContain('and the runbook.');
+    expect(await answer.getByRole('link', { name: 'the TTL guide' }).getAttribute('href')).toBe('/firestore-ttl');
+    expect(await answer.getByRole('link', { name: 'the runbook' }).count()).toBe(0);
+    await site.page.reload();
+    await copilot.open();
+    await copilot.waitForAnswer(1);
+    expect(await copilot.lastAnswer.getByRole('link', { name: 'the TTL guide' }).count()).toBe(1);
+    expect(await copilot.lastAnswer.getByRole('link', { name: 'the runbook' }).count()).toBe(0);
+    expect(await copilot.lastAnswer.innerText()).toContain('and the runbook.');
+  });
+});
