@@ -1,5 +1,5 @@
+import { maxImageBytes } from '@acme/contract';
 import { describe, expect, it } from 'vitest';
-import { maxImageBytes } from './contract.js';
 import { checkImage, ImageProblem } from './images.js';
 
 const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);

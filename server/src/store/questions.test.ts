@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
-import { appendMessage, createThread, deleteThread, setFeedback } from './conversations.js';
+import { createThread, deleteThread } from './conversations.js';
+import { appendMessage, setFeedback } from './messages.js';
 import {
   findReportItems,
   maxRecordedQuestionCharacters,
@@ -40,7 +41,7 @@ for (const backend of testBackends) {
       await store.db.delete(threads);
     });
 
-    /** A question and its answer saved in a thread, as the widget saves them, the answer under askAi's id. */
+    /** A question and its answer saved in a thread, as a turn saves them, the answer under the id the turn streamed. */
     async function conversation(question: string, answerMessageId: string) {
       const thread = await createThread(store.db, { ownerEmail: ada });
       const asked = await appendMessage(store.db, {

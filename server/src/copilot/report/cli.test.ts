@@ -5,8 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase, type TestDatabase } from '../../../test-support/test-databases.js';
-import { appendMessage, createThread, setFeedback } from '../../store/conversations.js';
+import { createThread } from '../../store/conversations.js';
 import { openStore, type Store } from '../../store/database.js';
+import { appendMessage, setFeedback } from '../../store/messages.js';
 import { recordQuestion } from '../../store/questions.js';
 
 const repository = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -19,9 +19,11 @@ import {
 } from '../../store/conversations.js';
 import { clearFeedback, setFeedback } from '../../store/messages.js';
 import { readerOf } from '../reader.js';
-import type { CopilotRouteOptions } from '../routes.js';
+import type { CopilotRouteOptions } from '../route-options.js';
 
 const byId = { params: z.strictObject({ id: recordId }) };
+// A POST without a body creates an untitled chat; Fastify validates a missing body as null.
+const createThreadBody = z.preprocess((body) => body ?? {}, createThreadRequestSchema);
 
 /** Dev Copilot's saved conversations: each reader sees and changes only their own; another's are not found. */
 export async function threadRoutes(app: FastifyInstance, { db }: CopilotRouteOptions) {
@@ -32,7 +34,7 @@ export async function threadRoutes(app: FastifyInstance, { db }: CopilotRouteOpt
     threads: await listThreads(db, { ownerEmail: readerOf(request), status: request.query.status }),
   }));
 
-  routes.post('/api/threads', { schema: { body: createThreadRequestSchema.default({}) } }, async (request, reply) => {
+  routes.post('/api/threads', { schema: { body: createThreadBody } }, async (request, reply) => {
     const thread = await createThread(db, { ownerEmail: readerOf(request), title: request.body.title });
     return reply.code(201).send(thread);
   });

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicOrigin, startCopilotApi } from '../../test-support/copilot-api.js';
+import { inMemoryDataDirectory, openStore, type Store } from '../store/database.js';
+
+const ada = 'ada@acme.example';
+
+/** Every endpoint of Dev Copilot's API, each with a body it could accept. */
+const everyEndpoint: [string, string, unknown][] = [
+  ['GET', '/api/threads', undefined],
+  ['POST', '/api/threads', {}],
+  ['GET', '/api/threads/t1', undefined],
+  ['PATCH', '/api/threads/t1', { title: 'Mine' }],
+  ['DELETE', '/api/threads/t1', undefined],
+  ['POST', '/api/threads/t1/stop', undefined],
+  ['POST', '/api/turns', { threadId: 't1', parentId: null, text: 'How do I roll back?' }],
+  ['POST', '/api/askAi', { messages: [{ role: 'user', content: [{ type: 'text', text: 'How do I roll back?' }] }] }],
+  ['PUT', '/api/messages/m1/feedback', { rating: 'positive' }],
+  ['DELETE', '/api/messages/m1/feedback', undefined],
+];
+
+describe("Dev Copilot's API", () => {
+  let store: Store;
+  let api: Awaited<ReturnType<typeof startCopilotApi>>;
+
+  beforeAll(async () => {
+    store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    api = await startCopilotApi(store);
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await store?.close();
+  });
+
+  it.each(everyEndpoint)('rejectsSignedOutReader: %s %s answers 401 without caching', async (method, path, body) => {
+    const response = await api.call(method, path, { body });
+
+    expect(response.status).toBe(401);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toMatchObject({ error: { code: 'unauthorized:session' } });
+  });
+
+  it.each(everyEndpoint)('rejectsSignedInReaderWithoutAccess: %s %s answers 403', async (method, path, body) => {
+    const response = await fetch(`${api.baseUrl}${path}`, {
+      method,
+      headers: {
+        'x-test-user': ada,
+        'x-test-not-allowed': '1',
+        origin: publicOrigin,
+        'content-type': 'application/json',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ error: { code: 'forbidden:access' } });
+  });
+
+  it.each(everyEndpoint.filter(([method]) => method !== 'GET'))(
+    'rejectsCrossSiteChange: %s %s from another origin or none answers 403',
+    async (method, path, body) => {
+      for (const origin of ['https://evil.example', 'https://handbook.acme.example.evil.example', null]) {
+        const response = await api.call(method, path, { as: ada, origin, body });
+
+        expect(response.status, `origin ${origin}`).toBe(403);
+        expect(await response.json()).toMatchObject({ error: { code: 'forbidden:origin' } });
+      }
+    },
+  );
+
+  it('reads without an Origin header, as a same-origin GET sends none', async () => {
+    const response = await api.call('GET', '/api/threads', { as: ada, origin: null });
+
+    expect(response.status).toBe(200);
+  });
+});
