@@ -6,7 +6,7 @@
  */
 import lunr from 'lunr';
 import { siteBuildDirectory } from '../e2e/harness';
-import { composeDocsOnlyAnswer } from '../server/src/copilot/ask/docs-only-answer.js';
+import { composeDocsOnlyAnswer } from '../server/src/copilot/answer/docs-only-answer.js';
 import { retrieve } from '../server/src/search/coverage.js';
 import type { DocSection } from '../server/src/search/doc-page.js';
 import { createSearchEngine, type SearchEngine } from '../server/src/search/engine.js';

@@ -3,7 +3,7 @@
  * tests check behaviour, never these figures.
  */
 import { readFileSync } from 'node:fs';
-import { composeDocsOnlyAnswer } from '../../server/src/copilot/ask/docs-only-answer.js';
+import { composeDocsOnlyAnswer } from '../../server/src/copilot/answer/docs-only-answer.js';
 import { retrieve } from '../../server/src/search/coverage.js';
 import type { SearchEngine } from '../../server/src/search/engine.js';
 import { pageKey, parseDocUrl } from '../../server/src/search/urls.js';

@@ -2,30 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { requireAllowedViewer } from '../auth/guards.js';
 import { registerReaderRateLimit } from '../reader-rate-limit.js';
-import type { Database } from '../store/database.js';
 import { recordQuestion } from '../store/questions.js';
-import type { AnswerDependencies } from './answer/answer-service.js';
 import { askRoute } from './ask/routes.js';
+import type { CopilotOptions, CopilotRouteOptions } from './route-options.js';
 import { threadRoutes } from './threads/routes.js';
 import { turnRoutes } from './turn/routes.js';
 import { RunningAnswers } from './turn/running-answers.js';
-import type { AnsweredQuestion } from './turn/turn-service.js';
 
-export type CopilotOptions = AnswerDependencies & {
-  db: Database;
-  requestsPerMinute?: number | undefined;
-  concurrentPerUser?: number | undefined;
-};
-
-/** What each of Dev Copilot's route plugins gets. */
-export type CopilotRouteOptions = CopilotOptions & {
-  running: RunningAnswers;
-  /** Logs an answered question for the maintainers' report; never throws. */
-  recordAnswer: (question: AnsweredQuestion) => Promise<void>;
-  bodyLimit: number;
-  /** Route config that counts a question against the reader's per-minute limit. */
-  rateLimit: { rateLimit: { max: number; timeWindow: string } };
-};
+// For those who start the API; the route plugins import these from route-options.ts, never from here (no loop).
+export type { CopilotOptions, CopilotRouteOptions };
 
 /** Dev Copilot's API: only for allowed readers, never cached, questions limited per reader. */
 export async function copilotRoutes(app: FastifyInstance, options: CopilotOptions) {

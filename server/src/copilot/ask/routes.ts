@@ -7,45 +7,47 @@ import { startAnswer } from '../answer/answer-service.js';
 import { checkImages } from '../images.js';
 import { classifyModelError } from '../model/model-errors.js';
 import { readerOf } from '../reader.js';
-import type { CopilotRouteOptions } from '../routes.js';
+import type { CopilotRouteOptions } from '../route-options.js';
 import { reasonOf } from '../turn/turn-service.js';
 
 /** POST /api/askAi, spec section 7's call: stateless, for scripts; the whole answer at once as `{data}`. */
 export async function askRoute(app: FastifyInstance, options: CopilotRouteOptions) {
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:ask', internal: 'internal:ask', tooLargeAdvice }));
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/askAi',
-    { schema: { body: askAiRequestSchema }, bodyLimit: options.bodyLimit, config: options.rateLimit },
-    async (request, reply) => {
-      const images = checkImages(request.body.messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
-      const reader = readerOf(request);
-      const slot = options.running.begin(reader);
-      // Nobody reads an answer whose caller went away: stop it, the provider's request included.
-      reply.raw.on('close', () => reply.raw.writableFinished || slot.cancel());
-      try {
-        const run = await startAnswer(options, request.body, images, slot.signal);
-        let text = '';
-        for await (const piece of run.pieces) text += piece;
-        const finished = run.finish(text);
-        await options.recordAnswer({ ...run, email: reader, sources: finished.sources, answerId: randomUUID() });
-        const response: AskAiResponse = {
-          data: finished.text,
-          covered: run.covered,
-          sources: finished.sources,
-          closest: run.closest,
-          mode: run.mode,
-        };
-        return response;
-      } catch (error) {
-        if (slot.signal.aborted) return reply;
-        const failure = classifyModelError(error);
-        request.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the model failed');
-        return sendApiError(reply, failure.code, failure.message);
-      } finally {
-        slot.end();
-      }
-    },
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post(
+      '/api/askAi',
+      { schema: { body: askAiRequestSchema }, bodyLimit: options.bodyLimit, config: options.rateLimit },
+      async (request, reply) => {
+        const images = checkImages(request.body.messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
+        const reader = readerOf(request);
+        const slot = options.running.begin(reader);
+        // Nobody reads an answer whose caller went away: stop it, the provider's request included.
+        reply.raw.on('close', () => reply.raw.writableFinished || slot.cancel());
+        try {
+          const run = await startAnswer(options, request.body, images, slot.signal);
+          let text = '';
+          for await (const piece of run.pieces) text += piece;
+          const finished = run.finish(text);
+          await options.recordAnswer({ ...run, email: reader, sources: finished.sources, answerId: randomUUID() });
+          const response: AskAiResponse = {
+            data: finished.text,
+            covered: run.covered,
+            sources: finished.sources,
+            closest: run.closest,
+            mode: run.mode,
+          };
+          return response;
+        } catch (error) {
+          if (slot.signal.aborted) return reply;
+          const failure = classifyModelError(error);
+          request.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the model failed');
+          return sendApiError(reply, failure.code, failure.message);
+        } finally {
+          slot.end();
+        }
+      },
+    );
 }
 
 export const tooLargeAdvice = 'Send fewer or smaller screenshots, or a shorter text.';

@@ -1,0 +1,21 @@
+import type { Database } from '../store/database.js';
+import type { AnswerDependencies } from './answer/answer-service.js';
+import type { RunningAnswers } from './turn/running-answers.js';
+import type { AnsweredQuestion } from './turn/turn-service.js';
+
+/** What Dev Copilot's API is started with. */
+export type CopilotOptions = AnswerDependencies & {
+  db: Database;
+  requestsPerMinute?: number | undefined;
+  concurrentPerUser?: number | undefined;
+};
+
+/** What each of Dev Copilot's route plugins gets; kept apart from routes.ts, which imports the plugins. */
+export type CopilotRouteOptions = CopilotOptions & {
+  running: RunningAnswers;
+  /** Logs an answered question for the maintainers' report; never throws. */
+  recordAnswer: (question: AnsweredQuestion) => Promise<void>;
+  bodyLimit: number;
+  /** Route config that counts a question against the reader's per-minute limit. */
+  rateLimit: { rateLimit: { max: number; timeWindow: string } };
+};
