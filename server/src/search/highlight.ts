@@ -1,5 +1,5 @@
-import { analyze, wordPattern } from './analyze.js';
 import type { TextPiece } from '@acme/contract';
+import { analyze, wordPattern } from './analyze.js';
 
 /** A text cut into pieces, the words whose terms the query matched marked, so the browser can draw them. */
 export function highlight(text: string, matched: ReadonlySet<string>): TextPiece[] {

@@ -1,12 +1,13 @@
-import type { SearchResponse } from '@acme/contract';
+import { type SearchResponse, searchQuerySchema } from '@acme/contract';
 import type { FastifyInstance } from 'fastify';
-import { apiErrorHandler, describeIssues, sendApiError } from '../api-errors.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { apiErrorHandler } from '../api-errors.js';
 import { requireAllowedViewer } from '../auth/guards.js';
 import { registerReaderRateLimit } from '../reader-rate-limit.js';
 import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
-import { searchQuerySchema } from './request-schema.js';
 
 /** Control characters (NUL among them) and lone surrogates say nothing to search by. */
 const unsearchable = /[\p{Cc}\p{Cs}]/gu;
@@ -25,17 +26,18 @@ export async function searchRoutes(
   // After the gate, so it counts per signed-in reader; every keystroke is a search, so the bound is generous.
   await registerReaderRateLimit(app, { scope: 'search', code: 'rate_limited:search', what: 'searches' });
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:search', internal: 'internal:search' }));
-  app.get(
+  app.setValidatorCompiler(validatorCompiler);
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/search',
-    { config: { rateLimit: { max: options.requestsPerMinute, timeWindow: '1 minute' } } },
+    {
+      schema: { querystring: searchQuerySchema },
+      config: { rateLimit: { max: options.requestsPerMinute, timeWindow: '1 minute' } },
+    },
     async (request, reply) => {
-      const parsed = searchQuerySchema.safeParse(request.query);
-      if (!parsed.success) return sendApiError(reply, 'bad_request:search', describeIssues(parsed.error.issues));
-      const query = parsed.data.q.replace(unsearchable, ' ').trim();
+      const { q, limit, ctx } = request.query;
+      const query = q.replace(unsearchable, ' ').trim();
       const engine = options.currentEngine();
-      const hits = query
-        ? engine.search(query, { limit: parsed.data.limit, pathPrefix: parsed.data.ctx, asYouType: true })
-        : [];
+      const hits = query ? engine.search(query, { limit, pathPrefix: ctx, asYouType: true }) : [];
       const response: SearchResponse = {
         query,
         results: hits.map((hit) => ({

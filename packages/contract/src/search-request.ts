@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maxSearchHits, maxSearchQueryCharacters, searchBoxHits } from '@acme/contract';
+import { maxSearchHits, maxSearchQueryCharacters, searchBoxHits } from './search.js';
 
 /** GET /api/search?q=&limit=&ctx=: the question, how many hits, and an optional path to search under. */
 export const searchQuerySchema = z.object({
