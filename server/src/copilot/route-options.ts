@@ -19,3 +19,6 @@ export type CopilotRouteOptions = CopilotOptions & {
   /** Route config that counts a question against the reader's per-minute limit. */
   rateLimit: { rateLimit: { max: number; timeWindow: string } };
 };
+
+/** What a reader can do about a question whose body is too large. */
+export const tooLargeAdvice = 'Send fewer or smaller screenshots, or a shorter text.';

@@ -64,7 +64,8 @@ function judge(url: string, links: SiteLinks): LinkVerdict | undefined {
 /** The text a removed link leaves behind: its words, or its address as code so the widget does not link it again. */
 function withoutLink(link: FoundLink, markdown: string): string {
   if (link.kind === 'definition') return '';
-  if (link.kind === 'autolink' || link.kind === 'literal') return `\`${markdown.slice(link.start, link.end).replace(/^<|>$/g, '')}\``;
+  if (link.kind === 'autolink' || link.kind === 'literal')
+    return `\`${markdown.slice(link.start, link.end).replace(/^<|>$/g, '')}\``;
   if (link.node.type === 'image') return link.node.alt ? `[image: ${link.node.alt}]` : '';
   return childrenSource(link, markdown);
 }

@@ -1,8 +1,8 @@
+import type { AnswerSource } from '@acme/contract';
 import type { Retrieval } from '../../search/coverage.js';
 import type { SearchHit } from '../../search/engine.js';
 import { answerPassages } from '../../search/passages.js';
 import { coverageShare, type QueryTerm } from '../../search/query.js';
-import type { AnswerSource } from '@acme/contract';
 
 export type DocsOnlyAnswer = {
   markdown: string;

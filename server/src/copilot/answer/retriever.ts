@@ -3,7 +3,10 @@ import type { SearchEngine } from '../../search/engine.js';
 import { reorderByMeaning, type SemanticHit } from '../../search/semantic-index.js';
 
 /** Sections nearest in meaning to a question, when an embedding model is configured (hybrid retrieval). */
-export type SemanticSearch = (query: string, options: { limit: number; signal?: AbortSignal }) => Promise<SemanticHit[]>;
+export type SemanticSearch = (
+  query: string,
+  options: { limit: number; signal?: AbortSignal },
+) => Promise<SemanticHit[]>;
 
 /** Sections handed on to the answer, best first. */
 const answerSections = 8;

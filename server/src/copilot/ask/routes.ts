@@ -7,7 +7,7 @@ import { startAnswer } from '../answer/answer-service.js';
 import { checkImages } from '../images.js';
 import { classifyModelError } from '../model/model-errors.js';
 import { readerOf } from '../reader.js';
-import type { CopilotRouteOptions } from '../route-options.js';
+import { type CopilotRouteOptions, tooLargeAdvice } from '../route-options.js';
 import { reasonOf } from '../turn/turn-service.js';
 
 /** POST /api/askAi, spec section 7's call: stateless, for scripts; the whole answer at once as `{data}`. */
@@ -49,5 +49,3 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
       },
     );
 }
-
-export const tooLargeAdvice = 'Send fewer or smaller screenshots, or a shorter text.';

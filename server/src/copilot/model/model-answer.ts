@@ -1,6 +1,6 @@
+import type { AnswerSource, AskAiRequest } from '@acme/contract';
 import { type LanguageModel, streamText } from 'ai';
 import type { DocSection } from '../../search/doc-page.js';
-import type { AnswerSource, AskAiRequest } from '@acme/contract';
 import type { CheckedAnswer } from '../answer/answer-links.js';
 import { sourceTitle } from '../answer/docs-only-answer.js';
 import { classifyModelError, ModelRunError } from './model-errors.js';
@@ -83,7 +83,7 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
     if (!answerText.trim()) {
       throw new ModelRunError({
         code: 'model_bad_response:ask',
-        message: 'The model sent an empty answer. Try again.'
+        message: 'The model sent an empty answer. Try again.',
       });
     }
   }

@@ -45,17 +45,20 @@ export function classifyModelError(error: unknown): ModelFailure {
     if (status === 401 || status === 403) {
       return {
         code: 'model_refused_key:ask',
-        message: 'The model provider refused our API key. Tell the handbook maintainers.' };
+        message: 'The model provider refused our API key. Tell the handbook maintainers.',
+      };
     }
     if (status === 429) {
       return {
         code: 'model_busy:ask',
-        message: 'The model provider is rate-limiting us. Try again in a minute.' };
+        message: 'The model provider is rate-limiting us. Try again in a minute.',
+      };
     }
     if (status !== undefined) {
       return {
         code: 'model_error:ask',
-        message: `The model provider failed (HTTP ${status}). Try again.` };
+        message: `The model provider failed (HTTP ${status}). Try again.`,
+      };
     }
   }
   if (
@@ -64,7 +67,8 @@ export function classifyModelError(error: unknown): ModelFailure {
   ) {
     return {
       code: 'model_unreachable:ask',
-      message: 'The model provider could not be reached. Try again.' };
+      message: 'The model provider could not be reached. Try again.',
+    };
   }
   if (
     JSONParseError.isInstance(error) ||
@@ -73,7 +77,8 @@ export function classifyModelError(error: unknown): ModelFailure {
   ) {
     return {
       code: 'model_bad_response:ask',
-      message: 'The model provider sent an answer that could not be read. Try again.' };
+      message: 'The model provider sent an answer that could not be read. Try again.',
+    };
   }
   return { code: 'model_error:ask', message: 'The model failed to answer. Try again.' };
 }

@@ -1,5 +1,5 @@
-import type { ModelMessage, UserContent } from 'ai';
 import type { AskAiRequest } from '@acme/contract';
+import type { ModelMessage, UserContent } from 'ai';
 
 /** A retrieved section as the model sees it: numbered, titled, with the exact link it may cite. */
 export type ContextSection = { title: string; url: string; text: string };

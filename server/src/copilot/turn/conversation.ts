@@ -1,8 +1,8 @@
 import { ApiError, type AskMessage, type ImageAttachment, type ParsedTurnRequest } from '@acme/contract';
+import type { Message } from '../../store/conversations.js';
 import { getThreadWithMessages } from '../../store/conversations.js';
 import type { Database } from '../../store/database.js';
 import { conversationUpTo } from '../../store/messages.js';
-import type { Message } from '../../store/conversations.js';
 
 /** Where a turn's question goes: after which message, with which stored question when it is answered again. */
 export type QuestionPlace = {
@@ -20,7 +20,8 @@ export type QuestionPlace = {
 export async function placeQuestion(db: Database, ownerEmail: string, turn: ParsedTurnRequest): Promise<QuestionPlace> {
   const target = turn.retryOf ?? turn.parentId;
   if (target === null || target === undefined) {
-    if (!(await getThreadWithMessages(db, { ownerEmail, threadId: turn.threadId }))) throw new ApiError('not_found:thread');
+    if (!(await getThreadWithMessages(db, { ownerEmail, threadId: turn.threadId })))
+      throw new ApiError('not_found:thread');
     return { parentId: null, history: [] };
   }
   const branch = await conversationUpTo(db, { ownerEmail, threadId: turn.threadId, messageId: target });
@@ -30,7 +31,10 @@ export async function placeQuestion(db: Database, ownerEmail: string, turn: Pars
     return { parentId: last.parentId, history: branch.slice(0, -1), retried: last };
   }
   if (last?.role !== 'assistant') {
-    throw new ApiError('bad_request:parent_id', 'parentId must be an answer of this chat, or null for a first question.');
+    throw new ApiError(
+      'bad_request:parent_id',
+      'parentId must be an answer of this chat, or null for a first question.',
+    );
   }
   return { parentId: last.id, history: branch };
 }
@@ -43,11 +47,13 @@ export function conversationFor(
   question: { text: string; attachments: ImageAttachment[] },
 ): AskMessage[] {
   return [
-    ...place.history.map((message): AskMessage => ({
-      role: message.role,
-      content: [{ type: 'text', text: textOf(message) }],
-      attachments: [],
-    })),
+    ...place.history.map(
+      (message): AskMessage => ({
+        role: message.role,
+        content: [{ type: 'text', text: textOf(message) }],
+        attachments: [],
+      }),
+    ),
     { role: 'user', content: [{ type: 'text', text: question.text }], attachments: question.attachments },
   ];
 }

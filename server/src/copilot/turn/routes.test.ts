@@ -164,7 +164,9 @@ describe('a Dev Copilot turn', () => {
 
     const chunks = await ask(withModel, { threadId, parentId: null, text: 'How do I roll back a release?' });
 
-    const kinds = chunks.map((chunk) => (chunk.type === 'data-link' ? `link:${JSON.stringify(chunk.data)}` : chunk.type));
+    const kinds = chunks.map((chunk) =>
+      chunk.type === 'data-link' ? `link:${JSON.stringify(chunk.data)}` : chunk.type,
+    );
     const invented = kinds.indexOf('link:{"url":"/deploy#rollbacks","href":null}');
     expect(kinds.indexOf('link:{"url":"/deployment#rollback","href":"/deployment#rollback"}')).toBeGreaterThan(-1);
     expect(invented).toBeGreaterThan(-1);
@@ -182,7 +184,10 @@ describe('a Dev Copilot turn', () => {
 
     expect(chunks.find((chunk) => chunk.type === 'data-failure')).toMatchObject({ data: { code: 'model_error:ask' } });
     expect(chunks.at(-1)).toMatchObject({ type: 'error' });
-    expect((await stored(withModel, threadId)).messages.map((message) => message.status)).toEqual(['complete', 'error']);
+    expect((await stored(withModel, threadId)).messages.map((message) => message.status)).toEqual([
+      'complete',
+      'error',
+    ]);
   });
 
   it('refuses a second question in a chat while the first is being answered', async () => {
@@ -242,7 +247,9 @@ describe('a Dev Copilot turn', () => {
         threadId,
         parentId: null,
         text: 'What is this?',
-        attachments: [{ type: 'image', contentType: 'image/png', content: Buffer.from('GIF89a....').toString('base64') }],
+        attachments: [
+          { type: 'image', contentType: 'image/png', content: Buffer.from('GIF89a....').toString('base64') },
+        ],
       },
     });
 

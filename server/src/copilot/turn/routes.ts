@@ -1,12 +1,11 @@
 import { recordId, turnRequestSchema } from '@acme/contract';
+import { pipeUIMessageStreamToResponse } from 'ai';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { pipeUIMessageStreamToResponse } from 'ai';
 import { z } from 'zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
-import { tooLargeAdvice } from '../ask/routes.js';
 import { readerOf } from '../reader.js';
-import type { CopilotRouteOptions } from '../routes.js';
+import { type CopilotRouteOptions, tooLargeAdvice } from '../route-options.js';
 import { startTurn } from './turn-service.js';
 
 /** POST /api/turns asks (streamed as an AI SDK UI message stream); POST /api/threads/:id/stop stops the answer. */
@@ -25,7 +24,9 @@ export async function turnRoutes(app: FastifyInstance, options: CopilotRouteOpti
       );
       // The headers set so far (security headers among them) go out with the stream.
       const headers = Object.fromEntries(
-        Object.entries(reply.getHeaders()).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])),
+        Object.entries(reply.getHeaders()).flatMap(([name, value]) =>
+          value === undefined ? [] : [[name, String(value)]],
+        ),
       );
       reply.hijack();
       pipeUIMessageStreamToResponse({ response: reply.raw, stream, headers });

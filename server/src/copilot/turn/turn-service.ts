@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type AnswerSource,
-  type ParsedTurnRequest,
-  type TurnDataParts,
-  type TurnMetadata,
-} from '@acme/contract';
+import type { AnswerSource, ParsedTurnRequest, TurnDataParts, TurnMetadata } from '@acme/contract';
 import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../store/database.js';
@@ -99,7 +94,8 @@ async function writeAnswer(
     for await (const piece of run.pieces) {
       signal.throwIfAborted();
       // Verdicts on the links this piece completes go first, so the widget never shows an invented one as a link.
-      for (const verdict of run.judgeLinks(text + piece)) writer.write({ type: 'data-link', id: verdict.url, data: verdict });
+      for (const verdict of run.judgeLinks(text + piece))
+        writer.write({ type: 'data-link', id: verdict.url, data: verdict });
       text += piece;
       writer.write({ type: 'text-delta', id: answerId, delta: piece });
     }
@@ -128,14 +124,22 @@ async function writeAnswer(
       writer.write({ type: 'abort', reason: 'stopped' });
       return;
     }
-    const failure = saved ? classifyModelError(error) : { code: 'internal:threads', message: 'The answer could not be saved.' };
+    const failure = saved
+      ? classifyModelError(error)
+      : { code: 'internal:threads', message: 'The answer could not be saved.' };
     deps.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the answer failed');
     writer.write({ type: 'data-failure', data: { code: failure.code, message: failure.message } });
     writer.write({ type: 'error', errorText: failure.message });
   }
 }
 
-function store(deps: TurnDependencies, answering: Answering, status: MessageStatus, text: string, sources: AnswerSource[]) {
+function store(
+  deps: TurnDependencies,
+  answering: Answering,
+  status: MessageStatus,
+  text: string,
+  sources: AnswerSource[],
+) {
   return appendMessage(deps.db, {
     ownerEmail: answering.ownerEmail,
     threadId: answering.threadId,
