@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendApiError } from '../api-errors.js';
 import type { Config } from '../config.js';
 import { type AccessPolicy, primaryDomains } from './access-policy.js';
 import { logoSvg } from './assets.js';
@@ -132,9 +133,7 @@ export async function authRoutes(
 
   app.post('/auth/logout', async (request, reply) => {
     if (request.headers.origin !== publicOrigin) {
-      return noStore(reply)
-        .code(403)
-        .send({ error: { code: 'forbidden:origin', message: 'Sign out from the handbook itself.' } });
+      return sendApiError(reply, 'forbidden:origin', 'Sign out from the handbook itself.');
     }
     if (request.viewer.state === 'signed-in') await sessions.end(request.viewer.idHash);
     reply.clearCookie(names.session, cookieOptions(config));
