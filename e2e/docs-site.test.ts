@@ -1,37 +1,13 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, startServer } from './harness';
+import { describe, expect } from 'vitest';
+import { test } from './fixtures';
 import { DocsSite } from './pages/docs-site';
 import { signInContext } from './pages/sign-in-pages';
 import { topNavigation } from './spec-routes';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let browser: Browser;
-let context: BrowserContext;
-let site: DocsSite;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(10_000);
-  await signInContext(context, server.baseUrl);
-  site = new DocsSite(await context.newPage(), server.baseUrl);
-});
-afterEach(async () => {
-  await context.close();
-  // The site must work under the server's CSP: nothing it needs may be blocked.
-  expect(site.policyViolations).toEqual([]);
-});
-
 describe('search', () => {
-  it('Ctrl+K focuses the search box and shows at most 8 suggestions, each with its path', async () => {
+  test('Ctrl+K focuses the search box and shows at most 8 suggestions, each with its path', async ({
+    docsSite: site,
+  }) => {
     await site.open('/dev-flow/');
     await site.page.keyboard.press('Control+k');
     expect(await site.page.evaluate(() => document.activeElement?.classList.contains('navbar__search-input'))).toBe(
@@ -49,13 +25,13 @@ describe('search', () => {
     for (const path of paths) expect(path).not.toBe('');
   });
 
-  it('says "No results" for nonsense', async () => {
+  test('says "No results" for nonsense', async ({ docsSite: site }) => {
     await site.open('/');
     await site.search('qwxzvbnmplk');
     await expect.poll(() => site.searchDropdown.innerText()).toContain('No results');
   });
 
-  it('"See all results" leads to /search?q=...', async () => {
+  test('"See all results" leads to /search?q=...', async ({ docsSite: site }) => {
     await site.open('/');
     await site.search('webhook');
     await site.suggestions.first().waitFor();
@@ -66,7 +42,9 @@ describe('search', () => {
     await expect.poll(() => results.first().innerText()).toMatch(/webhook/i);
   });
 
-  it('marks the matched words and moves through suggestions with the arrows; Enter opens the chosen one', async () => {
+  test('marks the matched words and moves through suggestions with the arrows; Enter opens the chosen one', async ({
+    docsSite: site,
+  }) => {
     await site.open('/');
     await site.search('ttl policy');
     await site.suggestions.first().waitFor();
@@ -82,7 +60,9 @@ describe('search', () => {
     expect(await site.searchDropdown.count()).toBe(0);
   });
 
-  it('finds the right page for a question typed as a sentence, and Escape closes the suggestions', async () => {
+  test('finds the right page for a question typed as a sentence, and Escape closes the suggestions', async ({
+    docsSite: site,
+  }) => {
     await site.open('/');
     await site.search('hey, how do I register a new gitlab runner for CI?');
     await expect
@@ -96,7 +76,9 @@ describe('search', () => {
     expect(await site.searchDropdown.count()).toBe(0);
   });
 
-  it('offers "See all results in" the folder of the page, and the results page keeps q, ctx and version', async () => {
+  test('offers "See all results in" the folder of the page, and the results page keeps q, ctx and version', async ({
+    docsSite: site,
+  }) => {
     await site.open('/Workshops/shopify-market-sharing-2025');
     await site.search('shopify');
     await site.suggestions.first().waitFor();
@@ -114,7 +96,9 @@ describe('search', () => {
     await site.page.waitForURL(/\/search\?q=gitlab\+runner&version=current/, { waitUntil: 'commit' });
   });
 
-  it('lets Tab reach the links under the suggestions, and announces how many there are', async () => {
+  test('lets Tab reach the links under the suggestions, and announces how many there are', async ({
+    docsSite: site,
+  }) => {
     await site.open('/');
     await site.search('ttl policy');
     await site.suggestions.first().waitFor();
@@ -126,13 +110,13 @@ describe('search', () => {
     expect(await site.searchDropdown.count()).toBe(1);
   });
 
-  it('survives a malformed folder in the results page address', async () => {
+  test('survives a malformed folder in the results page address', async ({ docsSite: site }) => {
     await site.open('/search?q=ttl&ctx=%25E0');
     await expect.poll(() => site.page.getByTestId('search-result').count()).toBeGreaterThan(0);
     expect(await site.page.getByText('This page crashed.').count()).toBe(0);
   });
 
-  it('downloads no search index: each search is one small answer from the server', async () => {
+  test('downloads no search index: each search is one small answer from the server', async ({ docsSite: site }) => {
     const searches: Array<{ url: string; bytes: number }> = [];
     site.page.on('response', async (response) => {
       if (/search-index|lunr/.test(response.url())) searches.push({ url: response.url(), bytes: -1 });
@@ -152,7 +136,7 @@ describe('search', () => {
 });
 
 describe('layout', () => {
-  it('shows the four top navigation links of the spec', async () => {
+  test('shows the four top navigation links of the spec', async ({ docsSite: site }) => {
     await site.open('/');
     for (const link of topNavigation) {
       const anchor = site.page.locator('.navbar__items a.navbar__link', { hasText: link.label });
@@ -160,7 +144,7 @@ describe('layout', () => {
     }
   });
 
-  it('keeps the chosen theme across a reload', async () => {
+  test('keeps the chosen theme across a reload', async ({ docsSite: site }) => {
     await site.open('/');
     // The toggle cycles system -> light -> dark; click until the page actually turns dark.
     expect(await site.theme()).toBe('light');
@@ -173,7 +157,7 @@ describe('layout', () => {
   });
 
   // Regression: CSS cascade layers once let Infima's default blue override the handbook's own colours.
-  it('uses the handbook green, not Infima blue, in light and dark', async () => {
+  test('uses the handbook green, not Infima blue, in light and dark', async ({ docsSite: site, browser, server }) => {
     const primary = (page: DocsSite) =>
       page.page.evaluate(() =>
         getComputedStyle(document.documentElement).getPropertyValue('--ifm-color-primary').trim(),
@@ -188,7 +172,7 @@ describe('layout', () => {
     await dark.close();
   });
 
-  it('follows the system colour scheme until the reader chooses', async () => {
+  test('follows the system colour scheme until the reader chooses', async ({ browser, server }) => {
     const dark = await browser.newContext({ colorScheme: 'dark' });
     await signInContext(dark, server.baseUrl);
     const darkSite = new DocsSite(await dark.newPage(), server.baseUrl);
@@ -197,7 +181,7 @@ describe('layout', () => {
     await dark.close();
   });
 
-  it('opens the sidebar as a mobile menu at 800 px and closes it on navigation', async () => {
+  test('opens the sidebar as a mobile menu at 800 px and closes it on navigation', async ({ docsSite: site }) => {
     await site.page.setViewportSize({ width: 800, height: 900 });
     await site.open('/dev-flow/');
     await site.mobileMenuButton.click();
@@ -207,7 +191,7 @@ describe('layout', () => {
     await expect.poll(() => site.page.locator('.navbar-sidebar--show').count()).toBe(0);
   });
 
-  it('remembers a dismissed announcement bar after a reload', async () => {
+  test('remembers a dismissed announcement bar after a reload', async ({ docsSite: site }) => {
     await site.open('/');
     await site.announcementBar.waitFor();
     await site.announcementBar.getByRole('button', { name: /close/i }).click();
@@ -217,13 +201,13 @@ describe('layout', () => {
     expect(await site.announcementBar.count()).toBe(0);
   });
 
-  it('shows the not-found page for an unknown path', async () => {
+  test('shows the not-found page for an unknown path', async ({ docsSite: site }) => {
     const response = await site.open('/no-such-page');
     expect(response?.status()).toBe(404);
     await expect.poll(() => site.page.locator('main').innerText()).toContain('Page Not Found');
   });
 
-  it('lists h2 and h3 headings in the table of contents, but not h4', async () => {
+  test('lists h2 and h3 headings in the table of contents, but not h4', async ({ docsSite: site }) => {
     await site.open('/coding-standard/');
     const headings = await site.page.evaluate(() =>
       ['h2', 'h3', 'h4'].map((level) =>
@@ -239,16 +223,16 @@ describe('layout', () => {
     for (const id of h4) expect(tocTargets).not.toContain(id);
   });
 
-  it.each([
+  test.for<[string, string]>([
     ['/coding-standard/index.html', '/coding-standard/'],
     ['/backend-dev-rdr.html', '/backend-dev-rdr'],
-  ])('lands %s on %s', async (requested, expected) => {
+  ])('lands %s on %s', async ([requested, expected], { docsSite: site }) => {
     await site.open(requested);
     expect(new URL(site.page.url()).pathname).toBe(expected);
     await expect.poll(() => site.page.locator('article h1').count()).toBe(1);
   });
 
-  it('shows the 2025 copyright in the footer', async () => {
+  test('shows the 2025 copyright in the footer', async ({ docsSite: site }) => {
     await site.open('/');
     expect(await site.page.locator('.footer__copyright').innerText()).toContain('2025');
   });

@@ -1,21 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { listSiteFiles } from '../server/src/gate/site-files.js';
-import { siteBuildDirectory, startServer } from './harness';
-import { signIn } from './sign-in';
+import { test } from './fixtures';
+import { siteBuildDirectory } from './harness';
 import { requestPathOf, specDocRoutes, specOtherRoutes, specTagRoutes } from './spec-routes';
-
-type Server = Awaited<ReturnType<typeof startServer>>;
-let server: Server;
-let cookie: string;
-
-beforeAll(async () => {
-  server = await startServer();
-  const { jar } = await signIn(server.baseUrl, { email: 'reader@acme.dev' });
-  cookie = `acme_session=${jar.get('acme_session')}`;
-});
-afterAll(async () => {
-  await server?.close();
-});
 
 /** The route each built HTML page answers at, as Docusaurus lays them out. */
 function builtRoutes(): string[] {
@@ -25,20 +12,24 @@ function builtRoutes(): string[] {
 }
 
 describe('the built site', () => {
-  it('has exactly the routes of the spec, and no others', () => {
+  test('has exactly the routes of the spec, and no others', () => {
     const withoutTrailingSlash = (route: string) => (route === '/' ? route : route.replace(/\/$/, ''));
     const expected = [...specDocRoutes, ...specTagRoutes, ...specOtherRoutes].map(withoutTrailingSlash).sort();
     expect(builtRoutes().map(withoutTrailingSlash).sort()).toEqual(expected);
   });
 
-  it.each([...specDocRoutes, ...specTagRoutes, ...specOtherRoutes])('serves %s', async (route) => {
-    const response = await server.app.inject({ method: 'GET', url: requestPathOf(route), headers: { cookie } });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toMatch(/^text\/html/);
-  });
+  test.for([...specDocRoutes, ...specTagRoutes, ...specOtherRoutes])(
+    'serves %s',
+    async (route, { server, sessionCookie }) => {
+      const headers = { cookie: sessionCookie };
+      const response = await server.app.inject({ method: 'GET', url: requestPathOf(route), headers });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+    },
+  );
 
-  it('links every doc page at the exact spec spelling (trailing slash or not)', async () => {
-    const response = await server.app.inject({ method: 'GET', url: '/docs/', headers: { cookie } });
+  test('links every doc page at the exact spec spelling (trailing slash or not)', async ({ server, sessionCookie }) => {
+    const response = await server.app.inject({ method: 'GET', url: '/docs/', headers: { cookie: sessionCookie } });
     // Minified HTML quotes an attribute only when it must (a space, for instance).
     const linked = [...response.body.matchAll(/href=(?:"([^"#?]+)"|([^\s>"#?]+))/g)].map((match) =>
       decodeURI(match[1] ?? match[2] ?? ''),
@@ -46,25 +37,30 @@ describe('the built site', () => {
     for (const route of specDocRoutes) expect(linked).toContain(route);
   });
 
-  it('answers an unknown path with the 404 page', async () => {
-    const response = await server.app.inject({ method: 'GET', url: '/no-such-page', headers: { cookie } });
+  test('answers an unknown path with the 404 page', async ({ server, sessionCookie }) => {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/no-such-page',
+      headers: { cookie: sessionCookie },
+    });
     expect(response.statusCode).toBe(404);
     expect(response.body).toContain('Page Not Found');
   });
 
-  it.each([
+  test.for([
     ['/coding-standard/index.html', '/coding-standard/'],
     ['/backend-dev-rdr.html', '/backend-dev-rdr'],
     ['/backend-dev-rdr/index.html?tab=1', '/backend-dev-rdr/?tab=1'],
     ['/Workshops/shopify-market-sharing-2025.html', '/Workshops/shopify-market-sharing-2025'],
-  ])('strips %s to %s', async (requested, location) => {
-    const response = await server.app.inject({ method: 'GET', url: requested, headers: { cookie } });
+  ])('strips %s to %s', async ([requested, location], { server, sessionCookie }) => {
+    const response = await server.app.inject({ method: 'GET', url: requested, headers: { cookie: sessionCookie } });
     expect(response.statusCode).toBe(301);
     expect(response.headers.location).toBe(location);
   });
 
-  it('downloads no search index: the search box asks the server', async () => {
-    const response = await server.app.inject({ method: 'GET', url: '/search-index.json', headers: { cookie } });
+  test('downloads no search index: the search box asks the server', async ({ server, sessionCookie }) => {
+    const headers = { cookie: sessionCookie };
+    const response = await server.app.inject({ method: 'GET', url: '/search-index.json', headers });
     expect(response.statusCode).toBe(404);
   });
 });

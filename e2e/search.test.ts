@@ -1,40 +1,39 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchResponse } from '../server/src/search/contract.js';
-import { startServer } from './harness';
+import type { SearchResponse } from '@acme/contract';
+import { describe, expect } from 'vitest';
+import { test as base } from './fixtures';
 import { signIn } from './sign-in';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-let server: Server;
-let cookie: string;
-
-beforeAll(async () => {
-  server = await startServer();
-  const { jar } = await signIn(server.baseUrl, { email: 'reader@acme.dev' });
-  cookie = `acme_session=${jar.get('acme_session')}`;
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-const search = (query: string, extra = '') =>
-  server.app.inject({ method: 'GET', url: `/api/search?q=${encodeURIComponent(query)}${extra}`, headers: { cookie } });
-const resultsFor = async (query: string, extra = '') => {
-  const response = await search(query, extra);
-  expect(response.statusCode).toBe(200);
-  return (JSON.parse(response.body) as SearchResponse).results;
-};
+/** GET /api/search as the file's signed-in reader, and its results once it answered 200. */
+const test = base
+  .extend(
+    'search',
+    async ({ server, sessionCookie }) =>
+      (query: string, extra = '') =>
+        server.app.inject({
+          method: 'GET',
+          url: `/api/search?q=${encodeURIComponent(query)}${extra}`,
+          headers: { cookie: sessionCookie },
+        }),
+  )
+  .extend('resultsFor', async ({ search }) => async (query: string, extra = '') => {
+    const response = await search(query, extra);
+    expect(response.statusCode).toBe(200);
+    return (JSON.parse(response.body) as SearchResponse).results;
+  });
 const pagesOf = (results: SearchResponse['results']) =>
   results.map((result) => decodeURI(result.url.split('#')[0] ?? ''));
 
 describe('GET /api/search', () => {
-  it('refuses a request without a session', async () => {
+  test('refuses a request without a session', async ({ server }) => {
     const response = await server.app.inject({ method: 'GET', url: '/api/search?q=firestore' });
     expect(response.statusCode).toBe(401);
     expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'unauthorized:session' } });
     expect(response.body).not.toMatch(/Firestore TTL/);
   });
 
-  it('gives at most 8 sections, each with its exact link, path and the matched words marked', async () => {
+  test('gives at most 8 sections, each with its exact link, path and the matched words marked', async ({
+    resultsFor,
+  }) => {
     const results = await resultsFor('ttl policy');
     expect(results.length).toBeGreaterThan(0);
     expect(results.length).toBeLessThanOrEqual(8);
@@ -48,34 +47,34 @@ describe('GET /api/search', () => {
     expect(response(first?.snippet ?? []).length).toBeLessThanOrEqual(170);
   });
 
-  it('finds the section for a question typed as a sentence, with a typo', async () => {
+  test('finds the section for a question typed as a sentence, with a typo', async ({ resultsFor }) => {
     expect(pagesOf(await resultsFor('how do i registr a new gitlab runer for our CI?')).slice(0, 3)).toContain(
       '/setting-up-gitlab-runner',
     );
   });
 
-  it('finds the section under chat filler', async () => {
+  test('finds the section under chat filler', async ({ resultsFor }) => {
     const results = await resultsFor(
       'hey quick q, nobody on my team remembers and I need it tmrw morning: how do I create a TTL policy on expireAt?',
     );
     expect(pagesOf(results).slice(0, 3)).toContain('/firestore-ttl');
   });
 
-  it("finds a page by a name only its front matter keywords use (the team's alias)", async () => {
+  test("finds a page by a name only its front matter keywords use (the team's alias)", async ({ resultsFor }) => {
     expect(pagesOf(await resultsFor('ngrok'))[0]).toBe('/cloudflare-tunnel');
   });
 
-  it('completes the word being typed', async () => {
+  test('completes the word being typed', async ({ resultsFor }) => {
     expect(pagesOf(await resultsFor('firestore tt')).slice(0, 3)).toContain('/firestore-ttl');
   });
 
-  it('searches only under the ctx path when one is given', async () => {
+  test('searches only under the ctx path when one is given', async ({ resultsFor }) => {
     const results = await resultsFor('shopify', '&ctx=/Workshops/');
     expect(results.length).toBeGreaterThan(0);
     for (const page of pagesOf(results)) expect(page.startsWith('/Workshops/')).toBe(true);
   });
 
-  it('refuses a signed-in account that is not allowed', async () => {
+  test('refuses a signed-in account that is not allowed', async ({ server }) => {
     const { jar } = await signIn(server.baseUrl, { email: 'someone@gmail.com' });
     const response = await server.app.inject({
       method: 'GET',
@@ -86,16 +85,16 @@ describe('GET /api/search', () => {
     expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'forbidden:access' } });
   });
 
-  it('keeps ctx to whole folders: /dev is not /dev-flow', async () => {
+  test('keeps ctx to whole folders: /dev is not /dev-flow', async ({ resultsFor }) => {
     expect(await resultsFor('branch review', '&ctx=/dev')).toEqual([]);
     expect((await resultsFor('branch review', '&ctx=/dev-flow/')).length).toBeGreaterThan(0);
   });
 
-  it('gives up to 50 results for the results page', async () => {
+  test('gives up to 50 results for the results page', async ({ resultsFor }) => {
     expect((await resultsFor('shopify', '&limit=50')).length).toBeGreaterThan(8);
   });
 
-  it.each([
+  test.for<[string, string]>([
     ['an empty query', ''],
     ['only spaces', '    '],
     ['a NUL', 'ttl\u0000policy'],
@@ -107,48 +106,29 @@ describe('GET /api/search', () => {
       'two constructors __proto__ toString hasOwnProperty',
     ],
     ['one enormous word', `deploy ${'a'.repeat(480)}`],
-  ])('answers %s with 200 and a list, never a 500', async (_name, query) => {
+  ])('answers %s with 200 and a list, never a 500', async ([_name, query], { search }) => {
     const response = await search(query);
     expect(response.statusCode).toBe(200);
     expect(Array.isArray((JSON.parse(response.body) as SearchResponse).results)).toBe(true);
   });
 
-  it('reads bytes that are not UTF-8 as replacement characters, never a 500', async () => {
-    const response = await server.app.inject({ method: 'GET', url: '/api/search?q=%ED%A0%80', headers: { cookie } });
+  test('reads bytes that are not UTF-8 as replacement characters, never a 500', async ({ server, sessionCookie }) => {
+    const headers = { cookie: sessionCookie };
+    const response = await server.app.inject({ method: 'GET', url: '/api/search?q=%ED%A0%80', headers });
     expect(response.statusCode).toBe(200);
   });
 
-  it.each([
+  test.for<[string, string]>([
     ['a 10 KB query', `/api/search?q=${'a'.repeat(10_240)}`],
     ['a limit over 50', '/api/search?q=ttl&limit=500'],
     ['a limit that is not a number', '/api/search?q=ttl&limit=many'],
     ['a ctx that is not a path', '/api/search?q=ttl&ctx=https://evil.example/'],
     ['q given twice', '/api/search?q=ttl&q=policy'],
-  ])('refuses %s with a 400 in the API error shape', async (_name, url) => {
-    const response = await server.app.inject({ method: 'GET', url, headers: { cookie } });
+  ])('refuses %s with a 400 in the API error shape', async ([_name, url], { server, sessionCookie }) => {
+    const response = await server.app.inject({ method: 'GET', url, headers: { cookie: sessionCookie } });
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'bad_request:search' } });
   });
 });
 
 const response = (pieces: ReadonlyArray<{ text: string }>) => pieces.map((piece) => piece.text).join('');
-
-describe('GET /api/search under its rate limit', () => {
-  it('answers 429 with Retry-After past the per-reader limit', async () => {
-    const limited = await startServer({ SEARCH_REQUESTS_PER_MINUTE: '3' });
-    try {
-      const { jar } = await signIn(limited.baseUrl, { email: 'typist@acme.dev' });
-      const headers = { cookie: `acme_session=${jar.get('acme_session')}` };
-      const statuses: number[] = [];
-      for (let count = 0; count < 4; count += 1) {
-        statuses.push((await limited.app.inject({ method: 'GET', url: '/api/search?q=ttl', headers })).statusCode);
-      }
-      expect(statuses).toEqual([200, 200, 200, 429]);
-      const refused = await limited.app.inject({ method: 'GET', url: '/api/search?q=ttl', headers });
-      expect(refused.headers['retry-after']).toBeDefined();
-      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'rate_limited:search' } });
-    } finally {
-      await limited.close();
-    }
-  });
-});

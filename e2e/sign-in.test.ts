@@ -1,34 +1,15 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, startServer, type TestServer } from './harness';
+import { describe, expect } from 'vitest';
+import { test as base } from './fixtures';
 import { SignInPages } from './pages/sign-in-pages';
 
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let signInPages: SignInPages;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-beforeEach(async () => {
-  context = await browser.newContext();
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  signInPages = new SignInPages(page);
-});
-afterEach(async () => {
-  await context.close();
-});
+const test = base.extend('signInPages', async ({ page }) => new SignInPages(page));
 
 describe('signing in through the development IdP in a browser', () => {
-  it('shows the gate to a signed-out reader, naming the two primary domains', async () => {
+  test('shows the gate to a signed-out reader, naming the two primary domains', async ({
+    server,
+    page,
+    signInPages,
+  }) => {
     const response = await page.goto(`${server.baseUrl}/faqs/`);
     expect(response?.status()).toBe(401);
     expect(await signInPages.gateMessage.innerText()).toBe(
@@ -37,7 +18,7 @@ describe('signing in through the development IdP in a browser', () => {
     expect(await page.getByTestId('gate-login').innerText()).toBe('Login with Google');
   });
 
-  it('lets an allowed address in, back on the page it asked for', async () => {
+  test('lets an allowed address in, back on the page it asked for', async ({ server, page, signInPages }) => {
     await page.goto(`${server.baseUrl}/firestore-ttl`);
     await signInPages.clickLogin();
     expect(await page.getByText('For development only.').count()).toBe(1);
@@ -47,7 +28,7 @@ describe('signing in through the development IdP in a browser', () => {
     expect(await page.locator('article h1').innerText()).toBe('Firestore TTL');
   });
 
-  it('lets a whitelisted address in', async () => {
+  test('lets a whitelisted address in', async ({ server, page, signInPages }) => {
     await page.goto(`${server.baseUrl}/`);
     await signInPages.clickLogin();
     await signInPages.submitIdentity('alex.partner@example.com');
@@ -55,7 +36,11 @@ describe('signing in through the development IdP in a browser', () => {
     expect(await page.locator('article h1').innerText()).toContain('Welcome');
   });
 
-  it('keeps a not-allowed address at the gate, showing which account it is', async () => {
+  test('keeps a not-allowed address at the gate, showing which account it is', async ({
+    server,
+    page,
+    signInPages,
+  }) => {
     await page.goto(`${server.baseUrl}/coding-standard/`);
     await signInPages.clickLogin();
     await signInPages.submitIdentity('someone@gmail.com');
@@ -64,7 +49,7 @@ describe('signing in through the development IdP in a browser', () => {
     expect(await page.getByTestId('gate-login').innerText()).toBe('Use another account');
   });
 
-  it('switches from a not-allowed account to an allowed one', async () => {
+  test('switches from a not-allowed account to an allowed one', async ({ server, page, signInPages }) => {
     await page.goto(`${server.baseUrl}/`);
     await signInPages.clickLogin();
     await signInPages.submitIdentity('someone@gmail.com');
@@ -74,7 +59,7 @@ describe('signing in through the development IdP in a browser', () => {
     expect(await page.locator('article h1').count()).toBe(1);
   });
 
-  it('says so when the reader cancels at the IdP', async () => {
+  test('says so when the reader cancels at the IdP', async ({ server, page, signInPages }) => {
     await page.goto(`${server.baseUrl}/`);
     await signInPages.clickLogin();
     await page.getByRole('button', { name: 'Cancel' }).click();
@@ -82,7 +67,7 @@ describe('signing in through the development IdP in a browser', () => {
     expect(await signInPages.gateError.innerText()).toContain('Sign-in was cancelled');
   });
 
-  it('logs out from the navbar and returns to the gate', async () => {
+  test('logs out from the navbar and returns to the gate', async ({ server, page, signInPages }) => {
     await page.goto(`${server.baseUrl}/dev-flow/`);
     await signInPages.clickLogin();
     await signInPages.submitIdentity('reader@acme.dev');
@@ -94,7 +79,12 @@ describe('signing in through the development IdP in a browser', () => {
     expect(me).toBe(401);
   });
 
-  it('shows the sign-in prompt when the session ends while the page is open', async () => {
+  test('shows the sign-in prompt when the session ends while the page is open', async ({
+    server,
+    context,
+    page,
+    signInPages,
+  }) => {
     await page.clock.install();
     await page.goto(`${server.baseUrl}/koajs/`);
     await signInPages.clickLogin();

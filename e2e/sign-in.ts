@@ -43,31 +43,52 @@ export async function send(jar: CookieJar, url: URL, init: RequestInit = {}): Pr
   return response;
 }
 
-async function follow(jar: CookieJar, start: URL, stopAt: (url: URL) => boolean, limit = 10): Promise<URL> {
+/** Follows redirects with the jar until `stopAt` says so; the URL it stops at is not requested. */
+export async function followUntil(jar: CookieJar, start: URL, stopAt: (url: URL) => boolean): Promise<URL> {
   let url = start;
-  for (let hop = 0; hop < limit && !stopAt(url); hop++) {
+  for (let hop = 0; hop < 10 && !stopAt(url); hop++) {
     const response = await send(jar, url);
     const location = response.headers.get('location');
-    if (!location) throw new Error(`Sign-in stopped at ${url.pathname} with status ${response.status}.`);
+    if (!location) throw new Error(`Redirects stopped at ${url.pathname} with status ${response.status}.`);
     url = new URL(location, url);
   }
+  if (!stopAt(url)) throw new Error(`Too many redirects, last at ${url.pathname}.`);
   return url;
+}
+
+/** Opens /auth/login and follows it to the development IdP's form; the jar now holds the attempt cookie. */
+export async function openSignInForm(baseUrl: string, next = '/', jar = new CookieJar()) {
+  const login = new URL(`/auth/login?next=${encodeURIComponent(next)}`, baseUrl);
+  const form = await followUntil(jar, login, (url) => url.pathname.startsWith('/dev-idp/interaction/'));
+  return { jar, form };
+}
+
+/** Submits the development IdP's form and follows it back to our callback URL, without requesting it. */
+export async function submitSignInForm(jar: CookieJar, form: URL, fields: Record<string, string>): Promise<URL> {
+  const submitted = await send(jar, form, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  });
+  const location = submitted.headers.get('location');
+  if (!location) throw new Error(`The sign-in form answered ${submitted.status} without a redirect.`);
+  return followUntil(jar, new URL(location, form), (url) => url.pathname === '/auth/callback');
 }
 
 /** Runs /auth/login -> dev IdP form -> /auth/callback and returns where the server sent the reader, and the jar. */
 export async function signIn(baseUrl: string, options: SignInOptions, jar = new CookieJar()) {
-  const login = new URL(`/auth/login?next=${encodeURIComponent(options.next ?? '/')}`, baseUrl);
-  const interaction = await follow(jar, login, (url) => url.pathname.includes('/dev-idp/interaction/'));
-  const form = new URLSearchParams({ email: options.email, action: 'sign-in' });
-  if (options.verified ?? true) form.set('verified', 'yes');
-  if (options.workspace ?? true) form.set('workspace', 'yes');
-  const submitted = await send(jar, interaction, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form,
-  });
-  const afterForm = new URL(submitted.headers.get('location') ?? '', interaction);
-  const callback = await follow(jar, afterForm, (url) => url.pathname === '/auth/callback');
-  const finished = await send(jar, callback);
+  const { form } = await openSignInForm(baseUrl, options.next ?? '/', jar);
+  const fields: Record<string, string> = { email: options.email, action: 'sign-in' };
+  if (options.verified ?? true) fields.verified = 'yes';
+  if (options.workspace ?? true) fields.workspace = 'yes';
+  const finished = await send(jar, await submitSignInForm(jar, form, fields));
   return { jar, response: finished, landedOn: finished.headers.get('location') };
+}
+
+/** The `cookie` header of a fresh allowed session for this address, made by the real sign-in flow. */
+export async function sessionCookieFor(baseUrl: string, email: string): Promise<string> {
+  const { jar } = await signIn(baseUrl, { email });
+  const session = jar.get('acme_session');
+  if (!session) throw new Error(`Signing in ${email} gave no session cookie.`);
+  return `acme_session=${session}`;
 }

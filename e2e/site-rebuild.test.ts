@@ -2,31 +2,35 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteBuildDirectory, startServer, type TestServer } from './harness';
-import { signIn } from './sign-in';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { test as base } from './fixtures';
+import { siteBuildDirectory } from './harness';
 
 /** A rebuild of the site while the server runs: new chunks are served and new inline scripts allowed, no restart. */
 
-let server: TestServer;
-let cookie: string;
 const copy = mkdtempSync(path.join(tmpdir(), 'site-rebuild-'));
+// The server starts at the first test, over the copy made here.
+beforeAll(() => cpSync(siteBuildDirectory, copy, { recursive: true }));
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-beforeAll(async () => {
-  cpSync(siteBuildDirectory, copy, { recursive: true });
-  server = await startServer({ SITE_DIR: copy });
-  cookie = `acme_session=${(await signIn(server.baseUrl, { email: 'rebuild@acme.dev' })).jar.get('acme_session')}`;
-});
-afterAll(async () => {
-  await server?.close();
-  rmSync(copy, { recursive: true, force: true });
-});
-
-const get = (pathname: string) =>
-  fetch(`${server.baseUrl}${pathname}`, { headers: { cookie, accept: 'text/html' }, redirect: 'manual' });
+/** GET as the file's signed-in reader, as a browser asks for a page; redirects are not followed. */
+const test = base.extend(
+  'get',
+  async ({ server, sessionCookie }) =>
+    (pathname: string) =>
+      fetch(`${server.baseUrl}${pathname}`, {
+        headers: { cookie: sessionCookie, accept: 'text/html' },
+        redirect: 'manual',
+      }),
+);
+test.override({ serverEnvironment: { SITE_DIR: copy }, readerEmail: 'rebuild@acme.dev' });
 
 describe('a site rebuilt while the server runs', () => {
-  it('serves the new build and allows its inline scripts after the next check', async () => {
+  test('serves the new build and allows its inline scripts after the next check', async ({
+    get,
+    server,
+    sessionCookie,
+  }) => {
     expect((await get('/assets/js/rebuilt.1234abcd.js')).status).toBe(404);
     const script = "window.rebuiltAt='now'";
     const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
@@ -46,13 +50,13 @@ describe('a site rebuilt while the server runs', () => {
     expect((await get('/faqs/')).headers.get('content-security-policy')).toContain(hash);
     // The search and Dev Copilot follow: the new build is indexed in the background and swapped in when ready.
     const searchFinds = async () => {
-      const response = await fetch(`${server.baseUrl}/api/search?q=zanzibar`, { headers: { cookie } });
+      const response = await fetch(`${server.baseUrl}/api/search?q=zanzibar`, { headers: { cookie: sessionCookie } });
       return ((await response.json()) as { results: Array<{ url: string }> }).results.map((result) => result.url);
     };
     await expect.poll(searchFinds, { timeout: 6000 }).toContain('/faqs/#zanzibar-rotation');
     const answer = await fetch(`${server.baseUrl}/api/askAi`, {
       method: 'POST',
-      headers: { cookie, origin: server.baseUrl, 'content-type': 'application/json' },
+      headers: { cookie: sessionCookie, origin: server.baseUrl, 'content-type': 'application/json' },
       body: JSON.stringify({
         messages: [{ role: 'user', content: [{ type: 'text', text: 'How often do we rotate the zanzibar keys?' }] }],
       }),
@@ -61,7 +65,7 @@ describe('a site rebuilt while the server runs', () => {
     expect(sources.map((source) => source.url)).toContain('/faqs/#zanzibar-rotation');
   });
 
-  it('keeps serving the previous build while the new one has no 404 page (half-written)', async () => {
+  test('keeps serving the previous build while the new one has no 404 page (half-written)', async ({ get }) => {
     rmSync(path.join(copy, '404.html'));
     const page = path.join(copy, 'koajs/index.html');
     writeFileSync(page, `${readFileSync(page, 'utf8')}\n`);
