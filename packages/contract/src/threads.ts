@@ -11,8 +11,8 @@ const title = z
   .min(1, 'title must not be empty')
   .max(maxThreadTitleCharacters, `title must be at most ${maxThreadTitleCharacters} characters`);
 export const messageRoleSchema = z.enum(['user', 'assistant']);
-/** `incomplete`: stopped by the reader; `error`: the model failed part-way. */
-export const messageStatusSchema = z.enum(['complete', 'incomplete', 'error']);
+/** `running`: still being written (the text so far); `incomplete`: stopped by the reader; `error`: failed part-way. */
+export const messageStatusSchema = z.enum(['running', 'complete', 'incomplete', 'error']);
 
 export const threadListQuerySchema = z.strictObject({ status: threadStatusSchema.optional() });
 

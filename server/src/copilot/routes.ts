@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { requireAllowedViewer } from '../auth/guards.js';
 import { registerReaderRateLimit } from '../reader-rate-limit.js';
+import { failAbandonedAnswers } from '../store/messages.js';
 import { recordQuestion } from '../store/questions.js';
 import { askRoute } from './ask/routes.js';
 import type { CopilotOptions, CopilotRouteOptions } from './route-options.js';
@@ -24,6 +25,15 @@ export async function copilotRoutes(app: FastifyInstance, options: CopilotOption
   await registerReaderRateLimit(app, { scope: 'ask', code: 'rate_limited:ask', what: 'questions' });
   const running = new RunningAnswers(options.concurrentPerUser ?? 2);
   app.addHook('onClose', async () => running.abortAll(new Error('The server is shutting down')));
+  // An answer outlives no server: one still `running` well past the model's time limit lost its writer.
+  const longestAnswerMs = (options.model?.timeoutMs ?? 60_000) + 5 * 60_000;
+  const failAbandoned = () =>
+    failAbandonedAnswers(options.db, new Date(Date.now() - longestAnswerMs))
+      .then((count) => count && app.log.warn({ count }, 'marked answers abandoned by a stopped server as failed'))
+      .catch((error: unknown) => app.log.error({ err: error }, 'could not end abandoned answers'));
+  const sweeping = setInterval(failAbandoned, 5 * 60_000).unref();
+  app.addHook('onReady', failAbandoned);
+  app.addHook('onClose', async () => clearInterval(sweeping));
   const routeOptions: CopilotRouteOptions = {
     ...options,
     running,

@@ -186,4 +186,3 @@ export async function deleteThread(
     if (deleted.length === 0) throw threadNotFound();
   });
 }
-

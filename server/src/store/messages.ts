@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '@acme/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import {
   getThreadWithMessages,
   type Message,
@@ -53,7 +53,6 @@ export function titleFromContent(content: MessagePart[]): string | undefined {
   return `${lastSpace > maxDerivedTitleLength / 2 ? cut.slice(0, lastSpace) : cut.trimEnd()}…`;
 }
 
-
 /**
  * Adds a message under `parentId`: a question under an answer (or null, the first), an answer under a question. A
  * second message with the same parent starts a branch. Marks the thread active, and names a still untitled thread
@@ -77,11 +76,7 @@ export async function appendMessage(
         .select({ id: messages.id })
         .from(messages)
         .where(
-          and(
-            eq(messages.id, message.parentId ?? ''),
-            eq(messages.threadId, threadId),
-            eq(messages.role, parentRole),
-          ),
+          and(eq(messages.id, message.parentId ?? ''), eq(messages.threadId, threadId), eq(messages.role, parentRole)),
         );
       if (!parent) {
         throw new ApiError(
@@ -128,7 +123,11 @@ export async function conversationUpTo(
   if (!found) throw threadNotFound();
   const byId = new Map(found.messages.map((message) => [message.id, message]));
   const branch: Message[] = [];
-  for (let current = byId.get(messageId); current; current = current.parentId ? byId.get(current.parentId) : undefined) {
+  for (
+    let current = byId.get(messageId);
+    current;
+    current = current.parentId ? byId.get(current.parentId) : undefined
+  ) {
     branch.unshift(current);
     if (branch.length > byId.size) throw new Error(`Thread ${threadId} has a cycle of parents`);
   }
@@ -182,4 +181,30 @@ export async function setFeedback(
 export async function clearFeedback(db: Database, { ownerEmail, messageId }: Owner & { messageId: string }) {
   if (!(await findOwnedMessage(db, ownerEmail, messageId))) throw messageNotFound();
   await db.delete(feedback).where(eq(feedback.messageId, messageId));
+}
+
+/** Writes an answer's text, sources and status: while it is written, and once when it ends. */
+export async function updateAnswer(
+  db: Database,
+  {
+    answerId,
+    text,
+    sources,
+    status,
+  }: { answerId: string; text: string; sources: MessageSource[]; status: MessageStatus },
+): Promise<void> {
+  await db
+    .update(messages)
+    .set({ content: text ? [{ type: 'text', text }] : [], sources, status })
+    .where(and(eq(messages.id, answerId), eq(messages.role, 'assistant')));
+}
+
+/** Ends answers still `running` that started before `startedBefore`: the server writing them is gone. */
+export async function failAbandonedAnswers(db: Database, startedBefore: Date): Promise<number> {
+  const failed = await db
+    .update(messages)
+    .set({ status: 'error' })
+    .where(and(eq(messages.status, 'running'), lt(messages.createdAt, startedBefore)))
+    .returning({ id: messages.id });
+  return failed.length;
 }

@@ -23,7 +23,8 @@ export const threadStatuses = ['regular', 'archived'] as const;
 export type ThreadStatus = (typeof threadStatuses)[number];
 export const messageRoles = ['user', 'assistant'] as const;
 export type MessageRole = (typeof messageRoles)[number];
-export const messageStatuses = ['complete', 'incomplete', 'error'] as const;
+/** `running`: an answer still being written (its text so far is kept as it grows); `incomplete`: stopped. */
+export const messageStatuses = ['running', 'complete', 'incomplete', 'error'] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
 export const feedbackRatings = ['positive', 'negative'] as const;
 export type FeedbackRating = (typeof feedbackRatings)[number];
@@ -75,7 +76,7 @@ export const messages = pgTable(
   (table) => [
     index('messages_thread_id_index').on(table.threadId),
     check('messages_role_check', sql`${table.role} in ('user', 'assistant')`),
-    check('messages_status_check', sql`${table.status} in ('complete', 'incomplete', 'error')`),
+    check('messages_status_check', sql`${table.status} in ('running', 'complete', 'incomplete', 'error')`),
   ],
 );
 

@@ -128,11 +128,33 @@ describe('a Dev Copilot turn', () => {
     await reader?.read();
     leaving.abort();
 
-    await waitFor(async () => (await stored(withModel, threadId)).messages.length === 2, 'the stored answer');
+    await waitFor(async () => (await stored(withModel, threadId)).messages[1]?.status === 'complete', 'the answer');
     const answer = (await stored(withModel, threadId)).messages[1];
     expect(answer?.status).toBe('complete');
     expect(answer?.content[0]?.text).toBe('Roll back with the rollback job. Then tell #dev-help what happened.');
     expect(model.received[0]?.closedEarlyAt).toBeUndefined();
+  });
+
+  it('keeps an answer being written as running, with its text so far, for a reader who reloads mid-answer', async () => {
+    const words = Array.from({ length: 40 }, (_, index) => `word${index} `);
+    model.behave({ reply: words, chunkDelayMs: 60 });
+    const threadId = await newThread(withModel);
+    const reading = readChunks(
+      await withModel.call('POST', '/api/turns', { as: ada, body: { threadId, parentId: null, text: 'Talk to me' } }),
+    );
+
+    await waitFor(
+      async () => ((await stored(withModel, threadId)).messages[1]?.content[0]?.text ?? '').includes('word'),
+      'text so far',
+    );
+    const midway = (await stored(withModel, threadId)).messages[1];
+    expect(midway?.status).toBe('running');
+    expect(midway?.content[0]?.text).not.toContain('word39');
+
+    await reading;
+    const done = (await stored(withModel, threadId)).messages[1];
+    expect(done?.status).toBe('complete');
+    expect(done?.content[0]?.text).toBe(words.join(''));
   });
 
   it('stores what was written, as stopped, when the reader presses Stop', async () => {

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { AnswerSource, ParsedTurnRequest, TurnDataParts, TurnMetadata } from '@acme/contract';
 import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../store/database.js';
-import { appendMessage } from '../../store/messages.js';
+import { appendMessage, updateAnswer } from '../../store/messages.js';
 import type { MessageStatus } from '../../store/schema.js';
 import { type AnswerDependencies, type AnswerRun, startAnswer } from '../answer/answer-service.js';
 import { checkImages } from '../images.js';
@@ -63,7 +62,13 @@ export async function startTurn(deps: TurnDependencies, ownerEmail: string, turn
       }));
     const text = place.retried ? place.retried.content.map((part) => part.text).join('\n') : turn.text;
     const conversation = { messages: conversationFor(place, { text, attachments: turn.attachments }), page: turn.page };
-    const answering = { ownerEmail, threadId: turn.threadId, questionId: question.id, answerId: randomUUID() };
+    // Stored at once as running, so a reader who reloads mid-answer finds it and sees it grow.
+    const answer = await appendMessage(deps.db, {
+      ownerEmail,
+      threadId: turn.threadId,
+      message: { parentId: question.id, role: 'assistant', content: [], status: 'running' },
+    });
+    const answering = { ownerEmail, threadId: turn.threadId, questionId: question.id, answerId: answer.id };
     return createUIMessageStream<TurnMessage>({
       execute: ({ writer }) =>
         writeAnswer(deps, { ...answering, signal: slot.signal }, writer, (signal) =>
@@ -87,6 +92,7 @@ async function writeAnswer(
   writer.write({ type: 'data-turn', data: { threadId, questionId, answerId } });
   let text = '';
   let run: AnswerRun | undefined;
+  const progress = progressSaver(deps, answering);
   try {
     run = await start(signal);
     writer.write({ type: 'message-metadata', messageMetadata: { mode: run.mode, covered: run.covered } });
@@ -98,9 +104,11 @@ async function writeAnswer(
         writer.write({ type: 'data-link', id: verdict.url, data: verdict });
       text += piece;
       writer.write({ type: 'text-delta', id: answerId, delta: piece });
+      const checked = run;
+      progress.saySoFar(() => checked.finish(text).text);
     }
     const finished = run.finish(text);
-    await store(deps, answering, 'complete', finished.text, finished.sources);
+    await progress.end('complete', finished.text, finished.sources);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended.
     await deps.onAnswered?.({ ...run, email: answering.ownerEmail, sources: finished.sources, answerId });
     for (const source of finished.sources) {
@@ -113,7 +121,7 @@ async function writeAnswer(
   } catch (error) {
     const stopped = signal.reason instanceof StoppedByReader;
     const partial = run ? run.finish(text).text : text;
-    const saved = await store(deps, answering, stopped ? 'incomplete' : 'error', partial, []).then(
+    const saved = await progress.end(stopped ? 'incomplete' : 'error', partial, []).then(
       () => true,
       (storeError: unknown) => {
         deps.log.error({ err: storeError }, 'could not store an unfinished answer');
@@ -133,25 +141,32 @@ async function writeAnswer(
   }
 }
 
-function store(
-  deps: TurnDependencies,
-  answering: Answering,
-  status: MessageStatus,
-  text: string,
-  sources: AnswerSource[],
-) {
-  return appendMessage(deps.db, {
-    ownerEmail: answering.ownerEmail,
-    threadId: answering.threadId,
-    message: {
-      id: answering.answerId,
-      parentId: answering.questionId,
-      role: 'assistant',
-      content: text ? [{ type: 'text', text }] : [],
-      sources,
-      status,
+/** How often a growing answer's text is written to the store while it streams. */
+const progressIntervalMs = 1000;
+
+/**
+ * Keeps the stored answer close to what was streamed, at most once a second and one write at a time, then writes its
+ * end; a late progress write never overwrites the end.
+ */
+function progressSaver(deps: TurnDependencies, answering: Answering) {
+  let writes = Promise.resolve();
+  let lastSaved = Date.now();
+  const write = (status: MessageStatus, text: string, sources: AnswerSource[]) => {
+    writes = writes
+      .catch(() => {})
+      .then(() => updateAnswer(deps.db, { answerId: answering.answerId, text, sources, status }));
+    return writes;
+  };
+  return {
+    saySoFar(textSoFar: () => string) {
+      if (Date.now() - lastSaved < progressIntervalMs) return;
+      lastSaved = Date.now();
+      write('running', textSoFar(), []).catch((error: unknown) =>
+        deps.log.warn({ err: error }, 'could not store an answer in progress'),
+      );
     },
-  });
+    end: write,
+  };
 }
 
 /** The underlying reason of a failure, for the log: one line, no stack. */
