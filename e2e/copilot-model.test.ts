@@ -201,6 +201,22 @@ describe('the server owns the turn', () => {
     expect(fake.received.at(-1)?.closedEarlyAt).toBeUndefined();
   });
 
+  it('shows an answer still being written after a reload mid-answer, and follows it to its end', async () => {
+    fake.behave({ reply: longAnswer, chunkDelayMs: 30 });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('How do I roll back a release?');
+    await expect.poll(() => copilot.lastAnswer.innerText(), { timeout: 10_000 }).toContain('Step 3');
+    await site.page.reload();
+    await copilot.open();
+
+    await copilot.lastAnswer.getByTestId('copilot-still-writing').waitFor();
+    expect(await copilot.composerInput.isEditable()).toBe(false);
+    await expect.poll(() => copilot.lastAnswer.innerText(), { timeout: 15_000 }).toContain('Step 30 of the rollback.');
+    await copilot.lastAnswer.getByTestId('copilot-still-writing').waitFor({ state: 'detached' });
+    expect(await copilot.composerInput.isEditable()).toBe(true);
+  });
+
   it('keeps what was written when the reader presses Stop, and shows it stopped after a reload', async () => {
     fake.behave({ reply: longAnswer, chunkDelayMs: 60 });
     await site.open('/');

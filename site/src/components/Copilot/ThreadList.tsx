@@ -3,8 +3,8 @@ import clsx from 'clsx';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import styles from './ThreadList.module.css';
 
-/** Called before the open conversation is archived or deleted, so the page can open the next one. */
-type OnLeave = (threadId: string) => void;
+/** Archives or deletes the open conversation (`change`), so the page can open the next one, or return if refused. */
+type OnLeave = (threadId: string, change: () => Promise<unknown>) => void;
 
 function RenameForm({ onDone }: { onDone: () => void }): ReactNode {
   const aui = useAui();
@@ -38,10 +38,14 @@ function RenameForm({ onDone }: { onDone: () => void }): ReactNode {
 function ThreadRow({ onLeave }: { onLeave: OnLeave }): ReactNode {
   const [renaming, setRenaming] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const aui = useAui();
   const { id, title, status } = useAuiState((s) => s.threadListItem);
   const current = useAuiState((s) => s.threads.mainThreadId === s.threadListItem.id);
   const archived = status === 'archived';
-  const leave = () => current && onLeave(id);
+  // assistant-ui returns the adapter's task from these (they are typed void): it says whether the server took it.
+  const archive = () => Promise.resolve(aui.threadListItem.archive());
+  const remove = () => Promise.resolve(aui.threadListItem.delete());
+  const leaveWith = (change: () => Promise<unknown>) => (current ? onLeave(id, change) : change());
   // Every row has the same buttons; their names say which conversation they act on.
   const named = (verb: string) => `${verb} ${title ?? 'New chat'}`;
   return (
@@ -60,9 +64,14 @@ function ThreadRow({ onLeave }: { onLeave: OnLeave }): ReactNode {
         {confirmingDelete ? (
           <span className={styles.threadActions}>
             <span>Delete for good?</span>
-            <ThreadListItemPrimitive.Delete className="clean-btn" aria-label={named('Yes, delete')} onClick={leave}>
+            <button
+              type="button"
+              className="clean-btn"
+              aria-label={named('Yes, delete')}
+              onClick={() => leaveWith(remove)}
+            >
               Yes, delete
-            </ThreadListItemPrimitive.Delete>
+            </button>
             <button
               type="button"
               className="clean-btn"
@@ -90,9 +99,14 @@ function ThreadRow({ onLeave }: { onLeave: OnLeave }): ReactNode {
                 Unarchive
               </ThreadListItemPrimitive.Unarchive>
             ) : (
-              <ThreadListItemPrimitive.Archive className="clean-btn" aria-label={named('Archive')} onClick={leave}>
+              <button
+                type="button"
+                className="clean-btn"
+                aria-label={named('Archive')}
+                onClick={() => leaveWith(archive)}
+              >
                 Archive
-              </ThreadListItemPrimitive.Archive>
+              </button>
             )}
             <button
               type="button"

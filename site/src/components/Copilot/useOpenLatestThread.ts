@@ -3,8 +3,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 
 /**
  * Opens the reader's newest regular conversation once the list has loaded (the assistant continues where the reader
- * left off), and again whenever `reopen` is called, e.g. after the open conversation was archived or deleted (spec
- * section 4: switch to the first regular thread, or to a new one). `settled` is false until the first choice is made.
+ * left off), and again when the open conversation is archived or deleted through `reopen` (spec section 4: switch to
+ * the first regular thread, or to a new one). If the server refuses that change, the conversation is back in the
+ * list and the reader is taken back to it. `settled` is false until the first choice is made.
  */
 export function useOpenLatestThread() {
   const aui = useAui();
@@ -21,8 +22,15 @@ export function useOpenLatestThread() {
     if (latest) aui.threads.switchToThread(latest);
     setSettled(true);
   }, [aui, isLoading, onNewThread, regular]);
-  const reopen = useCallback((leftThreadId: string) => {
-    leaving.current = leftThreadId;
-  }, []);
+  const reopen = useCallback(
+    (leftThreadId: string, change: () => Promise<unknown>) => {
+      leaving.current = leftThreadId;
+      change().catch(() => {
+        leaving.current = undefined;
+        aui.threads.switchToThread(leftThreadId);
+      });
+    },
+    [aui],
+  );
   return { settled, reopen };
 }

@@ -3,6 +3,8 @@ import type { ExportedMessageRepository, ThreadMessage } from '@assistant-ui/rea
 import { sourceParts } from './turn-message';
 
 const statusFromStored = {
+  // Being written by the server for an earlier page of this reader: shown as it grows (see FollowStoredAnswer).
+  running: { type: 'incomplete', reason: 'other' },
   complete: { type: 'complete', reason: 'unknown' },
   incomplete: { type: 'incomplete', reason: 'cancelled' },
   error: { type: 'incomplete', reason: 'error', error: 'This answer failed before it was finished.' },
@@ -41,7 +43,10 @@ export function fromStoredMessage(stored: MessageDto): ThreadMessage {
       unstable_data: [],
       steps: [],
       // The reason given with a Bad response, so the widget does not ask for it again.
-      custom: stored.feedback?.comment ? { feedbackComment: stored.feedback.comment } : {},
+      custom: {
+        ...(stored.feedback?.comment ? { feedbackComment: stored.feedback.comment } : {}),
+        ...(stored.status === 'running' ? { stillWriting: true } : {}),
+      },
       ...(stored.feedback ? { submittedFeedback: { type: stored.feedback.rating } } : {}),
     },
   };

@@ -39,15 +39,22 @@ export function AssistantMessage(): ReactNode {
             <RetryButton />
           </ErrorPrimitive.Root>
         </MessagePrimitive.Error>
+        <AuiIf condition={(s) => s.message.metadata.custom.stillWriting === true}>
+          <p className={styles.thinking} role="status" data-testid="copilot-still-writing">
+            Dev Copilot is still writing this answer…
+          </p>
+        </AuiIf>
         <AuiIf condition={(s) => s.message.status?.type === 'incomplete' && s.message.status.reason === 'cancelled'}>
           <p className={styles.cancelled} data-testid="copilot-cancelled">
             You stopped this answer.
           </p>
         </AuiIf>
-        <div className={styles.assistantFooter}>
-          {actions.allowBranchPicker && <BranchPicker />}
-          <AssistantActionBar />
-        </div>
+        <AuiIf condition={(s) => s.message.metadata.custom.stillWriting !== true}>
+          <div className={styles.assistantFooter}>
+            {actions.allowBranchPicker && <BranchPicker />}
+            <AssistantActionBar />
+          </div>
+        </AuiIf>
       </div>
     </MessagePrimitive.Root>
   );

@@ -44,8 +44,14 @@ export function Composer(): ReactNode {
   const actions = useCopilotActions();
   const [attachmentError, dismissError] = useAttachmentError();
   // A question sent before the stored conversation is in would start a second thread and then be overwritten.
-  // Until the reader's threads are listed, the conversation on screen may not be the one the question belongs to.
-  const isLoading = useAuiState((s) => s.thread.isLoading || s.threads.isLoading);
+  // Until the reader's threads are listed, the conversation on screen may not be the one the question belongs to;
+  // an answer the server is still writing (the reader came back mid-answer) must end before the next question.
+  const isLoading = useAuiState(
+    (s) =>
+      s.thread.isLoading ||
+      s.threads.isLoading ||
+      s.thread.messages.some((message) => message.metadata.custom.stillWriting === true),
+  );
   const body = (
     <ComposerPrimitive.Root
       className={styles.composer}

@@ -2,6 +2,7 @@ import { AuiIf, ThreadPrimitive } from '@assistant-ui/react';
 import type { ReactNode } from 'react';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
+import { FollowStoredAnswer } from './FollowStoredAnswer';
 import { Icon } from './icons';
 import styles from './Thread.module.css';
 import { TooltipButton, TooltipProvider } from './TooltipButton';
@@ -23,6 +24,7 @@ export function Thread({
   return (
     <TooltipProvider>
       <ThreadPrimitive.Root className={styles.thread}>
+        <FollowStoredAnswer />
         <ThreadPrimitive.Viewport className={styles.viewport} data-testid="copilot-viewport">
           <AuiIf condition={(s) => s.thread.isEmpty && !s.thread.isLoading && !s.threads.isLoading}>
             <Welcome suggestions={suggestions} />
