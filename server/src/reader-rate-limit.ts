@@ -1,5 +1,5 @@
-import rateLimit from '@fastify/rate-limit';
 import type { ApiErrorCode } from '@acme/contract';
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-errors.js';
 

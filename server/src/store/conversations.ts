@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '@acme/contract';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from './database.js';
 import {
-  type AttachmentMetadata,
   type FeedbackRating,
   feedback,
-  type MessagePart,
-  type MessageRole,
   type MessageRow,
-  type MessageSource,
-  type MessageStatus,
   messages,
   questions,
   type ThreadRow,

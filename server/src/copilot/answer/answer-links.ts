@@ -1,4 +1,4 @@
-import type { Link, Nodes, Root } from 'mdast';
+import type { Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
@@ -36,7 +36,7 @@ export function siteUrlOf(url: string, publicOrigin: string): string | undefined
   return `/${url.replace(/^\.\//, '')}`;
 }
 
-function kindOf(node: Link, source: string, start: number): FoundLink['kind'] {
+function kindOf(source: string, start: number): FoundLink['kind'] {
   if (source[start] === '<') return 'autolink';
   return source[start] === '[' ? 'inline' : 'literal';
 }
@@ -49,7 +49,7 @@ function findLinks(markdown: string, tree: Root = parse(markdown)): FoundLink[] 
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
     if (start === undefined || end === undefined) return;
-    const kind = node.type === 'link' ? kindOf(node, markdown, start) : node.type;
+    const kind = node.type === 'link' ? kindOf(markdown, start) : node.type;
     found.push({ kind, url: node.url, start, end, node });
   });
   return found;
