@@ -1,72 +1,14 @@
+import type { MessageDto } from '@acme/contract';
 import type { ThreadMessage } from '@assistant-ui/react';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { toMarkdown } from 'mdast-util-to-markdown';
 import { describe, expect, it } from 'vitest';
-import { parseEventBlock } from '../src/components/Copilot/runtime/ask-events';
-import { imageFromDataUrl, toAskAiRequest } from '../src/components/Copilot/runtime/ask-request';
 import { refusalOf } from '../src/components/Copilot/runtime/image-attachment-adapter';
-import { fromStoredMessage, toStoredMessage } from '../src/components/Copilot/runtime/stored-messages';
-import type { MessageDto } from '../src/components/Copilot/runtime/wire-types';
-
-const user = (id: string, text: string, attachments: ThreadMessage['attachments'] = []): ThreadMessage => ({
-  id,
-  role: 'user',
-  createdAt: new Date('2026-11-22T10:00:00Z'),
-  content: [{ type: 'text', text }],
-  attachments: attachments ?? [],
-  metadata: { custom: {} },
-});
-
-const png = 'data:image/png;base64,iVBORw0KGgo=';
-const withImage = user('q2', 'what is this error?', [
-  {
-    id: 'shot.png',
-    type: 'image',
-    name: 'shot.png',
-    contentType: 'image/png',
-    status: { type: 'complete' },
-    content: [{ type: 'image', image: png }],
-  },
-]);
-
-describe('askAi events', () => {
-  it.each([
-    ['event: start\ndata: {"id":"a1","mode":"docs-only"}', { type: 'start', id: 'a1', mode: 'docs-only' }],
-    ['event: delta\ndata: {"text":"Hel"}', { type: 'delta', text: 'Hel' }],
-    [
-      'event: done\ndata: {"id":"a1","sources":[{"title":"T","url":"/t#x"}]}',
-      { type: 'done', id: 'a1', sources: [{ title: 'T', url: '/t#x' }] },
-    ],
-    [
-      'event: error\ndata: {"code":"internal:model","message":"The model failed."}',
-      { type: 'error', code: 'internal:model', message: 'The model failed.' },
-    ],
-    [': keep-alive comment', null],
-    ['event: ping\ndata: {}', null],
-  ])('parses %j', (block, expected) => {
-    expect(parseEventBlock(block)).toEqual(expected);
-  });
-});
-
-describe('askAi request', () => {
-  it('sends only the last question with its images, as bare base64 with the media type', () => {
-    const request = toAskAiRequest([user('q1', 'first', withImage.attachments), withImage], '/firestore-ttl');
-    expect(request.page).toBe('/firestore-ttl');
-    expect(request.messages[0]?.attachments).toEqual([]);
-    expect(request.messages[1]?.attachments).toEqual([
-      { type: 'image', contentType: 'image/png', content: 'iVBORw0KGgo=', name: 'shot.png' },
-    ]);
-  });
-
-  it('drops the oldest turns to stay within 32 000 characters and starts with a question', () => {
-    const long = 'x'.repeat(20_000);
-    const answer: ThreadMessage = { ...fromStoredMessage(stored({ id: 'a1', role: 'assistant' })) };
-    const request = toAskAiRequest([user('q1', long), answer, user('q2', long)]);
-    expect(request.messages.map((message) => message.role)).toEqual(['user']);
-  });
-
-  it('rejects a data URL that is not base64', () => {
-    expect(imageFromDataUrl('data:image/svg+xml,<svg/>')).toBeNull();
-  });
-});
+import { fromStoredMessage, toMessageRepository } from '../src/components/Copilot/runtime/stored-messages';
+import type { TurnMessage } from '../src/components/Copilot/runtime/turn-api';
+import { answerParts, dataOf } from '../src/components/Copilot/runtime/turn-message';
+import { imageFromDataUrl } from '../src/components/Copilot/runtime/turn-model-adapter';
+import { remarkCheckedLinks } from '../src/components/Copilot/view/checked-links';
 
 function stored(overrides: Partial<MessageDto>): MessageDto {
   return {
@@ -84,53 +26,113 @@ function stored(overrides: Partial<MessageDto>): MessageDto {
   };
 }
 
-describe('stored messages, both ways', () => {
-  it('keeps an answer with its sources, status and feedback', () => {
-    const dto = stored({
-      id: 'a1',
-      parentId: 'q1',
-      role: 'assistant',
-      content: [{ type: 'text', text: 'See the TTL page.' }],
-      sources: [{ title: 'Firestore TTL › Indexes', url: '/firestore-ttl#indexes' }],
-      feedback: { rating: 'negative', comment: 'too short', updatedAt: '2026-11-22T10:01:00.000Z' },
-    });
-    const message = fromStoredMessage(dto);
-    expect(message.metadata.submittedFeedback).toEqual({ type: 'negative' });
-    expect(toStoredMessage('q1', message)).toEqual({
-      id: 'a1',
-      parentId: 'q1',
-      role: 'assistant',
-      content: [{ type: 'text', text: 'See the TTL page.' }],
-      sources: [{ title: 'Firestore TTL › Indexes', url: '/firestore-ttl#indexes' }],
-      status: 'complete',
+const streamed: TurnMessage = {
+  id: 'a1',
+  role: 'assistant',
+  metadata: { mode: 'model', covered: true },
+  parts: [
+    { type: 'data-turn', data: { threadId: 't1', questionId: 'q1', answerId: 'a1' } },
+    { type: 'data-link', id: '/faqs', data: { url: '/faqs', href: '/faqs' } },
+    { type: 'data-link', id: '/nope', data: { url: '/nope', href: null } },
+    { type: 'text', text: 'See [FAQs](/faqs) and [this](/nope).' },
+    { type: 'source-url', sourceId: '/faqs', url: '/faqs', title: 'FAQs' },
+  ],
+};
+
+describe('a streamed answer as the runtime shows it', () => {
+  it('keeps its text and sources as parts, and the link verdicts and coverage as metadata', () => {
+    expect(answerParts(streamed)).toEqual({
+      content: [
+        { type: 'text', text: 'See [FAQs](/faqs) and [this](/nope).' },
+        { type: 'source', sourceType: 'url', id: '/faqs', url: '/faqs', title: 'FAQs' },
+      ],
+      metadata: { custom: { links: { '/faqs': '/faqs', '/nope': null }, closest: [], mode: 'model', covered: true } },
     });
   });
 
-  it.each([
-    ['incomplete', { type: 'incomplete', reason: 'cancelled' }],
-    ['error', { type: 'incomplete', reason: 'error' }],
-  ] as const)('maps a stored %s answer to its run status and back', (status, runStatus) => {
-    const message = fromStoredMessage(stored({ id: 'a2', role: 'assistant', status }));
-    expect(message.status).toMatchObject(runStatus);
-    expect(toStoredMessage(null, message).status).toBe(status);
-  });
-
-  it('stores only the metadata of an image, never the image', () => {
-    const body = toStoredMessage(null, withImage);
-    expect(body.attachments).toEqual([{ name: 'shot.png', contentType: 'image/png', size: 8 }]);
-    expect(JSON.stringify(body)).not.toContain('base64');
-    const back = fromStoredMessage(stored({ id: 'q2', attachments: body.attachments ?? [] }));
-    expect(back.attachments?.[0]).toMatchObject({ name: 'shot.png', contentType: 'image/png', content: [] });
+  it('reads the ids the server gave the turn', () => {
+    expect(dataOf(streamed, 'turn')).toEqual({ threadId: 't1', questionId: 'q1', answerId: 'a1' });
+    expect(dataOf(streamed, 'failure')).toBeUndefined();
   });
 });
 
-describe('attachment checks before upload', () => {
+describe('links checked by the server, applied on the markdown tree', () => {
+  const render = (markdown: string, verdicts: Record<string, string | null>) => {
+    const tree = fromMarkdown(markdown);
+    remarkCheckedLinks(verdicts)()(tree);
+    return toMarkdown(tree).trim();
+  };
+
+  it('turns a link that leads nowhere into its words and leads a good one where the server checked', () => {
+    expect(render('[a](/faqs) and [b](/nope#x) and [c](faqs)', { '/nope#x': null, faqs: '/faqs' })).toBe(
+      '[a](/faqs) and b and [c](/faqs)',
+    );
+  });
+
+  it('drops a definition that leads nowhere, so its references read as text', () => {
+    expect(render('Read [the guide][g].\n\n[g]: /nope', { '/nope': null })).toBe('Read the guide.');
+  });
+
+  it('leaves alone what the server did not judge: other sites and answers already checked', () => {
+    expect(render('[MDN](https://developer.mozilla.org/) [x](/stored)', {})).toBe(
+      '[MDN](https://developer.mozilla.org/) [x](/stored)',
+    );
+  });
+});
+
+describe('stored messages', () => {
+  it('keeps an answer with its sources, status and feedback', () => {
+    const message = fromStoredMessage(
+      stored({
+        id: 'a1',
+        parentId: 'q1',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'See the TTL page.' }],
+        sources: [{ title: 'Firestore TTL › Indexes', url: '/firestore-ttl#indexes' }],
+        feedback: { rating: 'negative', comment: 'too short', updatedAt: '2026-11-22T10:01:00.000Z' },
+      }),
+    );
+    expect(message.metadata.submittedFeedback).toEqual({ type: 'negative' });
+    expect(message.metadata.custom).toEqual({ feedbackComment: 'too short' });
+    expect(message.content).toContainEqual(expect.objectContaining({ type: 'source', url: '/firestore-ttl#indexes' }));
+  });
+
+  it.each([
+    ['incomplete', { type: 'incomplete', reason: 'cancelled' }, {}],
+    ['error', { type: 'incomplete', reason: 'error' }, {}],
+    ['running', { type: 'incomplete', reason: 'other' }, { stillWriting: true }],
+  ] as const)('shows a stored %s answer with its run status', (status, runStatus, custom) => {
+    const message = fromStoredMessage(stored({ id: 'a2', role: 'assistant', status }));
+    expect(message.status).toMatchObject(runStatus);
+    expect(message.metadata.custom).toEqual(custom);
+  });
+
+  it('brings back only the metadata of an image, and heads the branch stored last', () => {
+    const attachments = [{ name: 'shot.png', contentType: 'image/png', size: 8 }];
+    const repository = toMessageRepository([stored({ id: 'q1', attachments }), stored({ id: 'q2' })]);
+    expect(repository.headId).toBe('q2');
+    const question = repository.messages[0]?.message as ThreadMessage;
+    expect(question.attachments?.[0]).toMatchObject({ name: 'shot.png', contentType: 'image/png', content: [] });
+  });
+});
+
+describe('images and attachments', () => {
+  it('splits a data URL into the media type and the bare base64 the server wants', () => {
+    expect(imageFromDataUrl('data:image/png;base64,iVBORw0KGgo=', 'shot.png')).toEqual({
+      type: 'image',
+      contentType: 'image/png',
+      content: 'iVBORw0KGgo=',
+      name: 'shot.png',
+    });
+    expect(imageFromDataUrl('data:image/svg+xml,<svg/>')).toBeNull();
+  });
+
   it.each([
     [{ name: 'a.png', type: 'image/png', size: 5_242_880 }, null],
     [{ name: 'big.jpg', type: 'image/jpeg', size: 5_242_881 }, /at most 5 MB/],
     [{ name: 'doc.pdf', type: 'application/pdf', size: 10 }, /not an image/],
     [{ name: 'logo.svg', type: 'image/svg+xml', size: 10 }, /PNG, JPEG, GIF or WebP/],
-  ])('%j', (file, expected) => {
+  ])('checks %j before upload', (file, expected) => {
     const refusal = refusalOf(file);
     if (expected === null) expect(refusal).toBeNull();
     else expect(refusal).toMatch(expected);

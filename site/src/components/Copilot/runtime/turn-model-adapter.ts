@@ -55,7 +55,9 @@ export function createTurnModelAdapter(conversation: ServerConversation, current
       let markStored = () => {};
       questionStored(threadId, new Promise<void>((resolve) => (markStored = resolve)));
       const stop = () => void stopTurn(threadId).catch(() => {});
-      abortSignal.addEventListener('abort', stop, { once: true });
+      // Stop may come while the thread was still being created: then the turn is stopped as soon as it is sent.
+      if (abortSignal.aborted) stop();
+      else abortSignal.addEventListener('abort', stop, { once: true });
       try {
         for await (const message of askTurn(turn, abortSignal)) {
           const ids = dataOf(message, 'turn');
