@@ -1,57 +1,18 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { inMemoryDataDirectory, openStore, type Store } from '../server/src/store/database.js';
+import { describe, expect } from 'vitest';
 import { findReportItems } from '../server/src/store/questions.js';
-import { type FakeModelServer, startFakeModelServer } from '../server/test-support/fake-model-server.js';
-import { launchBrowser, startServer, type TestServer } from './harness';
-import { type Copilot, openReader } from './pages/copilot';
-import type { DocsSite } from './pages/docs-site';
+import { test } from './fixtures';
 
 /**
  * The widget with a model configured: the real server asks a local server speaking the OpenAI chat-completions
  * protocol, so everything between the model's words and the reader's screen is the product's own code.
  */
-
-let store: Store;
-let fake: FakeModelServer;
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let site: DocsSite;
-let copilot: Copilot;
-let readers = 0;
-
-beforeAll(async () => {
-  store = await openStore({ dataDirectory: inMemoryDataDirectory });
-  fake = await startFakeModelServer();
-  server = await startServer(
-    {
-      ASK_REQUESTS_PER_MINUTE: '1000',
-      COPILOT_PROVIDER: 'openai-compatible',
-      COPILOT_MODEL: 'test-model',
-      COPILOT_BASE_URL: `${fake.url}/v1`,
-    },
-    { store },
-  );
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await fake?.close();
-  await store?.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  ({ context, site, copilot } = await openReader(browser, server.baseUrl, `model-reader${++readers}@acme.dev`));
-});
-afterEach(async () => {
-  await context.close();
-  expect(site.policyViolations).toEqual([]);
-});
+test.override({ serverEnvironment: { ASK_REQUESTS_PER_MINUTE: '1000' }, withModel: true });
 
 describe('Dev Copilot with a model', () => {
-  it('shows a javascript: link and raw <img onerror> from the model as harmless text', async () => {
+  test('shows a javascript: link and raw <img onerror> from the model as harmless text', async ({
+    reader: { site, copilot },
+    fakeModel: fake,
+  }) => {
     fake.behave({
       reply: [
         'See [x](javascript:alert(1)) and ',
@@ -82,7 +43,10 @@ describe('Dev Copilot with a model', () => {
     expect(await site.page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
-  it('shows a provider failure with a retry that answers once the provider is back', async () => {
+  test('shows a provider failure with a retry that answers once the provider is back', async ({
+    reader: { site, copilot },
+    fakeModel: fake,
+  }) => {
     fake.behave({ status: 401 });
     await site.open('/');
     await copilot.open();
@@ -96,7 +60,11 @@ describe('Dev Copilot with a model', () => {
     expect(await copilot.lastAnswer.getByTestId('copilot-error').count()).toBe(0);
   });
 
-  it('stores the answer under the id the questions log uses, so a thumbs-down meets its question', async () => {
+  test('stores the answer under the id the questions log uses, so a thumbs-down meets its question', async ({
+    reader: { site, copilot },
+    fakeModel: fake,
+    server,
+  }) => {
     fake.behave({ reply: 'I am not sure; try [the FAQs](/faqs/).' });
     await site.open('/');
     await copilot.open();
@@ -106,7 +74,9 @@ describe('Dev Copilot with a model', () => {
     await site.page.getByTestId('feedback-reason').getByRole('textbox').fill('Off topic');
     await site.page.getByTestId('feedback-reason').getByRole('button', { name: 'Send reason' }).click();
     await expect
-      .poll(async () => (await findReportItems(store.db, { limit: 50 })).find((item) => item.comment === 'Off topic'))
+      .poll(async () =>
+        (await findReportItems(server.store.db, { limit: 50 })).find((item) => item.comment === 'Off topic'),
+      )
       .toMatchObject({
         kind: 'rated-down',
         question: 'What is the recipe for tiramisu with mascarpone?',
@@ -115,7 +85,11 @@ describe('Dev Copilot with a model', () => {
       });
   });
 
-  it('renders headings to h6, GFM tables and lists, and code blocks with a language header and Copy', async () => {
+  test('renders headings to h6, GFM tables and lists, and code blocks with a language header and Copy', async ({
+    reader: { site, copilot, context },
+    fakeModel: fake,
+    server,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
     fake.behave({
       reply: [
@@ -149,7 +123,10 @@ describe('Dev Copilot with a model', () => {
     expect(await site.page.evaluate(() => navigator.clipboard.readText())).toBe('npm ci\n');
   });
 
-  it('follows a streaming answer until the reader scrolls up, then offers Scroll to bottom', async () => {
+  test('follows a streaming answer until the reader scrolls up, then offers Scroll to bottom', async ({
+    reader: { site, copilot },
+    fakeModel: fake,
+  }) => {
     fake.behave({
       reply: Array.from({ length: 160 }, (_, index) => `Line ${index} of a long answer.\n\n`),
       chunkDelayMs: 25,
@@ -182,7 +159,11 @@ describe('Dev Copilot with a model', () => {
 describe('the server owns the turn', () => {
   const longAnswer = Array.from({ length: 30 }, (_, index) => `Step ${index + 1} of the rollback.`).join(' ');
 
-  it('finishes the answer when the reader closes the page mid-answer; a reload shows all of it', async () => {
+  test('finishes the answer when the reader closes the page mid-answer; a reload shows all of it', async ({
+    reader: { site, copilot, context },
+    fakeModel: fake,
+    server,
+  }) => {
     fake.behave({ reply: longAnswer, chunkDelayMs: 30 });
     await site.open('/');
     await copilot.open();
@@ -201,7 +182,10 @@ describe('the server owns the turn', () => {
     expect(fake.received.at(-1)?.closedEarlyAt).toBeUndefined();
   });
 
-  it('shows an answer still being written after a reload mid-answer, and follows it to its end', async () => {
+  test('shows an answer still being written after a reload mid-answer, and follows it to its end', async ({
+    reader: { site, copilot },
+    fakeModel: fake,
+  }) => {
     fake.behave({ reply: longAnswer, chunkDelayMs: 30 });
     await site.open('/');
     await copilot.open();
@@ -217,7 +201,10 @@ describe('the server owns the turn', () => {
     expect(await copilot.composerInput.isEditable()).toBe(true);
   });
 
-  it('keeps what was written when the reader presses Stop, and shows it stopped after a reload', async () => {
+  test('keeps what was written when the reader presses Stop, and shows it stopped after a reload', async ({
+    reader: { site, copilot },
+    fakeModel: fake,
+  }) => {
     fake.behave({ reply: longAnswer, chunkDelayMs: 60 });
     await site.open('/');
     await copilot.open();
@@ -236,7 +223,10 @@ describe('the server owns the turn', () => {
     expect(await stopped.innerText()).not.toContain('Step 30');
   });
 
-  it('shows a link the build has as a link and an invented one as plain text, also after a reload', async () => {
+  test('shows a link the build has as a link and an invented one as plain text, also after a reload', async ({
+    reader: { site, copilot },
+    fakeModel: fake,
+  }) => {
     fake.behave({
       reply: ['Set the policy as in ', '[the TTL guide](/firestore-ttl) ', 'and [the runbook](/no-such-page#x).'],
       chunkDelayMs: 40,

@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { test as base, expect } from 'vitest';
+import { startFakeModelServer } from '../server/test-support/fake-model-server.js';
 import { launchBrowser, startServer } from './harness';
+import { openReader } from './pages/copilot';
 import { DocsSite } from './pages/docs-site';
 import { signInContext } from './pages/sign-in-pages';
 import { sessionCookieFor } from './sign-in';
@@ -27,10 +30,25 @@ import { sessionCookieFor } from './sign-in';
 export const test = base
   /** Environment variables for this file's server, over the test defaults (free port, built site, LOG_LEVEL=warn). */
   .extend('serverEnvironment', { scope: 'file' }, {} as Record<string, string>)
-  .extend('server', { scope: 'file' }, async ({ serverEnvironment }, { onCleanup }) => {
-    const server = await startServer(serverEnvironment);
-    onCleanup(() => server.close());
-    return server;
+  /** Whether the file's server answers with a model: a local server speaking the OpenAI protocol (`fakeModel`). */
+  .extend('withModel', { scope: 'file' }, false)
+  .extend('server', { scope: 'file' }, async ({ serverEnvironment, withModel }, { onCleanup }) => {
+    const fakeModel = withModel ? await startFakeModelServer() : undefined;
+    const model = fakeModel
+      ? { COPILOT_PROVIDER: 'openai-compatible', COPILOT_MODEL: 'test-model', COPILOT_BASE_URL: `${fakeModel.url}/v1` }
+      : {};
+    const server = await startServer({ ...model, ...serverEnvironment });
+    onCleanup(async () => {
+      await server.close();
+      await fakeModel?.close();
+    });
+    return Object.assign(server, { fakeModel });
+  })
+  /** The file's model stand-in, reset for each test: script its answers, read what it was asked (`withModel`). */
+  .extend('fakeModel', async ({ server }) => {
+    if (!server.fakeModel) throw new Error('Set test.override({ withModel: true }) to use fakeModel');
+    server.fakeModel.reset();
+    return server.fakeModel;
   })
   /** Who `sessionCookie`, `signedInPage` and `docsSite` are signed in as. */
   .extend('readerEmail', { scope: 'file' }, 'reader@acme.dev')
@@ -57,6 +75,19 @@ export const test = base
   .extend('signedInPage', async ({ context, server, readerEmail }) => {
     await signInContext(context, server.baseUrl, readerEmail);
     return context.newPage();
+  })
+  /**
+   * A reader of the test's own (a new e-mail each test, so one test's conversation is never another's latest),
+   * signed in, on the docs site with Dev Copilot at hand; the test fails if the browser refused anything under our CSP.
+   */
+  .extend('reader', async ({ browser, server }, { onCleanup }) => {
+    const email = `reader-${randomUUID().slice(0, 8)}@acme.dev`;
+    const reader = await openReader(browser, server.baseUrl, email);
+    onCleanup(async () => {
+      await reader.context.close();
+      expect(reader.site.policyViolations).toEqual([]);
+    });
+    return { ...reader, email };
   })
   /** The signed-in page as the docs site; the test fails if the browser refused anything under our CSP. */
   .extend('docsSite', async ({ signedInPage, server }, { onCleanup }) => {
