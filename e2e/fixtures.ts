@@ -34,7 +34,7 @@ export const test = base
   .extend('withModel', { scope: 'file' }, false)
   .extend('server', { scope: 'file' }, async ({ serverEnvironment, withModel }, { onCleanup }) => {
     const fakeModel = withModel ? await startFakeModelServer() : undefined;
-    const model = fakeModel
+    const model: Record<string, string> = fakeModel
       ? { COPILOT_PROVIDER: 'openai-compatible', COPILOT_MODEL: 'test-model', COPILOT_BASE_URL: `${fakeModel.url}/v1` }
       : {};
     const server = await startServer({ ...model, ...serverEnvironment });
