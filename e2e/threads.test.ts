@@ -1,78 +1,156 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type TestDatabase, testBackends } from '../server/test-support/test-databases.js';
-import { startServer, startServerOnItsOwnStore, type TestServer } from './harness';
-import { signIn } from './sign-in';
+import { test as base } from './fixtures';
+import { startServerOnItsOwnStore } from './harness';
+import { sessionCookieFor } from './sign-in';
+import { answersTo, type ReaderApi, readerApi } from './threads-api';
 
-let server: TestServer;
-let alice: string;
-let bob: string;
-
-beforeAll(async () => {
-  server = await startServer();
-  alice = `acme_session=${(await signIn(server.baseUrl, { email: 'alice@acme.dev' })).jar.get('acme_session')}`;
-  bob = `acme_session=${(await signIn(server.baseUrl, { email: 'bob@acme.io' })).jar.get('acme_session')}`;
+/**
+ * Saved conversations through the real sign-in, on the server's turns: the owner's branches as the server stores
+ * them, and what another reader gets for the owner's ids. A local model writes the answers, so one can be held
+ * running while someone else tries to stop it.
+ */
+const test = base
+  /** The reader who owns the conversations (`readerEmail`). */
+  .extend('alice', { scope: 'file' }, ({ server, sessionCookie }) => readerApi(server.baseUrl, sessionCookie))
+  /** Another allowed reader, signed in through the same flow. */
+  .extend('bob', { scope: 'file' }, async ({ server }) =>
+    readerApi(server.baseUrl, await sessionCookieFor(server.baseUrl, 'bob@acme.io')),
+  );
+test.override({
+  withModel: true,
+  readerEmail: 'alice@acme.dev',
+  serverEnvironment: { ASK_REQUESTS_PER_MINUTE: '1000' },
 });
-afterAll(async () => {
-  await server?.close();
+
+// The server, the model and both sign-ins are made before the first test, so its time limit is its own.
+test.beforeAll(async ({ alice, bob }) => {
+  expect(alice.cookie).not.toBe(bob.cookie);
 });
 
-function call(cookie: string, method: string, path: string, body?: unknown) {
-  return fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { cookie, origin: server.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const ttlAnswer = 'Set a TTL policy on the expireAt field, see [the TTL guide](/firestore-ttl).';
+
+/** Alice's conversation: a question answered twice (Refresh), a follow-up, an edit of the first question, a rating. */
+async function aliceConversation(alice: ReaderApi) {
+  const threadId = await alice.newThread();
+  const first = await alice.ask({ threadId, parentId: null, text: 'How do I create a TTL policy?' });
+  const refreshed = await alice.ask({ threadId, retryOf: first.questionId });
+  const followUp = await alice.ask({ threadId, parentId: first.answerId, text: 'And how long until deletion?' });
+  const edited = await alice.ask({ threadId, parentId: null, text: 'How do I create a TTL policy in Firestore?' });
+  expect((await alice.call('PUT', `/api/messages/${refreshed.answerId}/feedback`, { rating: 'positive' })).status).toBe(
+    200,
+  );
+  return { threadId, first, refreshed, followUp, edited };
 }
 
-describe('conversations through the real sign-in', () => {
-  it('keeps a thread with its branches for its owner and hides it from everyone else', async () => {
-    const created = await call(alice, 'POST', '/api/threads', {});
-    expect(created.status).toBe(201);
-    const thread = (await created.json()) as { id: string };
-    const userMessage = await call(alice, 'POST', `/api/threads/${thread.id}/messages`, {
-      id: 'question-1',
-      parentId: null,
-      role: 'user',
-      content: [{ type: 'text', text: 'How do I create a TTL policy?' }],
-    });
-    expect(userMessage.status).toBe(201);
-    for (const id of ['answer-1', 'answer-2']) {
-      const reply = await call(alice, 'POST', `/api/threads/${thread.id}/messages`, {
-        id,
-        parentId: 'question-1',
-        role: 'assistant',
-        content: [{ type: 'text', text: `Answer ${id}` }],
-        sources: [{ title: 'Firestore TTL', url: '/firestore-ttl' }],
-      });
-      expect(reply.status).toBe(201);
-    }
-    expect((await call(alice, 'PUT', '/api/messages/answer-2/feedback', { rating: 'positive' })).status).toBe(200);
+test('keeps a thread with its branches, answers and rating as the server made them', async ({ alice, fakeModel }) => {
+  fakeModel.behave({ reply: ttlAnswer });
+  const { threadId, first, refreshed, followUp, edited } = await aliceConversation(alice);
 
-    const loaded = (await (await call(alice, 'GET', `/api/threads/${thread.id}`)).json()) as {
-      thread: { title: string };
-      messages: Array<{ id: string; parentId: string | null; feedback?: { rating: string } | null }>;
-    };
-    expect(loaded.thread.title).toBe('How do I create a TTL policy?');
-    expect(loaded.messages.filter((message) => message.parentId === 'question-1').map((message) => message.id)).toEqual(
-      ['answer-1', 'answer-2'],
-    );
+  const { thread, messages } = await alice.stored(threadId);
+  expect(thread.title).toBe('How do I create a TTL policy?');
+  expect(refreshed.questionId).toBe(first.questionId);
+  expect(answersTo(messages, first.questionId).map((answer) => answer.id)).toEqual([
+    first.answerId,
+    refreshed.answerId,
+  ]);
+  const byId = new Map(messages.map((message) => [message.id, message]));
+  expect(byId.get(followUp.questionId)?.parentId).toBe(first.answerId);
+  expect(byId.get(edited.questionId)?.parentId).toBeNull();
+  expect(byId.get(refreshed.answerId)?.feedback).toMatchObject({ rating: 'positive' });
+  // What the reader was streamed is what is stored: text, sources and a finished status.
+  for (const turn of [first, refreshed, followUp, edited]) {
+    const answer = byId.get(turn.answerId);
+    expect(answer).toMatchObject({ role: 'assistant', status: 'complete', parentId: turn.questionId });
+    expect(answer?.content[0]?.text).toBe(turn.text);
+    expect(answer?.sources.map((source) => source.url)).toEqual(turn.sources);
+  }
+  expect(first.text).toBe(ttlAnswer);
+  expect(first.sources).toEqual(['/firestore-ttl']);
+});
 
-    expect((await call(bob, 'GET', `/api/threads/${thread.id}`)).status).toBe(404);
-    expect((await call(bob, 'DELETE', `/api/threads/${thread.id}`)).status).toBe(404);
-    expect((await call(bob, 'PUT', '/api/messages/answer-1/feedback', { rating: 'negative' })).status).toBe(404);
-    const bobsList = (await (await call(bob, 'GET', '/api/threads')).json()) as { threads: unknown[] };
-    expect(bobsList.threads).toEqual([]);
-  });
+test("hidesOtherReadersConversations: another reader's thread and message ids answer 404 exactly as unknown ids do", async ({
+  alice,
+  bob,
+  fakeModel,
+}) => {
+  fakeModel.behave({ reply: ttlAnswer });
+  const { threadId, refreshed } = await aliceConversation(alice);
+  const before = { thread: await alice.stored(threadId), list: await alice.listed('regular') };
+  const bobsThread = await bob.newThread();
 
-  it('needs a session, and the handbook origin for changes', async () => {
-    expect((await call('', 'GET', '/api/threads')).status).toBe(401);
-    const foreign = await fetch(`${server.baseUrl}/api/threads`, {
+  // Alice's thread, her question, and her rated answer to it; or ids nobody has.
+  type Ids = { threadId: string; questionId: string; answerId: string };
+  const attempts: Array<[string, (ids: Ids) => Promise<Response>]> = [
+    ['read', (ids) => bob.call('GET', `/api/threads/${ids.threadId}`)],
+    ['continue', (ids) => bob.startTurn({ threadId: ids.threadId, parentId: ids.answerId, text: 'Mine now' })],
+    ['edit the first question', (ids) => bob.startTurn({ threadId: ids.threadId, parentId: null, text: 'Edited' })],
+    [
+      'ask after her answer in his own thread',
+      (ids) => bob.startTurn({ threadId: bobsThread, parentId: ids.answerId, text: 'Grafted' }),
+    ],
+    ['refresh', (ids) => bob.startTurn({ threadId: ids.threadId, retryOf: ids.questionId })],
+    ['refresh into his own thread', (ids) => bob.startTurn({ threadId: bobsThread, retryOf: ids.questionId })],
+    ['rate', (ids) => bob.call('PUT', `/api/messages/${ids.answerId}/feedback`, { rating: 'negative' })],
+    ['clear the rating', (ids) => bob.call('DELETE', `/api/messages/${ids.answerId}/feedback`)],
+    ['rename', (ids) => bob.call('PATCH', `/api/threads/${ids.threadId}`, { title: 'Bob was here' })],
+    ['archive', (ids) => bob.call('PATCH', `/api/threads/${ids.threadId}`, { status: 'archived' })],
+    ['delete', (ids) => bob.call('DELETE', `/api/threads/${ids.threadId}`)],
+  ];
+  const unknown: Ids = { threadId: randomUUID(), questionId: randomUUID(), answerId: randomUUID() };
+  for (const [what, attempt] of attempts) {
+    const refused = await attempt({ threadId, questionId: refreshed.questionId, answerId: refreshed.answerId });
+    const missing = await attempt(unknown);
+    expect(refused.status, what).toBe(404);
+    expect(await refused.json(), what).toEqual(await missing.json());
+  }
+
+  expect(await alice.stored(threadId)).toEqual(before.thread);
+  expect(await alice.listed('regular')).toEqual(before.list);
+  expect(await bob.listed('regular')).toEqual([expect.objectContaining({ id: bobsThread })]);
+  expect((await bob.stored(bobsThread)).messages).toEqual([]);
+});
+
+test("stopsNoOneElsesAnswer: another reader's Stop while the owner's answer is written answers 404, and the answer is kept whole", async ({
+  alice,
+  bob,
+  fakeModel,
+}) => {
+  const reply = 'one two three four five six seven eight nine ten';
+  fakeModel.behave({ reply, chunkDelayMs: 60 });
+  const threadId = await alice.newThread();
+  const answering = alice.startTurn({ threadId, parentId: null, text: 'Count to ten for me' });
+  await expect.poll(() => fakeModel.received.length).toBeGreaterThan(0);
+
+  const refused = await bob.call('POST', `/api/threads/${threadId}/stop`);
+  expect(refused.status).toBe(404);
+  expect(await refused.json()).toEqual(await (await bob.call('POST', `/api/threads/${randomUUID()}/stop`)).json());
+
+  const response = await answering;
+  expect(response.status).toBe(200);
+  await response.text();
+  const { messages } = await alice.stored(threadId);
+  expect(messages.map((message) => message.status)).toEqual(['complete', 'complete']);
+  expect(messages[1]?.content[0]?.text).toBe(reply);
+});
+
+test('needs a session, and the handbook origin for changes', async ({ server, sessionCookie }) => {
+  const turn = { threadId: randomUUID(), parentId: null, text: 'Hello' };
+  const signedOut = readerApi(server.baseUrl, '');
+  expect((await signedOut.call('GET', '/api/threads')).status).toBe(401);
+  expect((await signedOut.startTurn(turn)).status).toBe(401);
+  for (const [path, body] of [
+    ['/api/threads', {}],
+    ['/api/turns', turn],
+  ] as const) {
+    const foreign = await fetch(`${server.baseUrl}${path}`, {
       method: 'POST',
-      headers: { cookie: alice, origin: 'https://evil.example', 'content-type': 'application/json' },
-      body: '{}',
+      headers: { cookie: sessionCookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     });
-    expect(foreign.status).toBe(403);
-  });
+    expect(foreign.status, path).toBe(403);
+  }
 });
 
 /** The server's own store settings for a test database, as an operator would write them. */
@@ -91,70 +169,45 @@ for (const backend of testBackends.filter((candidate) => candidate.persistent)) 
       await database?.drop();
     });
 
-    it('keeps threads, branches, feedback, archive and delete, and the session itself', async () => {
+    test('keeps threads, branches, feedback, archive and delete, and the session itself', async () => {
       const environment = environmentOf(database);
       let running = await startServerOnItsOwnStore(environment);
       try {
-        const session = `acme_session=${(await signIn(running.baseUrl, { email: 'carol@acme.dev' })).jar.get('acme_session')}`;
-        const send = (method: string, path: string, body?: unknown) =>
-          fetch(`${running.baseUrl}${path}`, {
-            method,
-            headers: {
-              cookie: session,
-              origin: running.baseUrl,
-              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
+        const carol = readerApi(running.baseUrl, await sessionCookieFor(running.baseUrl, 'carol@acme.dev'));
         const newThread = async (question: string) => {
-          const thread = (await (await send('POST', '/api/threads', {})).json()) as { id: string };
-          const asked = await send('POST', `/api/threads/${thread.id}/messages`, {
-            parentId: null,
-            role: 'user',
-            content: [{ type: 'text', text: question }],
-          });
-          return { id: thread.id, questionId: ((await asked.json()) as { id: string }).id };
+          const threadId = await carol.newThread();
+          return carol.ask({ threadId, parentId: null, text: question });
         };
-
         const kept = await newThread('How do I register a GitLab runner?');
-        for (const id of [`${backend.kind}-answer-1`, `${backend.kind}-answer-2`]) {
-          const reply = await send('POST', `/api/threads/${kept.id}/messages`, {
-            id,
-            parentId: kept.questionId,
-            role: 'assistant',
-            content: [{ type: 'text', text: `Answer ${id}` }],
-          });
-          expect(reply.status).toBe(201);
-        }
-        const rated = await send('PUT', `/api/messages/${backend.kind}-answer-1/feedback`, {
+        const again = await carol.ask({ threadId: kept.threadId, retryOf: kept.questionId });
+        const rated = await carol.call('PUT', `/api/messages/${kept.answerId}/feedback`, {
           rating: 'negative',
           comment: 'Vague',
         });
         expect(rated.status).toBe(200);
         const archived = await newThread('How do I use WSL?');
-        expect((await send('PATCH', `/api/threads/${archived.id}`, { status: 'archived' })).status).toBe(200);
+        expect((await carol.call('PATCH', `/api/threads/${archived.threadId}`, { status: 'archived' })).status).toBe(
+          200,
+        );
         const deleted = await newThread('What is the final exam pass mark?');
-        expect((await send('DELETE', `/api/threads/${deleted.id}`)).status).toBe(204);
+        expect((await carol.call('DELETE', `/api/threads/${deleted.threadId}`)).status).toBe(204);
+        const before = await carol.stored(kept.threadId);
 
         await running.close();
         running = await startServerOnItsOwnStore(environment);
+        const carolAfter = readerApi(running.baseUrl, carol.cookie);
 
-        const listOf = async (status: string) =>
-          ((await (await send('GET', `/api/threads?status=${status}`)).json()) as { threads: Array<{ id: string }> })
-            .threads;
-        expect((await listOf('regular')).map((thread) => thread.id)).toEqual([kept.id]);
-        expect((await listOf('archived')).map((thread) => thread.id)).toEqual([archived.id]);
-        expect((await send('GET', `/api/threads/${deleted.id}`)).status).toBe(404);
-        const loaded = (await (await send('GET', `/api/threads/${kept.id}`)).json()) as {
-          messages: Array<{
-            id: string;
-            parentId: string | null;
-            feedback: { rating: string; comment?: string } | null;
-          }>;
-        };
-        const answers = loaded.messages.filter((message) => message.parentId === kept.questionId);
-        expect(answers.map((message) => message.id)).toEqual([`${backend.kind}-answer-1`, `${backend.kind}-answer-2`]);
+        expect((await carolAfter.listed('regular')).map((thread) => thread.id)).toEqual([kept.threadId]);
+        expect((await carolAfter.listed('archived')).map((thread) => thread.id)).toEqual([archived.threadId]);
+        expect((await carolAfter.call('GET', `/api/threads/${deleted.threadId}`)).status).toBe(404);
+        const { messages } = await carolAfter.stored(kept.threadId);
+        expect(messages).toEqual(before.messages);
+        const answers = answersTo(messages, kept.questionId);
+        expect(answers.map((answer) => answer.id)).toEqual([kept.answerId, again.answerId]);
         expect(answers[0]?.feedback).toMatchObject({ rating: 'negative', comment: 'Vague' });
+        // Who owns what survives too.
+        const dave = readerApi(running.baseUrl, await sessionCookieFor(running.baseUrl, 'dave@acme.dev'));
+        expect((await dave.call('GET', `/api/threads/${kept.threadId}`)).status).toBe(404);
       } finally {
         await running.close();
       }
