@@ -179,6 +179,7 @@ describe('askAi limits on a slow model', () => {
     const third = await copilot.ask(body);
     expect(third.status).toBe(429);
     expect(((await third.json()) as ApiErrorBody).error.code).toBe('rate_limited:concurrent');
+    expect(third.headers.get('retry-after')).toBe('1');
     expect((await Promise.all(running)).map((response) => response.status)).toEqual([200, 200]);
     expect((await copilot.ask(body)).status).toBe(200);
   });

@@ -35,7 +35,7 @@ describe('rate limits', () => {
   });
 
   test('limits the turns of the widget the same way', async ({ server }) => {
-    // A reader of its own, so the count starts at zero whether or not the askAi calls above count towards it.
+    // A reader of its own, so the count starts at zero.
     const chatter = copilotClient(server.baseUrl, await sessionCookieFor(server.baseUrl, 'chatter@acme.dev'));
     const threadId = await chatter.newThread();
     const { statuses, status, retryAfter, error } = await askTwentyOneTimes(() =>
@@ -45,5 +45,19 @@ describe('rate limits', () => {
     expect(status).toBe(429);
     expect(Number(retryAfter)).toBeGreaterThan(0);
     expect(error).toMatchObject({ code: 'rate_limited:ask', message: expect.stringMatching(/at most 20 a minute/) });
+  });
+
+  test('counts askAi calls and turns together: one limit of questions per reader', async ({ server }) => {
+    const mixer = copilotClient(server.baseUrl, await sessionCookieFor(server.baseUrl, 'mixer@acme.dev'));
+    const threadId = await mixer.newThread();
+    let asked = 0;
+    const { statuses, status, error } = await askTwentyOneTimes(() =>
+      asked++ % 2 === 0
+        ? mixer.ask({ messages: [{ role: 'user', content: [{ type: 'text', text }], attachments: [] }] })
+        : mixer.turn({ threadId, parentId: null, text }),
+    );
+    expect(statuses).toEqual(Array(20).fill(200));
+    expect(status).toBe(429);
+    expect(error.code).toBe('rate_limited:ask');
   });
 });

@@ -56,7 +56,10 @@ export type ApiErrorHandlerOptions = {
  */
 export function apiErrorHandler({ badRequest, internal, tooLargeAdvice }: ApiErrorHandlerOptions) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof ApiError) return sendApiError(reply, error.code, error.message);
+    if (error instanceof ApiError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+      return sendApiError(reply, error.code, error.message);
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return sendApiError(reply, badRequest, describeIssues(validationIssues(error)));
     }

@@ -4,16 +4,18 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-errors.js';
 
 /**
- * Registers @fastify/rate-limit for the routes of one plugin that opt in (`config.rateLimit`), counted per signed-in
- * reader under `scope`. Register it after the gate's hook, so strangers never reach it; a refusal is an ApiError
- * with `code` that says when to try again.
+ * Registers @fastify/rate-limit for every route of one plugin, together: at most `perMinute` requests a minute per
+ * signed-in reader, counted under `scope`. Register it after the gate's hook, so strangers never reach it; a refusal
+ * is an ApiError with `code` that says when to try again.
  */
 export function registerReaderRateLimit(
   app: FastifyInstance,
-  { scope, code, what }: { scope: string; code: ApiErrorCode; what: string },
+  { scope, code, what, perMinute }: { scope: string; code: ApiErrorCode; what: string; perMinute: number },
 ) {
   return app.register(rateLimit, {
-    global: false,
+    global: true,
+    max: perMinute,
+    timeWindow: '1 minute',
     keyGenerator: (request) =>
       request.viewer.state === 'signed-in'
         ? `${scope}:user:${request.viewer.session.email.toLowerCase()}`

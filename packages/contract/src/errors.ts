@@ -54,6 +54,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ApiErrorCode,
     message: string = apiErrors[code].message,
+    /** When to try again, for a refusal that passes (sent as Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';

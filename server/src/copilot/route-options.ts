@@ -16,8 +16,6 @@ export type CopilotRouteOptions = CopilotOptions & {
   /** Logs an answered question for the maintainers' report; never throws. */
   recordAnswer: (question: AnsweredQuestion) => Promise<void>;
   bodyLimit: number;
-  /** Route config that counts a question against the reader's per-minute limit. */
-  rateLimit: { rateLimit: { max: number; timeWindow: string } };
 };
 
 /** What a reader can do about a question whose body is too large. */

@@ -24,16 +24,17 @@ export async function searchRoutes(
 ) {
   app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'search' }));
   // After the gate, so it counts per signed-in reader; every keystroke is a search, so the bound is generous.
-  await registerReaderRateLimit(app, { scope: 'search', code: 'rate_limited:search', what: 'searches' });
+  await registerReaderRateLimit(app, {
+    scope: 'search',
+    code: 'rate_limited:search',
+    what: 'searches',
+    perMinute: options.requestsPerMinute,
+  });
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:search', internal: 'internal:search' }));
   app.setValidatorCompiler(validatorCompiler);
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/api/search',
-    {
-      schema: { querystring: searchQuerySchema },
-      config: { rateLimit: { max: options.requestsPerMinute, timeWindow: '1 minute' } },
-    },
-    async (request, reply) => {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get('/api/search', { schema: { querystring: searchQuerySchema } }, async (request, reply) => {
       const { q, limit, ctx } = request.query;
       const query = q.replace(unsearchable, ' ').trim();
       const engine = options.currentEngine();
@@ -53,6 +54,5 @@ export async function searchRoutes(
         })),
       };
       return reply.header('cache-control', 'private, no-cache').send(response);
-    },
-  );
+    });
 }

@@ -17,7 +17,7 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
     .withTypeProvider<ZodTypeProvider>()
     .post(
       '/api/askAi',
-      { schema: { body: askAiRequestSchema }, bodyLimit: options.bodyLimit, config: options.rateLimit },
+      { schema: { body: askAiRequestSchema }, bodyLimit: options.bodyLimit },
       async (request, reply) => {
         const images = checkImages(request.body.messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
         const reader = readerOf(request);

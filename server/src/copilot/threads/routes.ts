@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorHandler } from '../../api-errors.js';
+import { apiErrorHandler, sendApiError } from '../../api-errors.js';
 import {
   createThread,
   deleteThread,
@@ -26,7 +26,7 @@ const byId = { params: z.strictObject({ id: recordId }) };
 const createThreadBody = z.preprocess((body) => body ?? {}, createThreadRequestSchema);
 
 /** Dev Copilot's saved conversations: each reader sees and changes only their own; another's are not found. */
-export async function threadRoutes(app: FastifyInstance, { db }: CopilotRouteOptions) {
+export async function threadRoutes(app: FastifyInstance, { db, running }: CopilotRouteOptions) {
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:input', internal: 'internal:threads' }));
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -51,6 +51,12 @@ export async function threadRoutes(app: FastifyInstance, { db }: CopilotRouteOpt
 
   routes.delete('/api/threads/:id', { schema: byId }, async (request, reply) => {
     await deleteThread(db, { ownerEmail: readerOf(request), threadId: request.params.id });
+    return reply.code(204).send();
+  });
+
+  /** The reader pressed Stop: the answer being written in the thread ends here and is stored as it stands. */
+  routes.post('/api/threads/:id/stop', { schema: byId }, async (request, reply) => {
+    if (!running.stop(readerOf(request), request.params.id)) return sendApiError(reply, 'not_found:answer');
     return reply.code(204).send();
   });
 

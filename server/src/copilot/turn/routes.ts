@@ -1,21 +1,20 @@
-import { recordId, turnRequestSchema } from '@acme/contract';
+import { turnRequestSchema } from '@acme/contract';
 import { pipeUIMessageStreamToResponse } from 'ai';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { apiErrorHandler, sendApiError } from '../../api-errors.js';
+import { apiErrorHandler } from '../../api-errors.js';
 import { readerOf } from '../reader.js';
 import { type CopilotRouteOptions, tooLargeAdvice } from '../route-options.js';
 import { startTurn } from './turn-service.js';
 
-/** POST /api/turns asks (streamed as an AI SDK UI message stream); POST /api/threads/:id/stop stops the answer. */
+/** POST /api/turns: one turn of a stored conversation, its answer streamed as an AI SDK UI message stream. */
 export async function turnRoutes(app: FastifyInstance, options: CopilotRouteOptions) {
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:ask', internal: 'internal:ask', tooLargeAdvice }));
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(
     '/api/turns',
-    { schema: { body: turnRequestSchema }, bodyLimit: options.bodyLimit, config: options.rateLimit },
+    { schema: { body: turnRequestSchema }, bodyLimit: options.bodyLimit },
     async (request, reply) => {
       const stream = await startTurn(
         { ...options, log: request.log, onAnswered: options.recordAnswer },
@@ -30,15 +29,6 @@ export async function turnRoutes(app: FastifyInstance, options: CopilotRouteOpti
       );
       reply.hijack();
       pipeUIMessageStreamToResponse({ response: reply.raw, stream, headers });
-    },
-  );
-
-  routes.post(
-    '/api/threads/:id/stop',
-    { schema: { params: z.strictObject({ id: recordId }) } },
-    async (request, reply) => {
-      if (!options.running.stop(readerOf(request), request.params.id)) return sendApiError(reply, 'not_found:answer');
-      return reply.code(204).send();
     },
   );
 }

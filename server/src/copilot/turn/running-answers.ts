@@ -17,7 +17,7 @@ export class RunningAnswers {
     const mine = [...this.running].filter((entry) => entry.reader === reader);
     if (threadId && mine.some((entry) => entry.threadId === threadId)) throw new ApiError('conflict:answer_running');
     if (mine.length >= this.perReader) {
-      throw new ApiError('rate_limited:concurrent', `At most ${this.perReader} questions at once.`);
+      throw new ApiError('rate_limited:concurrent', `At most ${this.perReader} questions at once.`, 1);
     }
     const entry: Running = { reader, threadId, stop: new AbortController() };
     this.running.add(entry);
