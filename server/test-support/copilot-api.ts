@@ -1,4 +1,4 @@
-import { uiMessageChunkSchema, parseJsonEventStream, type UIMessageChunk } from 'ai';
+import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
 import Fastify from 'fastify';
 import type { Viewer } from '../src/auth/viewer.js';
 import { createChatModel } from '../src/copilot/model/provider.js';
@@ -77,7 +77,12 @@ export async function startCopilotApi(store: Store, options: { modelUrl?: string
   function call(
     method: string,
     path: string,
-    { as, body, origin = publicOrigin, signal }: { as?: string; body?: unknown; origin?: string | null; signal?: AbortSignal } = {},
+    {
+      as,
+      body,
+      origin = publicOrigin,
+      signal,
+    }: { as?: string; body?: unknown; origin?: string | null; signal?: AbortSignal } = {},
   ) {
     const headers: Record<string, string> = {};
     if (as) headers['x-test-user'] = as;

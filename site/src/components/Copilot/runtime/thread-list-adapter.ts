@@ -13,12 +13,26 @@ const metadataOf = (thread: ThreadDto): RemoteThreadMetadata => ({
   lastMessageAt: new Date(thread.updatedAt),
 });
 
-/** Settles when a thread's first question is stored, which names the thread after it (see `questionStored`). */
-const firstQuestions = new Map<string, Promise<void>>();
+/**
+ * Per new thread, settles once its first question is stored (the server names the thread after it) or its run ended
+ * without storing it. Made when the thread is created, so a title asked for before the first run starts still waits.
+ */
+const firstQuestions = new Map<string, { stored: Promise<void>; settle: () => void }>();
 
-/** Tells the title of a new thread to wait until its first question is stored: the server names it then. */
-export function questionStored(threadId: string, stored: Promise<void>) {
-  if (!firstQuestions.has(threadId)) firstQuestions.set(threadId, stored);
+function firstQuestionOf(threadId: string) {
+  let entry = firstQuestions.get(threadId);
+  if (!entry) {
+    let settle = () => {};
+    const stored = new Promise<void>((resolve) => (settle = resolve));
+    entry = { stored, settle };
+    firstQuestions.set(threadId, entry);
+  }
+  return entry;
+}
+
+/** Tells the title of a new thread that its first question is stored, or will not be. */
+export function questionStored(threadId: string) {
+  firstQuestions.get(threadId)?.settle();
 }
 
 /** A change the list shows at once; if the server refuses it, the list puts it back and the reader is told why. */
@@ -42,6 +56,7 @@ export const threadListAdapter: RemoteThreadListAdapter = {
   },
   async initialize() {
     const thread = await threadApi.create();
+    firstQuestionOf(thread.id);
     return { remoteId: thread.id };
   },
   async fetch(remoteId) {
@@ -52,7 +67,7 @@ export const threadListAdapter: RemoteThreadListAdapter = {
   unarchive: (remoteId) => reported(threadApi.update(remoteId, { status: 'regular' })),
   delete: (remoteId) => reported(threadApi.remove(remoteId)),
   async generateTitle(remoteId) {
-    await firstQuestions.get(remoteId)?.catch(() => {});
+    await firstQuestions.get(remoteId)?.stored;
     const { thread } = await threadApi.get(remoteId);
     return createAssistantStream((controller) => controller.appendText(thread.title));
   },

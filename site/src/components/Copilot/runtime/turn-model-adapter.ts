@@ -52,8 +52,7 @@ export function createTurnModelAdapter(conversation: ServerConversation, current
         ? { ...common, retryOf: stored }
         : { ...common, parentId: parentOf(messages, conversation), text: textOf(question) };
       // The thread takes its title from its first question once that is stored.
-      let markStored = () => {};
-      questionStored(threadId, new Promise<void>((resolve) => (markStored = resolve)));
+      const markStored = () => questionStored(threadId);
       const stop = () => void stopTurn(threadId).catch(() => {});
       // Stop may come while the thread was still being created: then the turn is stopped as soon as it is sent.
       if (abortSignal.aborted) stop();
