@@ -29,12 +29,13 @@ function turnResponse(ids: { questionId: string; answerId: string }, text: strin
   return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
 }
 
-function setUp(answers: Array<{ questionId: string; answerId: string }>) {
+function setUp(answers: Array<{ questionId: string; answerId: string }>, { delayMs = 0 } = {}) {
   const requests: Array<{ url: string; body: unknown }> = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
       requests.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      await new Promise((resolve) => setTimeout(resolve, url === '/api/turns' ? delayMs : 0));
       const next = url === '/api/turns' ? answers.shift() : undefined;
       return next ? turnResponse(next, 'An answer.') : new Response(null, { status: 204 });
     }),
@@ -87,13 +88,34 @@ describe('each run of the runtime is one turn on the server', () => {
     expect(requests[1]?.body).toEqual({ threadId: 't1', attachments: [], page: '/firestore-ttl', retryOf: 'q1' });
   });
 
-  it('tells the server to stop when the reader presses Stop, even before the turn was sent', async () => {
+  it('sends nothing when Stop came before the question left', async () => {
     const { requests, run } = setUp([{ questionId: 'q1', answerId: 'a1' }]);
     const stop = new AbortController();
     stop.abort();
 
-    await run([message('local-u1', 'user', 'Count to ten')], 'local-a1', stop.signal).catch(() => []);
+    expect(await run([message('local-u1', 'user', 'Count to ten')], 'local-a1', stop.signal)).toEqual([]);
 
-    expect(requests.map((request) => request.url)).toContain('/api/threads/t1/stop');
+    expect(requests).toEqual([]);
+  });
+
+  it('ends the run at once on Stop while the question is on its way, and stops the answer once the server has it', async () => {
+    const { requests, conversation, run } = setUp([{ questionId: 'q1', answerId: 'a1' }], { delayMs: 100 });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 10);
+
+    expect(await run([message('local-u1', 'user', 'Count to ten')], 'local-a1', stop.signal)).toEqual([]);
+
+    await vi.waitFor(() => expect(requests.map((request) => request.url)).toContain('/api/threads/t1/stop'));
+    expect(conversation.serverIdOf('local-u1')).toBe('q1');
+  });
+
+  it('only stops reading when the conversation leaves the screen: the server finishes the answer', async () => {
+    const { requests, run } = setUp([{ questionId: 'q1', answerId: 'a1' }]);
+    const leaving = new AbortController();
+    leaving.abort(Object.assign(new Error('detached'), { name: 'AbortError', detach: true }));
+
+    await run([message('local-u1', 'user', 'Count to ten')], 'local-a1', leaving.signal).catch(() => []);
+
+    expect(requests.map((request) => request.url)).not.toContain('/api/threads/t1/stop');
   });
 });

@@ -1,14 +1,17 @@
 import { z } from 'zod';
+import { storableString } from './text.js';
 import { maxImagesPerMessage, maxMessages, maxPagePathCharacters, maxTextCharacters } from './limits.js';
 
 export const textPartSchema = z.strictObject({ type: z.literal('text'), text: z.string() });
+/** A text part as a request sends it. */
+const textPartInputSchema = z.strictObject({ type: z.literal('text'), text: storableString(z.string()) });
 
 /** An image as the spec sends it: its media type and the base64 of the file, without the data-URL prefix. */
 export const imageAttachmentSchema = z.strictObject({
   type: z.literal('image'),
   contentType: z.string().max(255),
   content: z.string(),
-  name: z.string().max(255).optional(),
+  name: storableString(z.string().max(255)).optional(),
 });
 
 export type ImageAttachment = z.infer<typeof imageAttachmentSchema>;
@@ -17,7 +20,7 @@ const askMessageSchema = z.strictObject({
   role: z.enum(['user', 'assistant'], {
     error: 'role must be "user" or "assistant"; the server owns the system prompt',
   }),
-  content: z.array(textPartSchema, { error: 'content must be a list of {type: "text", text} parts' }),
+  content: z.array(textPartInputSchema, { error: 'content must be a list of {type: "text", text} parts' }),
   attachments: z
     .array(imageAttachmentSchema, { error: 'attachments must be a list of {type: "image", contentType, content}' })
     .max(maxImagesPerMessage, `at most ${maxImagesPerMessage} images per message`)
@@ -34,7 +37,7 @@ export const askAiRequestSchema = z
       .array(askMessageSchema)
       .min(1, 'messages must not be empty')
       .max(maxMessages, `at most ${maxMessages} messages`),
-    page: z.string().max(maxPagePathCharacters).optional(),
+    page: storableString(z.string().max(maxPagePathCharacters)).optional(),
   })
   .superRefine((request, context) => {
     const characters = request.messages

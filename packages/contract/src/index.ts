@@ -4,5 +4,6 @@ export * from './ids.js';
 export * from './limits.js';
 export * from './search.js';
 export * from './search-request.js';
+export * from './text.js';
 export * from './threads.js';
 export * from './turn.js';

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { textPartSchema } from './ask.js';
 import { maxFeedbackCommentCharacters, maxThreadTitleCharacters } from './limits.js';
+import { storableString } from './text.js';
 
 /** The thread API's wire contract: what it accepts and the shapes it answers with. */
 
 export const threadStatusSchema = z.enum(['regular', 'archived'], { error: 'status must be "regular" or "archived"' });
-const title = z
-  .string()
-  .trim()
-  .min(1, 'title must not be empty')
-  .max(maxThreadTitleCharacters, `title must be at most ${maxThreadTitleCharacters} characters`);
+const title = storableString(
+  z
+    .string()
+    .trim()
+    .min(1, 'title must not be empty')
+    .max(maxThreadTitleCharacters, `title must be at most ${maxThreadTitleCharacters} characters`),
+);
 export const messageRoleSchema = z.enum(['user', 'assistant']);
 /** `running`: still being written (the text so far); `incomplete`: stopped by the reader; `error`: failed part-way. */
 export const messageStatusSchema = z.enum(['running', 'complete', 'incomplete', 'error']);
@@ -24,10 +27,9 @@ export const updateThreadRequestSchema = z
 
 export const feedbackRequestSchema = z.strictObject({
   rating: z.enum(['positive', 'negative'], { error: 'rating must be "positive" or "negative"' }),
-  comment: z
-    .string()
-    .max(maxFeedbackCommentCharacters, `comment must be at most ${maxFeedbackCommentCharacters} characters`)
-    .optional(),
+  comment: storableString(
+    z.string().max(maxFeedbackCommentCharacters, `comment must be at most ${maxFeedbackCommentCharacters} characters`),
+  ).optional(),
 });
 
 /** What is kept of an attachment: enough to show it was there, never the file itself. */

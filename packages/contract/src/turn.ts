@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { imageAttachmentSchema } from './ask.js';
 import { recordId } from './ids.js';
 import { maxImagesPerMessage, maxPagePathCharacters, maxTextCharacters } from './limits.js';
+import { storableString } from './text.js';
 
 /**
  * POST /api/turns: one turn of a stored conversation. The server checks the reader owns the thread, stores the
@@ -15,14 +16,16 @@ export const turnRequestSchema = z
     parentId: recordId.nullable().optional(),
     /** Answer this stored question again (Refresh): a new answer beside the earlier ones. */
     retryOf: recordId.optional(),
-    text: z.string().max(maxTextCharacters, `text must be at most ${maxTextCharacters} characters`).default(''),
+    text: storableString(
+      z.string().max(maxTextCharacters, `text must be at most ${maxTextCharacters} characters`),
+    ).default(''),
     /** The question's images; with `retryOf`, the widget sends them again when it still has them. */
     attachments: z
       .array(imageAttachmentSchema, { error: 'attachments must be a list of {type: "image", contentType, content}' })
       .max(maxImagesPerMessage, `at most ${maxImagesPerMessage} images per message`)
       .default([]),
     /** The page the reader is on: it ranks that page's sections first. */
-    page: z.string().max(maxPagePathCharacters).optional(),
+    page: storableString(z.string().max(maxPagePathCharacters)).optional(),
   })
   .superRefine((turn, context) => {
     const asking = turn.parentId !== undefined;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '@acme/contract';
+import { ApiError, storableText } from '@acme/contract';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import {
   getThreadWithMessages,
@@ -183,7 +183,10 @@ export async function clearFeedback(db: Database, { ownerEmail, messageId }: Own
   await db.delete(feedback).where(eq(feedback.messageId, messageId));
 }
 
-/** Writes an answer's text, sources and status: while it is written, and once when it ends. */
+/**
+ * Writes an answer's text, sources and status: while it is written, and once when it ends. False when the answer is
+ * gone (its thread was deleted meanwhile).
+ */
 export async function updateAnswer(
   db: Database,
   {
@@ -192,11 +195,15 @@ export async function updateAnswer(
     sources,
     status,
   }: { answerId: string; text: string; sources: MessageSource[]; status: MessageStatus },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  // A model's text is not checked like a reader's: it may hold what PostgreSQL cannot store.
+  const stored = storableText(text);
+  const updated = await db
     .update(messages)
-    .set({ content: text ? [{ type: 'text', text }] : [], sources, status })
-    .where(and(eq(messages.id, answerId), eq(messages.role, 'assistant')));
+    .set({ content: stored ? [{ type: 'text', text: stored }] : [], sources, status })
+    .where(and(eq(messages.id, answerId), eq(messages.role, 'assistant')))
+    .returning({ id: messages.id });
+  return updated.length > 0;
 }
 
 /** Ends answers still `running` that started before `startedBefore`: the server writing them is gone. */

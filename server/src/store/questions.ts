@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { storableText } from '@acme/contract';
 import { and, desc, eq, gte, lt, notExists } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { redactSecrets } from '../redact-secrets.js';
@@ -36,7 +37,7 @@ export async function recordQuestion(db: Database, entry: NewQuestion): Promise<
     .values({
       id: randomUUID(),
       ownerEmail: entry.ownerEmail.toLowerCase(),
-      question: redactSecrets(entry.question).trim().slice(0, maxRecordedQuestionCharacters),
+      question: storableText(redactSecrets(entry.question)).trim().slice(0, maxRecordedQuestionCharacters),
       mode: entry.mode,
       covered: entry.covered,
       nearestPageUrl: entry.nearestPage?.url ?? null,

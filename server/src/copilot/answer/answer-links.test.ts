@@ -96,4 +96,25 @@ describe('createLinkWatcher', () => {
       { url: 'https://docs.acme.dev/deployment', href: '/deployment' },
     ]);
   });
+
+  it('judges the last link when the answer ends, and never a link inside code', () => {
+    const judge = createLinkWatcher(site);
+    const answer = 'Intro.\n\n```md\n[in code](/nope)\n```\n\nSee [FAQs](/faqs) and https://docs.acme.dev/nowhere';
+    const verdicts: LinkVerdict[] = [];
+    for (let end = 1; end <= answer.length; end += 1) verdicts.push(...judge(answer.slice(0, end)));
+    verdicts.push(...judge(answer, { final: true }));
+    expect(verdicts).toEqual([
+      { url: '/faqs', href: '/faqs' },
+      { url: 'https://docs.acme.dev/nowhere', href: null },
+    ]);
+  });
+
+  it('keeps judging links in later blocks of a long answer', () => {
+    const judge = createLinkWatcher(site);
+    const paragraphs = Array.from({ length: 300 }, (_, index) => `Paragraph ${index} of the answer.`);
+    const answer = `${paragraphs.join('\n\n')}\n\nEnd: [x](/nope).`;
+    const verdicts: LinkVerdict[] = [];
+    for (let end = 7; end < answer.length + 7; end += 7) verdicts.push(...judge(answer.slice(0, end)));
+    expect(verdicts).toEqual([{ url: '/nope', href: null }]);
+  });
 });

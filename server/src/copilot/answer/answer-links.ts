@@ -119,21 +119,38 @@ export function checkAnswerLinks(markdown: string, links: SiteLinks): CheckedAns
   return { text, kept: [...kept], removed: [...removed] };
 }
 
+const fenceLine = /^ {0,3}(`{3,}|~{3,})/;
+
 /**
  * Judges the links of an answer while it streams: given the text so far, the verdicts on links into our site that
- * are complete and not judged before. The widget gets each verdict before the text that closes the link, so an
- * invented link is never shown as one.
+ * are complete and not judged before (`final`: the answer has ended, so every link is complete). The widget gets each
+ * verdict before the text that closes the link, so an invented link is never shown as one. Only the block being
+ * written is parsed again (a blank line or a code fence ends one; code holds no links), so a long answer costs
+ * about as much as a short one per piece.
  */
 export function createLinkWatcher(links: SiteLinks) {
   const judged = new Set<string>();
-  return (textSoFar: string): LinkVerdict[] => {
+  let blockStart = 0;
+  let scanned = 0;
+  let inFence = false;
+  return (textSoFar: string, { final = false }: { final?: boolean } = {}): LinkVerdict[] => {
     const verdicts: LinkVerdict[] = [];
-    for (const link of findLinks(textSoFar)) {
-      const complete = link.end < textSoFar.length || ')>'.includes(textSoFar[link.end - 1] ?? '');
-      if (!complete || judged.has(link.url)) continue;
-      judged.add(link.url);
-      const verdict = judge(link.url, links);
-      if (verdict) verdicts.push(verdict);
+    if (!inFence) {
+      const block = textSoFar.slice(blockStart);
+      for (const link of findLinks(block)) {
+        const complete = final || link.end < block.length || ')>'.includes(block[link.end - 1] ?? '');
+        if (!complete || judged.has(link.url)) continue;
+        judged.add(link.url);
+        const verdict = judge(link.url, links);
+        if (verdict) verdicts.push(verdict);
+      }
+    }
+    // Whole lines only: a blank line outside code, or a fence, starts the next block.
+    for (let lineEnd = textSoFar.indexOf('\n', scanned); lineEnd !== -1; lineEnd = textSoFar.indexOf('\n', scanned)) {
+      const line = textSoFar.slice(scanned, lineEnd);
+      if (fenceLine.test(line)) inFence = !inFence;
+      if (fenceLine.test(line) || (!inFence && line.trim() === '')) blockStart = lineEnd + 1;
+      scanned = lineEnd + 1;
     }
     return verdicts;
   };

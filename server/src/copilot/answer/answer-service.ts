@@ -31,8 +31,8 @@ export type AnswerRun = {
   closest: AnswerSource[];
   /** The answer as it is written. */
   pieces: AsyncIterable<string> | Iterable<string>;
-  /** Verdicts on the links of the text so far that were not judged before (for a stream). */
-  judgeLinks: (textSoFar: string) => LinkVerdict[];
+  /** Verdicts on the links of the text so far that were not judged before (for a stream; `final` at its end). */
+  judgeLinks: (textSoFar: string, options?: { final?: boolean }) => LinkVerdict[];
   /** The finished answer with every invented link removed, and the sections it rests on. */
   finish: (text: string) => CheckedAnswer & { sources: AnswerSource[] };
 };

@@ -50,6 +50,8 @@ export async function threadRoutes(app: FastifyInstance, { db, running }: Copilo
   );
 
   routes.delete('/api/threads/:id', { schema: byId }, async (request, reply) => {
+    // An answer still being written in it ends too: nobody can read it any more.
+    running.stop(readerOf(request), request.params.id);
     await deleteThread(db, { ownerEmail: readerOf(request), threadId: request.params.id });
     return reply.code(204).send();
   });

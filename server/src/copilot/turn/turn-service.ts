@@ -107,10 +107,14 @@ async function writeAnswer(
       const checked = run;
       progress.saySoFar(() => checked.finish(text).text);
     }
+    for (const verdict of run.judgeLinks(text, { final: true })) {
+      writer.write({ type: 'data-link', id: verdict.url, data: verdict });
+    }
     const finished = run.finish(text);
-    await progress.end('complete', finished.text, finished.sources);
-    // Logged before the reader sees the end, so everything the turn keeps exists once it has ended.
-    await deps.onAnswered?.({ ...run, email: answering.ownerEmail, sources: finished.sources, answerId });
+    const kept = await progress.end('complete', finished.text, finished.sources);
+    // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
+    // chat was deleted meanwhile is forgotten with it.
+    if (kept) await deps.onAnswered?.({ ...run, email: answering.ownerEmail, sources: finished.sources, answerId });
     for (const source of finished.sources) {
       writer.write({ type: 'source-url', sourceId: source.url, url: source.url, title: source.title });
     }
@@ -149,7 +153,7 @@ const progressIntervalMs = 1000;
  * end; a late progress write never overwrites the end.
  */
 function progressSaver(deps: TurnDependencies, answering: Answering) {
-  let writes = Promise.resolve();
+  let writes = Promise.resolve(true);
   let lastSaved = Date.now();
   const write = (status: MessageStatus, text: string, sources: AnswerSource[]) => {
     writes = writes

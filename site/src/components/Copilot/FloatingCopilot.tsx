@@ -62,22 +62,17 @@ function CopilotPopover({ open, onOpenChange }: PopoverProps): ReactNode {
 }
 
 /**
- * The chat's own bar: on a phone the sheet covers the launcher, so closing must be possible from inside. Leaving the
- * conversation (a new one, or the full page) waits for a running answer: it would be lost half-way.
+ * The chat's own bar: on a phone the sheet covers the launcher, so closing must be possible from inside. Leaving a
+ * conversation while it is answered loses nothing: the server finishes the answer and keeps it.
  */
 function PopoverHeader({ onClose }: { onClose: () => void }) {
   const aui = useAui();
   const isEmpty = useAuiState((s) => s.thread.isEmpty);
-  const isRunning = useAuiState((s) => s.thread.isRunning);
   return (
     <TooltipProvider>
       <header className={styles.popoverHeader}>
         <span className={styles.popoverTitle}>{siteFacts.assistantName}</span>
-        <TooltipButton
-          tooltip="New conversation"
-          onClick={() => aui.threads.switchToNewThread()}
-          disabled={isEmpty || isRunning}
-        >
+        <TooltipButton tooltip="New conversation" onClick={() => aui.threads.switchToNewThread()} disabled={isEmpty}>
           <Icon name="plus" />
         </TooltipButton>
         <Link
@@ -85,8 +80,6 @@ function PopoverHeader({ onClose }: { onClose: () => void }) {
           className={shared.iconButton}
           aria-label="Open all conversations"
           title="Open all conversations"
-          aria-disabled={isRunning || undefined}
-          onClick={(event) => isRunning && event.preventDefault()}
         >
           <Icon name="expand" />
         </Link>

@@ -3,7 +3,7 @@ import type { ChatModelAdapter, ThreadMessage } from '@assistant-ui/react';
 import type { ServerConversation } from './conversation';
 import { CopilotError } from './copilot-error';
 import { questionStored } from './thread-list-adapter';
-import { askTurn, stopTurn } from './turn-api';
+import { askTurn, stopTurn, type TurnMessage } from './turn-api';
 import { answerParts, dataOf } from './turn-message';
 
 const textOf = (message: ThreadMessage) =>
@@ -25,6 +25,31 @@ function imagesOf(message: ThreadMessage): ImageAttachment[] {
     }),
   );
 }
+
+/**
+ * Tells the server to stop a turn the reader stopped. Until the server has named the turn (its first part), the
+ * question may still be on its way; the rest of the stream is read for the names first, so the stop finds the answer
+ * and later questions follow it.
+ */
+async function stopOnceKnown(
+  threadId: string,
+  known: () => boolean,
+  pending: Promise<IteratorResult<TurnMessage>>,
+  answers: AsyncGenerator<TurnMessage>,
+  learn: (message: TurnMessage) => boolean,
+) {
+  try {
+    let next = await pending;
+    while (!next.done && !learn(next.value)) next = await answers.next();
+    if (known()) await stopTurn(threadId);
+  } catch {
+    // The turn failed or was never sent: there is nothing to stop.
+  }
+}
+
+/** assistant-ui aborts a run with `detach` set when the conversation leaves the screen, not when the reader stops it. */
+const isDetach = (reason: unknown) =>
+  typeof reason === 'object' && reason !== null && (reason as { detach?: unknown }).detach === true;
 
 /** The stored answer a new question follows: the nearest earlier answer the server has; null for the first. */
 function parentOf(messages: readonly ThreadMessage[], conversation: ServerConversation): string | null {
@@ -53,28 +78,41 @@ export function createTurnModelAdapter(conversation: ServerConversation, current
         : { ...common, parentId: parentOf(messages, conversation), text: textOf(question) };
       // The thread takes its title from its first question once that is stored.
       const markStored = () => questionStored(threadId);
-      const stop = () => void stopTurn(threadId).catch(() => {});
-      // Stop may come while the thread was still being created: then the turn is stopped as soon as it is sent.
-      if (abortSignal.aborted) stop();
-      else abortSignal.addEventListener('abort', stop, { once: true });
-      try {
-        for await (const message of askTurn(turn, abortSignal)) {
-          const ids = dataOf(message, 'turn');
-          if (ids) {
-            markStored();
-            conversation.remember(question.id, ids.questionId);
-            if (answerId) conversation.remember(answerId, ids.answerId);
-          }
-          const failure = dataOf(message, 'failure');
-          if (failure) throw new CopilotError(failure.code, failure.message);
-          yield answerParts(message);
+      // Stopped while the thread was being created: the question is never sent.
+      if (abortSignal.aborted) return markStored();
+      const reading = new AbortController();
+      const answers = askTurn(turn, reading.signal);
+      const stopped = new Promise<null>((resolve) => abortSignal.addEventListener('abort', () => resolve(null)));
+      let known = false;
+      /** Notes the ids the server gave the question and the answer; true once they are known. */
+      const learn = (message: TurnMessage) => {
+        const ids = dataOf(message, 'turn');
+        if (ids && !known) {
+          known = true;
+          markStored();
+          conversation.remember(question.id, ids.questionId);
+          if (answerId) conversation.remember(answerId, ids.answerId);
         }
-      } catch (error) {
-        if (abortSignal.aborted) return;
-        throw error;
+        return known;
+      };
+      let pending = answers.next();
+      try {
+        for (;;) {
+          // Stop must end the run at once, even while the question is still on its way (a slow upload).
+          const next = await Promise.race([pending, stopped]);
+          if (!next || next.done) break;
+          pending = answers.next();
+          learn(next.value);
+          const failure = dataOf(next.value, 'failure');
+          if (failure) throw new CopilotError(failure.code, failure.message);
+          yield answerParts(next.value);
+        }
       } finally {
+        if (!abortSignal.aborted) reading.abort();
+        // Leaving the screen only stops reading; Stop tells the server, once it has the turn.
+        else if (isDetach(abortSignal.reason)) reading.abort();
+        else void stopOnceKnown(threadId, () => known, pending, answers, learn).finally(() => reading.abort());
         markStored();
-        abortSignal.removeEventListener('abort', stop);
       }
     },
   };

@@ -1,20 +1,41 @@
 import { useAui, useAuiState } from '@assistant-ui/react';
 import { useEffect } from 'react';
+import { threadApi } from '../runtime/thread-api';
 
-/** How often an answer the server is still writing is read again. */
-const followEveryMs = 1500;
+const firstLookMs = 1000;
+const longestWaitMs = 10_000;
 
 /**
  * When the reader comes back to a conversation whose answer the server is still writing (a reload or another tab
- * mid-answer), reads the conversation again as the answer grows, until it has ended.
+ * mid-answer), looks at the stored answer now and then and shows it again when it has grown or ended; the waits grow
+ * while nothing changes, so an answer left by a stopped server costs little until the server marks it failed.
  */
 export function FollowStoredAnswer(): null {
   const aui = useAui();
-  const stillWriting = useAuiState((s) => s.thread.messages.some((message) => message.metadata.custom.stillWriting));
+  const threadId = useAuiState((s) => s.threadListItem.remoteId);
+  const writing = useAuiState((s) => {
+    const answer = s.thread.messages.find((message) => message.metadata.custom.stillWriting === true);
+    return answer ? `${answer.id}:${textLength(answer.content)}` : null;
+  });
   useEffect(() => {
-    if (!stillWriting) return;
-    const timer = setInterval(() => void aui.threads.reloadMainThread().catch(() => {}), followEveryMs);
-    return () => clearInterval(timer);
-  }, [aui, stillWriting]);
+    if (!writing || !threadId) return;
+    const [answerId, length] = writing.split(':');
+    let wait = firstLookMs;
+    let timer: ReturnType<typeof setTimeout>;
+    const look = async () => {
+      const stored = (await threadApi.get(threadId).catch(() => null))?.messages.find((m) => m.id === answerId);
+      const changed = !stored || stored.status !== 'running' || String(textLength(stored.content)) !== length;
+      if (changed) void aui.threads.reloadMainThread().catch(() => {});
+      else {
+        wait = Math.min(wait * 1.5, longestWaitMs);
+        timer = setTimeout(look, wait);
+      }
+    };
+    timer = setTimeout(look, wait);
+    return () => clearTimeout(timer);
+  }, [aui, threadId, writing]);
   return null;
 }
+
+const textLength = (content: readonly { type: string; text?: string }[]) =>
+  content.reduce((total, part) => total + (part.type === 'text' ? (part.text?.length ?? 0) : 0), 0);
