@@ -1,3 +1,4 @@
+import { threadWithMessagesResponseSchema } from '@acme/contract';
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
 import Fastify from 'fastify';
 import type { Viewer } from '../src/auth/viewer.js';
@@ -96,7 +97,29 @@ export async function startCopilotApi(store: Store, options: { modelUrl?: string
     });
   }
 
-  return { app, baseUrl, call, close: () => app.close() };
+  /** A new thread of `as`. */
+  async function newThread(as: string) {
+    const response = await call('POST', '/api/threads', { as, body: {} });
+    if (response.status !== 201) throw new Error(`creating a thread answered ${response.status}`);
+    return ((await response.json()) as { id: string }).id;
+  }
+
+  /** One turn as `as`, read to its end with the AI SDK's parser; fails unless it is streamed as a turn must be. */
+  async function turn(body: Record<string, unknown>, as: string) {
+    const response = await call('POST', '/api/turns', { as, body });
+    if (response.status !== 200) throw new Error(`a turn answered ${response.status}: ${await response.text()}`);
+    if (!response.headers.get('content-type')?.includes('text/event-stream')) throw new Error('a turn must stream');
+    if (response.headers.get('cache-control') !== 'no-store') throw new Error('a turn must not be cached');
+    return readChunks(response);
+  }
+
+  /** The thread as its owner `as` reads it back. */
+  async function stored(threadId: string, as: string) {
+    const response = await call('GET', `/api/threads/${threadId}`, { as });
+    return threadWithMessagesResponseSchema.parse(await response.json());
+  }
+
+  return { app, baseUrl, call, newThread, turn, stored, close: () => app.close() };
 }
 
 /** The chunks of a UI message stream, read with the AI SDK's own parser. */
@@ -109,6 +132,22 @@ export async function readChunks(response: Response): Promise<UIMessageChunk[]> 
     chunks.push(result.value as UIMessageChunk);
   }
   return chunks;
+}
+
+/** The ids the server gave a turn's question and answer (its `data-turn` part). */
+export function turnIds(chunks: readonly UIMessageChunk[]) {
+  const turn = chunks.find((chunk) => chunk.type === 'data-turn');
+  if (turn?.type !== 'data-turn') throw new Error(`no data-turn chunk in ${JSON.stringify(chunks)}`);
+  return turn.data as { threadId: string; questionId: string; answerId: string };
+}
+
+/** Checks until `check` holds (every 25 ms, 5 s at most). */
+export async function waitFor(check: () => Promise<boolean>, what: string) {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** The text an answer's chunks spell out. */

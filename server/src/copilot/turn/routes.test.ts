@@ -1,7 +1,5 @@
-import { threadWithMessagesResponseSchema } from '@acme/contract';
-import type { UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readChunks, startCopilotApi, textOf } from '../../../test-support/copilot-api.js';
+import { readChunks, startCopilotApi, textOf, turnIds, waitFor } from '../../../test-support/copilot-api.js';
 import { type FakeModelServer, startFakeModelServer } from '../../../test-support/fake-model-server.js';
 import { inMemoryDataDirectory, openStore, type Store } from '../../store/database.js';
 import { questions, threads } from '../../store/schema.js';
@@ -10,20 +8,6 @@ const ada = 'ada@acme.example';
 const eve = 'eve@acme.example';
 
 type Api = Awaited<ReturnType<typeof startCopilotApi>>;
-
-const turnIds = (chunks: UIMessageChunk[]) => {
-  const turn = chunks.find((chunk) => chunk.type === 'data-turn');
-  if (turn?.type !== 'data-turn') throw new Error(`no data-turn chunk in ${JSON.stringify(chunks)}`);
-  return turn.data as { threadId: string; questionId: string; answerId: string };
-};
-
-const waitFor = async (check: () => Promise<boolean>, what: string) => {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 describe('a Dev Copilot turn', () => {
   let store: Store;
@@ -51,24 +35,9 @@ describe('a Dev Copilot turn', () => {
     await store.db.delete(questions);
   });
 
-  async function newThread(api: Api, as = ada) {
-    const response = await api.call('POST', '/api/threads', { as, body: {} });
-    expect(response.status).toBe(201);
-    return ((await response.json()) as { id: string }).id;
-  }
-
-  async function ask(api: Api, body: Record<string, unknown>, as = ada) {
-    const response = await api.call('POST', '/api/turns', { as, body });
-    expect(response.status, await response.clone().text()).toBe(200);
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    expect(response.headers.get('cache-control')).toBe('no-store');
-    return readChunks(response);
-  }
-
-  async function stored(api: Api, threadId: string, as = ada) {
-    const response = await api.call('GET', `/api/threads/${threadId}`, { as });
-    return threadWithMessagesResponseSchema.parse(await response.json());
-  }
+  const newThread = (api: Api, as = ada) => api.newThread(as);
+  const ask = (api: Api, body: Record<string, unknown>, as = ada) => api.turn(body, as);
+  const stored = (api: Api, threadId: string, as = ada) => api.stored(threadId, as);
 
   it('stores the question, streams the answer with its sources, and stores the answer under the ids it streamed', async () => {
     const threadId = await newThread(docsOnly);
@@ -226,58 +195,6 @@ describe('a Dev Copilot turn', () => {
     expect(second.status).toBe(409);
     expect(await second.json()).toMatchObject({ error: { code: 'conflict:answer_running' } });
     await readChunks(await first);
-  });
-
-  it.each([
-    [{ parentId: null, retryOf: 'x' }, 'give either parentId'],
-    [{}, 'give either parentId'],
-    [{ parentId: null, text: '   ' }, 'the question is empty'],
-    [{ parentId: null, text: 'x'.repeat(32_001) }, 'text must be at most 32000 characters'],
-    [{ parentId: '__optimistic__/1', text: 'hi' }, 'parentId: ids are 1-100'],
-    [{ parentId: null, text: 'hi', answer: 'I say so' }, 'Unrecognized key: "answer"'],
-  ])('rejects a bad turn (%#) with a 400 that says why', async (body, message) => {
-    const threadId = await newThread(docsOnly);
-
-    const response = await docsOnly.call('POST', '/api/turns', { as: ada, body: { threadId, ...body } });
-
-    expect(response.status).toBe(400);
-    const { error } = (await response.json()) as { error: { code: string; message: string } };
-    expect(error.code).toBe('bad_request:ask');
-    expect(error.message).toContain(message);
-  });
-
-  it('refuses to place a question after a question, or to refresh an answer', async () => {
-    const threadId = await newThread(docsOnly);
-    const first = turnIds(await ask(docsOnly, { threadId, parentId: null, text: 'How do I roll back?' }));
-
-    for (const body of [
-      { threadId, parentId: first.questionId, text: 'again' },
-      { threadId, retryOf: first.answerId },
-    ]) {
-      const response = await docsOnly.call('POST', '/api/turns', { as: ada, body });
-      expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ error: { code: 'bad_request:parent_id' } });
-    }
-  });
-
-  it('rejects an image that is not what it says with a 400 and stores nothing', async () => {
-    const threadId = await newThread(docsOnly);
-
-    const response = await docsOnly.call('POST', '/api/turns', {
-      as: ada,
-      body: {
-        threadId,
-        parentId: null,
-        text: 'What is this?',
-        attachments: [
-          { type: 'image', contentType: 'image/png', content: Buffer.from('GIF89a....').toString('base64') },
-        ],
-      },
-    });
-
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: 'bad_request:attachment' } });
-    expect((await stored(docsOnly, threadId)).messages).toEqual([]);
   });
 
   it("hidesOtherReadersThreads: another reader's thread and message ids answer 404 to continue, edit, refresh and stop", async () => {
