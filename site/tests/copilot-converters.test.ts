@@ -46,7 +46,7 @@ describe('a streamed answer as the runtime shows it', () => {
         { type: 'text', text: 'See [FAQs](/faqs) and [this](/nope).' },
         { type: 'source', sourceType: 'url', id: '/faqs', url: '/faqs', title: 'FAQs' },
       ],
-      metadata: { custom: { links: { '/faqs': '/faqs', '/nope': null }, closest: [], mode: 'model', covered: true } },
+      metadata: { custom: { links: { '/faqs': '/faqs', '/nope': null }, mode: 'model', covered: true } },
     });
   });
 

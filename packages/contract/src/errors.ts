@@ -47,8 +47,6 @@ export type ApiErrorCode = keyof typeof apiErrors;
 /** The body of every error response. */
 export type ApiErrorBody = { error: { code: ApiErrorCode; message: string } };
 
-export const isApiErrorCode = (code: string): code is ApiErrorCode => Object.hasOwn(apiErrors, code);
-
 /** A refusal with one of the codes above; the server's API error handler answers with it, the widget shows it. */
 export class ApiError extends Error {
   constructor(

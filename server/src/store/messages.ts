@@ -29,7 +29,7 @@ import {
 const maxDerivedTitleLength = 60;
 
 export type NewMessage = {
-  /** Made here unless the caller made it first (an answer's id is streamed before the answer is stored). */
+  /** Made here (a UUID) unless given; only tests give one, to refer to the message before it is stored. */
   id?: string | undefined;
   parentId: string | null;
   role: MessageRole;

@@ -20,7 +20,7 @@ export type NewQuestion = {
   /** The page closest to the question, answered or not; null when the search found nothing. */
   nearestPage: DocPage | null;
   sources?: MessageSource[] | undefined;
-  /** askAi's response id, under which the widget saves the answer and the reader rates it. */
+  /** The stored answer's id (the reader rates it under this id), or an id of its own for a stateless askAi call. */
   answerMessageId: string;
 };
 

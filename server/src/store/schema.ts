@@ -104,8 +104,8 @@ export type QuestionMode = (typeof questionModes)[number];
 
 /**
  * Every question Dev Copilot answered, for the maintainers' report (`npm run copilot:report`): what the docs could
- * not answer, and which page came closest. `answer_message_id` is askAi's response id, the id the widget stores the
- * answer under, so feedback on that answer (by the same reader) joins here. No foreign key: the answer may never be saved in a thread.
+ * not answer, and which page came closest. `answer_message_id` is the id of the stored answer, so feedback on it (by
+ * the same reader) joins here. No foreign key: a stateless askAi call stores no answer.
  */
 export const questions = pgTable(
   'questions',
@@ -124,7 +124,7 @@ export const questions = pgTable(
   (table) => [
     index('questions_created_at_index').on(table.createdAt.desc()),
     check('questions_mode_check', sql`${table.mode} in ('docs-only', 'model')`),
-    // The id comes from the reader's client: unique per reader, so no one can claim another reader's answer id.
+    // One entry per answer; the server makes answer ids (a stateless askAi call gets an id of its own).
     unique('questions_owner_answer_unique').on(table.ownerEmail, table.answerMessageId),
   ],
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
+import { checkAnswerLinks, citedNumbers, createLinkWatcher, type LinkVerdict } from './answer-links.js';
 
 const known = new Set(['/deployment', '/deployment#rollback', '/Development%20Resources/shopify-cli', '/faqs']);
 const site = { publicOrigin: 'https://docs.acme.dev', hasUrl: (url: string) => known.has(url.replace(/\/$/, '')) };
@@ -116,5 +116,11 @@ describe('createLinkWatcher', () => {
     const verdicts: LinkVerdict[] = [];
     for (let end = 7; end < answer.length + 7; end += 7) verdicts.push(...judge(answer.slice(0, end)));
     expect(verdicts).toEqual([{ url: '/nope', href: null }]);
+  });
+});
+
+describe('citedNumbers', () => {
+  it('reads [n] citations in prose only: not in code, not a link', () => {
+    expect(citedNumbers('Use the job [2] and [1]. `arr[3]` and [see [4]](/x)\n\n```\nlist[5]\n```')).toEqual([2, 1]);
   });
 });

@@ -2,7 +2,7 @@ import type { Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
 
 /** Where links into our site must lead: a page of the build, and a section of it when they name one. */
 export type SiteLinks = { publicOrigin: string; hasUrl: (rootRelativeUrl: string) => boolean };
@@ -82,6 +82,17 @@ function rewritten(link: FoundLink, href: string, markdown: string): string | un
   if (link.kind !== 'inline' || link.url === href || link.node.type !== 'link') return undefined;
   const title = link.node.title ? ` "${link.node.title.replaceAll('"', '\\"')}"` : '';
   return `[${childrenSource(link, markdown)}](<${href}>${title})`;
+}
+
+/** The section numbers an answer cites as `[2]` in its prose (never in code, never a link's text). */
+export function citedNumbers(markdown: string): number[] {
+  const cited: number[] = [];
+  visit(parse(markdown), (node) => {
+    if (node.type === 'link' || node.type === 'linkReference') return SKIP;
+    if (node.type === 'text') for (const match of node.value.matchAll(/\[(\d{1,2})\]/g)) cited.push(Number(match[1]));
+    return undefined;
+  });
+  return cited;
 }
 
 export type CheckedAnswer = {

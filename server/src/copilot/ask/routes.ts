@@ -5,10 +5,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
 import { startAnswer } from '../answer/answer-service.js';
 import { checkImages } from '../images.js';
-import { classifyModelError } from '../model/model-errors.js';
+import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { readerOf } from '../reader.js';
 import { type CopilotRouteOptions, tooLargeAdvice } from '../route-options.js';
-import { reasonOf } from '../turn/turn-service.js';
 
 /** POST /api/askAi, spec section 7's call: stateless, for scripts; the whole answer at once as `{data}`. */
 export async function askRoute(app: FastifyInstance, options: CopilotRouteOptions) {

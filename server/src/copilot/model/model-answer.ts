@@ -1,7 +1,7 @@
 import type { AnswerSource, AskAiRequest } from '@acme/contract';
 import { type LanguageModel, streamText } from 'ai';
 import type { DocSection } from '../../search/doc-page.js';
-import type { CheckedAnswer } from '../answer/answer-links.js';
+import { type CheckedAnswer, citedNumbers } from '../answer/answer-links.js';
 import { sourceTitle } from '../answer/docs-only-answer.js';
 import { classifyModelError, ModelRunError } from './model-errors.js';
 import { type ContextSection, conversationForModel, systemPrompt } from './prompt.js';
@@ -96,9 +96,8 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
         const section = options.sectionAt(url);
         if (section && !used.has(section.url)) used.set(section.url, { title: sourceTitle(section), url: section.url });
       }
-      // "[2]" written as a citation, not as a link.
-      for (const match of answer.text.matchAll(/\[(\d{1,2})\](?!\()/g)) {
-        const section = context[Number(match[1]) - 1];
+      for (const cited of citedNumbers(answer.text)) {
+        const section = context[cited - 1];
         if (section && !used.has(section.url)) used.set(section.url, { title: sourceTitle(section), url: section.url });
       }
       return [...used.values()];

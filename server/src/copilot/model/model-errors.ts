@@ -82,3 +82,9 @@ export function classifyModelError(error: unknown): ModelFailure {
   }
   return { code: 'model_error:ask', message: 'The model failed to answer. Try again.' };
 }
+
+/** The underlying reason of a failure, for the log: one line, no stack. */
+export function reasonOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? (cause.message.split('\n')[0] ?? cause.name) : String(cause);
+}

@@ -39,7 +39,8 @@ export async function placeQuestion(db: Database, ownerEmail: string, turn: Pars
   return { parentId: last.id, history: branch };
 }
 
-const textOf = (message: Message) => message.content.map((part) => part.text).join('\n');
+/** A stored message's text. */
+export const textOf = (message: Message) => message.content.map((part) => part.text).join('\n');
 
 /** The conversation as the answer service reads it: the stored turns, then the question with its images. */
 export function conversationFor(

@@ -6,8 +6,8 @@ import { appendMessage, updateAnswer } from '../../store/messages.js';
 import type { MessageStatus } from '../../store/schema.js';
 import { type AnswerDependencies, type AnswerRun, startAnswer } from '../answer/answer-service.js';
 import { checkImages } from '../images.js';
-import { classifyModelError } from '../model/model-errors.js';
-import { conversationFor, placeQuestion } from './conversation.js';
+import { classifyModelError, reasonOf } from '../model/model-errors.js';
+import { conversationFor, placeQuestion, textOf } from './conversation.js';
 import { type RunningAnswers, StoppedByReader } from './running-answers.js';
 
 export type TurnMessage = UIMessage<TurnMetadata, TurnDataParts>;
@@ -60,7 +60,7 @@ export async function startTurn(deps: TurnDependencies, ownerEmail: string, turn
           })),
         },
       }));
-    const text = place.retried ? place.retried.content.map((part) => part.text).join('\n') : turn.text;
+    const text = place.retried ? textOf(place.retried) : turn.text;
     const conversation = { messages: conversationFor(place, { text, attachments: turn.attachments }), page: turn.page };
     // Stored at once as running, so a reader who reloads mid-answer finds it and sees it grow.
     const answer = await appendMessage(deps.db, {
@@ -171,10 +171,4 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
     },
     end: write,
   };
-}
-
-/** The underlying reason of a failure, for the log: one line, no stack. */
-export function reasonOf(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  return cause instanceof Error ? (cause.message.split('\n')[0] ?? cause.name) : String(cause);
 }

@@ -1,3 +1,4 @@
+import { maxThreadTitleCharacters } from '@acme/contract';
 import { ThreadListItemPrimitive, ThreadListPrimitive, useAui, useAuiState } from '@assistant-ui/react';
 import clsx from 'clsx';
 import { type FormEvent, type ReactNode, useState } from 'react';
@@ -21,7 +22,7 @@ function RenameForm({ onDone }: { onDone: () => void }): ReactNode {
       <input
         aria-label="New title"
         value={title}
-        maxLength={200}
+        maxLength={maxThreadTitleCharacters}
         onChange={(event) => setTitle(event.target.value)}
         onKeyDown={(event) => event.key === 'Escape' && onDone()}
         // biome-ignore lint/a11y/noAutofocus: the reader just asked to rename this thread

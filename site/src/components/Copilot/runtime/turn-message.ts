@@ -25,8 +25,8 @@ export const sourceParts = (sources: readonly AnswerSource[]): ThreadAssistantMe
   }));
 
 /**
- * A streamed answer as the runtime shows it: its text and sources, with the link verdicts and closest pages kept in
- * the message's custom metadata for the renderer.
+ * A streamed answer as the runtime shows it: its text and sources, with the link verdicts (for the renderer) and the
+ * answer's mode and coverage kept in the message's custom metadata.
  */
 export function answerParts(message: TurnMessage): ChatModelRunResult {
   const content: ThreadAssistantMessagePart[] = [];
@@ -37,6 +37,5 @@ export function answerParts(message: TurnMessage): ChatModelRunResult {
       content.push(...sourceParts([{ title: part.title ?? part.url, url: part.url }]));
     else if (part.type === 'data-link') links[part.data.url] = part.data.href;
   }
-  const closest = dataOf(message, 'closest')?.pages ?? [];
-  return { content, metadata: { custom: { links, closest, ...message.metadata } } };
+  return { content, metadata: { custom: { links, ...message.metadata } } };
 }

@@ -1,3 +1,4 @@
+import { maxTextCharacters } from '@acme/contract';
 import { AuiIf, ComposerPrimitive, useAuiEvent, useAuiState } from '@assistant-ui/react';
 import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
@@ -86,6 +87,7 @@ export function Composer(): ReactNode {
           aria-label="Message Dev Copilot"
           rows={1}
           maxRows={8}
+          maxLength={maxTextCharacters}
           autoFocus
           readOnly={isLoading}
           onKeyDown={ignoreInputMethodEnter}

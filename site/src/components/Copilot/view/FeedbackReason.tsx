@@ -1,3 +1,4 @@
+import { maxFeedbackCommentCharacters } from '@acme/contract';
 import { useAui, useAuiState } from '@assistant-ui/react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import styles from './FeedbackReason.module.css';
@@ -13,14 +14,18 @@ export function FeedbackReason(): ReactNode {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!reason.trim()) return;
-    aui.message().submitFeedback({ type: 'negative', comment: reason.trim().slice(0, 1000) });
+    aui.message().submitFeedback({ type: 'negative', comment: reason.trim().slice(0, maxFeedbackCommentCharacters) });
     setSent(true);
   };
   return (
     <form className={styles.feedbackReason} onSubmit={submit} data-testid="feedback-reason">
       <label>
         What was wrong? (optional)
-        <input value={reason} onChange={(event) => setReason(event.target.value)} maxLength={1000} />
+        <input
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          maxLength={maxFeedbackCommentCharacters}
+        />
       </label>
       <button type="submit" className="button button--sm button--secondary" disabled={!reason.trim()}>
         Send reason
