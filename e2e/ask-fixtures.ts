@@ -5,7 +5,7 @@ import { test as base } from './fixtures';
 import { startServer } from './harness';
 import { sessionCookieFor } from './sign-in';
 
-export { readChunks, textOf } from '../server/test-support/copilot-api.js';
+export { readChunks, textOf, turnIds as turnIdsOf } from '../server/test-support/copilot-api.js';
 
 type CallOptions = { headers?: Record<string, string>; signal?: AbortSignal };
 
@@ -49,13 +49,6 @@ export function copilotClient(baseUrl: string, cookie: string) {
 }
 
 export type CopilotClient = ReturnType<typeof copilotClient>;
-
-/** The ids the server gave a turn's question and answer (its `data-turn` part). */
-export function turnIdsOf(chunks: readonly UIMessageChunk[]) {
-  const turn = chunks.find((chunk) => chunk.type === 'data-turn');
-  if (turn?.type !== 'data-turn') throw new Error(`no data-turn part in ${JSON.stringify(chunks)}`);
-  return turn.data as { threadId: string; questionId: string; answerId: string };
-}
 
 /** The `data-<name>` parts of a turn's stream, in order. */
 export const dataOf = (chunks: readonly UIMessageChunk[], name: string) =>

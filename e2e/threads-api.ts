@@ -1,15 +1,5 @@
 import { type MessageDto, type TurnRequest, threadWithMessagesResponseSchema } from '@acme/contract';
-import type { UIMessageChunk } from 'ai';
-import { readChunks, textOf } from '../server/test-support/copilot-api.js';
-
-/** The ids the server gave a turn's question and answer (the stream's `data-turn` part). */
-type TurnIds = { threadId: string; questionId: string; answerId: string };
-
-function turnIdsOf(chunks: readonly UIMessageChunk[]): TurnIds {
-  const turn = chunks.find((chunk) => chunk.type === 'data-turn');
-  if (turn?.type !== 'data-turn') throw new Error(`The answer streamed no ids: ${JSON.stringify(chunks)}`);
-  return turn.data as TurnIds;
-}
+import { readChunks, textOf, turnIds } from '../server/test-support/copilot-api.js';
 
 /** Dev Copilot's API as one signed-in reader calls it from the handbook's own pages. */
 export function readerApi(baseUrl: string, cookie: string) {
@@ -40,7 +30,7 @@ export function readerApi(baseUrl: string, cookie: string) {
         throw new Error(`POST /api/turns answered ${response.status}: ${await response.text()}`);
       const chunks = await readChunks(response);
       const sources = chunks.flatMap((chunk) => (chunk.type === 'source-url' ? [chunk.url] : []));
-      return { ...turnIdsOf(chunks), text: textOf(chunks), sources };
+      return { ...turnIds(chunks), text: textOf(chunks), sources };
     },
 
     async stored(threadId: string) {
