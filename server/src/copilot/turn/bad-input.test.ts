@@ -1,37 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startCopilotApi, textOf, turnIds } from '../../../test-support/copilot-api.js';
-import { type FakeModelServer, startFakeModelServer } from '../../../test-support/fake-model-server.js';
-import { inMemoryDataDirectory, openStore, type Store } from '../../store/database.js';
-import { questions, threads } from '../../store/schema.js';
+import { describe, expect, it } from 'vitest';
+import { textOf, turnIds } from '../../../test-support/copilot-api.js';
+import { copilotSuite } from '../../../test-support/copilot-suite.js';
+import { questions } from '../../store/schema.js';
 
 const ada = 'ada@acme.example';
 
 /** What a turn refuses, and what it cleans: nothing a reader or a model sends may fail the store. */
 describe('bad input to a turn', () => {
-  let store: Store;
-  let model: FakeModelServer;
-  let api: Awaited<ReturnType<typeof startCopilotApi>>;
-  let withModel: Awaited<ReturnType<typeof startCopilotApi>>;
-
-  beforeAll(async () => {
-    store = await openStore({ dataDirectory: inMemoryDataDirectory });
-    model = await startFakeModelServer();
-    api = await startCopilotApi(store);
-    withModel = await startCopilotApi(store, { modelUrl: model.url });
-  });
-
-  afterAll(async () => {
-    await api?.close();
-    await withModel?.close();
-    await model?.close();
-    await store?.close();
-  });
-
-  beforeEach(async () => {
-    model.reset();
-    await store.db.delete(threads);
-    await store.db.delete(questions);
-  });
+  const suite = copilotSuite();
 
   it.each([
     [{ parentId: null, retryOf: 'x' }, 'give either parentId'],
@@ -41,9 +17,9 @@ describe('bad input to a turn', () => {
     [{ parentId: '__optimistic__/1', text: 'hi' }, 'parentId: ids are 1-100'],
     [{ parentId: null, text: 'hi', answer: 'I say so' }, 'Unrecognized key: "answer"'],
   ])('rejects a bad turn (%#) with a 400 that says why', async (body, message) => {
-    const threadId = await api.newThread(ada);
+    const threadId = await suite.docsOnly.newThread(ada);
 
-    const response = await api.call('POST', '/api/turns', { as: ada, body: { threadId, ...body } });
+    const response = await suite.docsOnly.call('POST', '/api/turns', { as: ada, body: { threadId, ...body } });
 
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as { error: { code: string; message: string } };
@@ -52,23 +28,23 @@ describe('bad input to a turn', () => {
   });
 
   it('refuses to place a question after a question, or to refresh an answer', async () => {
-    const threadId = await api.newThread(ada);
-    const first = turnIds(await api.turn({ threadId, parentId: null, text: 'How do I roll back?' }, ada));
+    const threadId = await suite.docsOnly.newThread(ada);
+    const first = turnIds(await suite.docsOnly.turn({ threadId, parentId: null, text: 'How do I roll back?' }, ada));
 
     for (const body of [
       { threadId, parentId: first.questionId, text: 'again' },
       { threadId, retryOf: first.answerId },
     ]) {
-      const response = await api.call('POST', '/api/turns', { as: ada, body });
+      const response = await suite.docsOnly.call('POST', '/api/turns', { as: ada, body });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: { code: 'bad_request:parent_id' } });
     }
   });
 
   it('rejects an image that is not what it says with a 400 and stores nothing', async () => {
-    const threadId = await api.newThread(ada);
+    const threadId = await suite.docsOnly.newThread(ada);
 
-    const response = await api.call('POST', '/api/turns', {
+    const response = await suite.docsOnly.call('POST', '/api/turns', {
       as: ada,
       body: {
         threadId,
@@ -82,26 +58,29 @@ describe('bad input to a turn', () => {
 
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: 'bad_request:attachment' } });
-    expect((await api.stored(threadId, ada)).messages).toEqual([]);
+    expect((await suite.docsOnly.stored(threadId, ada)).messages).toEqual([]);
   });
 
   it('storesNulAndLoneSurrogatesCleaned: a question, a title and a rating reason with NUL or a lone surrogate are kept without them', async () => {
-    const threadId = await api.newThread(ada);
-    const chunks = await api.turn({ threadId, parentId: null, text: 'roll\u0000 back\ud800 a release' }, ada);
+    const threadId = await suite.docsOnly.newThread(ada);
+    const chunks = await suite.docsOnly.turn(
+      { threadId, parentId: null, text: 'roll\u0000 back\ud800 a release' },
+      ada,
+    );
     const { answerId } = turnIds(chunks);
-    const renamed = await api.call('PATCH', `/api/threads/${threadId}`, {
+    const renamed = await suite.docsOnly.call('PATCH', `/api/threads/${threadId}`, {
       as: ada,
       body: { title: 'Roll\u0000backs' },
     });
-    const rated = await api.call('PUT', `/api/messages/${answerId}/feedback`, {
+    const rated = await suite.docsOnly.call('PUT', `/api/messages/${answerId}/feedback`, {
       as: ada,
       body: { rating: 'negative', comment: 'too\u0000 short\udc00' },
     });
-    const created = await api.call('POST', '/api/threads', { as: ada, body: { title: 'New\u0000 chat' } });
-    const blank = await api.call('POST', '/api/threads', { as: ada, body: { title: '\u0000\u0000' } });
+    const created = await suite.docsOnly.call('POST', '/api/threads', { as: ada, body: { title: 'New\u0000 chat' } });
+    const blank = await suite.docsOnly.call('POST', '/api/threads', { as: ada, body: { title: '\u0000\u0000' } });
 
     expect([renamed.status, rated.status, created.status, blank.status]).toEqual([200, 200, 201, 400]);
-    const { thread, messages } = await api.stored(threadId, ada);
+    const { thread, messages } = await suite.docsOnly.stored(threadId, ada);
     expect(thread.title).toBe('Rollbacks');
     expect(messages[0]?.content[0]?.text).toBe('roll back\ufffd a release');
     expect(messages[1]?.feedback?.comment).toBe('too short\ufffd');
@@ -109,26 +88,26 @@ describe('bad input to a turn', () => {
   });
 
   it('storesModelTextCleaned: an answer whose model writes NUL is stored complete, without it', async () => {
-    model.behave({ reply: ['Roll back\u0000 with ', 'the job.'] });
-    const threadId = await withModel.newThread(ada);
+    suite.model.behave({ reply: ['Roll back\u0000 with ', 'the job.'] });
+    const threadId = await suite.withModel.newThread(ada);
 
-    const chunks = await withModel.turn({ threadId, parentId: null, text: 'How do I roll back?' }, ada);
+    const chunks = await suite.withModel.turn({ threadId, parentId: null, text: 'How do I roll back?' }, ada);
 
     expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
-    const answer = (await withModel.stored(threadId, ada)).messages[1];
+    const answer = (await suite.withModel.stored(threadId, ada)).messages[1];
     expect(answer?.status).toBe('complete');
     expect(answer?.content[0]?.text).toBe('Roll back with the job.');
     expect(textOf(chunks)).toContain('the job.');
   });
 
   it('answersAskAiWithNul: the stateless call takes NUL in a question and logs it cleaned', async () => {
-    const response = await api.call('POST', '/api/askAi', {
+    const response = await suite.docsOnly.call('POST', '/api/askAi', {
       as: ada,
       body: { messages: [{ role: 'user', content: [{ type: 'text', text: 'roll\u0000back' }], attachments: [] }] },
     });
 
     expect(response.status).toBe(200);
-    const logged = await store.db.select().from(questions);
+    const logged = await suite.store.db.select().from(questions);
     expect(logged.map((entry) => entry.question)).toEqual(['rollback']);
   });
 });

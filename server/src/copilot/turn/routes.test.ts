@@ -1,48 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readChunks, startCopilotApi, textOf, turnIds, waitFor } from '../../../test-support/copilot-api.js';
-import { type FakeModelServer, startFakeModelServer } from '../../../test-support/fake-model-server.js';
-import { inMemoryDataDirectory, openStore, type Store } from '../../store/database.js';
-import { questions, threads } from '../../store/schema.js';
+import { describe, expect, it } from 'vitest';
+import { readChunks, textOf, turnIds, waitFor } from '../../../test-support/copilot-api.js';
+import { type CopilotApi as Api, copilotSuite } from '../../../test-support/copilot-suite.js';
+import { questions } from '../../store/schema.js';
 
 const ada = 'ada@acme.example';
 const eve = 'eve@acme.example';
 
-type Api = Awaited<ReturnType<typeof startCopilotApi>>;
-
 describe('a Dev Copilot turn', () => {
-  let store: Store;
-  let model: FakeModelServer;
-  let docsOnly: Api;
-  let withModel: Api;
-
-  beforeAll(async () => {
-    store = await openStore({ dataDirectory: inMemoryDataDirectory });
-    model = await startFakeModelServer();
-    docsOnly = await startCopilotApi(store);
-    withModel = await startCopilotApi(store, { modelUrl: model.url });
-  });
-
-  afterAll(async () => {
-    await docsOnly?.close();
-    await withModel?.close();
-    await model?.close();
-    await store?.close();
-  });
-
-  beforeEach(async () => {
-    model.reset();
-    await store.db.delete(threads);
-    await store.db.delete(questions);
-  });
+  const suite = copilotSuite();
 
   const newThread = (api: Api, as = ada) => api.newThread(as);
   const ask = (api: Api, body: Record<string, unknown>, as = ada) => api.turn(body, as);
   const stored = (api: Api, threadId: string, as = ada) => api.stored(threadId, as);
 
   it('stores the question, streams the answer with its sources, and stores the answer under the ids it streamed', async () => {
-    const threadId = await newThread(docsOnly);
+    const threadId = await newThread(suite.docsOnly);
 
-    const chunks = await ask(docsOnly, { threadId, parentId: null, text: 'How do I roll back a release?' });
+    const chunks = await ask(suite.docsOnly, { threadId, parentId: null, text: 'How do I roll back a release?' });
 
     const ids = turnIds(chunks);
     expect(chunks[0]).toEqual({ type: 'start', messageId: ids.answerId });
@@ -53,7 +27,7 @@ describe('a Dev Copilot turn', () => {
       '/deployment#rollback',
     );
     expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
-    const { thread, messages } = await stored(docsOnly, threadId);
+    const { thread, messages } = await stored(suite.docsOnly, threadId);
     expect(thread.title).toBe('How do I roll back a release?');
     expect(messages.map((message) => [message.id, message.role, message.parentId, message.status])).toEqual([
       [ids.questionId, 'user', null, 'complete'],
@@ -61,20 +35,20 @@ describe('a Dev Copilot turn', () => {
     ]);
     expect(messages[1]?.content[0]?.text).toBe(textOf(chunks));
     expect(messages[1]?.sources.map((source) => source.url)).toContain('/deployment#rollback');
-    const logged = await store.db.select().from(questions);
+    const logged = await suite.store.db.select().from(questions);
     expect(logged.map((entry) => [entry.answerMessageId, entry.covered])).toEqual([[ids.answerId, true]]);
   });
 
   it('branches on the server: an edit is a second question under the same parent, a refresh a second answer', async () => {
-    const threadId = await newThread(docsOnly);
-    const first = turnIds(await ask(docsOnly, { threadId, parentId: null, text: 'How do I roll back?' }));
+    const threadId = await newThread(suite.docsOnly);
+    const first = turnIds(await ask(suite.docsOnly, { threadId, parentId: null, text: 'How do I roll back?' }));
     const followUp = turnIds(
-      await ask(docsOnly, { threadId, parentId: first.answerId, text: 'And the release checklist?' }),
+      await ask(suite.docsOnly, { threadId, parentId: first.answerId, text: 'And the release checklist?' }),
     );
-    const edited = turnIds(await ask(docsOnly, { threadId, parentId: null, text: 'Who gives staging access?' }));
-    const refreshed = turnIds(await ask(docsOnly, { threadId, retryOf: first.questionId }));
+    const edited = turnIds(await ask(suite.docsOnly, { threadId, parentId: null, text: 'Who gives staging access?' }));
+    const refreshed = turnIds(await ask(suite.docsOnly, { threadId, retryOf: first.questionId }));
 
-    const { messages } = await stored(docsOnly, threadId);
+    const { messages } = await stored(suite.docsOnly, threadId);
     const parentOf = new Map(messages.map((message) => [message.id, message.parentId]));
     expect(parentOf.get(followUp.questionId)).toBe(first.answerId);
     expect(parentOf.get(edited.questionId)).toBeNull();
@@ -85,10 +59,13 @@ describe('a Dev Copilot turn', () => {
   });
 
   it('finishes and stores the answer when the reader closes the tab mid-answer', async () => {
-    model.behave({ reply: 'Roll back with the rollback job. Then tell #dev-help what happened.', chunkDelayMs: 40 });
-    const threadId = await newThread(withModel);
+    suite.model.behave({
+      reply: 'Roll back with the rollback job. Then tell #dev-help what happened.',
+      chunkDelayMs: 40,
+    });
+    const threadId = await newThread(suite.withModel);
     const leaving = new AbortController();
-    const response = await withModel.call('POST', '/api/turns', {
+    const response = await suite.withModel.call('POST', '/api/turns', {
       as: ada,
       body: { threadId, parentId: null, text: 'How do I roll back a release?' },
       signal: leaving.signal,
@@ -97,63 +74,69 @@ describe('a Dev Copilot turn', () => {
     await reader?.read();
     leaving.abort();
 
-    await waitFor(async () => (await stored(withModel, threadId)).messages[1]?.status === 'complete', 'the answer');
-    const answer = (await stored(withModel, threadId)).messages[1];
+    await waitFor(
+      async () => (await stored(suite.withModel, threadId)).messages[1]?.status === 'complete',
+      'the answer',
+    );
+    const answer = (await stored(suite.withModel, threadId)).messages[1];
     expect(answer?.status).toBe('complete');
     expect(answer?.content[0]?.text).toBe('Roll back with the rollback job. Then tell #dev-help what happened.');
-    expect(model.received[0]?.closedEarlyAt).toBeUndefined();
+    expect(suite.model.received[0]?.closedEarlyAt).toBeUndefined();
   });
 
   it('keeps an answer being written as running, with its text so far, for a reader who reloads mid-answer', async () => {
     const words = Array.from({ length: 40 }, (_, index) => `word${index} `);
-    model.behave({ reply: words, chunkDelayMs: 60 });
-    const threadId = await newThread(withModel);
+    suite.model.behave({ reply: words, chunkDelayMs: 60 });
+    const threadId = await newThread(suite.withModel);
     const reading = readChunks(
-      await withModel.call('POST', '/api/turns', { as: ada, body: { threadId, parentId: null, text: 'Talk to me' } }),
+      await suite.withModel.call('POST', '/api/turns', {
+        as: ada,
+        body: { threadId, parentId: null, text: 'Talk to me' },
+      }),
     );
 
     await waitFor(
-      async () => ((await stored(withModel, threadId)).messages[1]?.content[0]?.text ?? '').includes('word'),
+      async () => ((await stored(suite.withModel, threadId)).messages[1]?.content[0]?.text ?? '').includes('word'),
       'text so far',
     );
-    const midway = (await stored(withModel, threadId)).messages[1];
+    const midway = (await stored(suite.withModel, threadId)).messages[1];
     expect(midway?.status).toBe('running');
     expect(midway?.content[0]?.text).not.toContain('word39');
 
     await reading;
-    const done = (await stored(withModel, threadId)).messages[1];
+    const done = (await stored(suite.withModel, threadId)).messages[1];
     expect(done?.status).toBe('complete');
     expect(done?.content[0]?.text).toBe(words.join(''));
   });
 
   it('stores what was written, as stopped, when the reader presses Stop', async () => {
-    model.behave({ reply: 'one two three four five six seven eight nine ten', chunkDelayMs: 60 });
-    const threadId = await newThread(withModel);
-    const response = await withModel.call('POST', '/api/turns', {
+    suite.model.behave({ reply: 'one two three four five six seven eight nine ten', chunkDelayMs: 60 });
+    const threadId = await newThread(suite.withModel);
+    const response = await suite.withModel.call('POST', '/api/turns', {
       as: ada,
       body: { threadId, parentId: null, text: 'Count for me' },
     });
     const reading = readChunks(response);
-    await waitFor(async () => model.received.length === 1, 'the model request');
+    await waitFor(async () => suite.model.received.length === 1, 'the suite.model request');
     await new Promise((resolve) => setTimeout(resolve, 150));
 
-    expect((await withModel.call('POST', `/api/threads/${threadId}/stop`, { as: eve })).status).toBe(404);
-    expect((await withModel.call('POST', `/api/threads/${threadId}/stop`, { as: ada })).status).toBe(204);
+    expect((await suite.withModel.call('POST', `/api/threads/${threadId}/stop`, { as: eve })).status).toBe(404);
+    expect((await suite.withModel.call('POST', `/api/threads/${threadId}/stop`, { as: ada })).status).toBe(204);
 
     const chunks = await reading;
     expect(chunks.at(-1)).toMatchObject({ type: 'abort' });
-    const answer = (await stored(withModel, threadId)).messages[1];
+    const answer = (await stored(suite.withModel, threadId)).messages[1];
     expect(answer?.status).toBe('incomplete');
     expect(answer?.content[0]?.text).toBe(textOf(chunks));
     expect(textOf(chunks)).not.toContain('ten');
-    expect((await withModel.call('POST', `/api/threads/${threadId}/stop`, { as: ada })).status).toBe(404);
+    expect((await suite.withModel.call('POST', `/api/threads/${threadId}/stop`, { as: ada })).status).toBe(404);
   });
 
   it('judges every link to the handbook before the text that closes it, and stores the answer without invented ones', async () => {
-    model.behave({ reply: ['See [the runbook](/deployment#rollback) ', 'or [this](/deploy#rollbacks) now.'] });
-    const threadId = await newThread(withModel);
+    suite.model.behave({ reply: ['See [the runbook](/deployment#rollback) ', 'or [this](/deploy#rollbacks) now.'] });
+    const threadId = await newThread(suite.withModel);
 
-    const chunks = await ask(withModel, { threadId, parentId: null, text: 'How do I roll back a release?' });
+    const chunks = await ask(suite.withModel, { threadId, parentId: null, text: 'How do I roll back a release?' });
 
     const kinds = chunks.map((chunk) =>
       chunk.type === 'data-link' ? `link:${JSON.stringify(chunk.data)}` : chunk.type,
@@ -162,32 +145,35 @@ describe('a Dev Copilot turn', () => {
     expect(kinds.indexOf('link:{"url":"/deployment#rollback","href":"/deployment#rollback"}')).toBeGreaterThan(-1);
     expect(invented).toBeGreaterThan(-1);
     expect(kinds[invented + 1]).toBe('text-delta');
-    const answer = (await stored(withModel, threadId)).messages[1];
+    const answer = (await stored(suite.withModel, threadId)).messages[1];
     expect(answer?.content[0]?.text).toBe('See [the runbook](/deployment#rollback) or this now.');
     expect(answer?.sources).toEqual([{ title: 'Deployment › Rollback', url: '/deployment#rollback' }]);
   });
 
   it('stores a failed answer as an error and says why in the stream', async () => {
-    model.behave({ status: 500 });
-    const threadId = await newThread(withModel);
+    suite.model.behave({ status: 500 });
+    const threadId = await newThread(suite.withModel);
 
-    const chunks = await ask(withModel, { threadId, parentId: null, text: 'How do I roll back?' });
+    const chunks = await ask(suite.withModel, { threadId, parentId: null, text: 'How do I roll back?' });
 
     expect(chunks.find((chunk) => chunk.type === 'data-failure')).toMatchObject({ data: { code: 'model_error:ask' } });
     expect(chunks.at(-1)).toMatchObject({ type: 'error' });
-    expect((await stored(withModel, threadId)).messages.map((message) => message.status)).toEqual([
+    expect((await stored(suite.withModel, threadId)).messages.map((message) => message.status)).toEqual([
       'complete',
       'error',
     ]);
   });
 
   it('refuses a second question in a chat while the first is being answered', async () => {
-    model.behave({ reply: 'slow answer here', chunkDelayMs: 100 });
-    const threadId = await newThread(withModel);
-    const first = withModel.call('POST', '/api/turns', { as: ada, body: { threadId, parentId: null, text: 'One' } });
-    await waitFor(async () => model.received.length === 1, 'the first question');
+    suite.model.behave({ reply: 'slow answer here', chunkDelayMs: 100 });
+    const threadId = await newThread(suite.withModel);
+    const first = suite.withModel.call('POST', '/api/turns', {
+      as: ada,
+      body: { threadId, parentId: null, text: 'One' },
+    });
+    await waitFor(async () => suite.model.received.length === 1, 'the first question');
 
-    const second = await withModel.call('POST', '/api/turns', {
+    const second = await suite.withModel.call('POST', '/api/turns', {
       as: ada,
       body: { threadId, parentId: null, text: 'Two' },
     });
@@ -198,10 +184,10 @@ describe('a Dev Copilot turn', () => {
   });
 
   it("hidesOtherReadersThreads: another reader's thread and message ids answer 404 to continue, edit, refresh and stop", async () => {
-    const threadId = await newThread(docsOnly);
-    const first = turnIds(await ask(docsOnly, { threadId, parentId: null, text: 'How do I roll back?' }));
-    const before = await stored(docsOnly, threadId);
-    const evesThread = await newThread(docsOnly, eve);
+    const threadId = await newThread(suite.docsOnly);
+    const first = turnIds(await ask(suite.docsOnly, { threadId, parentId: null, text: 'How do I roll back?' }));
+    const before = await stored(suite.docsOnly, threadId);
+    const evesThread = await newThread(suite.docsOnly, eve);
 
     const attempts: [string, Record<string, unknown>, string][] = [
       ['/api/turns', { threadId, parentId: first.answerId, text: 'mine now' }, 'not_found:thread'],
@@ -213,11 +199,11 @@ describe('a Dev Copilot turn', () => {
       [`/api/threads/${threadId}/stop`, {}, 'not_found:answer'],
     ];
     for (const [path, body, code] of attempts) {
-      const response = await docsOnly.call('POST', path, { as: eve, body });
+      const response = await suite.docsOnly.call('POST', path, { as: eve, body });
       expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(404);
       expect(await response.json()).toMatchObject({ error: { code } });
     }
-    expect(await stored(docsOnly, threadId)).toEqual(before);
-    expect((await stored(docsOnly, evesThread, eve)).messages).toEqual([]);
+    expect(await stored(suite.docsOnly, threadId)).toEqual(before);
+    expect((await stored(suite.docsOnly, evesThread, eve)).messages).toEqual([]);
   });
 });
