@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { storableString } from './text.js';
 import { maxImagesPerMessage, maxMessages, maxPagePathCharacters, maxTextCharacters } from './limits.js';
+import { storableString } from './text.js';
 
 export const textPartSchema = z.strictObject({ type: z.literal('text'), text: z.string() });
 /** A text part as a request sends it. */

@@ -24,7 +24,7 @@ export function FollowStoredAnswer(): null {
     let timer: ReturnType<typeof setTimeout>;
     const look = async () => {
       const stored = (await threadApi.get(threadId).catch(() => null))?.messages.find((m) => m.id === answerId);
-      const changed = !stored || stored.status !== 'running' || String(textLength(stored.content)) !== length;
+      const changed = stored?.status !== 'running' || String(textLength(stored.content)) !== length;
       if (changed) void aui.threads.reloadMainThread().catch(() => {});
       else {
         wait = Math.min(wait * 1.5, longestWaitMs);
