@@ -5,8 +5,8 @@ import { toMarkdown } from 'mdast-util-to-markdown';
 import { describe, expect, it } from 'vitest';
 import { refusalOf } from '../src/components/Copilot/runtime/image-attachment-adapter';
 import { fromStoredMessage, toMessageRepository } from '../src/components/Copilot/runtime/stored-messages';
-import type { TurnMessage } from '../src/components/Copilot/runtime/turn-api';
-import { answerParts, dataOf } from '../src/components/Copilot/runtime/turn-message';
+import type { TurnSnapshot } from '../src/components/Copilot/runtime/turn-api';
+import { answerParts } from '../src/components/Copilot/runtime/turn-message';
 import { imageFromDataUrl } from '../src/components/Copilot/runtime/turn-model-adapter';
 import { remarkCheckedLinks } from '../src/components/Copilot/view/checked-links';
 
@@ -26,33 +26,35 @@ function stored(overrides: Partial<MessageDto>): MessageDto {
   };
 }
 
-const streamed: TurnMessage = {
-  id: 'a1',
-  role: 'assistant',
-  metadata: { mode: 'model', covered: true },
-  parts: [
-    { type: 'data-turn', data: { threadId: 't1', questionId: 'q1', answerId: 'a1' } },
-    { type: 'data-link', id: '/faqs', data: { url: '/faqs', href: '/faqs' } },
-    { type: 'data-link', id: '/nope', data: { url: '/nope', href: null } },
-    { type: 'text', text: 'See [FAQs](/faqs) and [this](/nope).' },
-    { type: 'source-url', sourceId: '/faqs', url: '/faqs', title: 'FAQs' },
-  ],
+const streamed: TurnSnapshot = {
+  message: {
+    role: 'assistant',
+    status: { type: 'running' },
+    parts: [
+      { type: 'text', text: 'See [FAQs](/faqs) and [this](/nope).', status: { type: 'complete', reason: 'unknown' } },
+      { type: 'source', sourceType: 'url', id: '/faqs', url: '/faqs', title: 'FAQs' },
+    ],
+    content: [],
+    metadata: { unstable_state: null, unstable_data: [], unstable_annotations: [], steps: [], custom: {} },
+  } as unknown as TurnSnapshot['message'],
+  data: {
+    turn: { threadId: 't1', questionId: 'q1', answerId: 'a1' },
+    links: [
+      { url: '/faqs', href: '/faqs' },
+      { url: '/nope', href: null },
+    ],
+  },
 };
 
 describe('a streamed answer as the runtime shows it', () => {
-  it('keeps its text and sources as parts, and the link verdicts and coverage as metadata', () => {
+  it('keeps its text and sources as parts, and the link verdicts as metadata for the renderer', () => {
     expect(answerParts(streamed)).toEqual({
       content: [
         { type: 'text', text: 'See [FAQs](/faqs) and [this](/nope).' },
         { type: 'source', sourceType: 'url', id: '/faqs', url: '/faqs', title: 'FAQs' },
       ],
-      metadata: { custom: { links: { '/faqs': '/faqs', '/nope': null }, mode: 'model', covered: true } },
+      metadata: { custom: { links: { '/faqs': '/faqs', '/nope': null } } },
     });
-  });
-
-  it('reads the ids the server gave the turn', () => {
-    expect(dataOf(streamed, 'turn')).toEqual({ threadId: 't1', questionId: 'q1', answerId: 'a1' });
-    expect(dataOf(streamed, 'failure')).toBeUndefined();
   });
 });
 

@@ -3,8 +3,8 @@ import type { ChatModelAdapter, ThreadMessage } from '@assistant-ui/react';
 import type { ServerConversation } from './conversation';
 import { CopilotError } from './copilot-error';
 import { questionStored } from './thread-list-adapter';
-import { askTurn, stopTurn, type TurnMessage } from './turn-api';
-import { answerParts, dataOf } from './turn-message';
+import { askTurn, stopTurn, type TurnSnapshot } from './turn-api';
+import { answerParts } from './turn-message';
 
 const textOf = (message: ThreadMessage) =>
   message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
@@ -34,9 +34,9 @@ function imagesOf(message: ThreadMessage): ImageAttachment[] {
 async function stopOnceKnown(
   threadId: string,
   known: () => boolean,
-  pending: Promise<IteratorResult<TurnMessage>>,
-  answers: AsyncGenerator<TurnMessage>,
-  learn: (message: TurnMessage) => boolean,
+  pending: Promise<IteratorResult<TurnSnapshot>>,
+  answers: AsyncGenerator<TurnSnapshot>,
+  learn: (message: TurnSnapshot) => boolean,
 ) {
   try {
     let next = await pending;
@@ -85,8 +85,8 @@ export function createTurnModelAdapter(conversation: ServerConversation, current
       const stopped = new Promise<null>((resolve) => abortSignal.addEventListener('abort', () => resolve(null)));
       let known = false;
       /** Notes the ids the server gave the question and the answer; true once they are known. */
-      const learn = (message: TurnMessage) => {
-        const ids = dataOf(message, 'turn');
+      const learn = ({ data }: TurnSnapshot) => {
+        const ids = data.turn;
         if (ids && !known) {
           known = true;
           markStored();
@@ -103,7 +103,7 @@ export function createTurnModelAdapter(conversation: ServerConversation, current
           if (!next || next.done) break;
           pending = answers.next();
           learn(next.value);
-          const failure = dataOf(next.value, 'failure');
+          const failure = next.value.data.failure;
           if (failure) throw new CopilotError(failure.code, failure.message);
           yield answerParts(next.value);
         }
