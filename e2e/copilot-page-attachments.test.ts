@@ -118,3 +118,25 @@ test('takes a screenshot pasted into the composer, and one dropped on it', async
   await give('paste', 'image.png');
   await expect.poll(() => pending.count()).toBe(4);
 });
+
+test('holds a question with more images than a question may carry until some are removed', async ({
+  reader: { site, copilot },
+}) => {
+  await site.open('/');
+  await copilot.open();
+  const shot = await errorScreenshot(site.page);
+  const images = Array.from({ length: 5 }, (_, index) => ({
+    name: `shot-${index}.png`,
+    mimeType: 'image/png',
+    buffer: shot,
+  }));
+  await attach(site.page, images);
+  await expect.poll(() => site.page.getByTestId('copilot-attachment').count()).toBe(5);
+  await site.page.getByTestId('too-many-images').waitFor();
+  expect(await copilot.sendButton.isDisabled()).toBe(true);
+
+  await site.page.getByRole('button', { name: 'Remove file' }).first().click();
+  await site.page.getByTestId('too-many-images').waitFor({ state: 'detached' });
+  await copilot.composerInput.fill('What do these say?');
+  expect(await copilot.sendButton.isDisabled()).toBe(false);
+});

@@ -1,4 +1,4 @@
-import { maxTextCharacters } from '@acme/contract';
+import { maxImagesPerMessage, maxTextCharacters } from '@acme/contract';
 import { AuiIf, ComposerPrimitive, useAuiEvent, useAuiState } from '@assistant-ui/react';
 import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
@@ -53,12 +53,13 @@ export function Composer(): ReactNode {
       s.threads.isLoading ||
       s.thread.messages.some((message) => message.metadata.custom.stillWriting === true),
   );
+  const tooManyImages = useAuiState((s) => s.composer.attachments.length > maxImagesPerMessage);
   const body = (
     <ComposerPrimitive.Root
       className={styles.composer}
       data-testid="copilot-composer"
       // Enter submits the form whatever the Send button says; a prevented submit is one the primitive skips.
-      onSubmit={(event) => isLoading && event.preventDefault()}
+      onSubmit={(event) => (isLoading || tooManyImages) && event.preventDefault()}
     >
       {actions.allowAttachments && (
         <div className={shared.attachments}>
@@ -71,6 +72,11 @@ export function Composer(): ReactNode {
           <button type="button" className="clean-btn" onClick={dismissError} aria-label="Dismiss">
             <Icon name="close" size={12} />
           </button>
+        </p>
+      )}
+      {tooManyImages && (
+        <p className={shared.problem} role="alert" data-testid="too-many-images">
+          A question can carry at most {maxImagesPerMessage} images: remove some to send it.
         </p>
       )}
       <div className={styles.composerRow}>
@@ -95,7 +101,7 @@ export function Composer(): ReactNode {
           addAttachmentOnPaste={actions.allowAttachments}
         />
         <AuiIf condition={(s) => !s.thread.isRunning}>
-          <ComposerPrimitive.Send asChild disabled={isLoading}>
+          <ComposerPrimitive.Send asChild disabled={isLoading || tooManyImages}>
             <TooltipButton tooltip="Send" className={styles.sendButton}>
               <Icon name="send" />
             </TooltipButton>
