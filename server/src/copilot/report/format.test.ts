@@ -54,7 +54,7 @@ describe('formatReportText', () => {
 `);
   });
 
-  it('strips terminal control sequences from what readers wrote', () => {
+  it('stripsTerminalControlSequences: nothing stored reaches the terminal raw, page titles and sources included', () => {
     const hostile: Report = {
       ...report,
       groups: groupReportItems([
@@ -65,8 +65,8 @@ describe('formatReportText', () => {
           comment: 'bad\u001b[8m hidden',
           covered: true,
           mode: 'model',
-          nearestPage: null,
-          sources: [],
+          nearestPage: { url: '/faqs\u001b[2J', title: 'FAQs\u0007' },
+          sources: [{ title: 'Deploy\u001b]0;pwned\u0007', url: '/deploy\u009b' }],
           answerMessageId: 'h1',
         },
       ]),
@@ -76,6 +76,8 @@ describe('formatReportText', () => {
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(text).toContain('"Hi]8;;https://evil.exampleclick]8;; [2Jgone31m"');
     expect(text).toContain('comment: "bad[8m hidden"');
+    expect(text).toContain('## FAQs (/faqs[2J)');
+    expect(text).toContain('sources: Deploy]0;pwned (/deploy)');
   });
 
   it('says so when there is nothing to report, and when the limit cut the list', () => {

@@ -12,7 +12,7 @@ const oneLine = (text: string, max: number) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-/** The report as Markdown, readable as plain text in a terminal. Times are UTC. */
+/** The report as Markdown, readable as plain text in a terminal. Times are UTC; no stored text reaches it raw. */
 export function formatReportText(report: Report): string {
   const items = report.groups.flatMap((group) => group.items);
   const ratedDown = items.filter((item) => item.kind === 'rated-down').length;
@@ -33,7 +33,9 @@ export function formatReportText(report: Report): string {
       group.ratedDown ? `${group.ratedDown} rated down` : '',
       group.notCovered ? `${group.notCovered} not covered` : '',
     ].filter(Boolean);
-    const heading = group.page ? `${group.page.title} (${group.page.url})` : 'No page came near';
+    const heading = group.page
+      ? `${oneLine(group.page.title, 200)} (${oneLine(group.page.url, 500)})`
+      : 'No page came near';
     lines.push('', `## ${heading}: ${counts.join(', ')}`, '');
     for (const item of group.items) {
       const what = item.kind === 'rated-down' ? 'rated down' : 'not covered';
@@ -41,7 +43,8 @@ export function formatReportText(report: Report): string {
       if (item.comment) lines.push(`  - comment: "${oneLine(item.comment, 500)}"`);
       if (item.kind === 'rated-down' && item.covered === false) lines.push('  - the docs did not cover this question');
       if (item.sources.length > 0) {
-        lines.push(`  - sources: ${item.sources.map((source) => `${source.title} (${source.url})`).join('; ')}`);
+        const sources = item.sources.map((source) => `${oneLine(source.title, 200)} (${oneLine(source.url, 500)})`);
+        lines.push(`  - sources: ${sources.join('; ')}`);
       }
     }
   }
