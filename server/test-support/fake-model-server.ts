@@ -19,6 +19,8 @@ export type Behaviour = {
   malformed?: boolean;
   /** Accept the request and never answer. */
   hang?: boolean;
+  /** Drop the connection after this many pieces, mid-answer (a provider or network failing part-way). */
+  cutAfter?: number;
   /** Why the answer ended (OpenAI protocol): `length` is an answer cut at the output limit. */
   finishReason?: 'stop' | 'length';
   /** The embedding of a text; hashed words by default. */
@@ -148,6 +150,10 @@ export async function startFakeModelServer() {
     }
     const pieces = piecesOf(current.reply);
     for (const [index, piece] of pieces.entries()) {
+      if (index === current.cutAfter) {
+        response.socket?.destroy();
+        return;
+      }
       if (index > 0) await sleep(current.chunkDelayMs ?? 0);
       for (const frame of frames.delta(piece)) await send(frame.data, frame.event);
     }

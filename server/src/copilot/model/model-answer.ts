@@ -6,6 +6,9 @@ import { sourceTitle } from '../answer/docs-only-answer.js';
 import { classifyModelError, ModelRunError } from './model-errors.js';
 import { type ContextSection, conversationForModel, systemPrompt } from './prompt.js';
 
+/** Characters an answer may have per output token before it is cut (English runs about four to a token). */
+const charactersPerToken = 6;
+
 /** Sections handed to the model as numbered context. */
 export const contextSectionCount = 6;
 
@@ -44,13 +47,16 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
   }));
   let answerText = '';
   let cutOff = false;
+  // A provider that ignores the token limit must not stream without end: about six characters a token, then stop.
+  const characterLimit = options.maxOutputTokens * charactersPerToken;
+  const pastTheLimit = new AbortController();
 
   async function* pieces(): AsyncGenerator<string> {
     const result = streamText({
       model: options.model,
       system: systemPrompt(contextSections, options.page),
       messages: conversationForModel(options.request, { vision: options.vision, imageText: options.imageText }),
-      abortSignal: options.signal,
+      abortSignal: AbortSignal.any([options.signal, pastTheLimit.signal]),
       // One retry covers a provider's passing hiccup before anything was streamed; more would keep the reader waiting.
       maxRetries: 1,
       timeout: { totalMs: options.timeoutMs, chunkMs: Math.max(1000, Math.round(options.timeoutMs / 3)) },
@@ -61,8 +67,14 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
     });
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {
-        answerText += part.text;
-        yield part.text;
+        const text = part.text.slice(0, Math.max(0, characterLimit - answerText.length));
+        answerText += text;
+        if (text) yield text;
+        if (text.length < part.text.length) {
+          cutOff = true;
+          pastTheLimit.abort(new Error('The answer passed its length limit'));
+          break;
+        }
       } else if (part.type === 'error') {
         throw new ModelRunError(classifyModelError(part.error), { cause: part.error });
       } else if (part.type === 'finish' && part.finishReason === 'length') {

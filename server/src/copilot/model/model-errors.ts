@@ -54,6 +54,13 @@ export function classifyModelError(error: unknown): ModelFailure {
         message: 'The model provider is rate-limiting us. Try again in a minute.',
       };
     }
+    if (status !== undefined && status >= 200 && status < 300) {
+      // The provider said yes, then its stream broke off (connection dropped, body cut).
+      return {
+        code: 'model_unreachable:ask',
+        message: 'The connection to the model provider broke off mid-answer. Try again.',
+      };
+    }
     if (status !== undefined) {
       return {
         code: 'model_error:ask',
