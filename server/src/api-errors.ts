@@ -3,8 +3,6 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
-export { ApiError };
-
 /** The one JSON error shape of every API: `{ error: { code, message } }`, never cached. */
 export function sendApiError(
   reply: FastifyReply,

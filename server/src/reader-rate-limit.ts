@@ -1,7 +1,6 @@
-import type { ApiErrorCode } from '@acme/contract';
+import { ApiError, type ApiErrorCode } from '@acme/contract';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './api-errors.js';
 
 /**
  * Registers @fastify/rate-limit for every route of one plugin, together: at most `perMinute` requests a minute per

@@ -144,7 +144,7 @@ async function firstTitle(db: Database, threadId: string, message: NewMessage): 
   return earlier ? undefined : titleFromContent(message.content);
 }
 
-export async function findOwnedMessage(db: Database, ownerEmail: string, messageId: string) {
+async function findOwnedMessage(db: Database, ownerEmail: string, messageId: string) {
   const [message] = await db
     .select({ id: messages.id, role: messages.role })
     .from(messages)

@@ -1,6 +1,5 @@
 import { ApiError, type AskMessage, type ImageAttachment, type ParsedTurnRequest } from '@acme/contract';
 import type { Message } from '../../store/conversations.js';
-import { getThreadWithMessages } from '../../store/conversations.js';
 import type { Database } from '../../store/database.js';
 import { conversationUpTo } from '../../store/messages.js';
 
@@ -19,11 +18,8 @@ export type QuestionPlace = {
  */
 export async function placeQuestion(db: Database, ownerEmail: string, turn: ParsedTurnRequest): Promise<QuestionPlace> {
   const target = turn.retryOf ?? turn.parentId;
-  if (target === null || target === undefined) {
-    if (!(await getThreadWithMessages(db, { ownerEmail, threadId: turn.threadId })))
-      throw new ApiError('not_found:thread');
-    return { parentId: null, history: [] };
-  }
+  // A first question has nothing before it; storing it checks the thread is the reader's (appendMessage).
+  if (target === null || target === undefined) return { parentId: null, history: [] };
   const branch = await conversationUpTo(db, { ownerEmail, threadId: turn.threadId, messageId: target });
   const last = branch.at(-1);
   if (turn.retryOf) {

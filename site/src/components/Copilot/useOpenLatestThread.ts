@@ -15,9 +15,8 @@ export function useOpenLatestThread() {
   const onNewThread = useAuiState((s) => s.threads.mainThreadId === s.threads.newThreadId);
   const regular = useAuiState((s) => s.threads.threadIds);
   useEffect(() => {
-    if (leaving.current === undefined || isLoading) return;
+    if (leaving.current === undefined || isLoading || !onNewThread) return;
     const latest = regular.find((id) => id !== leaving.current);
-    if (!onNewThread) return;
     leaving.current = undefined;
     if (latest) aui.threads.switchToThread(latest);
     setSettled(true);
