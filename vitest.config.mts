@@ -10,6 +10,7 @@ export default defineConfig({
       'tests/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/build/**'],
+    globalSetup: ['./tests/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     fileParallelism: false,

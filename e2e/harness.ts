@@ -2,9 +2,15 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
-import { type BuildOptions, buildApp } from '../server/src/app.js';
-import { loadConfig } from '../server/src/config.js';
-import { inMemoryDataDirectory, openStore, type Store } from '../server/src/store/database.js';
+import type { BuildOptions, Store } from '../server/src/index.js';
+
+/**
+ * The compiled server (server/dist, built by `npm run build` and by the suite's global setup), so the suite tests
+ * what production runs; the types come from its sources.
+ */
+const { buildApp, loadConfig, inMemoryDataDirectory, openStore } = (await import(
+  '../server/dist/index.js' as string
+)) as typeof import('../server/src/index.js');
 
 export const siteBuildDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../site/build');
 

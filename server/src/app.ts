@@ -1,6 +1,5 @@
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { createDevelopmentProvider } from './auth/dev-idp/provider.js';
 import { developmentProviderRoutes } from './auth/dev-idp/routes.js';
@@ -10,24 +9,23 @@ import { authRoutes } from './auth/routes.js';
 import { createSessionService } from './auth/session-service.js';
 import { createSignInResponder } from './auth/sign-in-response.js';
 import { registerViewer } from './auth/viewer.js';
-import { followBuild } from './build-follower.js';
 import type { Config } from './config.js';
 import { createChatModel, createEmbeddingModel } from './copilot/model/provider.js';
 import { createImageTextReader } from './copilot/ocr/image-text-reader.js';
 import { readImageText } from './copilot/ocr/read-image-text.js';
 import { copilotRoutes } from './copilot/routes.js';
-import { contentSecurityPolicyDirectives, inlineScriptHashes } from './gate/content-security-policy.js';
-import { listSiteFiles } from './gate/site-files.js';
+import { followSite, type SiteFollower } from './gate/site-follower.js';
 import { siteRoutes } from './gate/site-routes.js';
-import { followSearchIndex } from './search/index-follower.js';
 import { searchRoutes } from './search/routes.js';
 import { createSemanticIndex } from './search/semantic-index.js';
 import { openStore, type Store } from './store/database.js';
 import { pruneQuestions } from './store/questions.js';
 
-function loggerOptions(config: Config): FastifyServerOptions['logger'] {
-  if (config.environment !== 'development') return { level: config.logLevel };
-  return { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss' } } };
+/** Pretty lines are written on this thread: pino's transport would start a worker thread (about 20 MB) for them. */
+async function loggerOptions(config: Config): Promise<FastifyServerOptions['logger']> {
+  if (config.logFormat === 'json') return { level: config.logLevel };
+  const { default: pinoPretty } = await import('pino-pretty');
+  return { level: config.logLevel, stream: pinoPretty({ translateTime: 'HH:MM:ss', sync: true }) };
 }
 
 export type BuildOptions = {
@@ -37,47 +35,41 @@ export type BuildOptions = {
   ungatedForBenchmark?: boolean;
 };
 
+/** Opens our own store and the site at once; when either fails, the other is closed before the error goes on. */
+async function openTogether(openDatabase: (() => Promise<Store>) | Store, openSite: () => Promise<SiteFollower>) {
+  const ownStore = typeof openDatabase === 'function';
+  const [store, site] = await Promise.allSettled([ownStore ? openDatabase() : openDatabase, openSite()]);
+  if (store.status === 'fulfilled' && site.status === 'fulfilled') return [store.value, site.value] as const;
+  if (site.status === 'fulfilled') site.value.close();
+  if (store.status === 'fulfilled' && ownStore) await store.value.close();
+  throw store.status === 'rejected' ? store.reason : (site as PromiseRejectedResult).reason;
+}
+
 /** Builds the whole server from a parsed config; tests call this with their own config. */
 export async function buildApp(config: Config, options: BuildOptions = {}) {
-  const app = Fastify({ logger: loggerOptions(config), trustProxy: false, return503OnClosing: true });
-  const store =
+  const app = Fastify({ logger: await loggerOptions(config), trustProxy: false, return503OnClosing: true });
+  // The database and the built site are opened side by side: the site is read on another thread meanwhile.
+  const [store, site] = await openTogether(
     options.store ??
-    (await openStore({ databaseUrl: config.databaseUrl, dataDirectory: path.join(config.dataDirectory, 'pglite') }));
+      (() => openStore({ databaseUrl: config.databaseUrl, dataDirectory: path.join(config.dataDirectory, 'pglite') })),
+    // The built site as one snapshot (files, headers, search index), rebuilt in the background and swapped in whole.
+    () =>
+      followSite(config.siteDirectory, {
+        strictTransport: config.secureCookies,
+        onSwapped: (snapshot) => app.log.info({ fingerprint: snapshot.fingerprint }, 'serving a new site build'),
+        onKeptPrevious: (reason) => app.log.warn({ reason }, 'keeping the previous site build'),
+      }),
+  );
   if (!options.store) app.addHook('onClose', () => store.close());
-
+  app.addHook('onClose', async () => site.close());
   const policySource = createPolicySource(config.accessSettings, config.accessPolicyFile, (message) =>
     app.log.error(message),
   );
   const currentPolicy = () => policySource.current();
-  // What the gate serves by (the file list, the CSP hashes) follows a rebuild while the server runs, from one look at
-  // the build and switched together; the docs search follows it too, indexed in the background.
-  const site = followBuild(
-    config.siteDirectory,
-    () => {
-      const files = listSiteFiles(config.siteDirectory);
-      return {
-        files,
-        scriptHashes: inlineScriptHashes(config.siteDirectory, files),
-      };
-    },
-    {
-      // A build without its 404 page is half-written: the server keeps the previous one.
-      usable: (build) => build.files.has('/404.html'),
-      onKeptPrevious: (error) => app.log.warn({ reason: (error as Error).message }, 'keeping the previous site build'),
-    },
-  );
-
   await app.register(fastifyCookie, { secret: config.sessionSecret });
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: contentSecurityPolicyDirectives([() => site.current().scriptHashes.join(' ')]),
-    },
-    hsts: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    crossOriginEmbedderPolicy: false,
-    referrerPolicy: { policy: 'same-origin' },
-  });
-  const search = followSearchIndex(config.siteDirectory, {
-    onKeptPrevious: (error) => app.log.warn({ reason: (error as Error).message }, 'keeping the previous search index'),
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(site.current().securityHeaders);
+    done();
   });
   const sessions = createSessionService({ db: store.db, config });
   registerViewer(app, { config, sessions, currentPolicy });
@@ -110,13 +102,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     sendSignInPage,
   });
   const publicOrigin = config.publicUrl.origin;
-  const embeddingModel = config.model ? createEmbeddingModel(config.model) : undefined;
+  const embeddingModel = config.model ? await createEmbeddingModel(config.model) : undefined;
   const semanticIndex =
     embeddingModel === undefined
       ? undefined
       : createSemanticIndex({
           model: embeddingModel,
-          currentSections: () => search.current().sections,
+          currentSections: () => site.current().search.sections,
           onError: (message, error) => app.log.warn({ reason: (error as Error).message }, message),
         });
   if (semanticIndex) app.addHook('onReady', () => void semanticIndex.refresh());
@@ -133,11 +125,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     publicOrigin,
     db: store.db,
     ...config.askLimits,
-    currentIndex: () => search.current(),
+    currentIndex: () => site.current().search,
     semanticSearch: semanticIndex?.search,
     readImageText: (images, signal) => readImageText(imageTextReader, images, signal, app.log),
     model: config.model && {
-      languageModel: createChatModel(config.model),
+      languageModel: await createChatModel(config.model),
       timeoutMs: config.model.timeoutMs,
       vision: config.model.vision,
       maxOutputTokens: config.model.maxOutputTokens,
@@ -145,12 +137,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   });
   await app.register(searchRoutes, {
     publicOrigin,
-    currentEngine: () => search.current(),
+    currentEngine: () => site.current().search,
     requestsPerMinute: config.searchRequestsPerMinute,
   });
   await app.register(siteRoutes, {
-    siteDirectory: config.siteDirectory,
-    files: () => site.current().files,
+    current: () => site.current(),
     sendSignInPage,
     gated: !options.ungatedForBenchmark,
   });

@@ -19,6 +19,7 @@ const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SITE_DIR: z
     .string()
     .min(1)
@@ -75,6 +76,7 @@ export type Config = {
   /** True when the public URL is https: cookies get Secure and the __Host- prefix, responses get HSTS. */
   secureCookies: boolean;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  logFormat: 'json' | 'pretty';
   /** The built Docusaurus site that the server serves. */
   siteDirectory: string;
   dataDirectory: string;
@@ -175,6 +177,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     publicUrl,
     secureCookies: publicUrl.protocol === 'https:',
     logLevel: values.LOG_LEVEL,
+    // JSON lines for log collectors; pretty only for a developer reading a terminal.
+    logFormat: values.LOG_FORMAT ?? (values.NODE_ENV === 'development' && process.stdout.isTTY ? 'pretty' : 'json'),
     siteDirectory: path.resolve(values.SITE_DIR),
     dataDirectory: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,

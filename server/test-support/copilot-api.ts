@@ -54,7 +54,7 @@ export async function startCopilotApi(store: Store, options: { modelUrl?: string
   const engine = createSearchEngine(handbookSections);
   const { modelUrl, ...rest } = options;
   const model = modelUrl
-    ? createChatModel({
+    ? await createChatModel({
         provider: 'openai',
         model: 'test-model',
         apiKey: 'test-key',

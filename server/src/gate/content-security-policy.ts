@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 
 const inlineScript = /<script(?![^>]*\b(?:src|type)=)[^>]*>([\s\S]*?)<\/script>/gi;
@@ -22,10 +21,7 @@ export function inlineScriptHashes(siteDirectory: string, files: Iterable<string
   return [...hashes].sort();
 }
 
-/** A source in a directive: fixed, or computed per response (helmet calls it) when the build can change. */
-export type DirectiveSource = string | ((request: IncomingMessage, response: ServerResponse) => string);
-
-export function contentSecurityPolicyDirectives(scriptHashes: readonly DirectiveSource[]) {
+export function contentSecurityPolicyDirectives(scriptHashes: readonly string[]) {
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...scriptHashes],

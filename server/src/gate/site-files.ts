@@ -29,7 +29,7 @@ export type SiteResolution =
  * `x/index.html`. `/x/index.html` and `/x.html` redirect to `/x/` and `/x` (the spec strips them).
  * The path is percent-decoded exactly once; dot segments, backslashes and NUL are refused.
  */
-export function resolveSitePath(rawPath: string, files: ReadonlySet<string>): SiteResolution {
+export function resolveSitePath(rawPath: string, files: { has(path: string): boolean }): SiteResolution {
   let decoded: string;
   try {
     decoded = decodeURIComponent(rawPath);

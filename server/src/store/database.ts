@@ -1,13 +1,14 @@
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { serverDirectory } from '../server-directory.js';
 import { describeError } from './describe-error.js';
+import { inMemoryDataDirectory, openEmbeddedDatabase } from './embedded-database.js';
 import { type PostgresUrl, parsePostgresUrl } from './postgres-url.js';
 import * as schema from './schema.js';
 
@@ -23,10 +24,10 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type Store = { db: Database; kind: 'pglite' | 'postgres'; close(): Promise<void> };
 
-export const inMemoryDataDirectory = 'memory://';
+export { inMemoryDataDirectory };
 
-/** Resolved from this file, not the working directory, so the server can start from anywhere. */
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+/** Resolved from the server's directory, not the working directory, so the server can start from anywhere. */
+const migrationsFolder = path.join(serverDirectory, 'drizzle');
 
 /** Opens the database and brings its schema up to date before anything queries it. */
 export async function openStore(options: StoreOptions & { migrate?: boolean }): Promise<Store> {
@@ -42,8 +43,7 @@ async function openPgliteStore(dataDirectory: string, migrate: boolean): Promise
     dataDirectory === inMemoryDataDirectory ? 'in-memory PGlite database' : `PGlite database in ${dataDirectory}`;
   let client: PGlite | undefined;
   try {
-    if (dataDirectory !== inMemoryDataDirectory) await mkdir(dataDirectory, { recursive: true });
-    client = await PGlite.create(dataDirectory);
+    client = await openEmbeddedDatabase(dataDirectory);
     const db = drizzlePglite({ client, schema });
     if (migrate) await migratePglite(db, { migrationsFolder });
     const opened = client;

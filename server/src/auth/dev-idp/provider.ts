@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import Provider, { type Configuration } from 'oidc-provider';
+import type { Configuration, Provider } from 'oidc-provider';
 import { developmentIssuerPath } from '../../config.js';
 
 export type DevelopmentAccount = { email: string; emailVerified: boolean; workspaceAccount: boolean };
@@ -8,6 +8,8 @@ export type DevelopmentAccount = { email: string; emailVerified: boolean; worksp
  * A real OpenID provider (panva's oidc-provider) for development and tests, so sign-in runs the same code path as
  * with Google. Accounts are whatever e-mail is typed into its form; it refuses to exist in production.
  */
+const signingKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+
 export function createDevelopmentProvider(options: {
   issuer: string;
   redirectUri: string;
@@ -20,9 +22,8 @@ export function createDevelopmentProvider(options: {
   }
   const accounts = new Map<string, DevelopmentAccount>();
   const client = { clientId: 'acme-handbook-development', clientSecret: randomBytes(32).toString('base64url') };
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
-  const configuration: Configuration = {
+  const configuration = (): Configuration => ({
     clients: [
       {
         client_id: client.clientId,
@@ -32,7 +33,7 @@ export function createDevelopmentProvider(options: {
         response_types: ['code'],
       },
     ],
-    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'development', use: 'sig', alg: 'RS256' }] },
+    jwks: { keys: [{ ...signingKey().export({ format: 'jwk' }), kid: 'development', use: 'sig', alg: 'RS256' }] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: { openid: ['sub'], email: ['email', 'email_verified', 'hd'], profile: ['name'] },
     // Google puts the e-mail claims in the ID token itself; the relying party reads them from there.
@@ -72,14 +73,24 @@ export function createDevelopmentProvider(options: {
       context.type = 'text/plain; charset=utf-8';
       context.body = `Development sign-in error: ${output.error}${output.error_description ? ` (${output.error_description})` : ''}`;
     },
+  });
+
+  // oidc-provider and an RSA key cost about 30 MB and 300 ms: paid at the first sign-in, not at every start.
+  let provider: Promise<Provider> | undefined;
+  const startProvider = async () => {
+    const { default: OpenIdProvider } = await import('oidc-provider');
+    const started = new OpenIdProvider(options.issuer, configuration());
+    // The mount sets X-Forwarded-Proto/Host from PUBLIC_URL (never from the client), so URLs match the issuer.
+    started.proxy = true;
+    return started;
   };
 
-  const provider = new Provider(options.issuer, configuration);
-  // The mount sets X-Forwarded-Proto/Host from PUBLIC_URL (never from the client), so URLs match the issuer.
-  provider.proxy = true;
-
   return {
-    provider,
+    /** The provider, started on first use. */
+    provider: () => {
+      provider ??= startProvider();
+      return provider;
+    },
     client,
     /** Records what the development form said about an account and returns its stable subject id. */
     rememberAccount(account: DevelopmentAccount): string {

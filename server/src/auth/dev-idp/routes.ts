@@ -13,13 +13,13 @@ export async function developmentProviderRoutes(
   app: FastifyInstance,
   options: { idp: DevelopmentProvider; publicUrl: URL },
 ) {
-  const { provider, rememberAccount } = options.idp;
-  const handleProtocol = provider.callback();
+  const { rememberAccount } = options.idp;
 
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
   const interactionPath = (uid: string) => `${developmentIssuerPath}/interaction/${encodeURIComponent(uid)}`;
 
   async function finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
+    const provider = await options.idp.provider();
     const location = await provider.interactionResult(request.raw, reply.raw, result, {
       mergeWithLastSubmission: false,
     });
@@ -29,7 +29,7 @@ export async function developmentProviderRoutes(
   await app.register(async (forms) => {
     await forms.register(formBody);
     forms.get<{ Params: { uid: string } }>(`${developmentIssuerPath}/interaction/:uid`, async (request, reply) => {
-      await provider.interactionDetails(request.raw, reply.raw);
+      await (await options.idp.provider()).interactionDetails(request.raw, reply.raw);
       return noStore(reply)
         .type('text/html; charset=utf-8')
         .send(renderDevelopmentLoginPage({ action: interactionPath(request.params.uid) }));
@@ -37,7 +37,7 @@ export async function developmentProviderRoutes(
     forms.post<{ Params: { uid: string }; Body: InteractionForm }>(
       `${developmentIssuerPath}/interaction/:uid`,
       async (request, reply) => {
-        await provider.interactionDetails(request.raw, reply.raw);
+        await (await options.idp.provider()).interactionDetails(request.raw, reply.raw);
         const form = request.body ?? {};
         if (form.action === 'cancel') {
           return finish(request, reply, { error: 'access_denied', error_description: 'Sign-in was cancelled.' });
@@ -68,7 +68,8 @@ export async function developmentProviderRoutes(
   await app.register(async (protocol) => {
     protocol.removeAllContentTypeParsers();
     protocol.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    const forward = (request: FastifyRequest, reply: FastifyReply) => {
+    const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      const handleProtocol = (await options.idp.provider()).callback();
       reply.hijack();
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
       raw.originalUrl = raw.url;

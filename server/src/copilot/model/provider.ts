@@ -1,7 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { ModelSettings } from '../../config.js';
 
@@ -10,8 +6,13 @@ const connection = (settings: ModelSettings) => ({
   apiKey: settings.apiKey,
 });
 
-const compatible = (settings: ModelSettings) =>
-  createOpenAICompatible({
+// Each provider's package is loaded only when configured: together they would cost a server without a model about
+// 30 MB of memory for code it never runs.
+const openAi = async (settings: ModelSettings) => (await import('@ai-sdk/openai')).createOpenAI(connection(settings));
+const google = async (settings: ModelSettings) =>
+  (await import('@ai-sdk/google')).createGoogleGenerativeAI(connection(settings));
+const compatible = async (settings: ModelSettings) =>
+  (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
     name: 'openai-compatible',
     baseURL: settings.baseUrl ?? '',
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
@@ -21,30 +22,30 @@ const compatible = (settings: ModelSettings) =>
  * The configured chat model. OpenAI is called through chat completions, the protocol every OpenAI-compatible server
  * also speaks, so one wire format covers OpenAI, Ollama, vLLM, LM Studio and gateways.
  */
-export function createChatModel(settings: ModelSettings): LanguageModel {
+export async function createChatModel(settings: ModelSettings): Promise<LanguageModel> {
   switch (settings.provider) {
     case 'openai':
-      return createOpenAI(connection(settings)).chat(settings.model);
+      return (await openAi(settings)).chat(settings.model);
     case 'anthropic':
-      return createAnthropic(connection(settings))(settings.model);
+      return (await import('@ai-sdk/anthropic')).createAnthropic(connection(settings))(settings.model);
     case 'google':
-      return createGoogleGenerativeAI(connection(settings))(settings.model);
+      return (await google(settings))(settings.model);
     case 'openai-compatible':
-      return compatible(settings).chatModel(settings.model);
+      return (await compatible(settings)).chatModel(settings.model);
   }
 }
 
 /** The configured embedding model, or undefined when none is set (Anthropic has none). */
-export function createEmbeddingModel(settings: ModelSettings): EmbeddingModel | undefined {
+export async function createEmbeddingModel(settings: ModelSettings): Promise<EmbeddingModel | undefined> {
   const id = settings.embeddingModel;
   if (!id) return undefined;
   switch (settings.provider) {
     case 'openai':
-      return createOpenAI(connection(settings)).embeddingModel(id);
+      return (await openAi(settings)).embeddingModel(id);
     case 'google':
-      return createGoogleGenerativeAI(connection(settings)).embeddingModel(id);
+      return (await google(settings)).embeddingModel(id);
     case 'openai-compatible':
-      return compatible(settings).embeddingModel(id);
+      return (await compatible(settings)).embeddingModel(id);
     case 'anthropic':
       return undefined;
   }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
-import Tesseract from 'tesseract.js';
+import type Tesseract from 'tesseract.js';
 
 /** One OCR engine: reads the text of one image at a time. */
 export type RecognizingWorker = {
@@ -40,6 +40,8 @@ export const englishLanguageDirectory = path.join(
  * `cacheMethod: 'none'` stops it writing eng.traineddata into the working directory.
  */
 export async function startTesseractWorker(): Promise<RecognizingWorker> {
+  // Loaded with the first image, not at start: a server whose readers attach none never pays for it.
+  const { default: Tesseract } = await import('tesseract.js');
   const worker = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
     langPath: englishLanguageDirectory,
     gzip: true,

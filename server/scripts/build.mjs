@@ -1,0 +1,64 @@
+/**
+ * Compiles the server to dist/ for `node`: one ES module graph per entry, our own code (and the shared contract,
+ * which ships as TypeScript sources) bundled, every npm package left to node_modules. esbuild only strips types;
+ * `npm run typecheck` is what checks them.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const serverDirectory = fileURLToPath(new URL('..', import.meta.url));
+const bundled = new Set(['@acme/contract']);
+
+export const entryPoints = {
+  /** What `npm start` and the container run. */
+  start: 'src/start.ts',
+  /** The same app as a library, for the test suite and the bench: they run the compiled server. */
+  index: 'src/index.ts',
+  /** Runs in a short-lived child process: a new embedded database's initdb, whose memory then goes with it. */
+  'initialize-embedded-database': 'src/store/initialize-embedded-database.ts',
+  /** Runs in a worker thread: reads a site build (files, hashes, doc sections) off the request path. */
+  'built-site-worker': 'src/gate/built-site-worker.ts',
+};
+
+/** Builds dist/ from src/; resolves once written. */
+export async function buildServer({ quiet = false } = {}) {
+  rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+  const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  await build({
+    absWorkingDir: serverDirectory,
+    entryPoints,
+    outdir: 'dist',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    sourcemap: 'linked',
+    chunkNames: '[name]-[hash]',
+    logLevel: quiet ? 'error' : 'warning',
+    plugins: [
+      {
+        name: 'packages-from-node-modules',
+        setup(esbuild) {
+          esbuild.onResolve({ filter: /^[^./]/ }, (args) => {
+            const name = args.path.startsWith('@')
+              ? args.path.split('/').slice(0, 2).join('/')
+              : args.path.split('/')[0];
+            if (bundled.has(name) || args.path.startsWith('node:')) return undefined;
+            if (!(name in packageJson.dependencies) && !(name in (packageJson.devDependencies ?? {}))) {
+              return { errors: [{ text: `${args.path} is not a dependency of @acme/server` }] };
+            }
+            return { path: args.path, external: true };
+          });
+        },
+      },
+    ],
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const startedAt = Date.now();
+  await buildServer();
+  console.log(`Compiled the server into ${serverDirectory}dist in ${Date.now() - startedAt} ms.`);
+}

@@ -1,0 +1,20 @@
+/** Run in a worker thread by site-follower.ts: reads one build and posts it back, or why it could not. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { type BuiltSite, fingerprintOf, type HoldLimits, readBuiltSite } from './built-site.js';
+
+export type BuiltSiteRequest = { siteDirectory: string; limits: HoldLimits };
+/** `changed` when files moved while they were read: a build still being written, to be read again once quiet. */
+export type BuiltSiteReply =
+  | { kind: 'read'; site: BuiltSite }
+  | { kind: 'changed' }
+  | { kind: 'failed'; reason: string };
+
+const { siteDirectory, limits } = workerData as BuiltSiteRequest;
+let reply: BuiltSiteReply;
+try {
+  const site = readBuiltSite(siteDirectory, limits);
+  reply = fingerprintOf(siteDirectory) === site.fingerprint ? { kind: 'read', site } : { kind: 'changed' };
+} catch (error) {
+  reply = { kind: 'failed', reason: (error as Error).message };
+}
+parentPort?.postMessage(reply);

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { DocSection } from '../search/doc-page.js';
+import { readDocSections } from '../search/sections.js';
+import { inlineScriptHashes } from './content-security-policy.js';
+
+/** How a file of the build can be sent; a compressed twin (x.js.br, x.js.gz) is never served under its own name. */
+export type Encoding = 'br' | 'gzip' | 'identity';
+const twinSuffix: Record<Exclude<Encoding, 'identity'>, string> = { br: '.br', gzip: '.gz' };
+
+/** One file of the build as read: its bytes in every encoding held in memory, or where to stream a large one from. */
+export type BuiltFile = {
+  /** The URL path it is served at, e.g. "/assets/js/main.1a2b.js". */
+  urlPath: string;
+  /** Of the uncompressed bytes, so every encoding of one version shares it and any change moves it. */
+  etag: string;
+  held: Partial<Record<Encoding, Uint8Array>>;
+  /** Encodings too large to hold, streamed from disk. */
+  onDisk: Partial<Record<Encoding, string>>;
+};
+
+/** Everything a request needs from one build, read in one pass so that none of it mixes two builds. */
+export type BuiltSite = {
+  /** Changes whenever any file is added, removed or rewritten. */
+  fingerprint: string;
+  files: BuiltFile[];
+  /** Of every inline script in the pages, for the CSP. */
+  scriptHashes: string[];
+  /** The doc pages' sections, for the search engine. */
+  sections: DocSection[];
+};
+
+export type HoldLimits = {
+  /** A larger encoding of a file is streamed from disk instead of held. */
+  maxFileBytes: number;
+  /** Once this much is held, further files are streamed too. */
+  maxTotalBytes: number;
+};
+
+type Listing = { relative: string; size: number; modifiedAt: number };
+
+/** Every regular file under the build (symlinks are not followed), with what identifies its version. */
+function listFiles(siteDirectory: string): Listing[] {
+  const files: Listing[] = [];
+  const walk = (directory: string, relative: string) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      const child = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(path.join(directory, entry.name), child);
+      else if (entry.isFile()) {
+        const stats = statSync(path.join(directory, entry.name));
+        files.push({ relative: child, size: stats.size, modifiedAt: stats.mtimeMs });
+      }
+    }
+  };
+  walk(siteDirectory, '');
+  return files.sort((a, b) => (a.relative < b.relative ? -1 : 1));
+}
+
+/** What changes when the build does, from file names, sizes and times only: cheap enough to look at often. */
+export function fingerprintOf(siteDirectory: string): string {
+  const hash = createHash('sha1');
+  for (const file of listFiles(siteDirectory)) hash.update(`${file.relative}\0${file.size}\0${file.modifiedAt}\n`);
+  return hash.digest('hex');
+}
+
+/**
+ * Reads a finished build: every file with its precompressed twins, the CSP hashes and the doc sections. Runs in a
+ * worker thread (built-site-worker.ts) so that the server goes on answering meanwhile.
+ */
+export function readBuiltSite(siteDirectory: string, limits: HoldLimits): BuiltSite {
+  const listing = listFiles(siteDirectory);
+  const fingerprint = createHash('sha1');
+  const sizes = new Map(listing.map((file) => [file.relative, file.size]));
+  const files: BuiltFile[] = [];
+  let heldBytes = 0;
+  const fits = (size: number) => size <= limits.maxFileBytes && heldBytes + size <= limits.maxTotalBytes;
+  for (const file of listing) {
+    fingerprint.update(`${file.relative}\0${file.size}\0${file.modifiedAt}\n`);
+    if (/\.(br|gz)$/.test(file.relative)) continue;
+    const diskPath = path.join(siteDirectory, file.relative);
+    const bytes = readFileSync(diskPath);
+    const built: BuiltFile = {
+      urlPath: `/${file.relative}`,
+      etag: `"${createHash('sha1').update(bytes).digest('base64url')}"`,
+      held: {},
+      onDisk: {},
+    };
+    for (const encoding of ['br', 'gzip'] as const) {
+      const twinSize = sizes.get(file.relative + twinSuffix[encoding]);
+      if (twinSize === undefined) continue;
+      if (fits(twinSize)) {
+        built.held[encoding] = readFileSync(diskPath + twinSuffix[encoding]);
+        heldBytes += twinSize;
+      } else built.onDisk[encoding] = diskPath + twinSuffix[encoding];
+    }
+    // With a gzip twin the identity bytes are rarely asked for: they are unzipped from the twin then.
+    if (!built.held.gzip) {
+      if (fits(bytes.length)) {
+        built.held.identity = bytes;
+        heldBytes += bytes.length;
+      } else built.onDisk.identity = diskPath;
+    }
+    files.push(built);
+  }
+  const htmlFiles = files.filter((file) => file.urlPath.endsWith('.html')).map((file) => file.urlPath);
+  return {
+    fingerprint: fingerprint.digest('hex'),
+    files,
+    scriptHashes: inlineScriptHashes(siteDirectory, htmlFiles),
+    sections: readDocSections(siteDirectory),
+  };
+}

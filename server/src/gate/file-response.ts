@@ -1,0 +1,57 @@
+import { createReadStream } from 'node:fs';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { Negotiator } from '@fastify/accept-negotiator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Encoding } from './built-site.js';
+import type { ServedFile } from './site-snapshot.js';
+
+const unzip = promisify(gunzip);
+
+/** Browsers send a handful of distinct Accept-Encoding values; each is parsed once, and the cache stays small. */
+function boundedCache(maxEntries: number) {
+  const entries = new Map<string, string>();
+  const cache = {
+    get: (key: string) => entries.get(key),
+    has: (key: string) => entries.has(key),
+    set(key: string, value: string) {
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(key, value);
+      return cache;
+    },
+  };
+  return cache;
+}
+
+const negotiator = new Negotiator<Encoding>({ supportedValues: ['br', 'gzip', 'identity'], cache: boundedCache(256) });
+
+function encodingFor(request: FastifyRequest, file: ServedFile): Encoding {
+  const wanted = negotiator.negotiate(request.headers['accept-encoding'] ?? '') ?? 'identity';
+  const has = (encoding: Encoding) => file.held[encoding] !== undefined || file.onDisk[encoding] !== undefined;
+  if (has(wanted)) return wanted;
+  return wanted === 'br' && has('gzip') ? 'gzip' : 'identity';
+}
+
+/** If-None-Match as browsers send it: one tag, or a list; weak tags compare equal to strong ones for GET. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch === etag || ifNoneMatch === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * Sends a file of the snapshot with its precomputed headers, in the best encoding the client accepts: from memory
+ * when held, streamed from disk when large, and unzipped from the gzip twin for the rare client that takes neither.
+ */
+export async function sendServedFile(request: FastifyRequest, reply: FastifyReply, file: ServedFile, status = 200) {
+  reply.code(status).headers(file.headers);
+  if (status === 200 && matches(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
+  const encoding = encodingFor(request, file);
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  const held = file.held[encoding];
+  if (held) return reply.send(held);
+  const onDisk = file.onDisk[encoding];
+  if (onDisk) return reply.send(createReadStream(onDisk));
+  const zipped = file.held.gzip ?? Buffer.alloc(0);
+  return reply.send(await unzip(zipped));
+}

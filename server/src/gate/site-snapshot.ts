@@ -1,0 +1,77 @@
+import { lookup } from 'mrmime';
+import type { SearchEngine } from '../search/engine.js';
+import type { BuiltFile, BuiltSite, Encoding } from './built-site.js';
+import { type SecurityHeaders, securityHeaders } from './security-headers.js';
+
+/** A file ready to send: its headers computed once, its bytes in memory per encoding or on disk when large. */
+export type ServedFile = {
+  headers: Readonly<Record<string, string>>;
+  etag: string;
+  held: Partial<Record<Encoding, Buffer>>;
+  onDisk: Partial<Record<Encoding, string>>;
+};
+
+/** One build as the server serves it; a request reads one snapshot from start to end, so never mixes two builds. */
+export type SiteSnapshot = {
+  fingerprint: string;
+  files: ReadonlyMap<string, ServedFile>;
+  notFoundPage: ServedFile;
+  securityHeaders: SecurityHeaders;
+  search: SearchEngine;
+  /** When it was swapped in (ms since the epoch). */
+  loadedAt: number;
+};
+
+const hashedAsset = /^\/assets\//;
+const textual = /^text\/|^application\/(javascript|json|xml|manifest\+json)|\+xml$/;
+
+/** Authenticated responses may sit in the reader's own browser cache, never in a shared one. */
+function cacheControlFor(urlPath: string): string {
+  return hashedAsset.test(urlPath) ? 'private, max-age=31536000, immutable' : 'private, no-cache';
+}
+
+function contentTypeFor(urlPath: string): string {
+  const type = lookup(urlPath) ?? 'application/octet-stream';
+  return textual.test(type) ? `${type}; charset=utf-8` : type;
+}
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+function servedFile(file: BuiltFile): ServedFile {
+  const held: ServedFile['held'] = {};
+  for (const [encoding, bytes] of Object.entries(file.held) as Array<[Encoding, Uint8Array]>) {
+    held[encoding] = asBuffer(bytes);
+  }
+  return {
+    headers: {
+      'content-type': contentTypeFor(file.urlPath),
+      'cache-control': cacheControlFor(file.urlPath),
+      vary: 'Accept-Encoding',
+      etag: file.etag,
+    },
+    etag: file.etag,
+    held,
+    onDisk: file.onDisk,
+  };
+}
+
+/** Turns a build read by the worker into what requests are served from. Throws when the build is not finished. */
+export function siteSnapshot(
+  site: BuiltSite,
+  search: SearchEngine,
+  options: { strictTransport: boolean },
+): SiteSnapshot {
+  const files = new Map(site.files.map((file) => [file.urlPath, servedFile(file)]));
+  // Docusaurus writes its 404 page last: a build without it is still being written.
+  const notFoundPage = files.get('/404.html');
+  if (!notFoundPage) throw new Error('the build has no 404.html yet (unfinished)');
+  if (site.sections.length === 0) throw new Error('the build has no doc pages');
+  return {
+    fingerprint: site.fingerprint,
+    files,
+    notFoundPage,
+    securityHeaders: securityHeaders({ scriptHashes: site.scriptHashes, strictTransport: options.strictTransport }),
+    search,
+    loadedAt: Date.now(),
+  };
+}
