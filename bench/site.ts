@@ -6,9 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { launchBrowser, siteBuildDirectory, startServer } from '../e2e/harness';
+import { launchBrowser, listSiteFiles, siteBuildDirectory, startServer } from '../e2e/harness';
 import { signInContext } from '../e2e/pages/sign-in-pages';
-import { listSiteFiles } from '../server/src/gate/site-files.js';
 import { proseWordCount, readDocSources } from '../site/tests/doc-sources';
 
 const siteDirectory = path.dirname(siteBuildDirectory);

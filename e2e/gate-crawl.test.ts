@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
-import { listSiteFiles } from '../server/src/gate/site-files.js';
 import { test } from './fixtures';
-import { siteBuildDirectory } from './harness';
+import { listSiteFiles, siteBuildDirectory } from './harness';
 
 test.override({ readerEmail: 'crawler@acme.dev' });
 

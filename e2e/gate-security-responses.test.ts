@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { listSiteFiles } from '../server/src/gate/site-files.js';
 import { test } from './fixtures';
 import { fetchPath, html, signedInSession, withSession } from './gate-security';
-import { siteBuildDirectory } from './harness';
+import { listSiteFiles, siteBuildDirectory } from './harness';
 
 test.override({ serverEnvironment: { LOG_LEVEL: 'silent' } });
 

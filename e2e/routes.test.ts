@@ -1,7 +1,6 @@
 import { describe, expect } from 'vitest';
-import { listSiteFiles } from '../server/src/gate/site-files.js';
 import { test } from './fixtures';
-import { siteBuildDirectory } from './harness';
+import { listSiteFiles, siteBuildDirectory } from './harness';
 import { requestPathOf, specDocRoutes, specOtherRoutes, specTagRoutes } from './spec-routes';
 
 /** The route each built HTML page answers at, as Docusaurus lays them out. */

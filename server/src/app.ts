@@ -1,6 +1,7 @@
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import { AccessLog } from './access-log.js';
 import { createDevelopmentProvider } from './auth/dev-idp/provider.js';
 import { developmentProviderRoutes } from './auth/dev-idp/routes.js';
 import { createIdentityProviderClient } from './auth/identity-provider.js';
@@ -47,7 +48,12 @@ async function openTogether(openDatabase: (() => Promise<Store>) | Store, openSi
 
 /** Builds the whole server from a parsed config; tests call this with their own config. */
 export async function buildApp(config: Config, options: BuildOptions = {}) {
-  const app = Fastify({ logger: await loggerOptions(config), trustProxy: false, return503OnClosing: true });
+  const app = Fastify({
+    logger: await loggerOptions(config),
+    logController: new AccessLog(),
+    trustProxy: false,
+    return503OnClosing: true,
+  });
   // The database and the built site are opened side by side: the site is read on another thread meanwhile.
   const [store, site] = await openTogether(
     options.store ??

@@ -23,6 +23,9 @@ export type SignInPageOptions = {
   developmentSignIn: boolean;
 };
 
+/** The return path as the login link carries it (its `next` parameter), before HTML escaping. */
+const encodedNext = (returnPath: string) => new URLSearchParams({ next: returnPath }).toString().slice('next='.length);
+
 function loginHref(returnPath: string, switchAccount: boolean): string {
   const query = new URLSearchParams({ next: returnPath });
   if (switchAccount) query.set('switch', '1');
@@ -54,4 +57,14 @@ ${problem}${notAllowed}
 ${primaryAction}
 ${development}`,
   });
+}
+
+/**
+ * The sign-in page for any return path, rendered once: a request without a session, the commonest on a gated site,
+ * only fills its return path in.
+ */
+export function signInPageTemplate(options: Omit<SignInPageOptions, 'returnPath'>): (returnPath: string) => string {
+  const placeholder = 'RETURN-PATH-PLACEHOLDER';
+  const [before = '', after = ''] = renderSignInPage({ ...options, returnPath: placeholder }).split(placeholder);
+  return (returnPath) => `${before}${escapeHtml(encodedNext(returnPath))}${after}`;
 }

@@ -1,23 +1,3 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-
-/** Compressed twins (x.js.br, x.js.gz) are served in place of their source, never under their own name. */
-const compressedTwin = /\.(br|gz)$/;
-
-/** Every regular file of the built site, as URL paths ("/assets/js/main.1a2b.js"). Symlinks are not followed. */
-export function listSiteFiles(siteDirectory: string): Set<string> {
-  const files = new Set<string>();
-  const walk = (directory: string, urlPrefix: string) => {
-    for (const entry of readdirSync(directory, { withFileTypes: true })) {
-      const urlPath = `${urlPrefix}/${entry.name}`;
-      if (entry.isDirectory()) walk(path.join(directory, entry.name), urlPath);
-      else if (entry.isFile() && !compressedTwin.test(entry.name)) files.add(urlPath);
-    }
-  };
-  walk(siteDirectory, '');
-  return files;
-}
-
 export type SiteResolution =
   | { kind: 'file'; file: string }
   | { kind: 'redirect'; location: string }

@@ -28,16 +28,18 @@ export type SiteFollowerOptions = {
 const defaultHoldLimits: HoldLimits = { maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 128 * 1024 * 1024 };
 
 const compiled = !import.meta.url.endsWith('.ts');
-const workerScript = fileURLToPath(
-  new URL(compiled ? './built-site-worker.js' : './built-site-worker.ts', import.meta.url),
-);
+const workerScript = new URL(compiled ? './built-site-worker.js' : './built-site-worker.ts', import.meta.url);
+/** From the sources (tests, `npm run dev`), the worker registers tsx first: a worker's execArgv cannot load it. */
+const workerSource = compiled
+  ? fileURLToPath(workerScript)
+  : `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerScript.href)}); });`;
 
 /** Reads a build in a worker thread: the HTML parsing and hashing never hold up a request, and its memory goes after. */
 function readInWorker(request: BuiltSiteRequest): Promise<BuiltSiteReply> {
   return new Promise((resolve) => {
-    const worker = new Worker(workerScript, {
+    const worker = new Worker(workerSource, {
+      eval: !compiled,
       workerData: request,
-      execArgv: compiled ? [] : ['--import', 'tsx'],
       resourceLimits: { maxOldGenerationSizeMb: 512 },
     });
     worker.once('message', (reply: BuiltSiteReply) => resolve(reply));
@@ -46,13 +48,17 @@ function readInWorker(request: BuiltSiteRequest): Promise<BuiltSiteReply> {
   });
 }
 
-async function load(siteDirectory: string, options: SiteFollowerOptions): Promise<SiteSnapshot | string> {
+async function load(
+  siteDirectory: string,
+  options: SiteFollowerOptions,
+  previous?: SiteSnapshot,
+): Promise<SiteSnapshot | string> {
   const reply = await readInWorker({ siteDirectory, limits: options.limits ?? defaultHoldLimits });
   if (reply.kind === 'changed') return 'the build changed while it was read';
   if (reply.kind === 'failed') return reply.reason;
   try {
     const search = await buildSearchEngineInBackground(reply.site.sections);
-    return siteSnapshot(reply.site, search, options);
+    return siteSnapshot(reply.site, search, { strictTransport: options.strictTransport, previous });
   } catch (error) {
     return (error as Error).message;
   }
@@ -78,7 +84,7 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
   async function refresh() {
     do {
       readAgain = false;
-      const next = await load(siteDirectory, options);
+      const next = await load(siteDirectory, options, snapshot);
       if (closed) return;
       if (typeof next === 'string') options.onKeptPrevious(next);
       else if (next.fingerprint !== snapshot.fingerprint) {

@@ -38,8 +38,11 @@ export async function siteRoutes(
         }
         case 'bad-request':
           return sendApiError(reply, 'bad_request:path', resolution.reason);
-        case 'not-found':
+        case 'not-found': {
+          const retired = snapshot.retiredAssets.get(pathname);
+          if (retired) return sendServedFile(request, reply, retired);
           return sendServedFile(request, reply, snapshot.notFoundPage, 404);
+        }
       }
     },
   });

@@ -15,6 +15,11 @@ export type ServedFile = {
 export type SiteSnapshot = {
   fingerprint: string;
   files: ReadonlyMap<string, ServedFile>;
+  /**
+   * Hashed assets of the build before this one that this one dropped: a reader whose page came from it may still load
+   * its lazy chunks. Only one build back, so they never pile up.
+   */
+  retiredAssets: ReadonlyMap<string, ServedFile>;
   notFoundPage: ServedFile;
   securityHeaders: SecurityHeaders;
   search: SearchEngine;
@@ -59,16 +64,23 @@ function servedFile(file: BuiltFile): ServedFile {
 export function siteSnapshot(
   site: BuiltSite,
   search: SearchEngine,
-  options: { strictTransport: boolean },
+  options: { strictTransport: boolean; previous?: SiteSnapshot | undefined },
 ): SiteSnapshot {
   const files = new Map(site.files.map((file) => [file.urlPath, servedFile(file)]));
+  const retiredAssets = new Map(
+    [...(options.previous?.files ?? [])].filter(([urlPath]) => hashedAsset.test(urlPath) && !files.has(urlPath)),
+  );
   // Docusaurus writes its 404 page last: a build without it is still being written.
   const notFoundPage = files.get('/404.html');
   if (!notFoundPage) throw new Error('the build has no 404.html yet (unfinished)');
-  if (site.sections.length === 0) throw new Error('the build has no doc pages');
+  // A site that had doc pages and has none now is a broken build, not a new one.
+  if (site.sections.length === 0 && (options.previous?.search.sections.length ?? 0) > 0) {
+    throw new Error('the build has no doc pages');
+  }
   return {
     fingerprint: site.fingerprint,
     files,
+    retiredAssets,
     notFoundPage,
     securityHeaders: securityHeaders({ scriptHashes: site.scriptHashes, strictTransport: options.strictTransport }),
     search,

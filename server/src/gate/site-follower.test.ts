@@ -1,0 +1,115 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { followSite, type SiteFollower } from './site-follower.js';
+
+const page = (body: string) =>
+  `<html><head><title>Runbook | Handbook</title><link rel="canonical" href="https://docs.example/runbook"></head>` +
+  `<body><article><div class="theme-doc-markdown markdown"><header><h1>Runbook</h1></header>${body}</div></article></body></html>`;
+
+const directories: string[] = [];
+const followers: SiteFollower[] = [];
+
+function writeSite(directory: string, body: string) {
+  mkdirSync(path.join(directory, 'runbook'), { recursive: true });
+  writeFileSync(path.join(directory, 'runbook', 'index.html'), page(body));
+  writeFileSync(path.join(directory, '404.html'), '<html><body>Page Not Found</body></html>');
+}
+
+async function follow(body: string) {
+  const parent = mkdtempSync(path.join(tmpdir(), 'site-follower-'));
+  directories.push(parent);
+  const directory = path.join(parent, 'build');
+  writeSite(directory, body);
+  const kept: string[] = [];
+  const follower = await followSite(directory, {
+    strictTransport: false,
+    quietMs: 50,
+    onKeptPrevious: (reason) => kept.push(reason),
+  });
+  followers.push(follower);
+  return { directory, follower, kept };
+}
+
+const restart = '<h2 id="restart">Restart</h2><p>Restart the worker with the deploy job.</p>';
+const zanzibar = '<h2 id="zanzibar">Zanzibar keys</h2><p>Rotate the zanzibar keys every quarter.</p>';
+const changeSeen = () => new Promise((resolve) => setTimeout(resolve, 200));
+
+afterEach(() => {
+  for (const follower of followers.splice(0)) follower.close();
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+describe('followSite', () => {
+  it('swaps a rebuilt site in whole (files, headers and search together), serving the previous one meanwhile', async () => {
+    const { directory, follower, kept } = await follow(restart);
+    const before = follower.current();
+    expect(before.search.search('zanzibar')).toEqual([]);
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
+    expect(follower.current()).toBe(before);
+    await changeSeen();
+    await follower.settled();
+    const after = follower.current();
+    expect(after.search.search('zanzibar')[0]?.url).toBe('/runbook#zanzibar');
+    expect(after.files.get('/runbook/index.html')?.etag).not.toBe(before.files.get('/runbook/index.html')?.etag);
+    expect(kept).toEqual([]);
+  });
+
+  it('still serves hashed assets of the previous build that the new one dropped, one build back', async () => {
+    const { directory, follower } = await follow(restart);
+    mkdirSync(path.join(directory, 'assets', 'js'), { recursive: true });
+    writeFileSync(path.join(directory, 'assets', 'js', 'chunk.aaaa.js'), 'first');
+    await changeSeen();
+    await follower.settled();
+    rmSync(path.join(directory, 'assets', 'js', 'chunk.aaaa.js'));
+    writeFileSync(path.join(directory, 'assets', 'js', 'chunk.bbbb.js'), 'second');
+    await changeSeen();
+    await follower.settled();
+    expect(follower.current().files.has('/assets/js/chunk.aaaa.js')).toBe(false);
+    expect(follower.current().retiredAssets.has('/assets/js/chunk.aaaa.js')).toBe(true);
+    rmSync(path.join(directory, 'assets', 'js', 'chunk.bbbb.js'));
+    writeFileSync(path.join(directory, 'assets', 'js', 'chunk.cccc.js'), 'third');
+    await changeSeen();
+    await follower.settled();
+    expect([...follower.current().retiredAssets.keys()]).toEqual(['/assets/js/chunk.bbbb.js']);
+  });
+
+  it('follows a build directory that is deleted and written anew, as Docusaurus does', async () => {
+    const { directory, follower } = await follow(restart);
+    rmSync(directory, { recursive: true });
+    await changeSeen();
+    writeSite(directory, zanzibar);
+    await changeSeen();
+    await follower.settled();
+    expect(follower.current().search.search('zanzibar')[0]?.url).toBe('/runbook#zanzibar');
+  });
+
+  it('keeps the previous build while the new one has no 404 page (unfinished)', async () => {
+    const { directory, follower, kept } = await follow(restart);
+    rmSync(path.join(directory, '404.html'));
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
+    await changeSeen();
+    await follower.settled();
+    expect(follower.current().search.search('restart worker')[0]?.url).toBe('/runbook#restart');
+    expect(follower.current().files.has('/404.html')).toBe(true);
+    expect(kept.join('\n')).toMatch(/404/);
+  });
+
+  it('keeps the previous build when the new one has no doc pages', async () => {
+    const { directory, follower, kept } = await follow(restart);
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), '<html><body>building…</body></html>');
+    await changeSeen();
+    await follower.settled();
+    expect(follower.current().search.search('restart worker')[0]?.url).toBe('/runbook#restart');
+    expect(kept.join('\n')).toMatch(/no doc pages/);
+  });
+
+  it('refuses to start on a directory that holds no finished build', async () => {
+    const parent = mkdtempSync(path.join(tmpdir(), 'site-follower-'));
+    directories.push(parent);
+    await expect(followSite(parent, { strictTransport: false, onKeptPrevious: () => {} })).rejects.toThrow(
+      /npm run build/,
+    );
+  });
+});
