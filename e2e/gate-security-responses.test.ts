@@ -147,6 +147,8 @@ describe('responses', () => {
     expect(response.status).toBe(signedIn ? 200 : 401);
     const policy = response.headers.get('content-security-policy') ?? '';
     expect(policy).toContain("frame-ancestors 'none'");
+    // The older header says the same as the CSP: no framing at all, not even by our own origin.
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(policy).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/]+=*')+;/);
     expect(policy).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createPolicySource } from './policy-source.js';
@@ -42,5 +45,29 @@ describe('the policy of the ACCESS_* settings', () => {
     ],
   ])('%s', (_name, environment, message) => {
     expect(() => policyOf(environment)).toThrow(message);
+  });
+});
+
+describe('a broken ACCESS_POLICY_FILE', () => {
+  it('reportsBrokenPolicyFileOncePerProblemNotEverySecond', () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'policy-file-'));
+    const file = path.join(directory, 'policy.json');
+    writeFileSync(file, JSON.stringify({ domains: ['acme.dev', 'acme.io'] }));
+    const reports: string[] = [];
+    const source = createPolicySource(loadConfig({}).accessSettings, file, (message) => reports.push(message));
+    try {
+      writeFileSync(file, '{ "domains": [');
+      const start = Date.now() + 1000;
+      for (let second = 0; second < 120; second += 1) source.current(start + second * 1000);
+      expect(reports).toHaveLength(1);
+      expect(source.current(start + 130_000).domains).toEqual(['acme.dev', 'acme.io']);
+      writeFileSync(file, '{ "domains": 42 }');
+      source.current(start + 132_000);
+      expect(reports).toHaveLength(2);
+      source.current(start + 132_000 + 5 * 60_000);
+      expect(reports).toHaveLength(3);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

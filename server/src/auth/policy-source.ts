@@ -4,6 +4,8 @@ import { type AccessPolicy, parseAccessPolicy } from './access-policy.js';
 
 type PolicyFile = { domains?: unknown; addresses?: unknown; allowSubdomains?: unknown; requireHostedDomain?: unknown };
 
+const reportIntervalMs = 5 * 60_000;
+
 const list = (value: unknown) => (Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : '');
 
 /** The policy of the ACCESS_* settings; a bad entry stops start-up with a message that names the settings. */
@@ -45,15 +47,22 @@ export function createPolicySource(
     loadedVersion = version;
   };
   reload();
+  // A broken file is looked at every second until fixed; it is reported when the problem changes and then every few
+  // minutes, not every second.
+  let reported: { message: string; at: number } | undefined;
   return {
-    current(): AccessPolicy {
-      const now = Date.now();
+    current(now = Date.now()): AccessPolicy {
       if (now - checkedAt >= 1000) {
         checkedAt = now;
         try {
           reload();
+          reported = undefined;
         } catch (error) {
-          onError(`ACCESS_POLICY_FILE ${policyFile} could not be read; keeping the previous policy: ${error}`);
+          const message = `ACCESS_POLICY_FILE ${policyFile} could not be read; keeping the previous policy: ${error}`;
+          if (reported?.message !== message || now - reported.at >= reportIntervalMs) {
+            onError(message);
+            reported = { message, at: now };
+          }
         }
       }
       return policy;
