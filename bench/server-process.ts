@@ -1,0 +1,127 @@
+/** The compiled server run as production runs it (`node server/dist/start.js`), for bench/serving.ts. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { buildServer } from '../server/scripts/build.mjs';
+
+const serverDirectory = path.resolve(import.meta.dirname, '../server');
+const compiledEntry = path.join(serverDirectory, 'dist', 'start.js');
+const serverSources = [
+  path.join(serverDirectory, 'src'),
+  path.join(serverDirectory, 'package.json'),
+  path.resolve(serverDirectory, '../packages/contract/src'),
+];
+
+function newestModification(entry: string): number {
+  if (!statSync(entry).isDirectory()) return statSync(entry).mtimeMs;
+  const children = readdirSync(entry, { recursive: true, encoding: 'utf8' });
+  return Math.max(statSync(entry).mtimeMs, ...children.map((child) => statSync(path.join(entry, child)).mtimeMs));
+}
+
+/**
+ * Compiles server/dist when it is missing or older than its sources, as `npm start` does; returns whether it did.
+ * A current dist is left alone: a test suite running meanwhile may be using it.
+ */
+export async function ensureCompiledServer(): Promise<boolean> {
+  const compiledAt = existsSync(compiledEntry) ? statSync(compiledEntry).mtimeMs : 0;
+  if (compiledAt > Math.max(...serverSources.map(newestModification))) return false;
+  await buildServer({ quiet: true });
+  return true;
+}
+
+/** Resident memory of a process in MB, from /proc; 0 once it has gone. */
+export function residentMegabytes(pid: number): number {
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+    return Number(match?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a process's resident memory every 250 ms until stopped; returns the peak seen and the last sample. */
+export function sampleMemory(pid: number) {
+  let peak = residentMegabytes(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, residentMegabytes(pid));
+  }, 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      const last = residentMegabytes(pid);
+      return { peak: Math.max(peak, last), last };
+    },
+  };
+}
+
+export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+async function answersHealthz(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Spawns the compiled server with only PORT, DATA_DIR and (when given) SITE_DIR set, as a production start would;
+ * resolves at its first 200 from /healthz, polled every 25 ms. Its JSON log goes to `logFile`.
+ */
+export async function startServerProcess(options: {
+  port: number;
+  dataDirectory: string;
+  logFile: string;
+  siteDirectory?: string;
+}) {
+  const environment: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: String(options.port),
+    DATA_DIR: options.dataDirectory,
+    ...(options.siteDirectory ? { SITE_DIR: options.siteDirectory } : {}),
+  };
+  const log = openSync(options.logFile, 'a');
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [compiledEntry], { env: environment, stdio: ['ignore', log, log] });
+  closeSync(log);
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('The server process could not be spawned.');
+  const url = `http://127.0.0.1:${options.port}`;
+  while (!(await answersHealthz(url))) {
+    const exited = child.exitCode !== null || child.signalCode !== null;
+    if (exited || performance.now() - startedAt > 120_000) {
+      await stopProcess(child);
+      const lastLines = readFileSync(options.logFile, 'utf8').trim().split('\n').slice(-5).join('\n');
+      const how = exited ? `it exited (${child.exitCode ?? child.signalCode})` : 'not within 120 s';
+      throw new Error(`The server did not become healthy: ${how}. Its log ends:\n${lastLines}`);
+    }
+    await sleep(25);
+  }
+  return {
+    pid,
+    /** Where load is sent: the address it listens on. */
+    url,
+    /** Its public URL (the default, localhost): sign-in redirects and the Origin check use it. */
+    publicOrigin: `http://localhost:${options.port}`,
+    millisecondsToHealthy: performance.now() - startedAt,
+    residentMegabytes: () => residentMegabytes(pid),
+    stop: () => stopProcess(child),
+  };
+}

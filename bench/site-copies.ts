@@ -1,0 +1,99 @@
+/** Site builds for bench/serving.ts: what is in one, a copy with ten times the pages, a rebuild written in place. */
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Paths relative to the build of every `index.html`, e.g. "firestore-ttl/index.html". */
+function indexFiles(siteDirectory: string): string[] {
+  return readdirSync(siteDirectory, { recursive: true, encoding: 'utf8' })
+    .filter((file) => path.basename(file) === 'index.html')
+    .sort();
+}
+
+/** The URL of every page of the build, as a reader requests it ("/firestore-ttl/"). */
+export function pageUrlPaths(siteDirectory: string): string[] {
+  return indexFiles(siteDirectory).map((file) => encodeURI(`/${file.slice(0, -'index.html'.length)}`));
+}
+
+/** The build's JavaScript and CSS chunks, as URL paths. */
+export function assetUrlPaths(siteDirectory: string): string[] {
+  return readdirSync(path.join(siteDirectory, 'assets'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(js|css)$/.test(file))
+    .map((file) => `/assets/${file}`);
+}
+
+export function mainScriptUrlPath(siteDirectory: string): string {
+  const mainScript = readdirSync(path.join(siteDirectory, 'assets', 'js')).find((file) => /^main\..*\.js$/.test(file));
+  if (!mainScript) throw new Error(`${siteDirectory}/assets/js has no main.<hash>.js: rebuild the site.`);
+  return `/assets/js/${mainScript}`;
+}
+
+/** /firestore-ttl/ when the build has it, else the first doc page in a folder of its own. */
+export function docPageUrlPath(siteDirectory: string): string {
+  if (existsSync(path.join(siteDirectory, 'firestore-ttl', 'index.html'))) return '/firestore-ttl/';
+  const docPage = pageUrlPaths(siteDirectory).find((urlPath) => urlPath !== '/' && !urlPath.startsWith('/search'));
+  if (!docPage) throw new Error(`${siteDirectory} has no doc page.`);
+  return docPage;
+}
+
+export function copyBuild(from: string, to: string): void {
+  cpSync(from, to, { recursive: true });
+}
+
+/**
+ * Copies every top-level folder that holds a page `times - 1` more times under new names (`firestore-ttl-copy-2`
+ * and so on), twins included, so the build has about `times` as many pages; assets and 404.html stay as they are.
+ */
+export function multiplyPages(siteDirectory: string, times: number): void {
+  const pageFolders = new Set(
+    indexFiles(siteDirectory)
+      .map((file) => file.split(path.sep)[0] ?? '')
+      .filter((folder) => folder !== 'index.html' && folder !== 'assets'),
+  );
+  for (const folder of pageFolders) {
+    for (let copy = 2; copy <= times; copy++) {
+      cpSync(path.join(siteDirectory, folder), path.join(siteDirectory, `${folder}-copy-${copy}`), { recursive: true });
+    }
+  }
+}
+
+/** A page's new bytes with the precompressed twins the site's build writes beside it. */
+async function withTwins(file: string, text: string) {
+  const bytes = Buffer.from(text);
+  // A middling brotli level: the load generator shares this thread's time.
+  const [brotliBytes, gzipBytes] = await Promise.all([
+    brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+    gzipAsync(bytes),
+  ]);
+  return [
+    { file, bytes },
+    { file: `${file}.br`, bytes: brotliBytes },
+    { file: `${file}.gz`, bytes: gzipBytes },
+  ];
+}
+
+/**
+ * A Docusaurus rebuild written over the served build: 404.html goes, every page is rewritten with `marker` appended
+ * (precompressed twins too, as the site's build writes them), and 404.html comes back a second later. The new pages
+ * are made before anything is touched, so only the writing falls inside the rebuild. Resolves once 404.html is back,
+ * with how many files were written and for how long 404.html was missing.
+ */
+export async function rewriteBuildInPlace(siteDirectory: string, marker: string) {
+  const pages = indexFiles(siteDirectory).map((file) => path.join(siteDirectory, file));
+  const rewritten = await Promise.all(
+    pages.map((page) => withTwins(page, `${readFileSync(page, 'utf8')}\n<!-- ${marker} -->\n`)),
+  );
+  const notFoundPage = path.join(siteDirectory, '404.html');
+  const notFoundBytes = readFileSync(notFoundPage);
+  const files = rewritten.flat();
+  const removedAt = performance.now();
+  rmSync(notFoundPage);
+  for (const { file, bytes } of files) writeFileSync(file, bytes);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  writeFileSync(notFoundPage, notFoundBytes);
+  return { filesWritten: files.length, millisecondsWithout404: performance.now() - removedAt };
+}
