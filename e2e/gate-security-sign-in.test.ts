@@ -1,5 +1,5 @@
-import fastifyCookie from '@fastify/cookie';
 import { describe, expect } from 'vitest';
+import { cookieSealer } from '../server/src/auth/cookie-sealer.js';
 import { test } from './fixtures';
 import {
   attemptCookie,
@@ -78,11 +78,11 @@ describe('sign-in callback attacks', () => {
     [
       'signedAttemptWithoutCodeVerifierIsRefused',
       ({ state, nonce }: SignInAttempt, secret: string) =>
-        encodeURIComponent(fastifyCookie.sign(JSON.stringify({ state, nonce, next: '/' }), secret)),
+        encodeURIComponent(cookieSealer(secret).sign(JSON.stringify({ state, nonce, next: '/' }))),
     ],
     [
       'signedAttemptThatIsNotJsonIsRefused',
-      (_attempt: SignInAttempt, secret: string) => encodeURIComponent(fastifyCookie.sign('{"state":', secret)),
+      (_attempt: SignInAttempt, secret: string) => encodeURIComponent(cookieSealer(secret).sign('{"state":')),
     ],
   ])('%s', async ([_name, forge], { server }) => {
     const secret = server.config.sessionSecret;

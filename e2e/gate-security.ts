@@ -1,5 +1,5 @@
-import fastifyCookie from '@fastify/cookie';
 import { expect } from 'vitest';
+import { cookieSealer } from '../server/src/auth/cookie-sealer.js';
 import { type CookieJar, openSignInForm, signIn, submitSignInForm } from './sign-in';
 
 /** What the gate-security-*.test.ts files share: cookie names, the gate's messages, forged requests and checks. */
@@ -30,14 +30,14 @@ export function plantCookie(jar: CookieJar, name: string, value: string) {
 export function readAttempt(jar: CookieJar, secret: string): SignInAttempt {
   const raw = jar.get(attemptCookie);
   if (!raw) throw new Error('No sign-in attempt cookie in the jar.');
-  const unsigned = fastifyCookie.unsign(decodeURIComponent(raw), secret);
-  if (!unsigned.valid || unsigned.value === null) throw new Error('The sign-in attempt cookie is not signed by us.');
+  const unsigned = cookieSealer(secret).unsign(decodeURIComponent(raw));
+  if (!unsigned.valid || unsigned.value === null) throw new Error('The sign-in attempt cookie is not sealed by us.');
   return JSON.parse(unsigned.value) as SignInAttempt;
 }
 
-/** A cookie value signed exactly the way the server signs its own attempts. */
+/** A cookie value sealed exactly the way the server seals its own attempts. */
 export function signAttempt(attempt: SignInAttempt, secret: string): string {
-  return encodeURIComponent(fastifyCookie.sign(JSON.stringify(attempt), secret));
+  return encodeURIComponent(cookieSealer(secret).sign(JSON.stringify(attempt)));
 }
 
 export function setCookieFor(response: Response, name: string): string | undefined {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { AccessLog } from './access-log.js';
+import { cookieSealer } from './auth/cookie-sealer.js';
 import { createDevelopmentProvider } from './auth/dev-idp/provider.js';
 import { developmentProviderRoutes } from './auth/dev-idp/routes.js';
 import { createIdentityProviderClient } from './auth/identity-provider.js';
@@ -72,7 +73,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     app.log.error(message),
   );
   const currentPolicy = () => policySource.current();
-  await app.register(fastifyCookie, { secret: config.sessionSecret });
+  await app.register(fastifyCookie, { secret: cookieSealer(config.sessionSecret) });
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(site.current().securityHeaders);
     done();
