@@ -6,6 +6,8 @@ import { buildServer } from '../server/scripts/build.mjs';
 
 const serverDirectory = path.resolve(import.meta.dirname, '../server');
 const compiledEntry = path.join(serverDirectory, 'dist', 'start.js');
+/** As in server/package.json's start script and README's production command. */
+const productionNodeFlags = ['--max-semi-space-size=2'];
 const serverSources = [
   path.join(serverDirectory, 'src'),
   path.join(serverDirectory, 'package.json'),
@@ -99,7 +101,10 @@ export async function startServerProcess(options: {
   };
   const log = openSync(options.logFile, 'a');
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [compiledEntry], { env: environment, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, [...productionNodeFlags, compiledEntry], {
+    env: environment,
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   const pid = child.pid;
   if (pid === undefined) throw new Error('The server process could not be spawned.');

@@ -33,8 +33,6 @@ async function loggerOptions(config: Config): Promise<FastifyServerOptions['logg
 export type BuildOptions = {
   /** An already open store (tests share one); otherwise the app opens and closes its own. */
   store?: Store;
-  /** Benchmarks only: serve the site without the gate, to measure what the gate costs. Never set by config. */
-  ungatedForBenchmark?: boolean;
 };
 
 /** Opens our own store and the site at once; when either fails, the other is closed before the error goes on. */
@@ -150,7 +148,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(siteRoutes, {
     current: () => site.current(),
     sendSignInPage,
-    gated: !options.ungatedForBenchmark,
   });
   return app;
 }

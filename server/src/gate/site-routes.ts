@@ -14,14 +14,13 @@ import type { SiteSnapshot } from './site-snapshot.js';
  */
 export async function siteRoutes(
   app: FastifyInstance,
-  options: { current: () => SiteSnapshot; sendSignInPage: SendSignInPage; gated?: boolean },
+  options: { current: () => SiteSnapshot; sendSignInPage: SendSignInPage },
 ) {
-  const gated = options.gated ?? true;
   app.route({
     method: ['GET', 'HEAD'],
     url: '/*',
     handler: (request, reply) => {
-      if (gated && !isAllowed(request.viewer)) {
+      if (!isAllowed(request.viewer)) {
         const status = request.viewer.state === 'signed-in' ? 403 : 401;
         return options.sendSignInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
       }
