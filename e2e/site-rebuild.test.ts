@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -72,5 +72,41 @@ describe('a site rebuilt while the server runs', () => {
     await new Promise((resolve) => setTimeout(resolve, 2200));
     expect((await get('/koajs/')).status).toBe(200);
     expect((await get('/no-such-page')).status).toBe(404);
+  });
+
+  test('answers every request while the build is deleted and written anew, each page whole from one build', async ({
+    get,
+  }) => {
+    cpSync(path.join(siteBuildDirectory, '404.html'), path.join(copy, '404.html'));
+    const marker = '<!-- written by the second build -->';
+    const before = await (await get('/koajs/')).text();
+    const mainScript = readdirSync(path.join(copy, 'assets/js')).find((file) => /^main\..*\.js$/.test(file));
+    let loading = true;
+    const statuses: number[] = [];
+    const pages: string[] = [];
+    const readers = Array.from({ length: 4 }, async (_unused, reader) => {
+      while (loading) {
+        const response = await get(reader % 2 === 0 ? '/koajs/' : `/assets/js/${mainScript}`);
+        statuses.push(response.status);
+        const body = await response.text();
+        if (reader % 2 === 0) pages.push(body);
+      }
+    });
+    // As Docusaurus does: the whole directory goes, then the new build is written file by file, its 404 page last.
+    rmSync(copy, { recursive: true });
+    cpSync(siteBuildDirectory, copy, { recursive: true, filter: (source) => !source.endsWith('404.html') });
+    for (const twin of ['koajs/index.html.br', 'koajs/index.html.gz']) rmSync(path.join(copy, twin));
+    const page = path.join(copy, 'koajs/index.html');
+    const after = readFileSync(page, 'utf8').replace('</body>', `${marker}</body>`);
+    writeFileSync(page, after);
+    cpSync(path.join(siteBuildDirectory, '404.html'), path.join(copy, '404.html'));
+    await expect.poll(async () => (await (await get('/koajs/')).text()).includes(marker), { timeout: 8000 }).toBe(true);
+    loading = false;
+    await Promise.all(readers);
+
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect(pages.length).toBeGreaterThan(10);
+    expect(pages.filter((body) => body !== before && body !== after)).toEqual([]);
+    expect(pages).toContain(before);
   });
 });
