@@ -123,6 +123,9 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
       changed();
     }
   });
+  // Without a listener a watcher's error (its directory removed, say) would end the process; the build's own
+  // watcher goes on regardless.
+  parentWatcher.on('error', () => parentWatcher.close());
   watchBuild();
 
   return {
