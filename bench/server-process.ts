@@ -1,35 +1,16 @@
 /** The compiled server run as production runs it (`node server/dist/start.js`), for bench/serving.ts. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { buildServer } from '../server/scripts/build.mjs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { buildServerIfStale, compiledEntry } from '../server/scripts/build.mjs';
 
-const serverDirectory = path.resolve(import.meta.dirname, '../server');
-const compiledEntry = path.join(serverDirectory, 'dist', 'start.js');
 /** As in server/package.json's start script and README's production command. */
 const productionNodeFlags = ['--max-semi-space-size=2'];
-const serverSources = [
-  path.join(serverDirectory, 'src'),
-  path.join(serverDirectory, 'package.json'),
-  path.resolve(serverDirectory, '../packages/contract/src'),
-];
-
-function newestModification(entry: string): number {
-  if (!statSync(entry).isDirectory()) return statSync(entry).mtimeMs;
-  const children = readdirSync(entry, { recursive: true, encoding: 'utf8' });
-  return Math.max(statSync(entry).mtimeMs, ...children.map((child) => statSync(path.join(entry, child)).mtimeMs));
-}
 
 /**
  * Compiles server/dist when it is missing or older than its sources, as `npm start` does; returns whether it did.
  * A current dist is left alone: a test suite running meanwhile may be using it.
  */
-export async function ensureCompiledServer(): Promise<boolean> {
-  const compiledAt = existsSync(compiledEntry) ? statSync(compiledEntry).mtimeMs : 0;
-  if (compiledAt > Math.max(...serverSources.map(newestModification))) return false;
-  await buildServer({ quiet: true });
-  return true;
-}
+export const ensureCompiledServer = () => buildServerIfStale({ quiet: true });
 
 /** Resident memory of a process in MB, from /proc; 0 once it has gone. */
 export function residentMegabytes(pid: number): number {

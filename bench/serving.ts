@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sessionCookieFor } from '../e2e/sign-in';
-import { isSiteBuildStale } from '../server/src/site-build.js';
+import { isSiteBuildStale } from '../server/scripts/site-build.mjs';
 import { connections, countResponses, loadTool, measureThroughput, type ResponseCounts, type Throughput } from './load';
 import { runMixedLoad } from './mixed-load';
 import { startNginx } from './nginx';
@@ -31,9 +31,9 @@ const verdict = (met: boolean) => (met ? 'met' : 'missed');
 const compiledNow = await ensureCompiledServer();
 // The harness loads server/dist, so it comes after the compile.
 const { freePort, siteBuildDirectory } = await import('../e2e/harness');
-if (isSiteBuildStale(siteBuildDirectory)) {
+if (isSiteBuildStale()) {
   throw new Error(
-    `${siteBuildDirectory} is missing or older than the site's sources, and the server would build it while starting: run \`npm run build -w site\` first.`,
+    `${siteBuildDirectory} is missing or older than the site's sources: run \`npm run build -w site\` first.`,
   );
 }
 const docPage = docPageUrlPath(siteBuildDirectory);

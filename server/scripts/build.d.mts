@@ -1,3 +1,6 @@
 /** Compiles the server's sources into server/dist. */
 export declare function buildServer(options?: { quiet?: boolean }): Promise<void>;
 export declare const entryPoints: Record<string, string>;
+export declare const compiledEntry: string;
+/** Compiles only when dist/ is missing or older than its sources; says whether it did. */
+export declare function buildServerIfStale(options?: { quiet?: boolean }): Promise<boolean>;

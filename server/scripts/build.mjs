@@ -4,11 +4,18 @@
  * `npm run typecheck` is what checks them.
  */
 import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { isStale } from './freshness.mjs';
 
 const serverDirectory = fileURLToPath(new URL('..', import.meta.url));
 const bundled = new Set(['@acme/contract']);
+export const compiledEntry = path.join(serverDirectory, 'dist', 'start.js');
+const sources = [
+  path.join(serverDirectory, 'src'),
+  path.join(serverDirectory, 'package.json'),
+  path.join(serverDirectory, '..', 'packages', 'contract', 'src'),
+];
 
 export const entryPoints = {
   /** What `npm start` and the container run. */
@@ -23,6 +30,8 @@ export const entryPoints = {
 
 /** Builds dist/ from src/; resolves once written. */
 export async function buildServer({ quiet = false } = {}) {
+  // Loaded here, not at the top: `npm start` imports this file on every start and rarely compiles.
+  const { build } = await import('esbuild');
   rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
   const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   await build({
@@ -55,6 +64,14 @@ export async function buildServer({ quiet = false } = {}) {
       },
     ],
   });
+}
+
+/** Compiles only when dist/ is missing or older than its sources; a current dist is left alone. Says whether it did. */
+export async function buildServerIfStale({ quiet = false } = {}) {
+  if (!isStale(compiledEntry, sources)) return false;
+  if (!quiet) console.log('Compiling the server (missing or older than its sources)...');
+  await buildServer({ quiet });
+  return true;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

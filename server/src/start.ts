@@ -1,14 +1,12 @@
 import v8 from 'node:v8';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { ensureSiteBuilt } from './site-build.js';
 
 // Before any WebAssembly is compiled: V8's optimizing tier would compile the embedded database's hot functions a
 // second time, about 60 MB more resident for a database that takes under 1 % of a request's time.
 v8.setFlagsFromString('--liftoff-only');
 
 const config = loadConfig();
-await ensureSiteBuilt(config.siteDirectory);
 const app = await buildApp(config);
 await app.listen({ host: config.host, port: config.port });
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { DocSection } from '../search/doc-page.js';
-import { readDocSections } from '../search/sections.js';
+import { type BuiltPage, docSectionsOf } from '../search/sections.js';
 import { inlineScriptHashes } from './content-security-policy.js';
 
 /** How a file of the build can be sent; a compressed twin (x.js.br, x.js.gz) is never served under its own name. */
@@ -57,12 +57,14 @@ function listFiles(siteDirectory: string): Listing[] {
   return files.sort((a, b) => (a.relative < b.relative ? -1 : 1));
 }
 
-/** What changes when the build does, from file names, sizes and times only: cheap enough to look at often. */
-export function fingerprintOf(siteDirectory: string): string {
+function fingerprintOfListing(listing: readonly Listing[]): string {
   const hash = createHash('sha1');
-  for (const file of listFiles(siteDirectory)) hash.update(`${file.relative}\0${file.size}\0${file.modifiedAt}\n`);
+  for (const file of listing) hash.update(`${file.relative}\0${file.size}\0${file.modifiedAt}\n`);
   return hash.digest('hex');
 }
+
+/** What changes when the build does, from file names, sizes and times only: cheap enough to look at often. */
+export const fingerprintOf = (siteDirectory: string) => fingerprintOfListing(listFiles(siteDirectory));
 
 /**
  * Reads a finished build: every file with its precompressed twins, the CSP hashes and the doc sections. Runs in a
@@ -70,16 +72,16 @@ export function fingerprintOf(siteDirectory: string): string {
  */
 export function readBuiltSite(siteDirectory: string, limits: HoldLimits): BuiltSite {
   const listing = listFiles(siteDirectory);
-  const fingerprint = createHash('sha1');
   const sizes = new Map(listing.map((file) => [file.relative, file.size]));
   const files: BuiltFile[] = [];
+  const pages: BuiltPage[] = [];
   let heldBytes = 0;
   const fits = (size: number) => size <= limits.maxFileBytes && heldBytes + size <= limits.maxTotalBytes;
   for (const file of listing) {
-    fingerprint.update(`${file.relative}\0${file.size}\0${file.modifiedAt}\n`);
     if (/\.(br|gz)$/.test(file.relative)) continue;
     const diskPath = path.join(siteDirectory, file.relative);
     const bytes = readFileSync(diskPath);
+    if (file.relative.endsWith('.html')) pages.push({ relative: file.relative, html: bytes.toString('utf8') });
     const built: BuiltFile = {
       urlPath: `/${file.relative}`,
       etag: `"${createHash('sha1').update(bytes).digest('base64url')}"`,
@@ -103,11 +105,10 @@ export function readBuiltSite(siteDirectory: string, limits: HoldLimits): BuiltS
     }
     files.push(built);
   }
-  const htmlFiles = files.filter((file) => file.urlPath.endsWith('.html')).map((file) => file.urlPath);
   return {
-    fingerprint: fingerprint.digest('hex'),
+    fingerprint: fingerprintOfListing(listing),
     files,
-    scriptHashes: inlineScriptHashes(siteDirectory, htmlFiles),
-    sections: readDocSections(siteDirectory),
+    scriptHashes: inlineScriptHashes(pages.map((page) => page.html)),
+    sections: docSectionsOf(pages),
   };
 }

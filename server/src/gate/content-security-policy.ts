@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 
 const inlineScript = /<script(?![^>]*\b(?:src|type)=)[^>]*>([\s\S]*?)<\/script>/gi;
 
@@ -8,11 +6,9 @@ const inlineScript = /<script(?![^>]*\b(?:src|type)=)[^>]*>([\s\S]*?)<\/script>/
  * The hashes of every inline script in the built pages (Docusaurus inlines its theme and announcement-bar bootstrap),
  * so the CSP can allow exactly those and no other inline script.
  */
-export function inlineScriptHashes(siteDirectory: string, files: Iterable<string>): string[] {
+export function inlineScriptHashes(pages: Iterable<string>): string[] {
   const hashes = new Set<string>();
-  for (const file of files) {
-    if (!file.endsWith('.html')) continue;
-    const html = readFileSync(path.join(siteDirectory, file), 'utf8');
+  for (const html of pages) {
     for (const match of html.matchAll(inlineScript)) {
       const body = match[1] ?? '';
       if (body.trim()) hashes.add(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);

@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type DocSection, readDocPageSections } from './doc-page.js';
 
@@ -8,32 +7,34 @@ export type { DocSection } from './doc-page.js';
 /** Generated pages that are not docs, by their folder in the build. */
 const generatedPages = [/^search$/, /^docs$/, /^tags(\/|$)/];
 
-/** Folders (relative, `/`-separated) under the build that hold an index.html. */
-function pageFolders(buildDirectory: string): string[] {
-  return readdirSync(buildDirectory, { recursive: true, encoding: 'utf8' })
-    .map((entry) => entry.split(path.sep).join('/'))
-    .filter((entry) => entry === 'index.html' || entry.endsWith('/index.html'))
-    .map((entry) => entry.slice(0, -'index.html'.length).replace(/\/$/, ''))
-    .filter((folder) => !generatedPages.some((pattern) => pattern.test(folder)))
-    .sort();
+/** A file of the build by its path relative to the build (`/`-separated), with its text. */
+export type BuiltPage = { relative: string; html: string };
+
+/** The folder of a doc page's index.html ("koajs" for "koajs/index.html"), or undefined for any other file. */
+function docPageFolder(relative: string): string | undefined {
+  if (relative !== 'index.html' && !relative.endsWith('/index.html')) return undefined;
+  const folder = relative.slice(0, -'index.html'.length).replace(/\/$/, '');
+  return generatedPages.some((pattern) => pattern.test(folder)) ? undefined : folder;
 }
 
 const urlPathOf = (folder: string) => `/${folder.split('/').map(encodeURIComponent).join('/')}`;
 
-/** Every section of every doc page in a built Docusaurus site (the folder holding index.html and 404.html). */
-export function readDocSections(siteDirectory: string): DocSection[] {
-  return pageFolders(siteDirectory).flatMap((folder) =>
-    readDocPageSections(readFileSync(path.join(siteDirectory, folder, 'index.html'), 'utf8'), urlPathOf(folder)),
-  );
+/** Every section of the doc pages among these files of a built Docusaurus site, in folder order. */
+export function docSectionsOf(files: Iterable<BuiltPage>): DocSection[] {
+  const pages = [...files].flatMap((file) => {
+    const folder = docPageFolder(file.relative);
+    return folder === undefined ? [] : [{ folder, html: file.html }];
+  });
+  return pages
+    .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0))
+    .flatMap((page) => readDocPageSections(page.html, urlPathOf(page.folder)));
 }
 
-/** The same, one page at a time with the event loop free in between: for a rebuild while the server answers. */
-export async function readDocSectionsInBackground(siteDirectory: string): Promise<DocSection[]> {
-  const sections: DocSection[] = [];
-  for (const folder of pageFolders(siteDirectory)) {
-    const html = await readFile(path.join(siteDirectory, folder, 'index.html'), 'utf8');
-    sections.push(...readDocPageSections(html, urlPathOf(folder)));
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return sections;
+/** Every section of every doc page in a built Docusaurus site (the folder holding index.html and 404.html). */
+export function readDocSections(siteDirectory: string): DocSection[] {
+  const pages = readdirSync(siteDirectory, { recursive: true, encoding: 'utf8' })
+    .map((entry) => entry.split(path.sep).join('/'))
+    .filter((relative) => docPageFolder(relative) !== undefined)
+    .map((relative) => ({ relative, html: readFileSync(path.join(siteDirectory, relative), 'utf8') }));
+  return docSectionsOf(pages);
 }

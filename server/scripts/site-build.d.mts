@@ -1,0 +1,3 @@
+export declare const defaultSiteBuild: string;
+export declare function isSiteBuildStale(): boolean;
+export declare function ensureSiteBuilt(): Promise<void>;
