@@ -3,6 +3,7 @@
  * which ships as TypeScript sources) bundled, every npm package left to node_modules. esbuild only strips types;
  * `npm run typecheck` is what checks them.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,17 @@ export async function buildServer({ quiet = false } = {}) {
         },
       },
     ],
+  });
+  prepareEmbeddedDatabaseTemplate();
+}
+
+/**
+ * Makes the empty embedded database that a new DATA_DIR is copied from (.cache/, once per PGlite release), so a first
+ * start skips initdb (src/store/embedded-database.ts).
+ */
+function prepareEmbeddedDatabaseTemplate() {
+  execFileSync(process.execPath, [path.join(serverDirectory, 'dist', 'initialize-embedded-database.js'), '--template'], {
+    stdio: 'inherit',
   });
 }
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 import { AccessLog } from './access-log.js';
 import { cookieSealer } from './auth/cookie-sealer.js';
 import { createDevelopmentProvider } from './auth/dev-idp/provider.js';
@@ -25,7 +26,9 @@ import { pruneQuestions } from './store/questions.js';
 
 /** Pretty lines are written on this thread: pino's transport would start a worker thread (about 20 MB) for them. */
 async function loggerOptions(config: Config): Promise<FastifyServerOptions['logger']> {
-  if (config.logFormat === 'json') return { level: config.logLevel };
+  if (config.logFormat === 'json') {
+    return { level: config.logLevel, stream: pino.destination({ dest: 1, sync: false }) };
+  }
   const { default: pinoPretty } = await import('pino-pretty');
   return { level: config.logLevel, stream: pinoPretty({ translateTime: 'HH:MM:ss', sync: true }) };
 }

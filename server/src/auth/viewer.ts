@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { SessionRow } from '../store/schema.js';
 import { type AccessDecision, type AccessPolicy, decideAccess } from './access-policy.js';
@@ -28,9 +28,7 @@ export function registerViewer(
   const sessionCookie = cookieNames(config).session;
   const signedOut: Viewer = { state: 'signed-out' };
 
-  async function resolveViewer(request: FastifyRequest): Promise<Viewer> {
-    const sessionId = request.cookies[sessionCookie];
-    if (!sessionId || sessionId.length > 100) return signedOut;
+  async function resolveViewer(sessionId: string): Promise<Viewer> {
     const idHash = hashSessionId(sessionId);
     const session = await sessions.find(idHash);
     if (!session) return signedOut;
@@ -43,7 +41,16 @@ export function registerViewer(
   }
 
   app.decorateRequest('viewer', null as never);
-  app.addHook('onRequest', async (request) => {
-    request.viewer = await resolveViewer(request);
+  // Callback style, so a request without a session (most of what strangers send) settles without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const sessionId = request.cookies[sessionCookie];
+    if (!sessionId || sessionId.length > 100) {
+      request.viewer = signedOut;
+      return done();
+    }
+    resolveViewer(sessionId).then((viewer) => {
+      request.viewer = viewer;
+      done();
+    }, done);
   });
 }

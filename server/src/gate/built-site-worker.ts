@@ -17,4 +17,10 @@ try {
 } catch (error) {
   reply = { kind: 'failed', reason: (error as Error).message };
 }
-parentPort?.postMessage(reply);
+/** The file bytes are moved to the server's thread, not copied (readFileSync gives each file a buffer of its own). */
+const transfer = new Set<ArrayBuffer>();
+if (reply.kind === 'read') {
+  for (const file of reply.site.files)
+    for (const bytes of Object.values(file.held)) transfer.add(bytes.buffer as ArrayBuffer);
+}
+parentPort?.postMessage(reply, [...transfer]);

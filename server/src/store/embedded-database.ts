@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { serverDirectory } from '../server-directory.js';
 
 /**
  * PostgreSQL settings for one small server's embedded database. PGlite's defaults size shared buffers for a
@@ -20,23 +22,39 @@ const initializerScript = fileURLToPath(
   new URL(compiled ? './initialize-embedded-database.js' : './initialize-embedded-database.ts', import.meta.url),
 );
 
+/** The PGlite release installed: a template made by another release is not used. */
+function pgliteVersion(): string {
+  const require = createRequire(import.meta.url);
+  let directory = path.dirname(require.resolve('@electric-sql/pglite'));
+  while (!existsSync(path.join(directory, 'package.json'))) directory = path.dirname(directory);
+  return JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8')).version;
+}
+
 /**
- * Opens the embedded database in `dataDirectory`, creating it first when there is none. Creating one (initdb) leaves
- * PGlite's process hundreds of megabytes larger for good, so it runs in a short-lived child process whose memory goes
- * when it exits; the server then opens the finished directory, which costs a fraction of that.
+ * An empty database made once per install by `npm run build` (scripts/build.mjs) and copied for each new data
+ * directory: a copy of its 40 MB takes a tenth of a second, initdb about two seconds. Without it, initdb runs.
+ */
+export const embeddedDatabaseTemplate = path.join(serverDirectory, '.cache', `embedded-database-${pgliteVersion()}`);
+
+/**
+ * Opens the embedded database in `dataDirectory`, creating it first when there is none: a copy of the template when
+ * there is one, otherwise initdb. initdb leaves PGlite's process hundreds of megabytes larger for good, so it runs in
+ * a short-lived child process whose memory goes when it exits; the server then opens the finished directory, which
+ * costs a fraction of that.
  */
 export async function openEmbeddedDatabase(dataDirectory: string): Promise<PGlite> {
   if (dataDirectory !== inMemoryDataDirectory && !existsSync(path.join(dataDirectory, 'PG_VERSION'))) {
-    await createInChildProcess(dataDirectory);
+    await createDatabaseDirectory(dataDirectory, { template: embeddedDatabaseTemplate });
   }
   return PGlite.create(dataDirectory, { postgresqlconf: embeddedDatabaseSettings });
 }
 
 /**
- * The child writes a sibling directory and it is renamed into place only once complete, so a crash half-way through
- * leaves no half-made database for the next start to trip over.
+ * Writes a new database into a sibling directory, from `template` when it holds one, else by initdb in a child
+ * process, and renames it into place only once complete, so a crash half-way through leaves no half-made database
+ * for the next start to trip over.
  */
-async function createInChildProcess(dataDirectory: string): Promise<void> {
+export async function createDatabaseDirectory(dataDirectory: string, { template }: { template?: string } = {}) {
   await mkdir(path.dirname(dataDirectory), { recursive: true });
   if (existsSync(dataDirectory)) {
     if ((await readdir(dataDirectory)).length > 0) {
@@ -46,6 +64,11 @@ async function createInChildProcess(dataDirectory: string): Promise<void> {
   }
   const unfinished = `${dataDirectory}.initializing-${process.pid}`;
   await rm(unfinished, { recursive: true, force: true });
+  if (template && existsSync(path.join(template, 'PG_VERSION'))) {
+    await cp(template, unfinished, { recursive: true });
+    await rename(unfinished, dataDirectory);
+    return;
+  }
   const nodeArguments = compiled ? [initializerScript] : ['--import', 'tsx', initializerScript];
   try {
     await promisify(execFile)(process.execPath, [...nodeArguments, unfinished], { timeout: 120_000 });
