@@ -53,7 +53,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
     logger: await loggerOptions(config),
     logController: new AccessLog(),
-    trustProxy: false,
+    // Behind a balancer, its X-Forwarded-For names the reader (limits for strangers count by address).
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     return503OnClosing: true,
   });
   // The database and the built site are opened side by side: the site is read on another thread meanwhile.

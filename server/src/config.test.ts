@@ -211,6 +211,22 @@ describe('loadConfig reports bad values by name', () => {
   });
 });
 
+describe('TRUST_PROXY', () => {
+  it('reads addresses and CIDR ranges, and trusts no proxy by default', () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1 ::1,fd00::/8' }).trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+    ]);
+  });
+
+  it.each(['true', '10.0.0.0/33', 'balancer.internal', '10.0.0.1/8/2', '::1/129'])('refuses %s', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+  });
+});
+
 describe('createDevelopmentProvider', () => {
   it('refusesToRunInProduction', () => {
     expect(() =>

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -18,6 +19,11 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+    .pipe(z.array(z.string().refine(isAddressOrRange, 'must list IP addresses or CIDR ranges, e.g. 10.0.0.0/8'))),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SITE_DIR: z
@@ -52,6 +58,13 @@ const environmentSchema = z.object({
   COPILOT_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(65_536).default(4096),
 });
 
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
 const loopbackHost = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|.+\.localhost)$/;
 
 export type IdentityProvider =
@@ -73,6 +86,8 @@ export type Config = {
   port: number;
   /** The origin readers use, e.g. https://docs.acme.dev; redirects and cookies are built from it. */
   publicUrl: URL;
+  /** The balancers whose X-Forwarded-For is believed for the reader's address; empty: none (the server faces readers). */
+  trustedProxies: string[];
   /** True when the public URL is https: cookies get Secure and the __Host- prefix, responses get HSTS. */
   secureCookies: boolean;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
@@ -175,6 +190,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     host: values.HOST,
     port: values.PORT,
     publicUrl,
+    trustedProxies: values.TRUST_PROXY,
     secureCookies: publicUrl.protocol === 'https:',
     logLevel: values.LOG_LEVEL,
     // JSON lines for log collectors; pretty only for a developer reading a terminal.

@@ -1,0 +1,46 @@
+# The handbook's production image: the built site and the compiled server on Node 24, production dependencies only,
+# run as the unprivileged `node` user. Build: docker build -t acme-handbook .   Run: see compose.yaml and README.
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/contract/package.json packages/contract/
+COPY site/package.json site/
+COPY server/package.json server/
+RUN npm ci --no-audit --no-fund
+COPY . .
+# The site, the compiled server (server/dist) and the empty embedded database new data directories are copied from.
+RUN npm run build
+
+FROM node:24-bookworm-slim AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/contract/package.json packages/contract/
+COPY site/package.json site/
+COPY server/package.json server/
+# Only the server's runtime packages: no Docusaurus, no test tools. (Some land in server/node_modules.)
+RUN npm ci --omit=dev --workspace server --no-audit --no-fund && mkdir -p server/node_modules
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=dependencies /app/package.json ./
+COPY --from=dependencies /app/node_modules node_modules
+COPY --from=dependencies /app/server/node_modules server/node_modules
+COPY --from=build /app/packages/contract packages/contract
+COPY --from=build /app/server/package.json server/
+COPY --from=build /app/server/dist server/dist
+COPY --from=build /app/server/drizzle server/drizzle
+COPY --from=build /app/server/.cache server/.cache
+COPY --from=build /app/site/build site/build
+RUN mkdir /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node runs as process 1 itself (no npm, no shell), so `docker stop`'s SIGTERM reaches the server, which drains.
+CMD ["node", "--max-semi-space-size=2", "server/dist/start.js"]
