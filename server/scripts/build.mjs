@@ -25,6 +25,8 @@ export const entryPoints = {
   index: 'src/index.ts',
   /** Runs in a short-lived child process: a new embedded database's initdb, whose memory then goes with it. */
   'initialize-embedded-database': 'src/store/initialize-embedded-database.ts',
+  /** The maintainers' report (`npm run copilot:report`), runnable where only the production image is. */
+  'copilot-report': 'src/copilot/report/cli.ts',
   /** Runs in a worker thread: reads a site build (files, hashes, doc sections) off the request path. */
   'built-site-worker': 'src/gate/built-site-worker.ts',
 };
