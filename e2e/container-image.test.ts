@@ -83,7 +83,7 @@ describe('the production image, run as processes', () => {
       OIDC_CLIENT_SECRET: 'not-used-before-a-sign-in',
       SESSION_SECRET: 'a-secret-of-at-least-thirty-two-characters',
     };
-    expect(environment.NODE_ENV).toBe('production');
+    expect(dockerfile.environment.NODE_ENV).toBe('production');
     const server = spawn(process.execPath, dockerfile.command.slice(1), {
       cwd: image,
       env: environment,
