@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       redirectUri: new URL('/auth/callback', config.publicUrl).href,
       environment: config.environment,
       workspaceDomains: () => currentPolicy().domains,
+      clientSecret: createHmac('sha256', config.sessionSecret).update('development sign-in client').digest('base64url'),
     });
     credentials = idp.client;
     await app.register(developmentProviderRoutes, { idp, publicUrl: config.publicUrl });

@@ -16,12 +16,20 @@ export function createDevelopmentProvider(options: {
   environment: string;
   /** Domains that the provider treats as Google Workspace domains: their accounts get an `hd` claim. */
   workspaceDomains: () => readonly string[];
+  /**
+   * The relying party's secret. Instances behind one balancer must agree on it (app.ts derives it from
+   * SESSION_SECRET): the one that takes a callback may not be the one whose provider issued the code. Default random.
+   */
+  clientSecret?: string;
 }) {
   if (options.environment === 'production') {
     throw new Error('The development identity provider cannot run with NODE_ENV=production. Set OIDC_ISSUER.');
   }
   const accounts = new Map<string, DevelopmentAccount>();
-  const client = { clientId: 'acme-handbook-development', clientSecret: randomBytes(32).toString('base64url') };
+  const client = {
+    clientId: 'acme-handbook-development',
+    clientSecret: options.clientSecret ?? randomBytes(32).toString('base64url'),
+  };
 
   const configuration = (): Configuration => ({
     clients: [

@@ -1,0 +1,134 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ApiErrorBody } from '@acme/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresTestDatabase, type TestDatabase } from '../server/test-support/test-databases';
+import { copilotClient } from './ask-fixtures';
+import { type Balancer, startBalancer } from './balancer';
+import { freePort } from './harness';
+import { type Instance, startInstance } from './instance-process';
+import { sessionCookieFor } from './sign-in';
+
+/**
+ * compose.yaml's topology as processes: two compiled instances on one throwaway PostgreSQL database, behind Debian's
+ * nginx with the deployed proxy rules (deploy/nginx/). Readers sign in, read and ask through the balancer only.
+ */
+const questionsPerMinute = 6;
+const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-balanced-'));
+let database: TestDatabase;
+let balancer: Balancer;
+const instances: Instance[] = [];
+
+async function startHandbookInstance(name: string, balancerUrl: string, databaseUrl: string) {
+  return startInstance({
+    port: await freePort(),
+    logFile: path.join(workDirectory, `${name}.log`),
+    environment: {
+      NODE_ENV: 'test',
+      PUBLIC_URL: balancerUrl,
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET: 'one-secret-for-every-instance-of-the-handbook',
+      TRUST_PROXY: '127.0.0.1',
+      ASK_REQUESTS_PER_MINUTE: String(questionsPerMinute),
+      LOG_LEVEL: 'info',
+    },
+  });
+}
+
+beforeAll(async () => {
+  database = await createPostgresTestDatabase();
+  const databaseUrl = database.options.databaseUrl ?? '';
+  const balancerPort = await freePort();
+  const balancerUrl = `http://127.0.0.1:${balancerPort}`;
+  instances.push(
+    ...(await Promise.all(['first', 'second'].map((name) => startHandbookInstance(name, balancerUrl, databaseUrl)))),
+  );
+  balancer = await startBalancer({
+    directory: path.join(workDirectory, 'nginx'),
+    port: balancerPort,
+    instances: instances.map((instance) => `127.0.0.1:${instance.port}`),
+    // The development sign-in stands in for Google: one provider outside the instances, so it lives on one of them.
+    extraLocations: `location /dev-idp/ { proxy_pass ${instances[0]?.url}; include handbook-proxy-headers.conf; }`,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await balancer?.stop();
+  await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));
+  await database?.drop();
+  rmSync(workDirectory, { recursive: true, force: true });
+});
+
+/** The requests an instance logged for this path and status; the log is written asynchronously, so wait a little. */
+async function answeredBy(instance: Instance, pathname: string, status: number) {
+  let count = 0;
+  for (let attempt = 0; attempt < 40 && count === 0; attempt += 1) {
+    count = instance.logLines().filter((line) => line.path === pathname && line.status === status).length;
+    if (count === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return count;
+}
+
+describe('two instances behind nginx on one PostgreSQL database', () => {
+  it('signs a reader in through the balancer, and both instances serve that session', async () => {
+    const cookie = await sessionCookieFor(balancer.url, 'balanced@acme.dev');
+    const statuses = [];
+    for (let request = 0; request < 8; request += 1) {
+      const response = await fetch(`${balancer.url}/firestore-ttl/`, { headers: { cookie, accept: 'text/html' } });
+      statuses.push(response.status);
+      await response.arrayBuffer();
+    }
+    expect(statuses).toEqual(Array(8).fill(200));
+    for (const instance of instances) expect(await answeredBy(instance, '/firestore-ttl/', 200)).toBeGreaterThan(0);
+  });
+
+  it('answers questions on both instances and counts one limit of questions a minute across them', async () => {
+    const cookie = await sessionCookieFor(balancer.url, 'asks-a-lot@acme.dev');
+    const copilot = copilotClient(balancer.url, cookie);
+    const ask = () =>
+      copilot.ask({
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'How do I use WSL?' }], attachments: [] }],
+      });
+    const statuses = [];
+    for (let question = 0; question < questionsPerMinute; question += 1) {
+      const response = await ask();
+      statuses.push(response.status);
+      await response.text();
+    }
+    expect(statuses).toEqual(Array(questionsPerMinute).fill(200));
+    for (const instance of instances) expect(await answeredBy(instance, '/api/askAi', 200)).toBeGreaterThan(0);
+    const refused = await ask();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const { error } = (await refused.json()) as ApiErrorBody;
+    expect(error.code).toBe('rate_limited:ask');
+  });
+
+  it('stops one instance under traffic without a failed request', async () => {
+    const cookie = await sessionCookieFor(balancer.url, 'keeps-reading@acme.dev');
+    const outcomes: Array<number | string> = [];
+    let reading = true;
+    const readers = Array.from({ length: 6 }, async () => {
+      while (reading) {
+        try {
+          const response = await fetch(`${balancer.url}/firestore-ttl/`, { headers: { cookie, accept: 'text/html' } });
+          await response.arrayBuffer();
+          outcomes.push(response.status);
+        } catch (error) {
+          outcomes.push((error as Error).message);
+        }
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const [, stopped] = instances;
+    const exitCode = await stopped?.stop('SIGTERM');
+    const servedWhenStopped = outcomes.length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    reading = false;
+    await Promise.all(readers);
+    expect(exitCode).toBe(0);
+    expect(outcomes.length).toBeGreaterThan(servedWhenStopped);
+    expect(outcomes.filter((outcome) => outcome !== 200)).toEqual([]);
+  });
+});

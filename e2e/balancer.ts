@@ -1,0 +1,95 @@
+/**
+ * Debian's nginx as the load balancer of compose.yaml, run as a process: the upstream block of
+ * deploy/nginx/templates/default.conf.template with its instances replaced by local ports, and the proxy rules of
+ * deploy/nginx/ included as they are. Plain HTTP: TLS is the one part of the deployed configuration left out.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { repositoryRoot } from './dockerfile';
+
+export const nginxBinary = '/usr/sbin/nginx';
+const deployDirectory = path.join(repositoryRoot, 'deploy', 'nginx');
+
+/** The template's upstream block, with its servers (`handbook-1:3000`, ...) replaced by these addresses in order. */
+export function upstreamBlock(addresses: string[]): string {
+  const template = readFileSync(path.join(deployDirectory, 'templates', 'default.conf.template'), 'utf8');
+  const block = /upstream handbook \{[^}]*\}/.exec(template)?.[0];
+  if (!block) throw new Error('deploy/nginx/templates/default.conf.template has no upstream handbook block');
+  let next = 0;
+  const replaced = block.replace(/server (\S+?)(?=[\s;])/g, (whole) => {
+    const address = addresses[next++];
+    if (!address) throw new Error(`the template names more instances than the ${addresses.length} given`);
+    return `server ${address}`;
+  });
+  if (next !== addresses.length) throw new Error(`the template names ${next} instances, not ${addresses.length}`);
+  return replaced;
+}
+
+export type Balancer = { url: string; accessLog: string; stop(): Promise<void> };
+
+/**
+ * Starts nginx on `port` in front of `instances` (host:port). `extraLocations` go into the server block before the
+ * deployed rules (the tests pin the development sign-in, which stands in for Google, to one instance).
+ */
+export async function startBalancer(options: {
+  directory: string;
+  port: number;
+  instances: string[];
+  extraLocations?: string;
+}): Promise<Balancer> {
+  if (!existsSync(nginxBinary)) throw new Error('nginx is not installed: apt-get install nginx (.ci/run does)');
+  const { directory, port } = options;
+  for (const temporary of ['body', 'proxy'])
+    mkdirSync(path.join(directory, temporary), { recursive: true, mode: 0o777 });
+  for (const file of ['handbook-proxy.conf', 'handbook-proxy-headers.conf']) {
+    copyFileSync(path.join(deployDirectory, file), path.join(directory, file));
+  }
+  const accessLog = path.join(directory, 'access.log');
+  writeFileSync(
+    path.join(directory, 'nginx.conf'),
+    `daemon off;
+worker_processes 1;
+pid ${directory}/nginx.pid;
+error_log ${directory}/error.log;
+events {}
+http {
+  include /etc/nginx/mime.types;
+  access_log ${accessLog};
+  client_body_temp_path ${directory}/body;
+  proxy_temp_path ${directory}/proxy;
+  ${upstreamBlock(options.instances)}
+  server {
+    listen 127.0.0.1:${port};
+    ${options.extraLocations ?? ''}
+    include handbook-proxy.conf;
+  }
+}
+`,
+  );
+  const child = spawn(nginxBinary, ['-c', path.join(directory, 'nginx.conf'), '-p', directory], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr.trim()}`);
+    const answered = await fetch(`${url}/healthz`).then(
+      (response) => response.status > 0,
+      () => false,
+    );
+    if (answered) return { url, accessLog, stop };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await stop();
+  throw new Error(`nginx did not answer within 5 s: ${stderr.trim()}`);
+}

@@ -1,0 +1,70 @@
+/**
+ * One instance of the compiled server run as the image runs it (the Dockerfile's CMD, from the repository), as a child
+ * process with its JSON log in a file: for tests of several instances, signals and outages.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { readDockerfile, repositoryRoot } from './dockerfile';
+
+export type Instance = {
+  port: number;
+  url: string;
+  pid: number;
+  logFile: string;
+  /** Log lines parsed, e.g. to see which requests this instance answered. */
+  logLines(): Array<Record<string, unknown>>;
+  /** Sends the signal and resolves with the exit code (null when killed by a signal). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+export async function startInstance(options: {
+  port: number;
+  logFile: string;
+  environment: Record<string, string>;
+}): Promise<Instance> {
+  const { command } = readDockerfile();
+  const log = openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, command.slice(1), {
+    cwd: repositoryRoot,
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: String(options.port),
+      LOG_FORMAT: 'json',
+      ...options.environment,
+    },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${options.port}`;
+  const pid = child.pid ?? 0;
+  const instance: Instance = {
+    port: options.port,
+    url,
+    pid,
+    logFile: options.logFile,
+    logLines: () =>
+      readFileSync(options.logFile, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    if (child.exitCode !== null) {
+      throw new Error(`the instance exited with ${child.exitCode}:\n${readFileSync(options.logFile, 'utf8')}`);
+    }
+    const healthy = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return instance;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await instance.stop('SIGKILL');
+  throw new Error('the instance did not become healthy within 30 s');
+}
