@@ -12,7 +12,7 @@ describe('readImageDimensions', () => {
     ['npm-e401-terminal.webp', 900, 220],
     ['npm-e401-terminal.gif', 900, 220],
   ])('reads the size of %s from its header', async (name, width, height) => {
-    expect(readImageDimensions(await fixture(name))).toEqual({ width, height });
+    expect(readImageDimensions(await fixture(name))).toMatchObject({ width, height });
   });
 
   it('reads lossless and extended WebP headers', () => {
@@ -30,6 +30,93 @@ describe('readImageDimensions', () => {
     expect(readImageDimensions(Buffer.from('not an image'))).toBeUndefined();
     expect(readImageDimensions((await fixture('npm-e401-terminal.png')).subarray(0, 12))).toBeUndefined();
     expect(readImageDimensions(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]))).toBeUndefined();
+  });
+});
+
+/** A baseline frame header (SOF0) for one grey component of this size. */
+const startOfFrame = (width: number, height: number) => [
+  0xff,
+  0xc0,
+  0x00,
+  0x0b,
+  0x08,
+  height >> 8,
+  height & 0xff,
+  width >> 8,
+  width & 0xff,
+  0x01,
+  0x01,
+  0x11,
+  0x00,
+];
+const startOfScan = [0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00];
+
+describe('readImageDimensions reads JPEG segments as libjpeg does', () => {
+  it('finds the frame behind standalone markers, which have no length', () => {
+    // RST0 then two bytes that a walker expecting a length would take for one and jump over the real frame with.
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd0, 0x00, 0x10, ...startOfFrame(19000, 19000), ...startOfScan]);
+    expect(readImageDimensions(jpeg)).toEqual({ width: 19000, height: 19000 });
+    const temporary = Buffer.from([0xff, 0xd8, 0xff, 0x01, 0x00, 0x20, ...startOfFrame(8000, 6000), ...startOfScan]);
+    expect(readImageDimensions(temporary)).toEqual({ width: 8000, height: 6000 });
+  });
+
+  it('skips fill bytes and stray bytes between segments', () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0x12, 0x34, 0xff, 0xff, ...startOfFrame(640, 480), 0x00, ...startOfScan]);
+    expect(readImageDimensions(jpeg)).toEqual({ width: 640, height: 480 });
+  });
+
+  it('refuses a second frame header, a second start of image, a length past the end and an empty height', () => {
+    const twoFrames = [0xff, 0xd8, ...startOfFrame(19000, 19000), ...startOfFrame(1, 1), ...startOfScan];
+    expect(readImageDimensions(Buffer.from(twoFrames))).toBeUndefined();
+    const twoStarts = [0xff, 0xd8, 0xff, 0xd8, ...startOfFrame(10, 10), ...startOfScan];
+    expect(readImageDimensions(Buffer.from(twoStarts))).toBeUndefined();
+    const pastTheEnd = [0xff, 0xd8, 0xff, 0xe0, 0x40, 0x00, ...startOfFrame(10, 10)];
+    expect(readImageDimensions(Buffer.from(pastTheEnd))).toBeUndefined();
+    expect(readImageDimensions(Buffer.from([0xff, 0xd8, ...startOfFrame(100, 0), ...startOfScan]))).toBeUndefined();
+  });
+});
+
+/** A GIF: a logical screen of this size, then one image descriptor per frame with a byte of image data each. */
+function gif(screen: [number, number], frames: Array<[number, number]>) {
+  const word = (value: number) => [value & 0xff, value >> 8];
+  const header = [...Buffer.from('GIF89a', 'latin1'), ...word(screen[0]), ...word(screen[1]), 0x00, 0x00, 0x00];
+  const images = frames.flatMap(([width, height]) => [
+    0x21,
+    0xf9,
+    0x04,
+    0x00,
+    0x00,
+    0x00,
+    0x00,
+    0x00, // a graphic control extension
+    0x2c,
+    ...word(0),
+    ...word(0),
+    ...word(width),
+    ...word(height),
+    0x00,
+    0x02,
+    0x01,
+    0x00,
+    0x00,
+  ]);
+  return Buffer.from([...header, ...images, 0x3b]);
+}
+
+describe('readImageDimensions reads every image of a GIF', () => {
+  it('takes the largest image, not the logical screen', () => {
+    expect(readImageDimensions(gif([1, 1], [[19000, 19000]]))).toMatchObject({ width: 19000, height: 19000 });
+  });
+
+  it('counts the pixels of all images together, as the decoder holds them all', () => {
+    const dimensions = readImageDimensions(gif([1000, 1000], Array(50).fill([1000, 1000])));
+    expect(dimensions).toMatchObject({ width: 1000, height: 1000, pixels: 51_000_000 });
+  });
+
+  it('refuses a GIF with no image or an unknown block', () => {
+    expect(readImageDimensions(gif([100, 100], []))).toBeUndefined();
+    const unknownBlock = Buffer.concat([gif([10, 10], [[10, 10]]).subarray(0, 13), Buffer.from([0x99, 0x3b])]);
+    expect(readImageDimensions(unknownBlock)).toBeUndefined();
   });
 });
 

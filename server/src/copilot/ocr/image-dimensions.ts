@@ -1,4 +1,9 @@
-export type ImageDimensions = { width: number; height: number };
+/** `pixels`, when given, is what decoding costs in all (a GIF's images together); else width x height. */
+export type ImageDimensions = { width: number; height: number; pixels?: number };
+
+/** What decoding the image will allocate, in pixels. */
+export const pixelsToDecode = (dimensions: ImageDimensions) =>
+  dimensions.pixels ?? dimensions.width * dimensions.height;
 
 /**
  * Width and height from the header of a PNG, JPEG, GIF or WebP file, without decoding it; undefined when the header
@@ -10,9 +15,7 @@ export function readImageDimensions(bytes: Buffer): ImageDimensions | undefined 
     if (bytes.subarray(1, 4).toString('latin1') === 'PNG') {
       return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
     }
-    if (bytes.subarray(0, 3).toString('latin1') === 'GIF') {
-      return { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
-    }
+    if (bytes.subarray(0, 3).toString('latin1') === 'GIF') return gifDimensions(bytes);
     if (bytes.subarray(8, 12).toString('latin1') === 'WEBP') return webpDimensions(bytes);
     if (bytes[0] === 0xff && bytes[1] === 0xd8) return jpegDimensions(bytes);
   } catch {
@@ -32,20 +35,75 @@ function webpDimensions(bytes: Buffer): ImageDimensions | undefined {
   return undefined;
 }
 
-/** Walks the JPEG segments to the first start-of-frame marker (C0-CF except C4 DHT, C8 JPG and CC DAC). */
+/** Markers that stand alone, with no length after them: TEM, RST0-RST7 (libjpeg's next_marker/read_markers). */
+const standaloneJpegMarkers = new Set([0x01, 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7]);
+const isStartOfFrame = (marker: number) => marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker);
+
+/**
+ * The frame size the decoder will use, found as libjpeg finds it: bytes other than FF between segments are skipped
+ * (it warns and goes on), FF fill bytes and stuffed FF00 too, standalone markers have no length, a length past the
+ * end or a second SOI or frame header is refused (libjpeg stops with an error there; so do we, rather than guess).
+ * Reading stops at the first scan, where the frame must be known.
+ */
 function jpegDimensions(bytes: Buffer): ImageDimensions | undefined {
+  let frame: ImageDimensions | undefined;
   let offset = 2;
-  while (offset + 9 < bytes.length) {
-    if (bytes[offset] !== 0xff) return undefined;
-    const marker = bytes[offset + 1] ?? 0;
-    if (marker === 0xff) {
-      offset++;
-      continue;
+  while (offset < bytes.length) {
+    while (offset < bytes.length && bytes[offset] !== 0xff) offset++;
+    while (offset < bytes.length && bytes[offset] === 0xff) offset++;
+    if (offset >= bytes.length) break;
+    const marker = bytes[offset++] ?? 0;
+    if (marker === 0x00 || standaloneJpegMarkers.has(marker)) continue;
+    if (marker === 0xd8) return undefined;
+    if (marker === 0xd9 || marker === 0xda) break;
+    if (offset + 2 > bytes.length) return undefined;
+    const length = bytes.readUInt16BE(offset);
+    if (length < 2 || offset + length > bytes.length) return undefined;
+    if (isStartOfFrame(marker)) {
+      if (frame || length < 8) return undefined;
+      frame = { width: bytes.readUInt16BE(offset + 5), height: bytes.readUInt16BE(offset + 3) };
     }
-    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
-      return { width: bytes.readUInt16BE(offset + 7), height: bytes.readUInt16BE(offset + 5) };
-    }
-    offset += 2 + bytes.readUInt16BE(offset + 2);
+    offset += length;
   }
-  return undefined;
+  // A height of 0 means "given later" (DNL), which the decoder refuses too.
+  return frame && frame.width > 0 && frame.height > 0 ? frame : undefined;
+}
+
+/**
+ * A GIF's decoder (giflib, as the OCR engine uses it) reads every image of the file into memory, each as large as its
+ * own descriptor says, whatever the logical screen claims: the size that counts is the largest of them all, and
+ * the pixels all of them together.
+ */
+function gifDimensions(bytes: Buffer): ImageDimensions | undefined {
+  let width = bytes.readUInt16LE(6);
+  let height = bytes.readUInt16LE(8);
+  let pixels = width * height;
+  const colorTableBytes = (packed: number) => (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
+  const skipSubBlocks = (from: number) => {
+    let at = from;
+    while (at < bytes.length && bytes[at] !== 0) at += 1 + (bytes[at] ?? 0);
+    return at + 1;
+  };
+  let offset = 13 + colorTableBytes(bytes[10] ?? 0);
+  let images = 0;
+  while (offset < bytes.length) {
+    const block = bytes[offset];
+    if (block === 0x3b) break;
+    if (block === 0x21) {
+      offset = skipSubBlocks(offset + 2);
+    } else if (block === 0x2c) {
+      if (offset + 10 > bytes.length) return undefined;
+      const imageWidth = bytes.readUInt16LE(offset + 5);
+      const imageHeight = bytes.readUInt16LE(offset + 7);
+      width = Math.max(width, imageWidth);
+      height = Math.max(height, imageHeight);
+      pixels += imageWidth * imageHeight;
+      images++;
+      // Descriptor, local colour table, LZW code size, then the image data in sub-blocks.
+      offset = skipSubBlocks(offset + 10 + colorTableBytes(bytes[offset + 9] ?? 0) + 1);
+    } else {
+      return undefined;
+    }
+  }
+  return images > 0 ? { width, height, pixels } : undefined;
 }

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { controllableEngines, image, settle } from '../../../test-support/ocr-engines.js';
 import { createImageTextReader, type ImageText, OcrError } from './image-text-reader.js';
-import { type RecognizingWorker, UnreadableImage } from './tesseract-worker.js';
+import { UnreadableImage } from './tesseract-worker.js';
 
 const fixture = (name: string) => readFile(new URL(`../../../test-support/fixtures/${name}`, import.meta.url));
 const png = async (name: string) => ({ contentType: 'image/png', bytes: await fixture(name) });
@@ -122,36 +123,6 @@ describe('reading screenshots: time limits, cancelling and closing with the real
     await expectCode(reader.read(await png('blank-terminal.png')), 'closed:ocr');
   });
 });
-
-/** An engine whose reads finish when the test says so. */
-function controllableEngines() {
-  const started: Array<{ terminated: boolean; finish(text: string | Error): void }> = [];
-  const startWorker = async (): Promise<RecognizingWorker> => {
-    const pending: Array<(text: string | Error) => void> = [];
-    const engine = {
-      terminated: false,
-      finish: (text: string | Error) => pending.shift()?.(text),
-    };
-    started.push(engine);
-    return {
-      recognize: () =>
-        new Promise((resolve, reject) =>
-          pending.push((text) => (typeof text === 'string' ? resolve(text) : reject(text))),
-        ),
-      terminate: async () => {
-        engine.terminated = true;
-      },
-    };
-  };
-  return { started, startWorker };
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
-/** A PNG header (1x1) with nothing after it: enough for the size guard; the fake engine never reads it. */
-const image = {
-  contentType: 'image/png',
-  bytes: Buffer.from('89504e470d0a1a0a0000000d494844520000000100000001080600000000000000', 'hex'),
-};
 
 describe('the queue in front of the engines', () => {
   it('reads one image at a time per engine, in order, on one engine started on first use', async () => {

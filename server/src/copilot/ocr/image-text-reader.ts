@@ -1,4 +1,4 @@
-import { readImageDimensions } from './image-dimensions.js';
+import { pixelsToDecode, readImageDimensions } from './image-dimensions.js';
 import { defaultMaxOcrCharacters, normalizeOcrText } from './ocr-text.js';
 import { type RecognizingWorker, startTesseractWorker, UnreadableImage } from './tesseract-worker.js';
 
@@ -45,12 +45,24 @@ export type ImageTextReaderOptions = {
   maxCharacters?: number;
   /** Larger images are not decoded (see image-dimensions.ts). Default 36 megapixels, e.g. 6000 x 6000. */
   maxPixels?: number;
+  /**
+   * The engine's WebAssembly memory grows to fit the largest image it has read and never shrinks: after an image
+   * of more pixels than this, or when the process is larger than `recycleAboveResidentBytes` after a read, the engine
+   * is stopped and the next read starts a fresh one (about half a second), so the memory returns. Defaults 8 megapixels
+   * (a 4K screenshot) and 768 MB.
+   */
+  recycleAbovePixels?: number;
+  recycleAboveResidentBytes?: number;
+  /** The process's resident memory; tests replace it. Default process.memoryUsage.rss. */
+  residentBytes?: () => number;
   /** Starts an engine; tests replace it. Default: a tesseract.js worker with English, from local files. */
   startWorker?: () => Promise<RecognizingWorker>;
 };
 
 type Job = {
   image: ImageInput;
+  /** What decoding it costs (image-dimensions.ts). */
+  pixels: number;
   resolve(text: ImageText): void;
   reject(error: OcrError): void;
   /** Settles when the job is given up (timeout, abort, close); the running read then stops its engine. */
@@ -76,6 +88,9 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
   const maxPixels = options.maxPixels ?? 36_000_000;
   const maxCharacters = options.maxCharacters ?? defaultMaxOcrCharacters;
   const startWorker = options.startWorker ?? startTesseractWorker;
+  const recycleAbovePixels = options.recycleAbovePixels ?? 8_000_000;
+  const recycleAboveResidentBytes = options.recycleAboveResidentBytes ?? 768 * 1024 * 1024;
+  const residentBytes = options.residentBytes ?? (() => process.memoryUsage.rss());
   const slots: Slot[] = Array.from({ length: Math.max(1, options.workers ?? 1) }, () => ({
     worker: undefined,
     job: undefined,
@@ -123,6 +138,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
       }
     } finally {
       clearTimeout(timer);
+      if (job.pixels > recycleAbovePixels || residentBytes() > recycleAboveResidentBytes) stopEngine(slot);
       slot.job = undefined;
       if (!closed) dispatch();
     }
@@ -154,12 +170,17 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
           problem: { code: 'unreadable_image', message: 'The size of the image could not be read from its header.' },
         });
       }
-      if (dimensions.width * dimensions.height > maxPixels) {
+      const pixels = pixelsToDecode(dimensions);
+      if (pixels > maxPixels) {
+        const size =
+          pixels === dimensions.width * dimensions.height
+            ? `${dimensions.width} x ${dimensions.height} pixels`
+            : `${Math.round(pixels / 1e6)} megapixels in all its frames`;
         return Promise.resolve({
           text: '',
           problem: {
             code: 'image_too_large',
-            message: `The image is ${dimensions.width} x ${dimensions.height} pixels; text is only read from images of at most ${Math.round(maxPixels / 1e6)} megapixels.`,
+            message: `The image is ${size}; text is only read from images of at most ${Math.round(maxPixels / 1e6)} megapixels.`,
           },
         });
       }
@@ -175,6 +196,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
         const finish = () => signal?.removeEventListener('abort', onAbort);
         const job: Job = {
           image,
+          pixels,
           cancelled,
           resolve: (text) => {
             finish();
