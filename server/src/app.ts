@@ -20,10 +20,10 @@ import { readImageText } from './copilot/ocr/read-image-text.js';
 import { copilotRoutes } from './copilot/routes.js';
 import { followSite, type SiteFollower } from './gate/site-follower.js';
 import { siteRoutes } from './gate/site-routes.js';
+import { loadMetrics, runOperations } from './ops/operations.js';
 import { searchRoutes } from './search/routes.js';
 import { createSemanticIndex } from './search/semantic-index.js';
 import { openStore, type Store } from './store/database.js';
-import { pruneQuestions } from './store/questions.js';
 
 /** Pretty lines are written on this thread: pino's transport would start a worker thread (about 20 MB) for them. */
 async function loggerOptions(config: Config): Promise<FastifyServerOptions['logger']> {
@@ -51,9 +51,10 @@ async function openTogether(openDatabase: (() => Promise<Store>) | Store, openSi
 
 /** Builds the whole server from a parsed config; tests call this with their own config. */
 export async function buildApp(config: Config, options: BuildOptions = {}) {
+  const metrics = await loadMetrics(config);
   const app = Fastify({
     logger: await loggerOptions(config),
-    logController: new AccessLog(),
+    logController: new AccessLog(metrics?.observeRequest),
     // Behind a balancer, its X-Forwarded-For names the reader (limits for strangers count by address).
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     return503OnClosing: true,
@@ -72,6 +73,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   );
   if (!options.store) app.addHook('onClose', () => store.close());
   app.addHook('onClose', async () => site.close());
+  runOperations(app, { config, store, metrics, buildLoadedAt: () => site.current().loadedAt });
   const policySource = createPolicySource(config.accessSettings, config.accessPolicyFile, (message) =>
     app.log.error(message),
   );
@@ -123,19 +125,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
           onError: (message, error) => app.log.warn({ reason: (error as Error).message }, message),
         });
   if (semanticIndex) app.addHook('onReady', () => void semanticIndex.refresh());
-  const pruneQuestionLog = () =>
-    pruneQuestions(store.db, new Date(Date.now() - config.questionLogDays * 86_400_000)).catch((error: unknown) =>
-      app.log.error({ reason: (error as Error).message }, 'could not prune the questions log'),
-    );
-  const pruning = setInterval(pruneQuestionLog, 6 * 3_600_000).unref();
-  app.addHook('onReady', async () => void (await pruneQuestionLog()));
-  app.addHook('onClose', async () => clearInterval(pruning));
-  const imageTextReader = createImageTextReader();
+  const ocrReader = createImageTextReader();
+  const imageTextReader = metrics ? metrics.timeImageReading(ocrReader) : ocrReader;
   app.addHook('onClose', () => imageTextReader.close());
   await app.register(copilotRoutes, {
     publicOrigin,
     db: store.db,
     ...config.askLimits,
+    observer: metrics?.copilot,
     currentIndex: () => site.current().search,
     semanticSearch: semanticIndex?.search,
     readImageText: (images, signal) => readImageText(imageTextReader, images, signal, app.log),

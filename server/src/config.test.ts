@@ -227,6 +227,26 @@ describe('TRUST_PROXY', () => {
   });
 });
 
+describe('metrics and maintenance', () => {
+  it('serves no metrics unless METRICS_PORT is set, then on HOST or METRICS_HOST; maintains hourly by default', () => {
+    expect(loadConfig({}).metrics).toBeUndefined();
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9464' }).metrics).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics?.host).toBe('10.0.0.5');
+    expect(loadConfig({}).maintenanceIntervalMs).toBe(3_600_000);
+    expect(loadConfig({ MAINTENANCE_INTERVAL_MINUTES: '15' }).maintenanceIntervalMs).toBe(900_000);
+  });
+
+  it.each([
+    ['refusesMetricsOnThePublicPort', { PORT: '3000', METRICS_PORT: '3000' }, /METRICS_PORT: must differ from PORT/],
+    ['reportsMetricsPortThatIsNotANumber', { METRICS_PORT: 'nine' }, /METRICS_PORT: /],
+    ['reportsMetricsPortZero', { METRICS_PORT: '0' }, /METRICS_PORT: /],
+    ['reportsZeroMaintenanceInterval', { MAINTENANCE_INTERVAL_MINUTES: '0' }, /MAINTENANCE_INTERVAL_MINUTES: /],
+    ['reportsFractionalMaintenanceInterval', { MAINTENANCE_INTERVAL_MINUTES: '0.5' }, /MAINTENANCE_INTERVAL_MINUTES/],
+  ])('%s', (_name, environment, message) => {
+    expect(() => loadConfig(environment)).toThrow(message);
+  });
+});
+
 describe('createDevelopmentProvider', () => {
   it('refusesToRunInProduction', () => {
     expect(() =>

@@ -18,6 +18,9 @@ const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  METRICS_PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
+  METRICS_HOST: optionalText,
+  MAINTENANCE_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   TRUST_PROXY: z
     .string()
@@ -84,6 +87,10 @@ export type Config = {
   environment: 'development' | 'production' | 'test';
   host: string;
   port: number;
+  /** Where Prometheus scrapes /metrics; undefined: no metrics listener. Never the public port. */
+  metrics: { host: string; port: number } | undefined;
+  /** How often expired sessions and old log entries are removed (once across instances on PostgreSQL). */
+  maintenanceIntervalMs: number;
   /** The origin readers use, e.g. https://docs.acme.dev; redirects and cookies are built from it. */
   publicUrl: URL;
   /** The balancers whose X-Forwarded-For is believed for the reader's address; empty: none (the server faces readers). */
@@ -181,6 +188,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     identityProvider = { kind: 'development', issuer: new URL(developmentIssuerPath, publicUrl).href };
   }
   if (production && !values.SESSION_SECRET) problems.push('  SESSION_SECRET: required in production');
+  // The public port is gated; metrics there would either leak to readers or sit behind the sign-in page.
+  if (values.METRICS_PORT !== undefined && values.METRICS_PORT === values.PORT) {
+    problems.push('  METRICS_PORT: must differ from PORT (metrics are never served on the public port)');
+  }
 
   const model = modelSettings(values, problems);
 
@@ -189,6 +200,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     environment: values.NODE_ENV,
     host: values.HOST,
     port: values.PORT,
+    metrics:
+      values.METRICS_PORT === undefined
+        ? undefined
+        : { host: values.METRICS_HOST ?? values.HOST, port: values.METRICS_PORT },
+    maintenanceIntervalMs: values.MAINTENANCE_INTERVAL_MINUTES * 60_000,
     publicUrl,
     trustedProxies: values.TRUST_PROXY,
     secureCookies: publicUrl.protocol === 'https:',

@@ -1,5 +1,6 @@
 import type { Database } from '../store/database.js';
 import type { AnswerDependencies } from './answer/answer-service.js';
+import type { CopilotObserver } from './copilot-observer.js';
 import type { RunningAnswers } from './turn/running-answers.js';
 import type { AnsweredQuestion } from './turn/turn-service.js';
 
@@ -8,6 +9,8 @@ export type CopilotOptions = AnswerDependencies & {
   db: Database;
   requestsPerMinute?: number | undefined;
   concurrentPerUser?: number | undefined;
+  /** Counts questions, their coverage and latency, and why answers failed (the server's metrics). */
+  observer?: CopilotObserver | undefined;
 };
 
 /** What each of Dev Copilot's route plugins gets; kept apart from routes.ts, which imports the plugins. */

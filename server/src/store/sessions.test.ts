@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
 import { sessions } from './schema.js';
 import {
+  countActiveSessions,
   createSession,
   deleteExpiredSessions,
   deleteSession,
@@ -115,6 +116,8 @@ for (const backend of testBackends) {
         await touchSession(store.db, { idHash, lastSeenAt });
       }
 
+      // The metrics' active sessions are exactly those the deletion keeps.
+      expect(await countActiveSessions(store.db, { now, idleTimeoutMs })).toBe(1);
       expect(await deleteExpiredSessions(store.db, { now, idleTimeoutMs })).toBe(4);
       expect(await deleteExpiredSessions(store.db, { now, idleTimeoutMs })).toBe(0);
 

@@ -1,4 +1,4 @@
-import { eq, lte, or } from 'drizzle-orm';
+import { and, count, eq, gt, lte, or } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { type SessionRow, sessions } from './schema.js';
 
@@ -50,4 +50,17 @@ export async function deleteExpiredSessions(
     .where(or(lte(sessions.expiresAt, now), lte(sessions.lastSeenAt, idleSince)))
     .returning({ idHash: sessions.idHash });
   return deleted.length;
+}
+
+/** Sessions that can still sign someone in at `now`: the same boundaries as `deleteExpiredSessions`, the other side. */
+export async function countActiveSessions(
+  db: Database,
+  { now, idleTimeoutMs }: { now: Date; idleTimeoutMs: number },
+): Promise<number> {
+  const idleSince = new Date(now.getTime() - idleTimeoutMs);
+  const [row] = await db
+    .select({ active: count() })
+    .from(sessions)
+    .where(and(gt(sessions.expiresAt, now), gt(sessions.lastSeenAt, idleSince)));
+  return row?.active ?? 0;
 }

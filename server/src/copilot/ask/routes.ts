@@ -18,6 +18,7 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
       '/api/askAi',
       { schema: { body: askAiRequestSchema }, bodyLimit: options.bodyLimit },
       async (request, reply) => {
+        const asked = performance.now();
         const images = checkImages(request.body.messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
         const reader = readerOf(request);
         const slot = options.running.begin(reader);
@@ -29,6 +30,7 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
           for await (const piece of run.pieces) text += piece;
           const finished = run.finish(text);
           await options.recordAnswer({ ...run, email: reader, sources: finished.sources, answerId: randomUUID() });
+          options.observer?.answered(run.covered, (performance.now() - asked) / 1000);
           const response: AskAiResponse = {
             data: finished.text,
             covered: run.covered,
@@ -38,8 +40,12 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
           };
           return response;
         } catch (error) {
-          if (slot.signal.aborted) return reply;
+          if (slot.signal.aborted) {
+            options.observer?.cancelled();
+            return reply;
+          }
           const failure = classifyModelError(error);
+          options.observer?.failed(failure.code);
           request.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the model failed');
           return sendApiError(reply, failure.code, failure.message);
         } finally {

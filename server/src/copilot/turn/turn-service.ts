@@ -5,6 +5,7 @@ import type { Database } from '../../store/database.js';
 import { appendMessage, updateAnswer } from '../../store/messages.js';
 import type { MessageStatus } from '../../store/schema.js';
 import { type AnswerDependencies, type AnswerRun, startAnswer } from '../answer/answer-service.js';
+import type { CopilotObserver } from '../copilot-observer.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { conversationFor, placeQuestion, textOf } from './conversation.js';
@@ -30,6 +31,7 @@ export type TurnDependencies = AnswerDependencies & {
   log: FastifyBaseLogger;
   /** Called with every stored complete answer; must not throw. */
   onAnswered?: ((question: AnsweredQuestion) => Promise<void>) | undefined;
+  observer?: CopilotObserver | undefined;
 };
 
 type Answering = { ownerEmail: string; threadId: string; questionId: string; answerId: string; signal: AbortSignal };
@@ -88,6 +90,7 @@ async function writeAnswer(
   start: (signal: AbortSignal) => Promise<AnswerRun>,
 ) {
   const { threadId, questionId, answerId, signal } = answering;
+  const asked = performance.now();
   writer.write({ type: 'start', messageId: answerId });
   writer.write({ type: 'data-turn', data: { threadId, questionId, answerId } });
   let text = '';
@@ -122,6 +125,7 @@ async function writeAnswer(
     writer.write({ type: 'text-end', id: answerId });
     writer.write({ type: 'finish', finishReason: 'stop' });
     deps.log.info({ mode: run.mode, covered: run.covered, sources: finished.sources.length }, 'answered');
+    deps.observer?.answered(run.covered, (performance.now() - asked) / 1000);
   } catch (error) {
     const stopped = signal.reason instanceof StoppedByReader;
     const partial = run ? run.finish(text).text : text;
@@ -133,13 +137,15 @@ async function writeAnswer(
       },
     );
     if (stopped) {
+      deps.observer?.cancelled();
       writer.write({ type: 'abort', reason: 'stopped' });
       return;
     }
     const failure = saved
       ? classifyModelError(error)
-      : { code: 'internal:threads', message: 'The answer could not be saved.' };
+      : { code: 'internal:threads' as const, message: 'The answer could not be saved.' };
     deps.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the answer failed');
+    deps.observer?.failed(failure.code);
     writer.write({ type: 'data-failure', data: { code: failure.code, message: failure.message } });
     writer.write({ type: 'error', errorText: failure.message });
   }

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inMemoryDataDirectory, openStore } from '../server/src/store/database.js';
+import { type FakeModelServer, startFakeModelServer } from '../server/test-support/fake-model-server.js';
+import { copilotClient } from './ask-fixtures';
+import { freePort, startServer } from './harness';
+import { grewBy, scrape } from './metrics-scrape';
+import { sessionCookieFor } from './sign-in';
+
+/** The metrics of what goes wrong: a model failing for different causes, a database gone. */
+
+const question = (text: string) => ({
+  messages: [{ role: 'user', content: [{ type: 'text', text }], attachments: [] }],
+});
+
+describe('model errors', () => {
+  let fakeModel: FakeModelServer;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let metricsPort: number;
+  let copilot: ReturnType<typeof copilotClient>;
+  beforeAll(async () => {
+    fakeModel = await startFakeModelServer();
+    metricsPort = await freePort();
+    server = await startServer({
+      METRICS_PORT: String(metricsPort),
+      COPILOT_PROVIDER: 'openai-compatible',
+      COPILOT_MODEL: 'test-model',
+      COPILOT_BASE_URL: `${fakeModel.url}/v1`,
+      COPILOT_TIMEOUT_SECONDS: '1',
+    });
+    copilot = copilotClient(server.baseUrl, await sessionCookieFor(server.baseUrl, 'metrics-model@acme.dev'));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fakeModel?.close();
+  });
+
+  it('counts failed answers by cause, and answered ones in model mode', async () => {
+    const before = await scrape(metricsPort);
+    fakeModel.behave({ status: 401 });
+    expect((await copilot.ask(question('How do I register a GitLab runner?'))).status).toBe(502);
+    fakeModel.behave({ hang: true });
+    expect((await copilot.ask(question('How do I register a GitLab runner?'))).status).toBe(504);
+    fakeModel.behave({ reply: 'Register it with the runner token, see [the guide](/setting-up-gitlab-runner).' });
+    expect((await copilot.ask(question('How do I register a GitLab runner?'))).status).toBe(200);
+    const after = await scrape(metricsPort);
+
+    expect(grewBy(before, after, 'handbook_copilot_model_errors_total', { cause: 'refused_key' })).toBe(1);
+    expect(grewBy(before, after, 'handbook_copilot_model_errors_total', { cause: 'timeout' })).toBe(1);
+    const questionsBy = (outcome: string) =>
+      grewBy(before, after, 'handbook_copilot_questions_total', { mode: 'model', outcome });
+    expect(questionsBy('failed')).toBe(2);
+    expect(questionsBy('covered')).toBe(1);
+    expect(grewBy(before, after, 'handbook_copilot_answer_duration_seconds_count', { mode: 'model' })).toBe(1);
+  });
+});
+
+describe('database errors', () => {
+  it('counts queries that fail under a request and under a scrape, and the scrape still answers', async () => {
+    const store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    const metricsPort = await freePort();
+    const server = await startServer({ METRICS_PORT: String(metricsPort) }, { store });
+    try {
+      await store.close();
+      // An unknown session is looked up in the database, which is gone.
+      const response = await fetch(`${server.baseUrl}/faqs/`, {
+        headers: { cookie: `acme_session=${'x'.repeat(43)}` },
+      });
+      expect(response.status).toBeGreaterThanOrEqual(500);
+      const first = await scrape(metricsPort);
+      expect(first.sample('handbook_database_errors_total', { where: 'request' })).toBe(1);
+      // The active sessions could not be counted: zero, the rest of the scrape intact, and the failure counted (the
+      // counters are read alongside the gauges, so it shows from the next scrape).
+      expect(first.sample('handbook_active_sessions')).toBe(0);
+      expect(first.sample('handbook_site_build_age_seconds')).toBeGreaterThan(0);
+      expect((await scrape(metricsPort)).sample('handbook_database_errors_total', { where: 'metrics' })).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
