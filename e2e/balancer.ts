@@ -17,7 +17,7 @@ export function upstreamBlock(addresses: string[]): string {
   const block = /upstream handbook \{[^}]*\}/.exec(template)?.[0];
   if (!block) throw new Error('deploy/nginx/templates/default.conf.template has no upstream handbook block');
   let next = 0;
-  const replaced = block.replace(/server (\S+?)(?=[\s;])/g, (whole) => {
+  const replaced = block.replace(/server (\S+?)(?=[\s;])/g, () => {
     const address = addresses[next++];
     if (!address) throw new Error(`the template names more instances than the ${addresses.length} given`);
     return `server ${address}`;

@@ -75,9 +75,13 @@ export async function buildServer({ quiet = false } = {}) {
  * start skips initdb (src/store/embedded-database.ts).
  */
 function prepareEmbeddedDatabaseTemplate() {
-  execFileSync(process.execPath, [path.join(serverDirectory, 'dist', 'initialize-embedded-database.js'), '--template'], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [path.join(serverDirectory, 'dist', 'initialize-embedded-database.js'), '--template'],
+    {
+      stdio: 'inherit',
+    },
+  );
 }
 
 /** Compiles only when dist/ is missing or older than its sources; a current dist is left alone. Says whether it did. */
