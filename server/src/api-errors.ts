@@ -2,6 +2,7 @@ import { ApiError, type ApiErrorBody, type ApiErrorCode, apiErrors } from '@acme
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isDatabaseUnavailable } from './store/unavailable.js';
 
 /** The one JSON error shape of every API: `{ error: { code, message } }`, never cached. */
 export function sendApiError(
@@ -12,6 +13,15 @@ export function sendApiError(
 ) {
   const body: ApiErrorBody = { error: { code, message } };
   return reply.header('cache-control', 'no-store').code(status).send(body);
+}
+
+/** When a reader is told to try again while the database is away: about as long as an outage takes to notice. */
+export const databaseRetryAfterSeconds = 5;
+
+/** The 503 of a request the database could not serve: no detail of the failure, a time to try again. */
+export function sendDatabaseUnavailable(reply: FastifyReply) {
+  reply.header('retry-after', String(databaseRetryAfterSeconds));
+  return sendApiError(reply, 'unavailable:database');
 }
 
 const requestProblems: Record<string, string> = {
@@ -50,7 +60,8 @@ export type ApiErrorHandlerOptions = {
 
 /**
  * The error handler of every API plugin: contract errors as they are, schema and body problems as 4xx with the
- * route's bad-request code, anything else logged and answered with a short 500.
+ * route's bad-request code, a database out of reach as a 503 to try again, anything else logged and answered with a short
+ * 500. The failure itself (its SQL, its parameters) goes to the log only.
  */
 export function apiErrorHandler({ badRequest, internal, tooLargeAdvice }: ApiErrorHandlerOptions) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -66,6 +77,10 @@ export function apiErrorHandler({ badRequest, internal, tooLargeAdvice }: ApiErr
       const message = requestProblems[error.code] ?? error.message;
       const advice = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && tooLargeAdvice ? ` ${tooLargeAdvice}` : '';
       return sendApiError(reply, badRequest, `${message}${advice}`, error.statusCode);
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'the database is unavailable');
+      return sendDatabaseUnavailable(reply);
     }
     request.log.error({ err: error }, 'API request failed');
     return sendApiError(reply, internal);

@@ -20,6 +20,8 @@ import { readImageText } from './copilot/ocr/read-image-text.js';
 import { copilotRoutes } from './copilot/routes.js';
 import { followSite, type SiteFollower } from './gate/site-follower.js';
 import { siteRoutes } from './gate/site-routes.js';
+import { registerErrorPages } from './gate/unavailable-page.js';
+import { registerHealthRoutes } from './ops/health-routes.js';
 import { loadMetrics, runOperations } from './ops/operations.js';
 import { searchRoutes } from './search/routes.js';
 import { createSemanticIndex } from './search/semantic-index.js';
@@ -59,10 +61,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     return503OnClosing: true,
   });
+  // First, so every plugin registered below inherits it: a database outage is a 503 page, never SQL in a 500.
+  registerErrorPages(app);
   // The database and the built site are opened side by side: the site is read on another thread meanwhile.
   const [store, site] = await openTogether(
     options.store ??
-      (() => openStore({ databaseUrl: config.databaseUrl, dataDirectory: path.join(config.dataDirectory, 'pglite') })),
+      (() =>
+        openStore({
+          databaseUrl: config.databaseUrl,
+          dataDirectory: path.join(config.dataDirectory, 'pglite'),
+          timeouts: config.databaseTimeouts,
+          onStaleLock: (message) => app.log.warn(message),
+        })),
     // The built site as one snapshot (files, headers, search index), rebuilt in the background and swapped in whole.
     () =>
       followSite(config.siteDirectory, {
@@ -106,7 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     currentPolicy,
     developmentSignIn: identityProvider.kind === 'development',
   });
-  app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+  registerHealthRoutes(app, { store, siteLoaded: () => site.current().files.size > 0 });
   await app.register(authRoutes, {
     config,
     sessions,
@@ -132,6 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     publicOrigin,
     db: store.db,
     ...config.askLimits,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
     observer: metrics?.copilot,
     currentIndex: () => site.current().search,
     semanticSearch: semanticIndex?.search,

@@ -247,6 +247,25 @@ describe('metrics and maintenance', () => {
   });
 });
 
+describe('database timeouts and shutdown', () => {
+  it('waits 5 s on PostgreSQL and drains for 10 s by default; fractions are allowed', () => {
+    expect(loadConfig({}).databaseTimeouts).toEqual({ connectSeconds: 5, querySeconds: 5 });
+    expect(loadConfig({}).shutdownTimeoutMs).toBe(10_000);
+    const tuned = loadConfig({ DATABASE_CONNECT_TIMEOUT_SECONDS: '1.5', DATABASE_QUERY_TIMEOUT_SECONDS: '30' });
+    expect(tuned.databaseTimeouts).toEqual({ connectSeconds: 1.5, querySeconds: 30 });
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '2' }).shutdownTimeoutMs).toBe(2000);
+  });
+
+  it.each([
+    ['DATABASE_CONNECT_TIMEOUT_SECONDS', '0'],
+    ['DATABASE_QUERY_TIMEOUT_SECONDS', 'soon'],
+    ['DATABASE_QUERY_TIMEOUT_SECONDS', '-1'],
+    ['SHUTDOWN_TIMEOUT_SECONDS', '601'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+});
+
 describe('createDevelopmentProvider', () => {
   it('refusesToRunInProduction', () => {
     expect(() =>

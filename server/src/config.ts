@@ -35,6 +35,9 @@ const environmentSchema = z.object({
     .default(path.join(repoRoot, 'site', 'build')),
   DATA_DIR: z.string().min(1).default(path.join(repoRoot, 'data')),
   DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(5),
+  DATABASE_QUERY_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(5),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(10),
   OIDC_ISSUER: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   OIDC_CLIENT_ID: optionalText,
   OIDC_CLIENT_SECRET: optionalText,
@@ -103,6 +106,10 @@ export type Config = {
   siteDirectory: string;
   dataDirectory: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: past these a connection or query fails, and readers get a short 503 instead of waiting. */
+  databaseTimeouts: { connectSeconds: number; querySeconds: number };
+  /** On SIGTERM/SIGINT, how long running answers may go on before they are stopped and the server exits. */
+  shutdownTimeoutMs: number;
   identityProvider: IdentityProvider;
   /** Signs the short-lived sign-in state cookie. */
   sessionSecret: string;
@@ -214,6 +221,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     siteDirectory: path.resolve(values.SITE_DIR),
     dataDirectory: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
+    databaseTimeouts: {
+      connectSeconds: values.DATABASE_CONNECT_TIMEOUT_SECONDS,
+      querySeconds: values.DATABASE_QUERY_TIMEOUT_SECONDS,
+    },
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     identityProvider,
     sessionSecret: values.SESSION_SECRET ?? randomDevelopmentSecret(),
     sessionIdleTimeoutMs: values.SESSION_IDLE_TIMEOUT_HOURS * 3_600_000,

@@ -9,6 +9,8 @@ export type CopilotOptions = AnswerDependencies & {
   db: Database;
   requestsPerMinute?: number | undefined;
   concurrentPerUser?: number | undefined;
+  /** On shutdown, how long running answers may go on before they are stopped. */
+  shutdownTimeoutMs?: number | undefined;
   /** Counts questions, their coverage and latency, and why answers failed (the server's metrics). */
   observer?: CopilotObserver | undefined;
 };

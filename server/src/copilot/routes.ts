@@ -4,6 +4,7 @@ import { requireAllowedViewer } from '../auth/guards.js';
 import { registerReaderRateLimit } from '../reader-rate-limit.js';
 import { recordQuestion } from '../store/questions.js';
 import { askRoute } from './ask/routes.js';
+import { ModelRunError } from './model/model-errors.js';
 import type { CopilotOptions, CopilotRouteOptions } from './route-options.js';
 import { threadRoutes } from './threads/routes.js';
 import { sweepAbandonedAnswers } from './turn/abandoned-answers.js';
@@ -12,6 +13,12 @@ import { RunningAnswers } from './turn/running-answers.js';
 
 // For those who start the API; the route plugins import these from route-options.ts, never from here (no loop).
 export type { CopilotOptions, CopilotRouteOptions };
+
+/** What an answer cut short by a shutdown is stored with and its reader told. */
+const serverStopping = new ModelRunError({
+  code: 'cancelled:ask',
+  message: 'The server restarted before the answer was finished. Ask again.',
+});
 
 /** Dev Copilot's API: only for allowed readers, never cached, questions limited per reader. */
 export async function copilotRoutes(app: FastifyInstance, options: CopilotOptions) {
@@ -23,7 +30,11 @@ export async function copilotRoutes(app: FastifyInstance, options: CopilotOption
   // Before the rate limiter, so it counts per signed-in reader and strangers never reach it.
   app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'Dev Copilot' }));
   const running = new RunningAnswers(options.concurrentPerUser ?? 2);
-  app.addHook('onClose', async () => running.abortAll(new Error('The server is shutting down')));
+  // Before the server stops listening and waits for its connections, which an answer being streamed keeps open.
+  app.addHook('preClose', async () => {
+    const stopped = await running.drain(options.shutdownTimeoutMs ?? 10_000, serverStopping);
+    if (stopped > 0) app.log.warn({ stopped }, 'stopped answers still running at shutdown');
+  });
   sweepAbandonedAnswers(app, options.db, options.model?.timeoutMs);
   const routeOptions: CopilotRouteOptions = {
     ...options,

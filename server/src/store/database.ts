@@ -8,7 +8,9 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { serverDirectory } from '../server-directory.js';
 import { describeError } from './describe-error.js';
+import { type DirectoryLock, lockDirectory } from './directory-lock.js';
 import { inMemoryDataDirectory, openEmbeddedDatabase } from './embedded-database.js';
+import { createPostgresClient, type DatabaseTimeouts, defaultDatabaseTimeouts } from './postgres-client.js';
 import { type PostgresUrl, parsePostgresUrl } from './postgres-url.js';
 import * as schema from './schema.js';
 
@@ -17,12 +19,22 @@ export type StoreOptions = {
   databaseUrl?: string | undefined;
   /** Where PGlite keeps its files; `memory://` keeps them in memory (tests). */
   dataDirectory: string;
+  /** PostgreSQL only: how long to wait on it before a query fails. */
+  timeouts?: DatabaseTimeouts | undefined;
+  /** Told when a PGlite directory's lock was left by a process that no longer runs, and taken over. */
+  onStaleLock?: ((message: string) => void) | undefined;
 };
 
 /** What every query function takes: the same Drizzle API whichever driver is underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-export type Store = { db: Database; kind: 'pglite' | 'postgres'; close(): Promise<void> };
+export type Store = {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Resolves when the database answers a trivial query (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
 
 export { inMemoryDataDirectory };
 
@@ -33,38 +45,61 @@ const migrationsFolder = path.join(serverDirectory, 'drizzle');
 export async function openStore(options: StoreOptions & { migrate?: boolean }): Promise<Store> {
   const migrate = options.migrate ?? true;
   if (options.databaseUrl !== undefined && options.databaseUrl !== '') {
-    return openPostgresStore(parsePostgresUrl(options.databaseUrl), migrate);
+    return openPostgresStore(
+      parsePostgresUrl(options.databaseUrl),
+      options.timeouts ?? defaultDatabaseTimeouts,
+      migrate,
+    );
   }
-  return openPgliteStore(options.dataDirectory, migrate);
+  return openPgliteStore(options, migrate);
 }
 
-async function openPgliteStore(dataDirectory: string, migrate: boolean): Promise<Store> {
-  const name =
-    dataDirectory === inMemoryDataDirectory ? 'in-memory PGlite database' : `PGlite database in ${dataDirectory}`;
+async function openPgliteStore(options: StoreOptions, migrate: boolean): Promise<Store> {
+  const { dataDirectory } = options;
+  const inMemory = dataDirectory === inMemoryDataDirectory;
+  const name = inMemory ? 'in-memory PGlite database' : `PGlite database in ${dataDirectory}`;
+  let lock: DirectoryLock | undefined;
   let client: PGlite | undefined;
   try {
+    // One process per directory: a second one would run too, and the one that stops last would overwrite the other.
+    if (!inMemory) lock = await lockDirectory(dataDirectory, { onStaleLock: options.onStaleLock });
     client = await openEmbeddedDatabase(dataDirectory);
     const db = drizzlePglite({ client, schema });
     if (migrate) await migratePglite(db, { migrationsFolder });
     const opened = client;
-    return { db, kind: 'pglite', close: () => opened.close() };
+    const held = lock;
+    return {
+      db,
+      kind: 'pglite',
+      ping: async () => void (await opened.query('select 1')),
+      close: async () => {
+        await opened.close();
+        await held?.release();
+      },
+    };
   } catch (error) {
     await client?.close().catch(() => {});
+    await lock?.release();
     throw new Error(`Could not open the ${name}: ${describeError(error)}`, { cause: error });
   }
 }
 
-async function openPostgresStore(target: PostgresUrl, migrate: boolean): Promise<Store> {
+async function openPostgresStore(target: PostgresUrl, timeouts: DatabaseTimeouts, migrate: boolean): Promise<Store> {
   try {
-    if (migrate) await migratePostgresOnce(target.url);
+    if (migrate) await migratePostgresOnce(target.url, timeouts);
   } catch (error) {
     throw new Error(`Could not open PostgreSQL database ${target.displayName}: ${describeError(error)}`, {
       cause: error,
     });
   }
-  const client = postgres(target.url, { max: 10, onnotice: () => {} });
+  const client = createPostgresClient(target.url, timeouts, { max: 10 });
   const db = drizzlePostgres({ client, schema });
-  return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+  return {
+    db,
+    kind: 'postgres',
+    ping: async () => void (await client`select 1`),
+    close: () => client.end({ timeout: 5 }),
+  };
 }
 
 /**
@@ -74,8 +109,9 @@ async function openPostgresStore(target: PostgresUrl, migrate: boolean): Promise
  */
 const migrationLockName = 'acme-handbook:migrations';
 
-async function migratePostgresOnce(url: string): Promise<void> {
-  const client = postgres(url, { max: 1, onnotice: () => {} });
+async function migratePostgresOnce(url: string, timeouts: DatabaseTimeouts): Promise<void> {
+  // No statement timeout: waiting for the lock while another instance migrates may take longer than a query should.
+  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: timeouts.connectSeconds });
   try {
     await client`select pg_advisory_lock(hashtext(${migrationLockName}))`;
     await migratePostgres(drizzlePostgres({ client }), { migrationsFolder });

@@ -2,6 +2,9 @@ import { ApiError } from '@acme/contract';
 
 type Running = { reader: string; threadId: string | undefined; stop: AbortController };
 
+/** How long stopped answers get to store what they wrote before the server goes on shutting down. */
+const storeAfterStopMs = 2000;
+
 /**
  * The answers this instance is writing: at most `perReader` at once for one reader, one at a time in a thread, and
  * each can be stopped by its reader. Kept in process: a Stop sent to another instance of several finds nothing
@@ -9,6 +12,7 @@ type Running = { reader: string; threadId: string | undefined; stop: AbortContro
  */
 export class RunningAnswers {
   private readonly running = new Set<Running>();
+  private readonly waitingForNone: Array<() => void> = [];
 
   constructor(private readonly perReader: number) {}
 
@@ -24,7 +28,10 @@ export class RunningAnswers {
     return {
       signal: entry.stop.signal,
       cancel: () => entry.stop.abort(new Error('The caller went away')),
-      end: () => this.running.delete(entry),
+      end: () => {
+        this.running.delete(entry);
+        if (this.running.size === 0) for (const resolve of this.waitingForNone.splice(0)) resolve();
+      },
     };
   }
 
@@ -35,9 +42,23 @@ export class RunningAnswers {
     return entry !== undefined;
   }
 
-  /** Ends every answer, e.g. when the server shuts down. */
+  /** Ends every answer now. */
   abortAll(reason: Error) {
     for (const entry of this.running) entry.stop.abort(reason);
+  }
+
+  /**
+   * For a shutdown: lets the running answers finish for up to `timeoutMs`, then stops the rest with `reason` (each
+   * stores what it wrote) and waits briefly for them to end. Resolves with how many had to be stopped.
+   */
+  async drain(timeoutMs: number, reason: Error): Promise<number> {
+    if (this.running.size === 0) return 0;
+    const none = new Promise<void>((resolve) => this.waitingForNone.push(resolve));
+    if (await within(none, timeoutMs)) return 0;
+    const stopped = this.running.size;
+    this.abortAll(reason);
+    await within(none, storeAfterStopMs);
+    return stopped;
   }
 }
 
@@ -46,5 +67,18 @@ export class StoppedByReader extends Error {
   constructor() {
     super('Stopped by the reader');
     this.name = 'StoppedByReader';
+  }
+}
+
+/** True when `promise` settled within `ms`. */
+async function within(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }

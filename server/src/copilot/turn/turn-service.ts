@@ -141,8 +141,9 @@ async function writeAnswer(
       writer.write({ type: 'abort', reason: 'stopped' });
       return;
     }
+    // An answer the server stopped (shutting down) fails for the reason it was given, not the model's cut stream.
     const failure = saved
-      ? classifyModelError(error)
+      ? classifyModelError(signal.aborted ? signal.reason : error)
       : { code: 'internal:threads' as const, message: 'The answer could not be saved.' };
     deps.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the answer failed');
     deps.observer?.failed(failure.code);

@@ -1,0 +1,60 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './harness';
+import { type Instance, startInstance } from './instance-process';
+import { sessionCookieFor } from './sign-in';
+
+/**
+ * The compiled server on the embedded database: one server per DATA_DIR. A second one refuses to start and names the
+ * process holding the directory; the lock of a server killed with SIGKILL is taken over, with a warning.
+ */
+const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-one-server-'));
+const dataDirectory = path.join(workDirectory, 'data');
+const lockFile = path.join(dataDirectory, 'pglite.lock');
+const instances: Instance[] = [];
+
+afterAll(async () => {
+  await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));
+  rmSync(workDirectory, { recursive: true, force: true });
+});
+
+async function startOn(name: string) {
+  const port = await freePort();
+  const instance = await startInstance({
+    port,
+    logFile: path.join(workDirectory, `${name}.log`),
+    environment: { NODE_ENV: 'test', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDirectory },
+  });
+  instances.push(instance);
+  return instance;
+}
+
+describe('two servers on one PGlite DATA_DIR', () => {
+  it('refusesTheSecondServer, naming the process that holds the directory; takes over after a SIGKILL', async () => {
+    const first = await startOn('first');
+    const cookie = await sessionCookieFor(first.url, 'lock@acme.dev');
+    expect(JSON.parse(readFileSync(lockFile, 'utf8')).pid).toBe(first.pid);
+
+    const second = startOn('second');
+    await expect(second).rejects.toThrow(/the instance exited with 1/);
+    await expect(second).rejects.toThrow(`in use by process ${first.pid}`);
+    // The first server never noticed: it still serves its reader.
+    const page = await fetch(`${first.url}/firestore-ttl/`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+
+    expect(await first.stop('SIGKILL')).toBeNull();
+    const third = await startOn('third');
+    const warnings = third
+      .logLines()
+      .filter((line) => line.level === 40)
+      .map((line) => String(line.msg));
+    expect(warnings).toEqual([expect.stringContaining(`from process ${first.pid}, which no longer runs`)]);
+    // Same directory, same data: the reader's session is there.
+    expect((await fetch(`${third.url}/firestore-ttl/`, { headers: { cookie } })).status).toBe(200);
+
+    expect(await third.stop('SIGTERM')).toBe(0);
+    expect(existsSync(lockFile)).toBe(false);
+  }, 120_000);
+});

@@ -1,0 +1,199 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readChunks, textOf } from '../server/test-support/copilot-api';
+import { type FakeModelServer, startFakeModelServer } from '../server/test-support/fake-model-server';
+import { repositoryRoot } from './dockerfile';
+import { freePort, siteBuildDirectory } from './harness';
+import { type Instance, startInstance } from './instance-process';
+import { sessionCookieFor } from './sign-in';
+import { readerApi } from './threads-api';
+
+/**
+ * The compiled server as production runs it, stopped with SIGTERM while Dev Copilot is writing an answer: it takes no
+ * new requests, lets the answer finish within SHUTDOWN_TIMEOUT_SECONDS or stops and stores it, closes its database and
+ * exits with 0; a second signal ends it at once.
+ */
+const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-shutdown-'));
+let fakeModel: FakeModelServer;
+let run = 0;
+
+beforeAll(async () => {
+  fakeModel = await startFakeModelServer();
+});
+
+afterAll(async () => {
+  await fakeModel?.close();
+  rmSync(workDirectory, { recursive: true, force: true });
+});
+
+const words = (count: number) => Array.from({ length: count }, (_, index) => `word${index} `);
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/** A server on its own embedded database (kept across restarts), answering with the fake model. */
+async function startServer(dataDirectory: string, shutdownSeconds: number) {
+  const port = await freePort();
+  run += 1;
+  const instance = await startInstance({
+    port,
+    logFile: path.join(workDirectory, `server-${run}.log`),
+    environment: {
+      NODE_ENV: 'test',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDirectory,
+      SHUTDOWN_TIMEOUT_SECONDS: String(shutdownSeconds),
+      COPILOT_PROVIDER: 'openai-compatible',
+      COPILOT_MODEL: 'test-model',
+      COPILOT_BASE_URL: `${fakeModel.url}/v1`,
+    },
+  });
+  const api = readerApi(instance.url, await sessionCookieFor(instance.url, 'shutdown@acme.dev'));
+  return { instance, api };
+}
+
+/** Starts a question whose answer the fake model writes slowly; resolves with its stream once it is under way. */
+async function askSlowly(api: ReturnType<typeof readerApi>) {
+  const threadId = await api.newThread();
+  const response = await api.startTurn({ threadId, parentId: null, text: 'How do I register a GitLab runner?' });
+  expect(response.status).toBe(200);
+  const chunks = readChunks(response);
+  await sleep(300);
+  return { threadId, chunks };
+}
+
+/** Resolves with the exit code once the process has ended, and how long that took. */
+async function stopped(instance: Instance, signal: NodeJS.Signals = 'SIGTERM') {
+  const started = performance.now();
+  const code = await instance.stop(signal);
+  return { code, ms: performance.now() - started };
+}
+
+describe('SIGTERM to the server', () => {
+  it('letsARunningAnswerFinish, refuses new requests meanwhile, and exits with 0', async () => {
+    const dataDirectory = path.join(workDirectory, 'finishes');
+    let { instance, api } = await startServer(dataDirectory, 10);
+    fakeModel.behave({ reply: words(12), chunkDelayMs: 100 });
+    const { threadId, chunks } = await askSlowly(api);
+
+    const exit = stopped(instance);
+    await sleep(100);
+    // While it drains, the balancer hears "not here" and sends readers elsewhere.
+    const during = await fetch(`${instance.url}/readyz`).then((response) => response.status, String);
+    expect(textOf(await chunks)).toBe(words(12).join(''));
+    expect((await exit).code).toBe(0);
+    expect(during).toBe(503);
+
+    ({ instance, api } = await startServer(dataDirectory, 10));
+    const answer = (await api.stored(threadId)).messages[1];
+    expect(answer?.status).toBe('complete');
+    expect(answer?.content[0]?.text).toBe(words(12).join(''));
+    expect((await stopped(instance)).code).toBe(0);
+  }, 60_000);
+
+  it('stopsAnAnswerStillRunningAfterTheBound, stores what it wrote, and exits with 0', async () => {
+    const dataDirectory = path.join(workDirectory, 'stopped');
+    let { instance, api } = await startServer(dataDirectory, 1);
+    fakeModel.behave({ reply: words(100), chunkDelayMs: 100 });
+    const { threadId, chunks } = await askSlowly(api);
+
+    const exit = await stopped(instance);
+    expect(exit.code).toBe(0);
+    // The bound (1 s), time for the answer to store itself, the database closing: well under the answer's 10 s.
+    expect(exit.ms).toBeLessThan(4000);
+    const streamed = await chunks;
+    expect(streamed.find((chunk) => chunk.type === 'error')).toMatchObject({
+      errorText: 'The server restarted before the answer was finished. Ask again.',
+    });
+
+    ({ instance, api } = await startServer(dataDirectory, 1));
+    const answer = (await api.stored(threadId)).messages[1];
+    expect(answer?.status).toBe('error');
+    expect(answer?.content[0]?.text).toMatch(/^word0 word1 /);
+    expect(answer?.content[0]?.text.length).toBeLessThan(words(100).join('').length);
+    await stopped(instance);
+  }, 60_000);
+
+  it('exitsAtOnceOnASecondSignal', async () => {
+    const { instance, api } = await startServer(path.join(workDirectory, 'twice'), 30);
+    fakeModel.behave({ reply: words(100), chunkDelayMs: 100 });
+    const { chunks } = await askSlowly(api);
+    const stream = chunks.then(
+      () => 'complete',
+      () => 'cut off',
+    );
+
+    const exit = stopped(instance);
+    // A repeat within a second is taken for the same Ctrl-C (the terminal and npm both pass it on).
+    await sleep(1200);
+    process.kill(instance.pid, 'SIGTERM');
+    const { code, ms } = await exit;
+    expect(code).toBe(143);
+    expect(ms).toBeLessThan(3000);
+    expect(await stream).toBe('cut off');
+  }, 60_000);
+});
+
+/** Whether a process of this pid still runs. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm start', () => {
+  it('passesSigtermToTheServer: npm exits with 0, and neither the server nor its port is left', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const logFile = path.join(workDirectory, 'npm-start.log');
+    const log = openSync(logFile, 'a');
+    const npm = spawn('npm', ['start'], {
+      cwd: repositoryRoot,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        PUBLIC_URL: url,
+        DATA_DIR: path.join(workDirectory, 'npm-start'),
+        SITE_DIR: siteBuildDirectory,
+        LOG_FORMAT: 'json',
+      },
+      stdio: ['ignore', log, log],
+    });
+    closeSync(log);
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    let healthy = false;
+    for (let attempt = 0; attempt < 600 && !healthy && npm.exitCode === null; attempt += 1) {
+      healthy = await fetch(`${url}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (!healthy) await sleep(100);
+    }
+    expect(healthy).toBe(true);
+    const firstLine =
+      readFileSync(logFile, 'utf8')
+        .split('\n')
+        .find((line) => line.startsWith('{')) ?? '{}';
+    const serverPid = (JSON.parse(firstLine) as { pid?: number }).pid ?? 0;
+    expect(serverPid).toBeGreaterThan(0);
+    expect(serverPid).not.toBe(npm.pid);
+
+    try {
+      npm.kill('SIGTERM');
+
+      expect(await exited).toBe(0);
+      expect(running(serverPid)).toBe(false);
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+      expect(readFileSync(logFile, 'utf8')).toContain('"msg":"stopped"');
+    } finally {
+      // A server the signal did not reach would outlive the test.
+      if (running(serverPid)) process.kill(serverPid, 'SIGKILL');
+    }
+  }, 90_000);
+});

@@ -1,0 +1,63 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseRetryAfterSeconds, sendDatabaseUnavailable } from '../api-errors.js';
+import { logoSvg } from '../auth/assets.js';
+import { pageStylesheet } from '../auth/html.js';
+import { isDatabaseUnavailable } from '../store/unavailable.js';
+
+/**
+ * What a reader sees while the database is away: one short page in the gate's style, whole in itself (its stylesheet
+ * and logo would need the database to get through the gate too), that says to try again.
+ */
+const unavailablePage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<meta name="color-scheme" content="light dark">
+<title>Unavailable for a moment · Acme Developer Handbook</title>
+<style>${pageStylesheet}</style>
+</head>
+<body>
+<main class="card" data-testid="unavailable-page">
+<img class="logo" src="data:image/svg+xml,${encodeURIComponent(logoSvg)}" alt="" width="48" height="48">
+<h1>The handbook is unavailable for a moment</h1>
+<p>It cannot reach its database right now. Try again shortly; nothing you were reading is lost.</p>
+<a class="button" href="">Try again</a>
+</main>
+</body>
+</html>
+`;
+
+/** A 503 to try again after a few seconds: the page above for a browser, the API's JSON error for anything else. */
+export function sendUnavailable(request: FastifyRequest, reply: FastifyReply) {
+  const browser = request.headers.accept?.includes('text/html') && !request.url.startsWith('/api/');
+  if (!browser) return sendDatabaseUnavailable(reply);
+  return reply
+    .code(503)
+    .header('retry-after', String(databaseRetryAfterSeconds))
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(unavailablePage);
+}
+
+/**
+ * The error handler of every route without one of its own (the site, sign-in, health): a database out of reach is a
+ * 503 to try again, any other failure a 500 that says nothing of itself. The details (SQL, parameters, session id
+ * hashes) go to the log only. A request's own mistakes (4xx) keep Fastify's answers.
+ */
+export function registerErrorPages(app: FastifyInstance) {
+  const fastifyDefault = app.errorHandler;
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'the database is unavailable');
+      return sendUnavailable(request, reply);
+    }
+    if (error.statusCode !== undefined && error.statusCode < 500) return fastifyDefault(error, request, reply);
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(500)
+      .header('cache-control', 'no-store')
+      .send({ statusCode: 500, error: 'Internal Server Error', message: 'Something went wrong; try again.' });
+  });
+}

@@ -1,0 +1,85 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { inMemoryDataDirectory, openStore, type Store } from '../store/database.js';
+import { registerHealthRoutes } from './health-routes.js';
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+function appWith(store: Store, siteLoaded = true) {
+  const app = Fastify();
+  registerHealthRoutes(app, { store, siteLoaded: () => siteLoaded });
+  apps.push(app);
+  return app;
+}
+
+/** A "database" that accepts connections and never says a word. */
+async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('/healthz and /readyz', () => {
+  it('are ready when the database answers and a build is loaded, never cached', async () => {
+    const store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    const app = appWith(store);
+
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.headers['cache-control']).toBe('no-store');
+    expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', site: 'ok' } });
+    await store.close();
+  });
+
+  it('sayNotReadyWhenTheDatabaseFails, while the process stays live', async () => {
+    const store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    await store.close();
+    const app = appWith(store);
+
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ status: 'unavailable', checks: { database: 'unreachable', site: 'ok' } });
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+  });
+
+  it('sayNotReadyWithinTwoSecondsWhenTheDatabaseNeverAnswers', async () => {
+    const silent = await silentServer();
+    const store = await openStore({
+      databaseUrl: `postgres://postgres@127.0.0.1:${silent.port}/handbook`,
+      dataDirectory: inMemoryDataDirectory,
+      migrate: false,
+      timeouts: { connectSeconds: 30, querySeconds: 30 },
+    });
+    const app = appWith(store);
+
+    const started = performance.now();
+    const ready = await app.inject('/readyz');
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().checks.database).toBe('no answer within 2 s');
+    // Once the connection attempt has failed, closing the store need not wait for it.
+    await silent.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await store.close();
+  });
+
+  it('sayNotReadyWithoutASiteBuild', async () => {
+    const store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    const ready = await appWith(store, false).inject('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().checks).toEqual({ database: 'ok', site: 'no build loaded' });
+    await store.close();
+  });
+});

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../store/database.js';
+
+/** A readiness probe gives up on the database after this; Docker's HEALTHCHECK allows 3 s for the whole probe. */
+const databaseCheckMs = 2000;
+
+type Check = 'ok' | string;
+
+/**
+ * `/healthz`: the process answers (liveness; restarting it would not help a database outage). `/readyz`: it can serve
+ * readers now: the database answers a trivial query within two seconds and a site build is loaded. Neither needs a
+ * session, and neither says more than which check failed. While the server shuts down Fastify answers both with 503.
+ */
+export function registerHealthRoutes(app: FastifyInstance, options: { store: Store; siteLoaded: () => boolean }) {
+  app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+
+  app.get('/readyz', async (request, reply) => {
+    const checks: Record<'database' | 'site', Check> = {
+      database: await checkDatabase(options.store).catch((error: unknown) => {
+        request.log.warn({ reason: (error as Error).message }, 'readiness: the database did not answer');
+        return 'unreachable';
+      }),
+      site: options.siteLoaded() ? 'ok' : 'no build loaded',
+    };
+    const ready = checks.database === 'ok' && checks.site === 'ok';
+    return reply
+      .header('cache-control', 'no-store')
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'unavailable', checks });
+  });
+}
+
+async function checkDatabase(store: Store): Promise<Check> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Check>((resolve) => {
+    timer = setTimeout(() => resolve(`no answer within ${databaseCheckMs / 1000} s`), databaseCheckMs);
+  });
+  try {
+    return await Promise.race([store.ping().then((): Check => 'ok'), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

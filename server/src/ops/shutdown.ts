@@ -1,0 +1,49 @@
+import { constants } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+
+/** A repeat this soon is the same request: in a terminal, Ctrl-C reaches the server both directly and through npm. */
+const echoMs = 1000;
+/** After the drain, how long connections still open (a slow download) get before they are cut. */
+const connectionsGraceMs = 5000;
+
+/**
+ * SIGTERM or SIGINT stops the server cleanly: it stops taking requests (Fastify answers 503 meanwhile, which a
+ * balancer retries elsewhere), lets running answers finish for up to `drainMs` and stops the rest, closes the store,
+ * and exits with 0. A second signal exits at once. Should anything hang past the drain, open connections are cut,
+ * and at last the process exits with 1.
+ */
+export function stopOnSignals(app: FastifyInstance, { drainMs }: { drainMs: number }) {
+  let stoppingSince: number | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stoppingSince !== undefined) {
+      if (performance.now() - stoppingSince < echoMs) return;
+      app.log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(128 + (constants.signals[signal] ?? 0));
+    }
+    stoppingSince = performance.now();
+    app.log.info({ signal, drainSeconds: drainMs / 1000 }, 'shutting down');
+    setTimeout(() => {
+      app.log.warn('shutdown: cutting the connections still open');
+      app.server.closeAllConnections();
+    }, drainMs + connectionsGraceMs).unref();
+    setTimeout(
+      () => {
+        app.log.error('shutdown did not finish; exiting');
+        process.exit(1);
+      },
+      drainMs + 2 * connectionsGraceMs,
+    ).unref();
+    app.close().then(
+      () => {
+        app.log.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

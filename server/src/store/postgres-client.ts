@@ -1,0 +1,116 @@
+import { Socket } from 'node:net';
+import postgres from 'postgres';
+import { silentConnectionCode } from './unavailable.js';
+
+/** How long the server waits on PostgreSQL before it tells readers the handbook is unavailable. */
+export type DatabaseTimeouts = {
+  /** Opening a connection: TCP connect, TLS and sign-in together. */
+  connectSeconds: number;
+  /** One query; PostgreSQL cancels it after this (statement_timeout) and answers with an error. */
+  querySeconds: number;
+};
+
+export const defaultDatabaseTimeouts: DatabaseTimeouts = { connectSeconds: 5, querySeconds: 5 };
+
+/**
+ * A connection silent for this much longer than a query may run is dead: PostgreSQL would have answered, if only with
+ * its statement timeout's error.
+ */
+const silenceMarginSeconds = 2;
+
+/**
+ * The pool the server queries PostgreSQL through, bounded in time whatever the network does. postgres.js bounds opening
+ * a connection (connect_timeout) and PostgreSQL bounds a query (statement_timeout), but nothing bounds a query on a
+ * connection whose peer vanished without a word (a failover, a dropped route, a proxy holding the socket open): its
+ * promise never settles (porsager/postgres#1089), and a clean close while a connection opens leaves its query pending
+ * for good (porsager/postgres#1193). postgres.js offers no query timeout, so each connection gets a socket of ours
+ * (its documented `socket` option) that treats both as errors, which postgres.js then handles as any broken
+ * connection: the queries on it fail, and the next query opens a new one.
+ */
+export function createPostgresClient(url: string, timeouts: DatabaseTimeouts, options: { max: number }) {
+  // Opening a connection is silent at times too (TCP connect, sign-in); its own timeout comes first.
+  const silenceMs = (Math.max(timeouts.connectSeconds, timeouts.querySeconds) + silenceMarginSeconds) * 1000;
+  const settings = {
+    max: options.max,
+    onnotice: () => {},
+    connect_timeout: timeouts.connectSeconds,
+    connection: { statement_timeout: Math.round(timeouts.querySeconds * 1000) },
+    // An idle connection is closed before the silence rule could take it for dead; a busy one is never silent that
+    // long. Reopening one costs a few milliseconds.
+    idle_timeout: timeouts.querySeconds,
+    // postgres.js waits up to 20 s between attempts after failures, and a query waits with it; a reader should hear
+    // within the connect timeout that the database is away, so retry within a second.
+    backoff: (attempt: number) => Math.min(0.1 * 2 ** attempt, 1),
+    socket: (settings: { host: string[]; port: number[]; path?: string }) => guardedSocket(settings, silenceMs),
+  };
+  // `socket` is documented in postgres.js's README but missing from its types.
+  return postgres(url, settings as postgres.Options<Record<string, postgres.PostgresType>>);
+}
+
+/**
+ * A connecting socket, returned at once: postgres.js writes to it straight away (Node holds the bytes until it
+ * connects) and its connect timeout runs meanwhile. A failure to connect is an `error` event, which postgres.js
+ * handles; a rejected promise here would leave its connection slot stuck for good.
+ */
+function guardedSocket(target: { host: string[]; port: number[]; path?: string }, silenceMs: number): Socket {
+  const host = target.host[0] ?? 'localhost';
+  const port = target.port[0] ?? 5432;
+  const socket = new ErrorAtCloseSocket();
+  // postgres.js names the connection in its errors and TLS's server name from these.
+  Object.assign(socket, { host, port });
+  if (target.path) socket.connect(target.path);
+  else socket.connect(port, host);
+  watchForSilence(socket, silenceMs, `PostgreSQL at ${host}:${port} sent nothing for ${silenceMs / 1000} s`);
+  // Before Node's own handler, which ends our side too: only a close we did not start is an error.
+  socket.prependListener('end', () => {
+    if (!socket.writableEnded) {
+      socket.destroy(
+        Object.assign(new Error(`PostgreSQL at ${host}:${port} closed the connection`), { code: 'CONNECTION_CLOSED' }),
+      );
+    }
+  });
+  return socket;
+}
+
+/**
+ * A socket that reports a failure together with the close it causes. postgres.js stops using a connection on its
+ * socket's `close`, which Node emits some milliseconds after `error`, once the handle is closed; a query handed to the
+ * connection in between is written to the dead socket and never settles, since a close after an error fails nothing
+ * more (seen here: the first request after a reset hung for good). Held back until the close, the error fails it too.
+ */
+class ErrorAtCloseSocket extends Socket {
+  private heldError: unknown;
+
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'error') {
+      this.heldError ??= args[0];
+      return true;
+    }
+    if (event === 'close' && this.heldError !== undefined) super.emit('error', this.heldError);
+    return super.emit(event, ...args);
+  }
+}
+
+/**
+ * Destroys the socket once nothing has gone either way for `silenceMs`. It reads the socket's byte counts rather than
+ * listening for its `timeout` event: postgres.js removes every listener of the socket when it starts TLS on it, and
+ * the counts go on moving under TLS.
+ */
+function watchForSilence(socket: Socket, silenceMs: number, message: string) {
+  let traffic = 0;
+  let quietSince = performance.now();
+  const watch = setInterval(
+    () => {
+      if (socket.destroyed) return clearInterval(watch);
+      const now = performance.now();
+      if (socket.bytesRead + socket.bytesWritten !== traffic) {
+        traffic = socket.bytesRead + socket.bytesWritten;
+        quietSince = now;
+      } else if (now - quietSince >= silenceMs) {
+        clearInterval(watch);
+        socket.destroy(Object.assign(new Error(message), { code: silentConnectionCode }));
+      }
+    },
+    Math.min(1000, silenceMs / 4),
+  ).unref();
+}

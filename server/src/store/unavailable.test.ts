@@ -1,0 +1,41 @@
+import { DrizzleQueryError } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable } from './unavailable.js';
+
+const withCode = (code: string) => Object.assign(new Error(`failed (${code})`), { code });
+/** As Drizzle reports a failed query: the SQL and its parameters in the message, the driver's error as the cause. */
+const failedQuery = (cause: Error) =>
+  new DrizzleQueryError('select * from "sessions" where id_hash = $1', ['h'], cause);
+
+describe('isDatabaseUnavailable', () => {
+  it.each([
+    ['a refused connection', withCode('ECONNREFUSED')],
+    ['a reset connection', withCode('ECONNRESET')],
+    ["postgres.js's connect timeout", withCode('CONNECT_TIMEOUT')],
+    ['a connection that went silent', withCode('DATABASE_SILENT')],
+    ['a statement timeout (57014)', withCode('57014')],
+    ['an administrator shutdown (57P01)', withCode('57P01')],
+    ['too many connections (53300)', withCode('53300')],
+    ['a connection failure (08006)', withCode('08006')],
+    ['every address refused', new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')])],
+  ])('is true for %s, also wrapped by Drizzle', (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(isDatabaseUnavailable(failedQuery(error))).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation (23505)', withCode('23505')],
+    ['a syntax error (42601)', withCode('42601')],
+    ['an error without a code', new Error('PGlite is closed')],
+    ['a file error that is not the network', withCode('ENOENT')],
+  ])('is false for %s: a fault of ours, not an outage', (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+    expect(isDatabaseUnavailable(failedQuery(error))).toBe(false);
+  });
+
+  it('survives an error that is its own cause', () => {
+    const looping = withCode('23505');
+    Object.assign(looping, { cause: looping });
+    expect(isDatabaseUnavailable(looping)).toBe(false);
+  });
+});

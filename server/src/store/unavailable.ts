@@ -1,0 +1,48 @@
+/** The code of the error our socket guard (postgres-client.ts) destroys a silent connection with. */
+export const silentConnectionCode = 'DATABASE_SILENT';
+
+/** What the network, postgres.js and our own socket guard call a connection that failed or could not be made. */
+const connectionFailureCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  silentConnectionCode,
+]);
+
+/**
+ * PostgreSQL's error classes for a database that cannot serve right now, rather than a query that is wrong:
+ * 08 connection exception, 53 insufficient resources (too many connections), 57 operator intervention (a statement
+ * timeout, a shutdown, a server still starting), 58 system error.
+ */
+const unavailableStateClasses = new Set(['08', '53', '57', '58']);
+
+/**
+ * True when an error (or any error it wraps: Drizzle wraps the driver's) says the database is out of reach or cannot
+ * serve for now: the reader should try again shortly, nothing is wrong with the request.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const pending = [error];
+  while (pending.length > 0 && seen.size < 10) {
+    const current = pending.pop();
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (connectionFailureCodes.has(code)) return true;
+      if (/^[0-9A-Z]{5}$/.test(code) && unavailableStateClasses.has(code.slice(0, 2))) return true;
+    }
+    if (current instanceof AggregateError) pending.push(...current.errors);
+    pending.push((current as { cause?: unknown }).cause);
+  }
+  return false;
+}
