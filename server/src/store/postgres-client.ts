@@ -86,7 +86,10 @@ class ErrorAtCloseSocket extends Socket {
       this.heldError ??= args[0];
       return true;
     }
-    if (event === 'close' && this.heldError !== undefined) super.emit('error', this.heldError);
+    // Once TLS has taken the socket over, its error goes to the TLS socket's listener here.
+    if (event === 'close' && this.heldError !== undefined && this.listenerCount('error') > 0) {
+      super.emit('error', this.heldError);
+    }
     return super.emit(event, ...args);
   }
 }
