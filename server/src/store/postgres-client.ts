@@ -41,7 +41,7 @@ export function createPostgresClient(url: string, timeouts: DatabaseTimeouts, op
     // postgres.js waits up to 20 s between attempts after failures, and a query waits with it; a reader should hear
     // within the connect timeout that the database is away, so retry within a second.
     backoff: (attempt: number) => Math.min(0.1 * 2 ** attempt, 1),
-    socket: (settings: { host: string[]; port: number[]; path?: string }) => guardedSocket(settings, silenceMs),
+    socket: (target: { host: string[]; port: number[]; path?: string }) => guardedSocket(target, silenceMs),
   };
   // `socket` is documented in postgres.js's README but missing from its types.
   return postgres(url, settings as postgres.Options<Record<string, postgres.PostgresType>>);
@@ -53,6 +53,7 @@ export function createPostgresClient(url: string, timeouts: DatabaseTimeouts, op
  * handles; a rejected promise here would leave its connection slot stuck for good.
  */
 function guardedSocket(target: { host: string[]; port: number[]; path?: string }, silenceMs: number): Socket {
+  // One host: a URL naming several (postgres.js's failover list) connects to the first.
   const host = target.host[0] ?? 'localhost';
   const port = target.port[0] ?? 5432;
   const socket = new ErrorAtCloseSocket();
