@@ -21,6 +21,7 @@ import { copilotRoutes } from './copilot/routes.js';
 import { followSite, type SiteFollower } from './gate/site-follower.js';
 import { siteRoutes } from './gate/site-routes.js';
 import { registerErrorPages } from './gate/unavailable-page.js';
+import { openLimits } from './limits/limits.js';
 import { registerHealthRoutes } from './ops/health-routes.js';
 import { loadMetrics, runOperations } from './ops/operations.js';
 import { searchRoutes } from './search/routes.js';
@@ -84,6 +85,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   if (!options.store) app.addHook('onClose', () => store.close());
   app.addHook('onClose', async () => site.close());
   runOperations(app, { config, store, metrics, buildLoadedAt: () => site.current().loadedAt });
+  // Questions and searches per reader, counted for all instances together: in Redis, else PostgreSQL, else here.
+  const limits = await openLimits({
+    redisUrl: config.redisUrl,
+    postgres: store.kind === 'postgres' ? store.db : undefined,
+    log: app.log,
+  });
+  app.addHook('onClose', () => limits.close());
   const policySource = createPolicySource(config.accessSettings, config.accessPolicyFile, (message) =>
     app.log.error(message),
   );
@@ -142,6 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     publicOrigin,
     db: store.db,
     ...config.askLimits,
+    limits,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     observer: metrics?.copilot,
     currentIndex: () => site.current().search,
@@ -158,6 +167,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     publicOrigin,
     currentEngine: () => site.current().search,
     requestsPerMinute: config.searchRequestsPerMinute,
+    limits,
   });
   await app.register(siteRoutes, {
     current: () => site.current(),

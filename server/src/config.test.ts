@@ -180,6 +180,8 @@ describe('loadConfig reports bad values by name', () => {
     ['reportsUnknownEnvironment', { NODE_ENV: 'staging' }, /NODE_ENV: /],
     ['reportsFlagThatIsNotABoolean', { ACCESS_ALLOW_SUBDOMAINS: 'yes' }, /ACCESS_ALLOW_SUBDOMAINS: /],
     ['reportsDatabaseUrlOfAnotherKind', { DATABASE_URL: 'mysql://db/handbook' }, /DATABASE_URL: /],
+    ['reportsRedisUrlOfAnotherKind', { REDIS_URL: 'http://cache:6379' }, /REDIS_URL: /],
+    ['reportsRedisUrlThatIsNoUrl', { REDIS_URL: 'cache:6379' }, /REDIS_URL: /],
     ['reportsUnknownModelProvider', { COPILOT_PROVIDER: 'cohere' }, /COPILOT_PROVIDER: /],
     ['reportsProviderWithoutModel', { COPILOT_PROVIDER: 'anthropic', COPILOT_API_KEY: 'k' }, /COPILOT_MODEL: required/],
     ['reportsHostedProviderWithoutKey', { COPILOT_PROVIDER: 'openai', COPILOT_MODEL: 'gpt-5' }, /COPILOT_API_KEY: /],
@@ -224,6 +226,17 @@ describe('TRUST_PROXY', () => {
 
   it.each(['true', '10.0.0.0/33', 'balancer.internal', '10.0.0.1/8/2', '::1/129'])('refuses %s', (value) => {
     expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('REDIS_URL', () => {
+  it('is where the limits are counted when set, with or without TLS; unset by default', () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: '  ' }).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'redis://cache:6379/2' }).redisUrl).toBe('redis://cache:6379/2');
+    expect(loadConfig({ REDIS_URL: 'rediss://:secret@cache.internal:6380' }).redisUrl).toBe(
+      'rediss://:secret@cache.internal:6380',
+    );
   });
 });
 

@@ -53,6 +53,7 @@ const environmentSchema = z.object({
   ASK_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(20),
   SEARCH_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
   ASK_CONCURRENT_PER_USER: z.coerce.number().int().positive().default(2),
+  REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
   COPILOT_PROVIDER: z.enum(modelProviders).default('none'),
   COPILOT_MODEL: optionalText,
   COPILOT_API_KEY: optionalText,
@@ -120,6 +121,8 @@ export type Config = {
   accessPolicyFile: string | undefined;
   /** Dev Copilot's limits per signed-in user. */
   askLimits: { requestsPerMinute: number; concurrentPerUser: number };
+  /** Where the limits per reader are counted across instances; undefined: PostgreSQL when used, else this process. */
+  redisUrl: string | undefined;
   searchRequestsPerMinute: number;
   /** Days the questions log keeps a question for the maintainers' report. */
   questionLogDays: number;
@@ -238,6 +241,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     },
     accessPolicyFile: values.ACCESS_POLICY_FILE ? path.resolve(values.ACCESS_POLICY_FILE) : undefined,
     askLimits: { requestsPerMinute: values.ASK_REQUESTS_PER_MINUTE, concurrentPerUser: values.ASK_CONCURRENT_PER_USER },
+    redisUrl: values.REDIS_URL,
     searchRequestsPerMinute: values.SEARCH_REQUESTS_PER_MINUTE,
     questionLogDays: values.COPILOT_QUESTION_LOG_DAYS,
     model,

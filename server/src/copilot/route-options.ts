@@ -1,3 +1,4 @@
+import type { Limits } from '../limits/limits.js';
 import type { Database } from '../store/database.js';
 import type { AnswerDependencies } from './answer/answer-service.js';
 import type { CopilotObserver } from './copilot-observer.js';
@@ -9,6 +10,8 @@ export type CopilotOptions = AnswerDependencies & {
   db: Database;
   requestsPerMinute?: number | undefined;
   concurrentPerUser?: number | undefined;
+  /** Counts both limits across instances; without it, this instance counts alone. */
+  limits?: Limits | undefined;
   /** On shutdown, how long running answers may go on before they are stopped. */
   shutdownTimeoutMs?: number | undefined;
   /** Counts questions, their coverage and latency, and why answers failed (the server's metrics). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { requireAllowedViewer } from '../auth/guards.js';
-import { registerReaderRateLimit } from '../reader-rate-limit.js';
+import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
 import { recordQuestion } from '../store/questions.js';
 import { askRoute } from './ask/routes.js';
 import { ModelRunError } from './model/model-errors.js';
@@ -29,7 +29,7 @@ export async function copilotRoutes(app: FastifyInstance, options: CopilotOption
   });
   // Before the rate limiter, so it counts per signed-in reader and strangers never reach it.
   app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'Dev Copilot' }));
-  const running = new RunningAnswers(options.concurrentPerUser ?? 2);
+  const running = new RunningAnswers(options.concurrentPerUser ?? 2, options.limits?.readerSlots);
   // Before the server stops listening and waits for its connections, which an answer being streamed keeps open.
   app.addHook('preClose', async () => {
     const stopped = await running.drain(options.shutdownTimeoutMs ?? 10_000, serverStopping);
@@ -58,6 +58,7 @@ export async function copilotRoutes(app: FastifyInstance, options: CopilotOption
       code: 'rate_limited:ask',
       what: 'questions',
       perMinute: options.requestsPerMinute ?? 20,
+      store: options.limits?.perMinuteStore,
     });
     await questions.register(askRoute, routeOptions);
     await questions.register(turnRoutes, routeOptions);

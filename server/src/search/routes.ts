@@ -4,7 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { apiErrorHandler } from '../api-errors.js';
 import { requireAllowedViewer } from '../auth/guards.js';
-import { registerReaderRateLimit } from '../reader-rate-limit.js';
+import type { Limits } from '../limits/limits.js';
+import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
 import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
@@ -20,6 +21,8 @@ export async function searchRoutes(
     currentEngine: () => SearchEngine;
     /** A reader typing fast sends a search per keystroke; the bound must allow that. */
     requestsPerMinute: number;
+    /** Counts searches across instances; without it, this instance counts alone. */
+    limits?: Limits | undefined;
   },
 ) {
   app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'search' }));
@@ -29,6 +32,7 @@ export async function searchRoutes(
     code: 'rate_limited:search',
     what: 'searches',
     perMinute: options.requestsPerMinute,
+    store: options.limits?.perMinuteStore,
   });
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:search', internal: 'internal:search' }));
   app.setValidatorCompiler(validatorCompiler);

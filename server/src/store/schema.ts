@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, jsonb, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 /** Sign-in sessions. The cookie holds an opaque id; only its hash is stored, so a leaked table opens no session. */
 export const sessions = pgTable(
@@ -130,3 +130,28 @@ export const questions = pgTable(
 );
 
 export type QuestionRow = typeof questions.$inferSelect;
+
+/**
+ * Requests a minute per reader and kind (`ask:user:<e-mail>`), counted for every instance on this PostgreSQL database
+ * when there is no Redis (src/limits/): a fixed window, opened by its first request. One row per reader and kind, each
+ * reused by the next window, so the table stays as small as the list of readers.
+ */
+export const rateLimitWindows = pgTable('rate_limit_windows', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * The questions being answered now, one row each, across instances (src/limits/). The instance answering keeps its
+ * rows' `expires_at` ahead; one that dies stops, and its rows no longer count once past it.
+ */
+export const runningQuestionSlots = pgTable(
+  'running_question_slots',
+  {
+    id: text('id').primaryKey(),
+    reader: text('reader').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('running_question_slots_reader_index').on(table.reader)],
+);

@@ -21,7 +21,7 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
         const asked = performance.now();
         const images = checkImages(request.body.messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
         const reader = readerOf(request);
-        const slot = options.running.begin(reader);
+        const slot = await options.running.begin(reader);
         // Nobody reads an answer whose caller went away: stop it, the provider's request included.
         reply.raw.on('close', () => reply.raw.writableFinished || slot.cancel());
         try {

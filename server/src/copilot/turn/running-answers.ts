@@ -1,4 +1,5 @@
 import { ApiError } from '@acme/contract';
+import type { ReaderSlot, SharedReaderSlots } from '../../limits/reader-slots.js';
 
 type Running = { reader: string; threadId: string | undefined; stop: AbortController };
 
@@ -6,33 +7,60 @@ type Running = { reader: string; threadId: string | undefined; stop: AbortContro
 const storeAfterStopMs = 2000;
 
 /**
- * The answers this instance is writing: at most `perReader` at once for one reader, one at a time in a thread, and
- * each can be stopped by its reader. Kept in process: a Stop sent to another instance of several finds nothing
- * there, and that answer completes.
+ * The answers this instance is writing: at most `perReader` at once for one reader (on all instances together when
+ * `shared` counts them), one at a time in a thread, and each can be stopped by its reader. The thread check and Stop
+ * are kept in process: a Stop sent to another instance of several finds nothing there, and that answer completes; two
+ * instances may each start an answer in one thread, the same as a reader's two tabs on one instance one after the
+ * other.
  */
 export class RunningAnswers {
   private readonly running = new Set<Running>();
   private readonly waitingForNone: Array<() => void> = [];
 
-  constructor(private readonly perReader: number) {}
+  constructor(
+    private readonly perReader: number,
+    /** The reader's running questions on every instance; without it, this instance's count alone limits them. */
+    private readonly shared?: SharedReaderSlots | undefined,
+  ) {}
 
-  /** Takes a slot, or refuses with 429 (too many for the reader) or 409 (the thread is busy). */
-  begin(reader: string, threadId?: string): { signal: AbortSignal; cancel: () => void; end: () => void } {
+  /**
+   * Takes a slot, or refuses with 429 (too many for the reader) or 409 (the thread is busy). `end` must be called
+   * however the answer ends: it gives the slot back.
+   */
+  async begin(
+    reader: string,
+    threadId?: string,
+  ): Promise<{ signal: AbortSignal; cancel: () => void; end: () => void }> {
     const mine = [...this.running].filter((entry) => entry.reader === reader);
     if (threadId && mine.some((entry) => entry.threadId === threadId)) throw new ApiError('conflict:answer_running');
-    if (mine.length >= this.perReader) {
-      throw new ApiError('rate_limited:concurrent', `At most ${this.perReader} questions at once.`, 1);
-    }
+    if (mine.length >= this.perReader) throw this.tooMany();
+    // Counted here before the shared store is asked: this instance's own count holds even while the store is away.
     const entry: Running = { reader, threadId, stop: new AbortController() };
     this.running.add(entry);
+    const endHere = () => {
+      this.running.delete(entry);
+      if (this.running.size === 0) for (const resolve of this.waitingForNone.splice(0)) resolve();
+    };
+    let slot: ReaderSlot | undefined;
+    if (this.shared) {
+      slot = await this.shared.take(reader, this.perReader);
+      if (!slot) {
+        endHere();
+        throw this.tooMany();
+      }
+    }
     return {
       signal: entry.stop.signal,
       cancel: () => entry.stop.abort(new Error('The caller went away')),
       end: () => {
-        this.running.delete(entry);
-        if (this.running.size === 0) for (const resolve of this.waitingForNone.splice(0)) resolve();
+        slot?.release();
+        endHere();
       },
     };
+  }
+
+  private tooMany() {
+    return new ApiError('rate_limited:concurrent', `At most ${this.perReader} questions at once.`, 1);
   }
 
   /** Stops the reader's answer in a thread; false when none is running here. */

@@ -44,7 +44,7 @@ type Answering = { ownerEmail: string; threadId: string; questionId: string; ans
 export async function startTurn(deps: TurnDependencies, ownerEmail: string, turn: ParsedTurnRequest) {
   const images = checkImages(turn.attachments, 'attachments');
   const place = await placeQuestion(deps.db, ownerEmail, turn);
-  const slot = deps.running.begin(ownerEmail, turn.threadId);
+  const slot = await deps.running.begin(ownerEmail, turn.threadId);
   try {
     const question =
       place.retried ??

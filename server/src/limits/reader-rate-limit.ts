@@ -1,18 +1,32 @@
 import { ApiError, type ApiErrorCode } from '@acme/contract';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 
 /**
  * Registers @fastify/rate-limit for every route of one plugin, together: at most `perMinute` requests a minute per
  * signed-in reader, counted under `scope`. Register it after the gate's hook, so strangers never reach it; a refusal
- * is an ApiError with `code` that says when to try again.
+ * is an ApiError with `code` that says when to try again. `store` counts across instances (openLimits); without it,
+ * this instance counts alone.
  */
 export function registerReaderRateLimit(
   app: FastifyInstance,
-  { scope, code, what, perMinute }: { scope: string; code: ApiErrorCode; what: string; perMinute: number },
+  {
+    scope,
+    code,
+    what,
+    perMinute,
+    store,
+  }: {
+    scope: string;
+    code: ApiErrorCode;
+    what: string;
+    perMinute: number;
+    store?: FastifyRateLimitStoreCtor | undefined;
+  },
 ) {
   return app.register(rateLimit, {
     global: true,
+    ...(store && { store }),
     max: perMinute,
     timeWindow: '1 minute',
     keyGenerator: (request) =>

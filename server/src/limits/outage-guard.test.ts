@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { capturedLog } from '../../test-support/limits.js';
+import { OutageGuard } from './outage-guard.js';
+
+const unavailable = 'the limits shared across instances are unavailable (Redis); this instance counts alone meanwhile';
+const refused = () =>
+  Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6390'), { code: 'ECONNREFUSED' }));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('OutageGuard', () => {
+  it('gives the shared answer while the store answers, and logs nothing', async () => {
+    const { log, lines } = capturedLog();
+    const guard = new OutageGuard({ backend: 'Redis', log });
+    expect(
+      await guard.run(
+        async () => 7,
+        () => 1,
+      ),
+    ).toBe(7);
+    expect(lines).toEqual([]);
+  });
+
+  it('answers from this instance when the store fails, warning once for many requests, and says when it is back', async () => {
+    const { log, warnings, infos, lines } = capturedLog();
+    const guard = new OutageGuard({ backend: 'Redis', log });
+    const answers = [];
+    for (let request = 0; request < 20; request++) answers.push(await guard.run(refused, () => 1));
+    expect(answers).toEqual(Array(20).fill(1));
+    expect(warnings()).toEqual([unavailable]);
+    expect(lines[0]).toMatchObject({ backend: 'Redis', reason: 'connect ECONNREFUSED 127.0.0.1:6390', failures: 1 });
+    expect(
+      await guard.run(
+        async () => 7,
+        () => 1,
+      ),
+    ).toBe(7);
+    expect(
+      await guard.run(
+        async () => 8,
+        () => 1,
+      ),
+    ).toBe(8);
+    expect(infos()).toEqual(['the limits shared across instances are back']);
+  });
+
+  it('takes a store that throws before it even answers for a failure like any other', async () => {
+    const { log, warnings } = capturedLog();
+    const guard = new OutageGuard({ backend: 'PostgreSQL', log });
+    const throwing = (): Promise<number> => {
+      throw new Error('pool ended');
+    };
+    expect(await guard.run(throwing, () => 1)).toBe(1);
+    expect(warnings()).toHaveLength(1);
+  });
+
+  it('does not wait past its time limit on a store that hangs, and hands a late answer over', async () => {
+    const { log, lines } = capturedLog();
+    const guard = new OutageGuard({ backend: 'Redis', log, timeoutMs: 50 });
+    const late = vi.fn();
+    const started = performance.now();
+    const slow = () => new Promise<string>((resolve) => setTimeout(() => resolve('slot-1'), 200));
+    expect(await guard.run(slow, () => 'here', late)).toBe('here');
+    expect(performance.now() - started).toBeLessThan(150);
+    expect(lines[0]).toMatchObject({ reason: 'no answer within 50 ms' });
+    await vi.waitFor(() => expect(late).toHaveBeenCalledWith('slot-1'));
+  });
+
+  it('repeats the warning once a minute while the outage lasts, with how many requests it touched', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { log, lines } = capturedLog();
+    const guard = new OutageGuard({ backend: 'Redis', log });
+    await guard.run(refused, () => 1);
+    for (let second = 1; second <= 59; second++) {
+      vi.setSystemTime(Date.now() + 1000);
+      await guard.run(refused, () => 1);
+    }
+    expect(lines).toHaveLength(1);
+    vi.setSystemTime(Date.now() + 1000);
+    await guard.run(refused, () => 1);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatchObject({ msg: unavailable, failures: 60 });
+  });
+
+  it('keeps a flapping store to one warning and one recovery line a minute', async () => {
+    const { log, lines } = capturedLog();
+    const guard = new OutageGuard({ backend: 'Redis', log });
+    for (let request = 0; request < 10; request++) {
+      await guard.run(refused, () => 1);
+      await guard.run(
+        async () => 7,
+        () => 1,
+      );
+    }
+    expect(lines.map((line) => line.msg)).toEqual([unavailable, 'the limits shared across instances are back']);
+  });
+});
