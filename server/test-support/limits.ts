@@ -62,18 +62,25 @@ export async function closedPort(): Promise<number> {
 
 /**
  * A TCP relay to a real server that a test can cut (every connection dropped, new ones refused) and restore on the same
- * port: a network outage between the app and its Redis, for a few seconds.
+ * port: a network outage between the app and its Redis, for a few seconds. Or freeze: connections stay open and
+ * nothing more gets through either way, as when a route vanishes without a word.
  */
 export async function startRelay(target: { host: string; port: number }) {
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   let server: Server | undefined;
   let port = 0;
   const listen = async () => {
     server = createServer((client) => {
       const upstream = createConnection(target);
-      for (const socket of [client, upstream]) {
+      const pair: [Socket, Socket] = [client, upstream];
+      pairs.add(pair);
+      for (const socket of pair) {
         sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
+        socket.on('close', () => {
+          sockets.delete(socket);
+          pairs.delete(pair);
+        });
         socket.on('error', () => {});
       }
       client.pipe(upstream).pipe(client);
@@ -93,6 +100,14 @@ export async function startRelay(target: { host: string; port: number }) {
     },
     cut: stop,
     restore: listen,
+    freeze() {
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
     close: stop,
   };
 }

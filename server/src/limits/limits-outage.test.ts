@@ -63,6 +63,32 @@ describe('limits on a Redis that is away', () => {
   });
 });
 
+describe('limits on a Redis that goes silent', () => {
+  it('do not wait on it past their time limit', async () => {
+    const keys = redisTestKeys();
+    const relay = await startRelay({ host: '127.0.0.1', port: Number(new URL(testRedisUrl).port || 6379) });
+    const { log, lines } = capturedLog();
+    const limits = await openLimits({ redisUrl: relay.url, keyPrefix: keys.keyPrefix, log, timeoutMs: 200 });
+    try {
+      const key = `ask:user:${aReader()}`;
+      const count = countIn(limits);
+      expect((await count(key)).current).toBe(1);
+      relay.freeze();
+      const started = performance.now();
+      expect((await count(key)).current).toBe(2);
+      expect(await limits.readerSlots?.take(aReader(), 1)).toBeDefined();
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(lines.filter((line) => line.level === 40)).toMatchObject([
+        { msg: unavailable('Redis'), reason: 'no answer within 200 ms' },
+      ]);
+    } finally {
+      await relay.close();
+      await limits.close();
+      await keys.deleteAll();
+    }
+  });
+});
+
 describe('limits on a PostgreSQL database that fails or stalls', () => {
   let database: TestDatabase;
   let store: Store;

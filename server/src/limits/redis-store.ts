@@ -38,6 +38,7 @@ return kept
 
 /** How long start-up waits for a first connection; past it the server starts, counting alone until Redis answers. */
 const firstConnectionMs = 2000;
+const commandTimeoutMs = 2000;
 
 export type RedisLimitOptions = {
   url: string;
@@ -60,6 +61,9 @@ export async function openRedisLimitStore(options: RedisLimitOptions): Promise<S
     // A command while disconnected fails at once rather than waiting in a queue: the limit falls back meanwhile.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
+    // A connection that went silent (no reset, no reply) would otherwise keep every command sent on it pending: the
+    // limits stopped waiting long ago, and the commands' memory is let go here.
+    commandTimeout: commandTimeoutMs,
     connectTimeout: firstConnectionMs,
     // Reconnects for as long as the server runs, at most 2 s apart, so the shared limits come back by themselves.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
