@@ -22,8 +22,10 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
         const images = checkImages(request.body.messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
         const reader = readerOf(request);
         const slot = await options.running.begin(reader);
-        // Nobody reads an answer whose caller went away: stop it, the provider's request included.
+        // Nobody reads an answer whose caller went away: stop it, the provider's request included. The caller may have
+        // gone while the slot was taken (a round trip to the shared limits), before this listened.
         reply.raw.on('close', () => reply.raw.writableFinished || slot.cancel());
+        if (request.raw.socket.destroyed) slot.cancel();
         try {
           const run = await startAnswer(options, request.body, images, slot.signal);
           let text = '';
