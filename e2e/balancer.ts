@@ -3,12 +3,11 @@
  * deploy/nginx/templates/default.conf.template with its instances replaced by local ports, and the proxy rules of
  * deploy/nginx/ included as they are. Plain HTTP: TLS is the one part of the deployed configuration left out.
  */
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repositoryRoot } from './dockerfile';
+import { runNginx } from './nginx-process';
 
-export const nginxBinary = '/usr/sbin/nginx';
 const deployDirectory = path.join(repositoryRoot, 'deploy', 'nginx');
 
 /** The template's upstream block, with its servers (`handbook-1:3000`, ...) replaced by these addresses in order. */
@@ -38,7 +37,6 @@ export async function startBalancer(options: {
   instances: string[];
   extraLocations?: string;
 }): Promise<Balancer> {
-  if (!existsSync(nginxBinary)) throw new Error('nginx is not installed: apt-get install nginx (.ci/run does)');
   const { directory, port } = options;
   for (const temporary of ['body', 'proxy'])
     mkdirSync(path.join(directory, temporary), { recursive: true, mode: 0o777 });
@@ -67,29 +65,7 @@ http {
 }
 `,
   );
-  const child = spawn(nginxBinary, ['-c', path.join(directory, 'nginx.conf'), '-p', directory], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr.trim()}`);
-    const answered = await fetch(`${url}/healthz`).then(
-      (response) => response.status > 0,
-      () => false,
-    );
-    if (answered) return { url, accessLog, stop };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await stop();
-  throw new Error(`nginx did not answer within 5 s: ${stderr.trim()}`);
+  const nginx = await runNginx(directory, port);
+  if ('problem' in nginx) throw new Error(nginx.problem);
+  return { ...nginx, accessLog };
 }

@@ -5,8 +5,22 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => htmlEscapes[character] ?? character);
 }
 
-/** The server's own pages (sign-in, development sign-in): no docs bundle, one stylesheet, light and dark. */
-export function renderPage(options: { title: string; body: string }): string {
+/**
+ * The server's own pages (sign-in, development sign-in, unavailable): no docs bundle, one stylesheet, light and dark.
+ * `inline` carries the stylesheet and logo in the page itself, for a page that must not need a second request.
+ */
+export function renderPage(options: {
+  title: string;
+  body: string;
+  testId?: string;
+  inline?: { stylesheet: string; logoSvg: string };
+}): string {
+  const { inline } = options;
+  const logo = inline ? `data:image/svg+xml,${encodeURIComponent(inline.logoSvg)}` : '/auth/assets/logo.svg';
+  const head = inline
+    ? `<style>${inline.stylesheet}</style>`
+    : '<link rel="stylesheet" href="/auth/assets/page.css">\n<link rel="icon" href="/auth/assets/logo.svg" type="image/svg+xml">';
+  const testId = options.testId ? ` data-testid="${escapeHtml(options.testId)}"` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -15,12 +29,11 @@ export function renderPage(options: { title: string; body: string }): string {
 <meta name="robots" content="noindex">
 <meta name="color-scheme" content="light dark">
 <title>${escapeHtml(options.title)}</title>
-<link rel="stylesheet" href="/auth/assets/page.css">
-<link rel="icon" href="/auth/assets/logo.svg" type="image/svg+xml">
+${head}
 </head>
 <body>
-<main class="card">
-<img class="logo" src="/auth/assets/logo.svg" alt="" width="48" height="48">
+<main class="card"${testId}>
+<img class="logo" src="${logo}" alt="" width="48" height="48">
 ${options.body}
 </main>
 </body>

@@ -1,33 +1,21 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { databaseRetryAfterSeconds, sendDatabaseUnavailable } from '../api-errors.js';
 import { logoSvg } from '../auth/assets.js';
-import { pageStylesheet } from '../auth/html.js';
+import { pageStylesheet, renderPage } from '../auth/html.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
 
 /**
  * What a reader sees while the database is away: one short page in the gate's style, whole in itself (its stylesheet
  * and logo would need the database to get through the gate too), that says to try again.
  */
-const unavailablePage = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<meta name="color-scheme" content="light dark">
-<title>Unavailable for a moment · Acme Developer Handbook</title>
-<style>${pageStylesheet}</style>
-</head>
-<body>
-<main class="card" data-testid="unavailable-page">
-<img class="logo" src="data:image/svg+xml,${encodeURIComponent(logoSvg)}" alt="" width="48" height="48">
-<h1>The handbook is unavailable for a moment</h1>
+const unavailablePage = renderPage({
+  title: 'Unavailable for a moment · Acme Developer Handbook',
+  testId: 'unavailable-page',
+  inline: { stylesheet: pageStylesheet, logoSvg },
+  body: `<h1>The handbook is unavailable for a moment</h1>
 <p>It cannot reach its database right now. Try again shortly; nothing you were reading is lost.</p>
-<a class="button" href="">Try again</a>
-</main>
-</body>
-</html>
-`;
+<a class="button" href="">Try again</a>`,
+});
 
 /** A 503 to try again after a few seconds: the page above for a browser, the API's JSON error for anything else. */
 export function sendUnavailable(request: FastifyRequest, reply: FastifyReply) {
