@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { test } from './fixtures';
-import { siteBuildDirectory } from './harness';
+import { siteSourceDirectory } from './harness';
 import { Copilot } from './pages/copilot';
 
 // A second build of the site with two chat actions switched off in its config; the server starts over it at the
@@ -12,7 +12,7 @@ import { Copilot } from './pages/copilot';
 const buildDirectory = mkdtempSync(path.join(tmpdir(), 'copilot-config-'));
 beforeAll(() => {
   const build = spawnSync('npx', ['docusaurus', 'build', '--out-dir', buildDirectory], {
-    cwd: path.dirname(siteBuildDirectory),
+    cwd: siteSourceDirectory,
     env: { ...process.env, COPILOT_DISABLED_ACTIONS: 'allowCopy,allowFeedbackNegative' },
     encoding: 'utf8',
   });

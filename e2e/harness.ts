@@ -13,7 +13,11 @@ const { buildApp, loadConfig, inMemoryDataDirectory, openStore } = (await import
   '../server/dist/index.js' as string
 )) as typeof import('../server/src/index.js');
 
-export const siteBuildDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../site/build');
+/** The site's sources (the Docusaurus project). */
+export const siteSourceDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../site');
+
+/** The built site the tests serve; E2E_SITE_DIR points them at another build (one being worked on) without touching this one. */
+export const siteBuildDirectory = path.resolve(process.env.E2E_SITE_DIR ?? path.join(siteSourceDirectory, 'build'));
 
 /** A port the OS says is free right now; the public URL (and so the IdP's redirect URI) needs it before listening. */
 export function freePort(): Promise<number> {
