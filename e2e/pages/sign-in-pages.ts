@@ -17,6 +17,17 @@ export class SignInPages {
     return this.page.getByTestId('gate-error');
   }
 
+  /** Everything the browser refuses under our Content-Security-Policy from now on. */
+  recordPolicyViolations(): string[] {
+    const violations: string[] = [];
+    this.page.on('console', (message) => {
+      if (message.type() === 'error' && /Content.Security.Policy/i.test(message.text())) {
+        violations.push(message.text());
+      }
+    });
+    return violations;
+  }
+
   async clickLogin() {
     await this.page.getByTestId('gate-login').click();
     await this.page.locator('input[type=email]').waitFor();
@@ -38,4 +49,10 @@ export async function signInContext(context: BrowserContext, baseUrl: string, em
   const session = jar.get('acme_session');
   if (!session) throw new Error(`Signing in ${email} gave no session cookie.`);
   await context.addCookies([{ name: 'acme_session', value: session, url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+}
+
+/** Saves a screenshot for a person to look at when E2E_SCREENSHOT_DIR is set (a folder outside the repository). */
+export async function saveScreenshot(page: Page, name: string) {
+  const directory = process.env.E2E_SCREENSHOT_DIR;
+  if (directory) await page.screenshot({ path: `${directory}/${name}.png` });
 }

@@ -97,6 +97,25 @@ describe('safeReturnPath', () => {
     expect(safeReturnPath(candidate)).toBe(expected);
   });
 
+  it.each([
+    ['keepsSectionLink', '/firestore-ttl#turning-a-policy-off', '/firestore-ttl#turning-a-policy-off'],
+    ['keepsPercentEncodedHeadingId', '/faqs/#%E6%97%A5%E6%9C%AC', '/faqs/#%E6%97%A5%E6%9C%AC'],
+    ['keepsFragmentThatLooksLikeAnotherHost', '/faqs/#//evil.com', '/faqs/#//evil.com'],
+    ['dropsOnlyAFragmentWithRawQuote', '/faqs/#a"onload=x', '/faqs/'],
+    ['dropsOnlyAFragmentWithSpace', '/faqs/#a b', '/faqs/'],
+    ['dropsOnlyAFragmentWithNewline', '/faqs/#a\r\nSet-Cookie:x=1', '/faqs/'],
+    ['dropsOnlyAFragmentWithBrokenEscape', '/faqs/#%E6%9', '/faqs/'],
+    ['dropsOnlyAFragmentWithBackslash', '/faqs/#\\evil.com', '/faqs/'],
+    ['dropsOnlyASecondHash', '/faqs/#a#b', '/faqs/'],
+    ['dropsOnlyAnEmptyFragment', '/faqs/#', '/faqs/'],
+    ['keepsFragmentOfTheMaximumLength', `/faqs/#${'a'.repeat(256)}`, `/faqs/#${'a'.repeat(256)}`],
+    ['dropsOnlyAFragmentOverTheMaximumLength', `/faqs/#${'a'.repeat(257)}`, '/faqs/'],
+    ['stillRefusesAnUnsafePathBeforeAFragment', '//evil.com#x', '/'],
+    ['stillRefusesTheSignInRouteBeforeAFragment', '/auth/callback#x', '/'],
+  ])('%s', (_name, candidate, expected) => {
+    expect(safeReturnPath(candidate)).toBe(expected);
+  });
+
   it('never leaves the site, whatever mix of separators, dots and encodings it is given', () => {
     const pieces = ['/', '//', '\\', '.', '..', '%2f', '%2F', '%5c', '%2e', '%09', '%', '@', ':', '?', '#', 'https:'];
     pieces.push('evil.com', 'auth', 'a', '\t', '\u3002', '\u2044');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { contentSecurityPolicyDirectives, inlineScriptHashes } from '../gate/content-security-policy.js';
 import { renderSignInPage, signInPageTemplate } from './sign-in-page.js';
 
 describe('signInPageTemplate', () => {
@@ -14,5 +15,12 @@ describe('signInPageTemplate', () => {
 
   it('escapesReturnPathInLoginLink', () => {
     expect(template('/a"><script>alert(1)</script>')).not.toContain('<script>alert');
+  });
+
+  it('carries its one inline script under the CSP every response gets', () => {
+    const page = template('/firestore-ttl');
+    const hashes = inlineScriptHashes([page]);
+    expect(hashes).toHaveLength(1);
+    expect(contentSecurityPolicyDirectives([]).scriptSrc).toEqual(expect.arrayContaining(hashes));
   });
 });

@@ -1,4 +1,5 @@
 import { escapeHtml, renderPage } from './html.js';
+import { returnAnchorScript } from './return-anchor.js';
 
 /** Why the last sign-in did not work, in words a reader can act on. */
 export const signInProblems = {
@@ -55,7 +56,8 @@ export function renderSignInPage(options: SignInPageOptions): string {
 ${problem}${notAllowed}
 <p data-testid="gate-message">You must log in with an account from ${domains} to access the internal documentation.</p>
 ${primaryAction}
-${development}`,
+${development}
+<script>${returnAnchorScript}</script>`,
   });
 }
 

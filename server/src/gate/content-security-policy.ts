@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { returnAnchorScriptHash } from '../auth/return-anchor.js';
 
 const inlineScript = /<script(?![^>]*\b(?:src|type)=)[^>]*>([\s\S]*?)<\/script>/gi;
 
@@ -17,10 +18,11 @@ export function inlineScriptHashes(pages: Iterable<string>): string[] {
   return [...hashes].sort();
 }
 
+/** The built pages' inline scripts, and the gate page's own (it carries a section link's fragment through sign-in). */
 export function contentSecurityPolicyDirectives(scriptHashes: readonly string[]) {
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", ...scriptHashes],
+    scriptSrc: ["'self'", ...scriptHashes, returnAnchorScriptHash],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:'],
     fontSrc: ["'self'", 'data:'],
