@@ -1,5 +1,5 @@
 import { AssistantRuntimeProvider } from '@assistant-ui/react';
-import type { ReactNode } from 'react';
+import { type ReactNode, type RefObject, useLayoutEffect, useRef } from 'react';
 import styles from './CopilotPage.module.css';
 import { PendingQuestion } from './PendingQuestion';
 import { useCopilotRuntime } from './runtime/useCopilotRuntime';
@@ -9,11 +9,35 @@ import { useOpenLatestThread } from './useOpenLatestThread';
 import { useSuggestions } from './useSuggestions';
 import { Thread } from './view/Thread';
 
+/**
+ * The page fills the window below what sits above it (the announcement bar while shown, the navbar), so the composer
+ * starts above the fold. CSS alone cannot know the bar's height: it wraps on a phone and goes when dismissed.
+ */
+function useFillWindowBelowTop(page: RefObject<HTMLDivElement | null>) {
+  useLayoutEffect(() => {
+    const element = page.current;
+    if (!element) return;
+    const place = () =>
+      element.style.setProperty('--page-top', `${element.getBoundingClientRect().top + window.scrollY}px`);
+    place();
+    // The app's root (not the body, which is as tall as the window) shrinks when the bar is dismissed.
+    const observer = new ResizeObserver(place);
+    observer.observe(document.getElementById('__docusaurus') ?? document.body);
+    window.addEventListener('resize', place);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', place);
+    };
+  }, [page]);
+}
+
 function Conversations(): ReactNode {
   const { settled, reopen } = useOpenLatestThread();
   const suggestions = useSuggestions();
+  const page = useRef<HTMLDivElement>(null);
+  useFillWindowBelowTop(page);
   return (
-    <div className={styles.page} data-testid="copilot-page">
+    <div ref={page} className={styles.page} data-testid="copilot-page">
       <PendingQuestion ready={settled} />
       <ThreadList onLeave={reopen} />
       <section className={styles.conversation} aria-label="Conversation">

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '@acme/contract';
+import { type ApiErrorBody, type ApiErrorCode, apiErrors } from '@acme/contract';
 
 /** A failure the reader should see, with the server's code (e.g. `rate_limited:ask`) and an actionable message. */
 export class CopilotError extends Error {
@@ -11,12 +11,20 @@ export class CopilotError extends Error {
   }
 }
 
+/**
+ * Refusals whose server message is written for API callers ("attachments.0: the bytes are not a PNG image"): the
+ * reader gets the contract's words for the code instead.
+ */
+const readersWords: Partial<Record<ApiErrorCode, true>> = { 'bad_request:attachment': true };
+
 /** Turns a non-2xx API response into a CopilotError, keeping the server's message when it sent one. */
 export async function errorFromResponse(response: Response): Promise<CopilotError> {
   const body = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
   if (response.status === 401) {
     return new CopilotError('unauthorized', 'Your session has ended. Reload the page and sign in again.');
   }
+  const code = body.error?.code;
+  if (code && code in readersWords) return new CopilotError(code, apiErrors[code].message);
   const message = body.error?.message ?? `Dev Copilot could not answer (HTTP ${response.status}). Try again.`;
-  return new CopilotError(body.error?.code ?? `http_${response.status}`, message);
+  return new CopilotError(code ?? `http_${response.status}`, message);
 }

@@ -72,6 +72,13 @@ export function AssistantActionBar(): ReactNode {
             </TooltipButton>
           </ActionBarPrimitive.FeedbackNegative>
         )}
+        {/* Said in words, on screen and to screen readers, for as long as the copied state lasts (an icon swap alone
+            is seen by few and heard by none). Always present, so screen readers watch it before it speaks. */}
+        {actions.allowCopy && (
+          <span role="status" className={styles.copied} data-testid="copied-notice">
+            <AuiIf condition={(s) => s.message.isCopied}>Copied</AuiIf>
+          </span>
+        )}
       </ActionBarPrimitive.Root>
       {actions.allowFeedbackNegative && rated === 'negative' && <FeedbackReason />}
     </>

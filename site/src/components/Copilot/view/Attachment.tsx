@@ -42,10 +42,10 @@ export function AttachmentTile({ removable }: { removable: boolean }): ReactNode
           <Dialog.Content className={styles.dialog} aria-describedby={undefined} data-testid="attachment-preview">
             <Dialog.Title className={styles.dialogTitle}>Image Attachment Preview</Dialog.Title>
             {image && <img className={styles.dialogImage} src={image} alt={name} />}
-            <Dialog.Close asChild>
-              <TooltipButton tooltip="Close" className={styles.dialogClose}>
-                <Icon name="close" />
-              </TooltipButton>
+            {/* No tooltip here: the dialog focuses this button on opening, and a tooltip open on it would take the
+                reader's first Escape, so the preview would need two. */}
+            <Dialog.Close className={styles.dialogClose} aria-label="Close">
+              <Icon name="close" />
             </Dialog.Close>
           </Dialog.Content>
         </Dialog.Portal>

@@ -26,6 +26,14 @@ export function ignoreInputMethodEnter(event: KeyboardEvent<HTMLTextAreaElement>
   }
 }
 
+/**
+ * Spec section 4: while an answer runs, Enter does not submit. The primitive then lets the key through, and the
+ * browser would add a line the reader never asked for; Enter does nothing instead (Shift+Enter still adds a line).
+ */
+function ignoreEnterWhileRunning(event: KeyboardEvent<HTMLTextAreaElement>, isRunning: boolean) {
+  if (isRunning && event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) event.preventDefault();
+}
+
 /** Why the last file was refused, until the next one is accepted or the reader dismisses it. */
 function useAttachmentError(): [string | null, () => void] {
   const [error, setError] = useState<string | null>(null);
@@ -54,6 +62,7 @@ export function Composer(): ReactNode {
       s.thread.messages.some((message) => message.metadata.custom.stillWriting === true),
   );
   const tooManyImages = useAuiState((s) => s.composer.attachments.length > maxImagesPerMessage);
+  const isRunning = useAuiState((s) => s.thread.isRunning);
   const body = (
     <ComposerPrimitive.Root
       className={styles.composer}
@@ -96,7 +105,10 @@ export function Composer(): ReactNode {
           maxLength={maxTextCharacters}
           autoFocus
           readOnly={isLoading}
-          onKeyDown={ignoreInputMethodEnter}
+          onKeyDown={(event) => {
+            ignoreInputMethodEnter(event);
+            ignoreEnterWhileRunning(event, isRunning);
+          }}
           aria-busy={isLoading}
           addAttachmentOnPaste={actions.allowAttachments}
         />

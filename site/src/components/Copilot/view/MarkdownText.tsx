@@ -19,6 +19,9 @@ function CodeHeader({ language, code }: CodeHeaderProps): ReactNode {
   return (
     <div className={styles.codeHeader} data-testid="code-header">
       <span>{language || 'text'}</span>
+      <span role="status" className={styles.copied}>
+        {copied ? 'Copied' : ''}
+      </span>
       <TooltipButton
         tooltip={failed ? 'Copy failed' : 'Copy'}
         onClick={() => void copy()}
