@@ -33,11 +33,13 @@ export class SignInPages {
     await this.page.locator('input[type=email]').waitFor();
   }
 
-  /** Fills the development IdP's form; returns once the browser has left the IdP. */
-  async submitIdentity(email: string, options: { verified?: boolean } = {}) {
+  /** Fills the development IdP's form (a verified Google Workspace account unless told otherwise); returns once the browser has left the IdP. */
+  async submitIdentity(email: string, options: { verified?: boolean; workspace?: boolean } = {}) {
     await this.page.locator('input[type=email]').fill(email);
     const verified = this.page.locator('input[name=verified]');
     if ((options.verified ?? true) !== (await verified.isChecked())) await verified.click();
+    const workspace = this.page.locator('input[name=workspace]');
+    if ((options.workspace ?? true) !== (await workspace.isChecked())) await workspace.click();
     await this.page.getByRole('button', { name: 'Sign in' }).click();
     await this.page.waitForURL((url) => !url.pathname.startsWith('/dev-idp/'), { waitUntil: 'commit' });
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicyDirectives, inlineScriptHashes } from '../gate/content-security-policy.js';
+import type { AccessRefusal } from './refusals.js';
 import { renderSignInPage, signInPageTemplate } from './sign-in-page.js';
 
 describe('signInPageTemplate', () => {
@@ -22,5 +23,37 @@ describe('signInPageTemplate', () => {
     const hashes = inlineScriptHashes([page]);
     expect(hashes).toHaveLength(1);
     expect(contentSecurityPolicyDirectives([]).scriptSrc).toEqual(expect.arrayContaining(hashes));
+  });
+});
+
+describe('renderSignInPage for a refused account', () => {
+  const render = (refusal: AccessRefusal, email = 'dev@acme.dev') =>
+    renderSignInPage({
+      primaryDomains: ['acme.dev', 'acme.io'],
+      developmentSignIn: false,
+      returnPath: '/',
+      signedInAs: { email, refusal },
+    });
+
+  it.each<[AccessRefusal, string]>([
+    ['email-not-verified', 'Google has not verified that this address belongs to the account'],
+    ['hosted-domain-missing', 'a personal Google account that uses a company address'],
+    ['hosted-domain-mismatch', 'through a Google organisation that is not the company’s'],
+    ['not-on-allow-list', 'whose domain is not allowed'],
+    ['malformed-email', 'not an e-mail address the handbook can check'],
+  ])('says which rule refused it: %s', (refusal, why) => {
+    const page = render(refusal);
+    expect(page).toContain(why);
+    expect(page).toContain('You are signed in as <strong>dev@acme.dev</strong>');
+    expect(page).toContain('Use another account');
+  });
+
+  it('asks a company address refused for its kind of account for the company-managed one', () => {
+    expect(render('hosted-domain-missing')).toContain('log in with a company-managed account from');
+    expect(render('not-on-allow-list', 'a@gmail.com')).toContain('log in with an account from');
+  });
+
+  it('escapes the address', () => {
+    expect(render('not-on-allow-list', '<img src=x onerror=alert(1)>@x.dev')).not.toContain('<img src=x');
   });
 });

@@ -1,4 +1,5 @@
 import { escapeHtml, renderPage } from './html.js';
+import { type AccessRefusal, needsCompanyManagedAccount, refusalHtml } from './refusals.js';
 import { returnAnchorScript } from './return-anchor.js';
 
 /** Why the last sign-in did not work, in words a reader can act on. */
@@ -18,8 +19,8 @@ export type SignInPageOptions = {
   primaryDomains: readonly string[];
   /** Where the Login button sends the reader back to after sign-in. */
   returnPath: string;
-  /** Set when someone is signed in but the policy does not allow them. */
-  signedInAs?: string | undefined;
+  /** Set when someone is signed in but the policy does not allow them, with the rule that refused them. */
+  signedInAs?: { email: string; refusal: AccessRefusal } | undefined;
   problem?: SignInProblem | undefined;
   developmentSignIn: boolean;
 };
@@ -40,9 +41,14 @@ export function renderSignInPage(options: SignInPageOptions): string {
   const problem = options.problem
     ? `<p class="notice error" role="alert" data-testid="gate-error">${escapeHtml(signInProblems[options.problem])}</p>`
     : '';
-  const notAllowed = options.signedInAs
-    ? `<p class="notice warning" role="alert" data-testid="gate-not-allowed">You are signed in as <strong>${escapeHtml(options.signedInAs)}</strong>, which is not allowed to read the handbook.</p>`
+  const { signedInAs } = options;
+  const notAllowed = signedInAs
+    ? `<p class="notice warning" role="alert" data-testid="gate-not-allowed" data-refusal="${signedInAs.refusal}">${refusalHtml(signedInAs.refusal, signedInAs.email)}</p>`
     : '';
+  // A company address refused for its kind of account is told to use the company's own account, not "an account from
+  // @acme.dev", which it already is.
+  const account =
+    signedInAs && needsCompanyManagedAccount(signedInAs.refusal) ? 'a company-managed account' : 'an account';
   const primaryAction = options.signedInAs
     ? `<a class="button" href="${escapeHtml(loginHref(options.returnPath, true))}" data-testid="gate-login">Use another account</a>
 <form method="post" action="/auth/logout"><button class="button secondary" type="submit" data-testid="gate-logout">Sign out</button></form>`
@@ -54,7 +60,7 @@ export function renderSignInPage(options: SignInPageOptions): string {
     title: 'Sign in - Acme Developer Handbook',
     body: `<h1>Acme Developer Handbook</h1>
 ${problem}${notAllowed}
-<p data-testid="gate-message">You must log in with an account from ${domains} to access the internal documentation.</p>
+<p data-testid="gate-message">You must log in with ${account} from ${domains} to access the internal documentation.</p>
 ${primaryAction}
 ${development}
 <script>${returnAnchorScript}</script>`,

@@ -29,20 +29,22 @@ export function createSignInResponder(options: { currentPolicy: () => AccessPoli
     reply: FastifyReply,
     details: { status: number; returnPath?: string; problem?: SignInProblem; forceHtml?: boolean },
   ) {
-    const viewer = request.viewer;
-    const notAllowed = viewer.state === 'signed-in' && !viewer.access.allowed;
+    const { viewer } = request;
+    const refused =
+      viewer.state === 'signed-in' && !viewer.access.allowed
+        ? { email: viewer.session.email, refusal: viewer.access.reason }
+        : undefined;
     reply.header('cache-control', 'no-store').code(details.status);
     if (!details.forceHtml && !request.headers.accept?.includes('text/html')) {
-      return reply.type('application/json; charset=utf-8').send(notAllowed ? notAllowedResponse : signInRequired);
+      return reply.type('application/json; charset=utf-8').send(refused ? notAllowedResponse : signInRequired);
     }
     reply.type('text/html; charset=utf-8');
-    if (!notAllowed && !details.problem)
-      return reply.send(plainPage(options.currentPolicy())(details.returnPath ?? '/'));
+    if (!refused && !details.problem) return reply.send(plainPage(options.currentPolicy())(details.returnPath ?? '/'));
     return reply.send(
       renderSignInPage({
         primaryDomains: primaryDomains(options.currentPolicy()),
         returnPath: details.returnPath ?? '/',
-        signedInAs: notAllowed ? viewer.session.email : undefined,
+        signedInAs: refused,
         problem: details.problem,
         developmentSignIn: options.developmentSignIn,
       }),
