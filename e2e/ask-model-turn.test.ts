@@ -171,27 +171,60 @@ describe('turns on a slow model', () => {
 });
 
 describe('a turn when the model fails', () => {
-  test.for<[string, object, string]>([
-    ['an HTTP 500', { status: 500 }, 'model_error:ask'],
-    ['a malformed chunk', { malformed: true }, 'model_bad_response:ask'],
-    ['a rejected key', { status: 401 }, 'model_refused_key:ask'],
-    ['no answer before the timeout', { hang: true }, 'model_timeout:ask'],
+  test.for<[string, object]>([
+    ['an HTTP 500', { status: 500 }],
+    ['a rejected key', { status: 401 }],
+    ['a connection closed before the first word', { cutAfter: 0 }],
+    ['no answer before the timeout', { hang: true }],
   ])(
-    'reports %s in the stream with a clear code, and stores the answer as failed',
-    async ([, behaviour, code], { copilot, fakeModel }) => {
+    'before its first word (%s): answers from the docs, says so in one line, and stores the answer as docs-only',
+    async ([, behaviour], { copilot, fakeModel, server }) => {
       fakeModel.behave(behaviour);
-      const { threadId, response } = await copilot.askInNewThread('How do I deploy?');
-      expect(response.status).toBe(200);
+      const text = 'How do I register a GitLab runner?';
+      const { threadId, response } = await copilot.askInNewThread(text);
       const chunks = await readChunks(response);
-      expect(chunks[0]?.type).toBe('start');
-      expect(dataOf(chunks, 'failure')).toEqual([{ code, message: expect.stringMatching(/\w/) }]);
-      expect(chunks.at(-1)).toMatchObject({ type: 'error' });
-      expect((await copilot.thread(threadId)).messages.map((message) => message.status)).toEqual(['complete', 'error']);
-      // The server is unharmed: the next question is answered.
-      fakeModel.behave({ reply: 'Back again.' });
-      expect(textOf(await readChunks((await copilot.askInNewThread('How do I deploy?')).response))).toBe('Back again.');
+      expect(dataOf(chunks, 'failure')).toEqual([]);
+      expect(chunks.find((chunk) => chunk.type === 'message-metadata')).toMatchObject({
+        messageMetadata: { mode: 'docs-only', covered: true },
+      });
+      expect(textOf(chunks)).toMatch(
+        /^The AI model could not be reached just now, so this answer comes from the docs search alone\.\n\n\*\*\[/,
+      );
+      const sources = sourceUrlsOf(chunks);
+      expect(sources[0]).toMatch(/^\/setting-up-gitlab-runner/);
+      expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
+      const answer = (await copilot.thread(threadId)).messages[1];
+      expect(answer).toMatchObject({ status: 'complete', content: [{ text: textOf(chunks) }] });
+      expect(answer?.sources.map((source) => source.url)).toEqual(sources);
+      const logged = await server.store.db.select().from(questions);
+      expect(logged.find((row) => row.answerMessageId === answer?.id)).toMatchObject({
+        mode: 'docs-only',
+        covered: true,
+      });
     },
   );
+
+  test('after its first words: reports the failure in the stream with a clear code, and stores the answer as failed', async ({
+    copilot,
+    fakeModel,
+  }) => {
+    fakeModel.behave({ reply: words(10), cutAfter: 4 });
+    const { threadId, response } = await copilot.askInNewThread('How do I deploy?');
+    expect(response.status).toBe(200);
+    const chunks = await readChunks(response);
+    expect(chunks[0]?.type).toBe('start');
+    expect(textOf(chunks)).toBe(words(4).join(''));
+    expect(dataOf(chunks, 'failure')).toEqual([
+      { code: 'model_unreachable:ask', message: expect.stringMatching(/\w/) },
+    ]);
+    expect(chunks.at(-1)).toMatchObject({ type: 'error' });
+    const messages = (await copilot.thread(threadId)).messages;
+    expect(messages.map((message) => message.status)).toEqual(['complete', 'error']);
+    expect(messages[1]?.content[0]?.text).toBe(words(4).join(''));
+    // The server is unharmed: the next question is answered.
+    fakeModel.behave({ reply: 'Back again.' });
+    expect(textOf(await readChunks((await copilot.askInNewThread('How do I deploy?')).response))).toBe('Back again.');
+  });
 });
 
 describe('turns through each provider wire format of the AI SDK', () => {

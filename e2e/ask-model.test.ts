@@ -185,35 +185,66 @@ describe('askAi limits on a slow model', () => {
   });
 });
 
-describe('askAi when the model fails', () => {
-  test.for<[string, object, number, string]>([
-    ['an HTTP 500', { status: 500 }, 502, 'model_error:ask'],
-    ['a malformed chunk', { malformed: true }, 502, 'model_bad_response:ask'],
-    ['a rejected key', { status: 401 }, 502, 'model_refused_key:ask'],
-    ['no answer before the timeout', { hang: true }, 504, 'model_timeout:ask'],
-  ])('reports %s with a clear code', async ([, behaviour, status, code], { copilot, fakeModel }) => {
-    fakeModel.behave(behaviour);
-    const response = await copilot.ask({ messages: [question('How do I deploy?')] });
-    expect(response.status).toBe(status);
-    expect(((await response.json()) as ApiErrorBody).error).toMatchObject({
-      code,
-      message: expect.stringMatching(/\w/),
-    });
-    // The server is unharmed: the next question is answered.
-    fakeModel.behave({ reply: 'Back again.' });
-    expect((await copilot.ask({ messages: [question('How do I deploy?')] })).status).toBe(200);
-  });
+describe('askAi when the model fails before its first word', () => {
+  const notice = 'The AI model could not be reached just now, so this answer comes from the docs search alone.';
+  const ttlQuestion = 'How do I set a TTL policy on a Firestore collection?';
 
-  test('reports a provider it cannot reach', async ({ copilotWith }) => {
+  test.for<[string, object]>([
+    ['an HTTP 500', { status: 500 }],
+    ['a malformed chunk', { malformed: true }],
+    ['a rejected key', { status: 401 }],
+    ['a connection closed before the first word', { cutAfter: 0 }],
+    ['no answer before the timeout', { hang: true }],
+  ])(
+    '%s: answers from the docs, says so in one line, and logs it as docs-only',
+    async ([, behaviour], { copilot, fakeModel, server }) => {
+      fakeModel.behave(behaviour);
+      const response = await copilot.ask({ messages: [question(ttlQuestion)] });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as AskAiResponse;
+      expect(body).toMatchObject({ mode: 'docs-only', covered: true });
+      const [firstLine, blank, ...rest] = body.data.split('\n');
+      expect([firstLine, blank]).toEqual([notice, '']);
+      expect(rest.join('\n')).toContain('](/firestore-ttl');
+      expect(body.sources.length).toBeGreaterThan(0);
+      expect(body.sources.every((source) => source.url.startsWith('/firestore-ttl'))).toBe(true);
+      expect(fakeModel.received.length).toBeGreaterThan(0);
+      const logged = await server.store.db.select().from(questions);
+      expect(logged.filter((row) => row.question === ttlQuestion).at(-1)).toMatchObject({
+        mode: 'docs-only',
+        covered: true,
+        sources: body.sources,
+      });
+      // The model is asked again for the next question.
+      fakeModel.behave({ reply: 'Back again.' });
+      expect(((await (await copilot.ask({ messages: [question(ttlQuestion)] })).json()) as AskAiResponse).mode).toBe(
+        'model',
+      );
+    },
+  );
+
+  test('answers as a server without a model would when the provider cannot be reached', async ({ copilotWith }) => {
     const closedPort = await freePort();
     const unreachable = await copilotWith({
       COPILOT_PROVIDER: 'openai-compatible',
       COPILOT_MODEL: 'test-model',
       COPILOT_BASE_URL: `http://127.0.0.1:${closedPort}/v1`,
     });
-    const response = await unreachable.ask({ messages: [question('How do I deploy?')] });
+    const docsOnly = await copilotWith({});
+    const askBoth = (copilot: typeof docsOnly) =>
+      copilot.ask({ messages: [question(ttlQuestion)] }).then((response) => response.json() as Promise<AskAiResponse>);
+    const [fellBack, docsAnswer] = await Promise.all([askBoth(unreachable), askBoth(docsOnly)]);
+    expect(fellBack).toEqual({ ...docsAnswer, data: `${notice}\n\n${docsAnswer.data}` });
+  });
+
+  test('reports a failure after the first words with a clear code, as before', async ({ copilot, fakeModel }) => {
+    fakeModel.behave({ reply: 'Set the TTL on the field and then wait', cutAfter: 3 });
+    const response = await copilot.ask({ messages: [question(ttlQuestion)] });
     expect(response.status).toBe(502);
-    expect(((await response.json()) as ApiErrorBody).error.code).toBe('model_unreachable:ask');
+    expect(((await response.json()) as ApiErrorBody).error).toMatchObject({
+      code: 'model_unreachable:ask',
+      message: expect.stringMatching(/\w/),
+    });
   });
 });
 

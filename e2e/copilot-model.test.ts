@@ -43,17 +43,34 @@ describe('Dev Copilot with a model', () => {
     expect(await site.page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
-  test('shows a provider failure with a retry that answers once the provider is back', async ({
+  test('answers from the docs, saying so in one line, when the provider fails before its first word', async ({
     reader: { site, copilot },
     fakeModel: fake,
   }) => {
     fake.behave({ status: 401 });
     await site.open('/');
     await copilot.open();
+    await copilot.ask('How do I register a GitLab runner?');
+    await copilot.waitForAnswer(1);
+    const answer = copilot.lastAnswer;
+    await expect
+      .poll(() => answer.innerText())
+      .toContain('The AI model could not be reached just now, so this answer comes from the docs search alone.');
+    expect(await answer.getByRole('link').first().getAttribute('href')).toMatch(/^\/setting-up-gitlab-runner/);
+    expect(await answer.getByTestId('copilot-error').count()).toBe(0);
+  });
+
+  test('shows a provider failure mid-answer with a retry that answers once the provider is back', async ({
+    reader: { site, copilot },
+    fakeModel: fake,
+  }) => {
+    fake.behave({ reply: 'To deploy, first run the', cutAfter: 3 });
+    await site.open('/');
+    await copilot.open();
     await copilot.ask('How do I deploy?');
     await copilot.waitForAnswer(1);
     const error = copilot.lastAnswer.getByTestId('copilot-error');
-    expect(await error.innerText()).toContain('The model provider refused our API key');
+    expect(await error.innerText()).toContain('The connection to the model provider broke off mid-answer');
     fake.behave({ reply: 'Deploy with [the go-live procedure](/go-live-procedure).' });
     await error.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => copilot.lastAnswer.innerText()).toContain('Deploy with the go-live procedure');

@@ -34,23 +34,29 @@ describe('model errors', () => {
     await fakeModel?.close();
   });
 
-  it('counts failed answers by cause, and answered ones in model mode', async () => {
+  it('counts model errors by cause, answers the docs gave in their stead as docs-only, and failed answers', async () => {
     const before = await scrape(metricsPort);
+    const ask = async () => (await copilot.ask(question('How do I register a GitLab runner?'))).status;
+    // Before the first word, the docs answer instead; after it, the answer fails.
     fakeModel.behave({ status: 401 });
-    expect((await copilot.ask(question('How do I register a GitLab runner?'))).status).toBe(502);
+    expect(await ask()).toBe(200);
     fakeModel.behave({ hang: true });
-    expect((await copilot.ask(question('How do I register a GitLab runner?'))).status).toBe(504);
+    expect(await ask()).toBe(200);
+    fakeModel.behave({ reply: 'Register it with the runner token and then', cutAfter: 3 });
+    expect(await ask()).toBe(502);
     fakeModel.behave({ reply: 'Register it with the runner token, see [the guide](/setting-up-gitlab-runner).' });
-    expect((await copilot.ask(question('How do I register a GitLab runner?'))).status).toBe(200);
+    expect(await ask()).toBe(200);
     const after = await scrape(metricsPort);
 
-    expect(grewBy(before, after, 'handbook_copilot_model_errors_total', { cause: 'refused_key' })).toBe(1);
-    expect(grewBy(before, after, 'handbook_copilot_model_errors_total', { cause: 'timeout' })).toBe(1);
-    const questionsBy = (outcome: string) =>
-      grewBy(before, after, 'handbook_copilot_questions_total', { mode: 'model', outcome });
-    expect(questionsBy('failed')).toBe(2);
-    expect(questionsBy('covered')).toBe(1);
+    const modelErrorsBy = (cause: string) => grewBy(before, after, 'handbook_copilot_model_errors_total', { cause });
+    expect([modelErrorsBy('refused_key'), modelErrorsBy('timeout'), modelErrorsBy('unreachable')]).toEqual([1, 1, 1]);
+    const questionsBy = (mode: string, outcome: string) =>
+      grewBy(before, after, 'handbook_copilot_questions_total', { mode, outcome });
+    expect(questionsBy('docs-only', 'covered')).toBe(2);
+    expect(questionsBy('model', 'failed')).toBe(1);
+    expect(questionsBy('model', 'covered')).toBe(1);
     expect(grewBy(before, after, 'handbook_copilot_answer_duration_seconds_count', { mode: 'model' })).toBe(1);
+    expect(grewBy(before, after, 'handbook_copilot_answer_duration_seconds_count', { mode: 'docs-only' })).toBe(2);
   });
 });
 

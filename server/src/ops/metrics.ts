@@ -54,21 +54,25 @@ export function createMetrics({ mode }: { mode: 'docs-only' | 'model' }) {
   });
   const modelErrors = new Counter({
     name: 'handbook_copilot_model_errors_total',
-    help: 'Answers the model failed, by cause: timeout, busy, refused_key, unreachable, bad_response, error',
+    help: 'Model runs that failed, by cause (timeout, busy, refused_key, unreachable, bad_response, error): the answer ended in an error, or came from the docs alone when the model had written nothing',
     labelNames: ['cause'],
     registers,
   });
+  const countModelError = (code: ApiErrorCode) => {
+    const cause = /^model_(\w+):/.exec(code)?.[1];
+    if (cause) modelErrors.inc({ cause });
+  };
   const copilot: CopilotObserver = {
-    answered(covered, seconds) {
-      questions.inc({ mode, outcome: covered ? 'covered' : 'not_covered' });
-      answerDuration.observe({ mode }, seconds);
+    answered(covered, seconds, answerMode) {
+      questions.inc({ mode: answerMode, outcome: covered ? 'covered' : 'not_covered' });
+      answerDuration.observe({ mode: answerMode }, seconds);
     },
     cancelled: () => questions.inc({ mode, outcome: 'cancelled' }),
     failed(code: ApiErrorCode) {
       questions.inc({ mode, outcome: 'failed' });
-      const cause = /^model_(\w+):/.exec(code)?.[1];
-      if (cause) modelErrors.inc({ cause });
+      countModelError(code);
     },
+    modelFellBack: countModelError,
   };
 
   const ocrDuration = new Histogram({

@@ -4,6 +4,7 @@ import { redactSecrets } from '../../redact-secrets.js';
 import type { SearchEngine } from '../../search/engine.js';
 import type { CheckedImage } from '../images.js';
 import { answerWithModel } from '../model/model-answer.js';
+import { classifyModelError, type ModelFailure, reasonOf } from '../model/model-errors.js';
 import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
 import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
 import { retrieveForAnswer, type SemanticSearch } from './retriever.js';
@@ -35,7 +36,13 @@ export type AnswerRun = {
   judgeLinks: (textSoFar: string, options?: { final?: boolean }) => LinkVerdict[];
   /** The finished answer with every invented link removed, and the sections it rests on. */
   finish: (text: string) => CheckedAnswer & { sources: AnswerSource[] };
+  /** Why the model wrote nothing, when this docs-only answer stands in for its answer; `reason` is for the log. */
+  modelFailure?: (ModelFailure & { reason: string }) | undefined;
 };
+
+/** The line a docs-only answer opens with when it stands in for a model that failed before writing a word. */
+export const modelUnavailableNotice =
+  'The AI model could not be reached just now, so this answer comes from the docs search alone.';
 
 /** The question to search for: the last user message, with the one before it when the last is a short follow-up. */
 export function searchQueryOf(conversation: AskAiRequest): string {
@@ -78,7 +85,7 @@ export async function startAnswer(
     judgeLinks: createLinkWatcher(siteLinks),
   };
 
-  if (!options.model) {
+  const docsOnly = (notice?: string): AnswerRun => {
     const answer = composeDocsOnlyAnswer({
       retrieval,
       termWeight: index.termWeight,
@@ -86,15 +93,17 @@ export async function startAnswer(
       readFromImages: imageText || undefined,
       imagesUnread: images.length > 0 && !imageText,
     });
+    const markdown = notice ? `${notice}\n\n${answer.markdown}` : answer.markdown;
     return {
       ...common,
       mode: 'docs-only',
       closest: answer.closest,
       // Ready at once: one piece; the widget smooths what it shows.
-      pieces: [answer.markdown],
+      pieces: [markdown],
       finish: (text) => ({ ...checkAnswerLinks(text, siteLinks), sources: answer.sources }),
     };
-  }
+  };
+  if (!options.model) return docsOnly();
 
   const answer = answerWithModel({
     model: options.model.languageModel,
@@ -108,17 +117,49 @@ export async function startAnswer(
     imageText,
     signal,
   });
+  let pieces: AsyncIterable<string>;
+  try {
+    pieces = await afterFirstWords(answer.pieces);
+  } catch (error) {
+    // A reader who stopped, or a server shutting down, wants no answer at all.
+    if (signal.aborted) throw error;
+    // Nothing was written yet: the docs can still answer, and say whose answer it is.
+    return {
+      ...docsOnly(modelUnavailableNotice),
+      modelFailure: { ...classifyModelError(error), reason: reasonOf(error) },
+    };
+  }
   const closest = covered ? [] : closestPages(retrieval.hits);
   return {
     ...common,
     mode: 'model',
     closest,
-    pieces: closest.length ? withClosestPages(answer.pieces, closest) : answer.pieces,
+    pieces: closest.length ? withClosestPages(pieces, closest) : pieces,
     finish: (text) => {
       const checked = checkAnswerLinks(text, siteLinks);
       return { ...checked, sources: covered ? answer.sourcesOf(checked) : [] };
     },
   };
+}
+
+/**
+ * The model's answer once its first words (not only blanks) have come: a failure before them throws here, while the
+ * docs can still answer instead; a failure after them stays in the stream returned.
+ */
+async function afterFirstWords(pieces: AsyncIterable<string>): Promise<AsyncIterable<string>> {
+  const iterator = pieces[Symbol.asyncIterator]();
+  const held: string[] = [];
+  let next = await iterator.next();
+  while (!next.done) {
+    held.push(next.value);
+    if (next.value.trim()) break;
+    next = await iterator.next();
+  }
+  const ended = next.done === true;
+  return (async function* () {
+    yield* held;
+    if (!ended) yield* { [Symbol.asyncIterator]: () => iterator };
+  })();
 }
 
 /** A model's answer to an uncovered question, followed by the closest pages, as a docs-only answer lists them. */

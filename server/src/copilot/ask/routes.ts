@@ -28,11 +28,16 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
         if (request.raw.socket.destroyed) slot.cancel();
         try {
           const run = await startAnswer(options, request.body, images, slot.signal);
+          if (run.modelFailure) {
+            const { code, reason } = run.modelFailure;
+            request.log.warn({ code, reason }, 'the model failed; docs answered');
+            options.observer?.modelFellBack(code);
+          }
           let text = '';
           for await (const piece of run.pieces) text += piece;
           const finished = run.finish(text);
           await options.recordAnswer({ ...run, email: reader, sources: finished.sources, answerId: randomUUID() });
-          options.observer?.answered(run.covered, (performance.now() - asked) / 1000);
+          options.observer?.answered(run.covered, (performance.now() - asked) / 1000, run.mode);
           const response: AskAiResponse = {
             data: finished.text,
             covered: run.covered,

@@ -150,13 +150,16 @@ describe('a Dev Copilot turn', () => {
     expect(answer?.sources).toEqual([{ title: 'Deployment › Rollback', url: '/deployment#rollback' }]);
   });
 
-  it('stores a failed answer as an error and says why in the stream', async () => {
-    suite.model.behave({ status: 500 });
+  it('stores an answer the model fails mid-way as an error and says why in the stream', async () => {
+    suite.model.behave({ reply: 'Roll back with the job', cutAfter: 2 });
     const threadId = await newThread(suite.withModel);
 
     const chunks = await ask(suite.withModel, { threadId, parentId: null, text: 'How do I roll back?' });
 
-    expect(chunks.find((chunk) => chunk.type === 'data-failure')).toMatchObject({ data: { code: 'model_error:ask' } });
+    expect(textOf(chunks)).toBe('Roll back ');
+    expect(chunks.find((chunk) => chunk.type === 'data-failure')).toMatchObject({
+      data: { code: 'model_unreachable:ask' },
+    });
     expect(chunks.at(-1)).toMatchObject({ type: 'error' });
     expect((await stored(suite.withModel, threadId)).messages.map((message) => message.status)).toEqual([
       'complete',

@@ -98,6 +98,13 @@ async function writeAnswer(
   const progress = progressSaver(deps, answering);
   try {
     run = await start(signal);
+    if (run.modelFailure) {
+      deps.log.warn(
+        { code: run.modelFailure.code, reason: run.modelFailure.reason },
+        'the model failed; docs answered',
+      );
+      deps.observer?.modelFellBack(run.modelFailure.code);
+    }
     writer.write({ type: 'message-metadata', messageMetadata: { mode: run.mode, covered: run.covered } });
     writer.write({ type: 'text-start', id: answerId });
     for await (const piece of run.pieces) {
@@ -125,7 +132,7 @@ async function writeAnswer(
     writer.write({ type: 'text-end', id: answerId });
     writer.write({ type: 'finish', finishReason: 'stop' });
     deps.log.info({ mode: run.mode, covered: run.covered, sources: finished.sources.length }, 'answered');
-    deps.observer?.answered(run.covered, (performance.now() - asked) / 1000);
+    deps.observer?.answered(run.covered, (performance.now() - asked) / 1000, run.mode);
   } catch (error) {
     const stopped = signal.reason instanceof StoppedByReader;
     const partial = run ? run.finish(text).text : text;
