@@ -4,6 +4,7 @@ import { findReportItems } from '../server/src/store/questions.js';
 import { questions } from '../server/src/store/schema.js';
 import { dataOf, readChunks, sourceUrlsOf, test, textOf, turnIdsOf } from './ask-fixtures';
 import { sessionCookieFor } from './sign-in';
+import { ownerKeyOfReader } from './threads-api';
 
 /** POST /api/turns without a model: the widget's question, streamed as an AI SDK UI message stream and stored. */
 
@@ -75,7 +76,8 @@ describe('a turn, answered from the docs', () => {
     const notCovered = turnIdsOf(await readChunks((await copilot.askInNewThread(uncovered)).response));
     const logged = await server.store.db.select().from(questions);
     const loggedAs = (answerId: string) => logged.find((row) => row.answerMessageId === answerId);
-    expect(loggedAs(covered.answerId)).toMatchObject({ ownerEmail: readerEmail, covered: true, mode: 'docs-only' });
+    const owner = await ownerKeyOfReader(server.store.db, readerEmail);
+    expect(loggedAs(covered.answerId)).toMatchObject({ owner, covered: true, mode: 'docs-only' });
     expect(loggedAs(notCovered.answerId)).toMatchObject({ question: uncovered, covered: false });
     const report = await findReportItems(server.store.db, { limit: 1000 });
     expect(report.map((item) => item.answerMessageId)).toContain(notCovered.answerId);

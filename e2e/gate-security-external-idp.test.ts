@@ -46,6 +46,8 @@ describe('over https, with an external OpenID provider', () => {
     const sessionId = newSessionId();
     await createSession(handbook.store.db, {
       idHash: hashSessionId(sessionId),
+      issuer: 'https://accounts.acme.dev',
+      subject: 'reader',
       email: 'reader@acme.dev',
       emailVerified: true,
       hostedDomain: 'acme.dev',

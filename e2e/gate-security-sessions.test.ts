@@ -21,6 +21,8 @@ describe('session attacks', () => {
   async function storeSession(server: TestServer, sessionId: string, expiresAt: Date) {
     await createSession(server.store.db, {
       idHash: hashSessionId(sessionId),
+      issuer: 'https://accounts.acme.dev',
+      subject: 'reader',
       email: 'reader@acme.dev',
       emailVerified: true,
       hostedDomain: 'acme.dev',

@@ -29,13 +29,15 @@ beforeAll(async () => {
   // Left by earlier runs: what the maintenance at start must remove.
   await store.db.insert(sessions).values({
     idHash: 'expired-long-ago',
+    issuer: 'https://accounts.acme.dev',
+    subject: 'gone',
     email: 'gone@acme.dev',
     emailVerified: true,
     expiresAt: new Date(Date.now() - day),
   });
   await store.db.insert(questions).values({
     id: 'asked-last-year',
-    ownerEmail: 'gone@acme.dev',
+    owner: 'oidc:https://accounts.acme.dev#gone',
     question: 'Where is the old wiki?',
     mode: 'docs-only',
     covered: false,

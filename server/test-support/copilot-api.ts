@@ -9,8 +9,12 @@ import type { Store } from '../src/store/database.js';
 import { docSection } from './doc-sections.js';
 
 export const publicOrigin = 'https://handbook.acme.example';
+export const testIssuer = 'https://accounts.acme.example';
 
-/** Stands in for auth/viewer.ts: `x-test-user` signs in as that address, `x-test-not-allowed` denies it access. */
+/**
+ * Stands in for auth/viewer.ts: `x-test-user` signs in as that address, `x-test-not-allowed` denies it access. The
+ * account is `x-test-subject` when given, else one of its own for each address as typed.
+ */
 export function viewerFrom(headers: Record<string, string | string[] | undefined>): Viewer {
   const email = headers['x-test-user'];
   if (typeof email !== 'string') return { state: 'signed-out' };
@@ -20,6 +24,8 @@ export function viewerFrom(headers: Record<string, string | string[] | undefined
     idHash: `hash-of-${email}`,
     session: {
       idHash: `hash-of-${email}`,
+      issuer: testIssuer,
+      subject: typeof headers['x-test-subject'] === 'string' ? headers['x-test-subject'] : `subject-of-${email}`,
       email,
       emailVerified: true,
       hostedDomain: 'acme.example',

@@ -1,3 +1,5 @@
+import { foldEmail, isPlainAsciiAddress } from './email-address.js';
+
 export type AccessPolicy = {
   /** Allowed e-mail domains, lower-case, in order; the first two are the "primary" ones named on the gate. */
   domains: readonly string[];
@@ -26,22 +28,16 @@ export type AccessDecision =
 /** ASCII labels only: a look-alike (Cyrillic "а", fullwidth "ａ") is a different domain and must never match. */
 const domainLabel = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const domainName = new RegExp(`^${domainLabel}(?:\\.${domainLabel})+$`);
-/** Nothing invisible in a local part: no whitespace, control, format (zero-width, bidi) or separator characters. */
-const invisibleOrControl = /[\s\p{Cc}\p{Cf}\p{Z}]/u;
-
-/** Folds A-Z only; `toLowerCase` would turn the Kelvin sign "K" into "k" and let a look-alike through. */
-function asciiLowerCase(text: string): string {
-  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
-}
 
 /** Splits an address into its lower-cased form and domain, or undefined when it is not exactly `local@domain`. */
 function parseAddress(text: string): { address: string; domain: string } | undefined {
   const parts = text.split('@');
   if (parts.length !== 2) return undefined;
   const [localPart = '', domainPart = ''] = parts;
-  const domain = asciiLowerCase(domainPart);
-  if (localPart === '' || invisibleOrControl.test(localPart) || !domainName.test(domain)) return undefined;
-  return { address: `${asciiLowerCase(localPart)}@${domain}`, domain };
+  const domain = foldEmail(domainPart);
+  // Printable ASCII only: nothing invisible, and no look-alike letter (a Cyrillic a, the Kelvin sign) in a local part.
+  if (localPart === '' || !isPlainAsciiAddress(localPart) || !domainName.test(domain)) return undefined;
+  return { address: `${foldEmail(localPart)}@${domain}`, domain };
 }
 
 function domainIsAllowed(policy: AccessPolicy, domain: string): boolean {
@@ -59,7 +55,7 @@ export function decideAccess(policy: AccessPolicy, identity: Identity): AccessDe
   if (!domainIsAllowed(policy, parsed.domain)) return { allowed: false, reason: 'not-on-allow-list' };
   if (policy.requireHostedDomain) {
     if (!identity.hostedDomain) return { allowed: false, reason: 'hosted-domain-missing' };
-    if (!policy.domains.includes(asciiLowerCase(identity.hostedDomain))) {
+    if (!policy.domains.includes(foldEmail(identity.hostedDomain))) {
       return { allowed: false, reason: 'hosted-domain-mismatch' };
     }
   }
@@ -78,7 +74,7 @@ export function parseAccessPolicy(input: {
   requireHostedDomain?: boolean;
 }): AccessPolicy {
   const domains = listEntries(input.domains).map((entry) => {
-    const domain = asciiLowerCase(entry);
+    const domain = foldEmail(entry);
     if (!domainName.test(domain)) {
       throw new Error(`${JSON.stringify(entry)} is not a domain: use letters, digits, hyphens and dots, like acme.dev`);
     }

@@ -3,6 +3,9 @@ import type { Config } from '../config.js';
 
 /** The claims we read from an ID token; everything else is ignored. */
 export type SignedInIdentity = {
+  /** The ID token's `iss` and `sub` (checked by openid-client): the account, whatever its address is now. */
+  issuer: string;
+  subject: string;
   email: string;
   emailVerified: boolean;
   hostedDomain: string | undefined;
@@ -63,6 +66,8 @@ export function createIdentityProviderClient(config: Config, credentials: Client
       const claims = tokens.claims();
       if (!claims || typeof claims.email !== 'string') throw new MissingEmailError();
       return {
+        issuer: claims.iss,
+        subject: claims.sub,
         email: claims.email,
         emailVerified: claims.email_verified === true,
         hostedDomain: typeof claims.hd === 'string' ? claims.hd : undefined,

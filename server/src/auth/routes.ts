@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from '../api-errors.js';
 import type { Config } from '../config.js';
-import { type AccessPolicy, primaryDomains } from './access-policy.js';
+import { type AccessPolicy, decideAccess, primaryDomains } from './access-policy.js';
 import { logoSvg } from './assets.js';
+import { isPlainAsciiAddress } from './email-address.js';
 import { pageStylesheet } from './html.js';
 import {
   type createIdentityProviderClient,
@@ -110,19 +111,29 @@ export async function authRoutes(
       return showSignInPage(request, reply, 401, problemFrom(error));
     }
 
+    if (!isPlainAsciiAddress(identity.email)) {
+      request.log.info({ email: identity.email }, 'sign-in refused: the address is not plain ASCII');
+      return showSignInPage(request, reply, 403, 'non-ascii-email');
+    }
+
     // A fresh id at every sign-in: a session id planted before sign-in is never promoted.
     if (request.viewer.state === 'signed-in') await sessions.end(request.viewer.idHash);
     const sessionId = newSessionId();
     const now = Date.now();
-    await sessions.start({
-      idHash: hashSessionId(sessionId),
-      email: identity.email,
-      emailVerified: identity.emailVerified,
-      hostedDomain: identity.hostedDomain ?? null,
-      name: identity.name ?? null,
-      expiresAt: new Date(now + config.sessionAbsoluteTimeoutMs),
-    });
-    request.log.info({ email: identity.email }, 'signed in');
+    const claimedThreads = await sessions.start(
+      {
+        idHash: hashSessionId(sessionId),
+        issuer: identity.issuer,
+        subject: identity.subject,
+        email: identity.email,
+        emailVerified: identity.emailVerified,
+        hostedDomain: identity.hostedDomain ?? null,
+        name: identity.name ?? null,
+        expiresAt: new Date(now + config.sessionAbsoluteTimeoutMs),
+      },
+      { claimLegacyRows: decideAccess(currentPolicy(), identity).allowed },
+    );
+    request.log.info({ email: identity.email, claimedThreads }, 'signed in');
     reply.setCookie(
       names.session,
       sessionId,

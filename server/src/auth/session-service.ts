@@ -1,6 +1,8 @@
 import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
+import { claimLegacyOwnership } from '../store/owners.js';
 import { createSession, deleteSession, findSessionByIdHash, type NewSession, touchSession } from '../store/sessions.js';
+import { legacyOwnerKey, ownerKeyOf } from './reader-identity.js';
 import { createSessionCache } from './session-cache.js';
 
 type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByIdHash>>>;
@@ -43,8 +45,14 @@ export function createSessionService(options: {
       }
       return session;
     },
-    async start(session: NewSession) {
+    /**
+     * Stores a new session. `claimLegacyRows` (only for a session the policy allows) hands it the Dev Copilot rows
+     * stored under its exact address before ownership moved to subjects; returns how many threads it claimed.
+     */
+    async start(session: NewSession, { claimLegacyRows }: { claimLegacyRows: boolean }): Promise<number> {
       await createSession(db, session);
+      if (!claimLegacyRows) return 0;
+      return claimLegacyOwnership(db, { owner: ownerKeyOf(session), legacyOwner: legacyOwnerKey(session.email) });
     },
     end,
   };

@@ -10,6 +10,8 @@ export const signInProblems = {
     'That sign-in response did not match the attempt this browser started, so it was refused. Please sign in again.',
   'provider-unavailable': 'The sign-in service could not be reached. Please try again in a minute.',
   'no-email': 'The sign-in service did not share an e-mail address, so access could not be checked.',
+  'non-ascii-email':
+    'This account’s address has characters outside plain ASCII (letters a-z, digits, punctuation), which the handbook does not accept. Sign in with your company account.',
   failed: 'Sign-in did not complete. Please try again.',
 } as const;
 

@@ -41,7 +41,7 @@ export async function copilotRoutes(app: FastifyInstance, options: CopilotOption
     running,
     recordAnswer: (answered) =>
       recordQuestion(options.db, {
-        ownerEmail: answered.email,
+        owner: answered.owner,
         question: answered.question,
         mode: answered.mode,
         covered: answered.covered,

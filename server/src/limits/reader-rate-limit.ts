@@ -1,11 +1,12 @@
 import { ApiError, type ApiErrorCode } from '@acme/contract';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import { ownerKeyOf } from '../auth/reader-identity.js';
 
 /**
  * Registers @fastify/rate-limit for every route of one plugin, together: at most `perMinute` requests a minute per
- * signed-in reader, counted under `scope`. Register it after the gate's hook, so strangers never reach it; a refusal
- * is an ApiError with `code` that says when to try again. `store` counts across instances (openLimits); without it,
+ * signed-in reader (keyed on their subject, as their threads are), counted under `scope`. Register it after the
+ * gate's hook, so strangers never reach it; a refusal is an ApiError with `code` that says when to try again. `store` counts across instances (openLimits); without it,
  * this instance counts alone.
  */
 export function registerReaderRateLimit(
@@ -31,7 +32,7 @@ export function registerReaderRateLimit(
     timeWindow: '1 minute',
     keyGenerator: (request) =>
       request.viewer.state === 'signed-in'
-        ? `${scope}:user:${request.viewer.session.email.toLowerCase()}`
+        ? `${scope}:user:${ownerKeyOf(request.viewer.session)}`
         : `${scope}:ip:${request.ip}`,
     errorResponseBuilder: (_request, context) =>
       new ApiError(

@@ -18,6 +18,8 @@ async function addSession(
   const now = Date.now();
   await createSession(store.db, {
     idHash,
+    issuer: 'https://accounts.acme.dev',
+    subject: 'ada',
     email: 'ada@acme.dev',
     emailVerified: true,
     hostedDomain: 'acme.dev',
@@ -30,7 +32,7 @@ async function addSession(
 async function addQuestion(store: Store, answerMessageId: string, askedDaysAgo: number) {
   await store.db.insert(questions).values({
     id: answerMessageId,
-    ownerEmail: 'ada@acme.dev',
+    owner: 'oidc:https://accounts.acme.dev#ada',
     question: 'How do I roll back?',
     mode: 'docs-only',
     covered: true,

@@ -38,6 +38,8 @@ describe('scheduled maintenance in the server', () => {
     store = await openStore({ dataDirectory: inMemoryDataDirectory });
     await store.db.insert(sessions).values({
       idHash: 'expired',
+      issuer: 'https://accounts.acme.dev',
+      subject: 'ada',
       email: 'ada@acme.dev',
       emailVerified: true,
       expiresAt: new Date(Date.now() - 1000),

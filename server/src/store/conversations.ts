@@ -18,11 +18,12 @@ export const newThreadTitle = 'New chat';
 export const threadNotFound = () => new ApiError('not_found:thread');
 export const messageNotFound = () => new ApiError('not_found:message');
 
-export type Thread = Omit<ThreadRow, 'ownerEmail'>;
+export type Thread = Omit<ThreadRow, 'owner'>;
 export type MessageFeedback = { rating: FeedbackRating; comment: string | null; updatedAt: Date };
 export type Message = Omit<MessageRow, 'sequence'> & { feedback: MessageFeedback | null };
 export type ThreadWithMessages = { thread: Thread; messages: Message[] };
-export type Owner = { ownerEmail: string };
+/** `owner`: whose rows these are, compared exactly; the reader's subject key (src/auth/reader-identity.ts). */
+export type Owner = { owner: string };
 
 const threadColumns = {
   id: threads.id,
@@ -44,31 +45,27 @@ export const messageColumns = {
   createdAt: messages.createdAt,
 };
 
-/** Sessions keep the address as the identity provider sent it; ownership compares it lower-cased. */
-export const normalizedOwner = (ownerEmail: string) => ownerEmail.toLowerCase();
-
-export const ownedThread = (ownerEmail: string, threadId: string) =>
-  and(eq(threads.id, threadId), eq(threads.ownerEmail, normalizedOwner(ownerEmail)));
+export const ownedThread = (owner: string, threadId: string) => and(eq(threads.id, threadId), eq(threads.owner, owner));
 
 /** The owner's threads, most recently active first. */
 export async function listThreads(
   db: Database,
-  { ownerEmail, status }: Owner & { status?: ThreadStatus | undefined },
+  { owner, status }: Owner & { status?: ThreadStatus | undefined },
 ): Promise<Thread[]> {
   return db
     .select(threadColumns)
     .from(threads)
-    .where(and(eq(threads.ownerEmail, normalizedOwner(ownerEmail)), status ? eq(threads.status, status) : undefined))
+    .where(and(eq(threads.owner, owner), status ? eq(threads.status, status) : undefined))
     .orderBy(desc(threads.updatedAt), desc(threads.createdAt));
 }
 
 export async function createThread(
   db: Database,
-  { ownerEmail, title }: Owner & { title?: string | undefined },
+  { owner, title }: Owner & { title?: string | undefined },
 ): Promise<Thread> {
   const [thread] = await db
     .insert(threads)
-    .values({ id: randomUUID(), ownerEmail: normalizedOwner(ownerEmail), title: title ?? newThreadTitle })
+    .values({ id: randomUUID(), owner, title: title ?? newThreadTitle })
     .returning(threadColumns);
   if (!thread) throw new Error('Inserting a thread returned no row');
   return thread;
@@ -77,9 +74,9 @@ export async function createThread(
 /** The thread and every message of every branch, oldest first, each with its feedback; undefined if not the owner's. */
 export async function getThreadWithMessages(
   db: Database,
-  { ownerEmail, threadId }: Owner & { threadId: string },
+  { owner, threadId }: Owner & { threadId: string },
 ): Promise<ThreadWithMessages | undefined> {
-  const [thread] = await db.select(threadColumns).from(threads).where(ownedThread(ownerEmail, threadId)).limit(1);
+  const [thread] = await db.select(threadColumns).from(threads).where(ownedThread(owner, threadId)).limit(1);
   if (!thread) return undefined;
   const rows = await db
     .select({ message: messageColumns, feedback })
@@ -100,13 +97,9 @@ export async function getThreadWithMessages(
 
 export async function renameThread(
   db: Database,
-  { ownerEmail, threadId, title }: Owner & { threadId: string; title: string },
+  { owner, threadId, title }: Owner & { threadId: string; title: string },
 ): Promise<Thread> {
-  const [thread] = await db
-    .update(threads)
-    .set({ title })
-    .where(ownedThread(ownerEmail, threadId))
-    .returning(threadColumns);
+  const [thread] = await db.update(threads).set({ title }).where(ownedThread(owner, threadId)).returning(threadColumns);
   if (!thread) throw threadNotFound();
   return thread;
 }
@@ -123,16 +116,16 @@ export function unarchiveThread(db: Database, target: Owner & { threadId: string
 
 async function moveThread(
   db: Database,
-  { ownerEmail, threadId }: Owner & { threadId: string },
+  { owner, threadId }: Owner & { threadId: string },
   { from, to }: { from: ThreadStatus; to: ThreadStatus },
 ): Promise<Thread> {
   const [moved] = await db
     .update(threads)
     .set({ status: to })
-    .where(and(ownedThread(ownerEmail, threadId), eq(threads.status, from)))
+    .where(and(ownedThread(owner, threadId), eq(threads.status, from)))
     .returning(threadColumns);
   if (moved) return moved;
-  const [existing] = await db.select({ id: threads.id }).from(threads).where(ownedThread(ownerEmail, threadId));
+  const [existing] = await db.select({ id: threads.id }).from(threads).where(ownedThread(owner, threadId));
   if (!existing) throw threadNotFound();
   throw new ApiError('conflict:thread_status', `Only a ${from} chat can become ${to}; this one is ${to} already.`);
 }
@@ -141,43 +134,38 @@ async function moveThread(
 export async function updateThread(
   db: Database,
   {
-    ownerEmail,
+    owner,
     threadId,
     title,
     status,
   }: Owner & { threadId: string; title?: string | undefined; status?: ThreadStatus | undefined },
 ): Promise<Thread> {
   return db.transaction(async (tx) => {
-    const target = { ownerEmail, threadId };
+    const target = { owner, threadId };
     let thread: Thread | undefined;
     if (status === 'archived') thread = await archiveThread(tx, target);
     if (status === 'regular') thread = await unarchiveThread(tx, target);
     if (title !== undefined) thread = await renameThread(tx, { ...target, title });
     if (thread) return thread;
-    const [current] = await tx.select(threadColumns).from(threads).where(ownedThread(ownerEmail, threadId));
+    const [current] = await tx.select(threadColumns).from(threads).where(ownedThread(owner, threadId));
     if (!current) throw threadNotFound();
     return current;
   });
 }
 
 /** Deletes the thread with its messages and their feedback. */
-export async function deleteThread(
-  db: Database,
-  { ownerEmail, threadId }: Owner & { threadId: string },
-): Promise<void> {
+export async function deleteThread(db: Database, { owner, threadId }: Owner & { threadId: string }): Promise<void> {
   await db.transaction(async (tx) => {
     // The questions log forgets what was asked in a deleted conversation, as the thread forgets its messages.
     const answersInThread = tx
       .select({ id: messages.id })
       .from(messages)
       .innerJoin(threads, eq(threads.id, messages.threadId))
-      .where(ownedThread(ownerEmail, threadId));
+      .where(ownedThread(owner, threadId));
     await tx
       .delete(questions)
-      .where(
-        and(eq(questions.ownerEmail, normalizedOwner(ownerEmail)), inArray(questions.answerMessageId, answersInThread)),
-      );
-    const deleted = await tx.delete(threads).where(ownedThread(ownerEmail, threadId)).returning({ id: threads.id });
+      .where(and(eq(questions.owner, owner), inArray(questions.answerMessageId, answersInThread)));
+    const deleted = await tx.delete(threads).where(ownedThread(owner, threadId)).returning({ id: threads.id });
     if (deleted.length === 0) throw threadNotFound();
   });
 }

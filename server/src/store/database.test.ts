@@ -29,6 +29,8 @@ async function countAppliedMigrations(db: Database): Promise<number> {
 
 const session = {
   idHash: 'h1',
+  issuer: 'https://accounts.acme.example',
+  subject: 'ada',
   email: 'ada@acme.example',
   emailVerified: true,
   hostedDomain: null,

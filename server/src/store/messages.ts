@@ -8,7 +8,6 @@ import {
   messageColumns,
   messageNotFound,
   newThreadTitle,
-  normalizedOwner,
   type Owner,
   ownedThread,
   threadNotFound,
@@ -60,14 +59,14 @@ export function titleFromContent(content: MessagePart[]): string | undefined {
  */
 export async function appendMessage(
   db: Database,
-  { ownerEmail, threadId, message }: Owner & { threadId: string; message: NewMessage },
+  { owner, threadId, message }: Owner & { threadId: string; message: NewMessage },
 ): Promise<Message> {
   return db.transaction(async (tx) => {
     // Locked so two first questions sent at once cannot both decide they name the thread.
     const [thread] = await tx
       .select({ title: threads.title })
       .from(threads)
-      .where(ownedThread(ownerEmail, threadId))
+      .where(ownedThread(owner, threadId))
       .for('update');
     if (!thread) throw threadNotFound();
     const parentRole = message.role === 'user' ? 'assistant' : 'user';
@@ -117,9 +116,9 @@ export async function appendMessage(
  */
 export async function conversationUpTo(
   db: Database,
-  { ownerEmail, threadId, messageId }: Owner & { threadId: string; messageId: string },
+  { owner, threadId, messageId }: Owner & { threadId: string; messageId: string },
 ): Promise<Message[]> {
-  const found = await getThreadWithMessages(db, { ownerEmail, threadId });
+  const found = await getThreadWithMessages(db, { owner, threadId });
   if (!found) throw threadNotFound();
   const byId = new Map(found.messages.map((message) => [message.id, message]));
   const branch: Message[] = [];
@@ -144,12 +143,12 @@ async function firstTitle(db: Database, threadId: string, message: NewMessage): 
   return earlier ? undefined : titleFromContent(message.content);
 }
 
-async function findOwnedMessage(db: Database, ownerEmail: string, messageId: string) {
+async function findOwnedMessage(db: Database, owner: string, messageId: string) {
   const [message] = await db
     .select({ id: messages.id, role: messages.role })
     .from(messages)
     .innerJoin(threads, eq(threads.id, messages.threadId))
-    .where(and(eq(messages.id, messageId), eq(threads.ownerEmail, normalizedOwner(ownerEmail))));
+    .where(and(eq(messages.id, messageId), eq(threads.owner, owner)));
   return message;
 }
 
@@ -157,18 +156,18 @@ async function findOwnedMessage(db: Database, ownerEmail: string, messageId: str
 export async function setFeedback(
   db: Database,
   {
-    ownerEmail,
+    owner,
     messageId,
     rating,
     comment,
   }: Owner & { messageId: string; rating: FeedbackRating; comment?: string | undefined },
 ): Promise<MessageFeedback> {
-  const message = await findOwnedMessage(db, ownerEmail, messageId);
+  const message = await findOwnedMessage(db, owner, messageId);
   if (!message) throw messageNotFound();
   if (message.role !== 'assistant') {
     throw new ApiError('bad_request:feedback_role');
   }
-  const values = { rating, comment: comment ?? null, ownerEmail: normalizedOwner(ownerEmail), updatedAt: sql`now()` };
+  const values = { rating, comment: comment ?? null, owner, updatedAt: sql`now()` };
   const [saved] = await db
     .insert(feedback)
     .values({ messageId, ...values })
@@ -178,8 +177,8 @@ export async function setFeedback(
   return saved;
 }
 
-export async function clearFeedback(db: Database, { ownerEmail, messageId }: Owner & { messageId: string }) {
-  if (!(await findOwnedMessage(db, ownerEmail, messageId))) throw messageNotFound();
+export async function clearFeedback(db: Database, { owner, messageId }: Owner & { messageId: string }) {
+  if (!(await findOwnedMessage(db, owner, messageId))) throw messageNotFound();
   await db.delete(feedback).where(eq(feedback.messageId, messageId));
 }
 

@@ -20,7 +20,7 @@ const cliSource = {
 };
 
 const logged = (overrides: Partial<NewQuestion> & { answerMessageId: string }): NewQuestion => ({
-  ownerEmail: ada,
+  owner: ada,
   question: 'How do I fix npm E401 installing @acme/cli?',
   mode: 'docs-only',
   covered: false,
@@ -43,14 +43,14 @@ for (const backend of testBackends) {
 
     /** A question and its answer saved in a thread, as a turn saves them, the answer under the id the turn streamed. */
     async function conversation(question: string, answerMessageId: string) {
-      const thread = await createThread(store.db, { ownerEmail: ada });
+      const thread = await createThread(store.db, { owner: ada });
       const asked = await appendMessage(store.db, {
-        ownerEmail: ada,
+        owner: ada,
         threadId: thread.id,
         message: { parentId: null, role: 'user', content: [{ type: 'text', text: question }] },
       });
       await appendMessage(store.db, {
-        ownerEmail: ada,
+        owner: ada,
         threadId: thread.id,
         message: {
           id: answerMessageId,
@@ -62,8 +62,8 @@ for (const backend of testBackends) {
       });
     }
 
-    it('records a question with the owner lower-cased and the text trimmed and capped, once per answer', async () => {
-      await recordQuestion(store.db, logged({ answerMessageId: 'a1', ownerEmail: 'Ada@ACME.example' }));
+    it('records a question with its owner and the text trimmed and capped, once per answer', async () => {
+      await recordQuestion(store.db, logged({ answerMessageId: 'a1' }));
       await recordQuestion(store.db, logged({ answerMessageId: 'a1', question: 'a retry of the same answer' }));
       await recordQuestion(
         store.db,
@@ -74,7 +74,7 @@ for (const backend of testBackends) {
 
       expect(rows).toHaveLength(2);
       expect(rows[0]).toMatchObject({
-        ownerEmail: ada,
+        owner: ada,
         question: 'How do I fix npm E401 installing @acme/cli?',
         mode: 'docs-only',
         covered: false,
@@ -105,7 +105,7 @@ for (const backend of testBackends) {
         .select({ threadId: messages.threadId })
         .from(messages)
         .where(eq(messages.id, 'gone-answer'));
-      await deleteThread(store.db, { ownerEmail: ada, threadId: gone?.threadId ?? '' });
+      await deleteThread(store.db, { owner: ada, threadId: gone?.threadId ?? '' });
       const left = await store.db.select({ id: questions.answerMessageId }).from(questions);
       expect(left.map((row) => row.id)).toEqual(['kept-answer']);
     });
@@ -132,7 +132,7 @@ for (const backend of testBackends) {
     it('reports answers rated down with the comment, the question before them and their sources', async () => {
       await conversation('Why does npm say E401?', 'answer-1');
       await recordQuestion(store.db, logged({ answerMessageId: 'answer-1', covered: true }));
-      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-1', rating: 'negative', comment: 'Too vague' });
+      await setFeedback(store.db, { owner: ada, messageId: 'answer-1', rating: 'negative', comment: 'Too vague' });
 
       expect(await findReportItems(store.db, { limit: 10 })).toEqual([
         {
@@ -154,7 +154,7 @@ for (const backend of testBackends) {
       await recordQuestion(
         store.db,
         logged({
-          ownerEmail: mallory,
+          owner: mallory,
           answerMessageId: 'answer-1',
           question: 'planted',
           covered: false,
@@ -163,10 +163,10 @@ for (const backend of testBackends) {
       );
       await conversation('Why does npm say E401?', 'answer-1');
       await recordQuestion(store.db, logged({ answerMessageId: 'answer-1', covered: true }));
-      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-1', rating: 'negative' });
+      await setFeedback(store.db, { owner: ada, messageId: 'answer-1', rating: 'negative' });
 
-      const rows = await store.db.select().from(questions).orderBy(questions.ownerEmail);
-      expect(rows.map((row) => [row.ownerEmail, row.question])).toEqual([
+      const rows = await store.db.select().from(questions).orderBy(questions.owner);
+      expect(rows.map((row) => [row.owner, row.question])).toEqual([
         [ada, 'How do I fix npm E401 installing @acme/cli?'],
         [mallory, 'planted'],
       ]);
@@ -178,7 +178,7 @@ for (const backend of testBackends) {
 
     it('reports a rated-down answer that was never logged, from its thread alone', async () => {
       await conversation('Old question', 'answer-old');
-      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-old', rating: 'negative' });
+      await setFeedback(store.db, { owner: ada, messageId: 'answer-old', rating: 'negative' });
 
       expect(await findReportItems(store.db, { limit: 10 })).toEqual([
         expect.objectContaining({ kind: 'rated-down', question: 'Old question', comment: null, covered: null }),
@@ -187,7 +187,7 @@ for (const backend of testBackends) {
 
     it('leaves out answers rated up and questions the docs covered', async () => {
       await conversation('Good answer', 'answer-good');
-      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-good', rating: 'positive' });
+      await setFeedback(store.db, { owner: ada, messageId: 'answer-good', rating: 'positive' });
       await recordQuestion(store.db, logged({ answerMessageId: 'answer-good', covered: true }));
 
       expect(await findReportItems(store.db, { limit: 10 })).toEqual([]);
@@ -196,7 +196,7 @@ for (const backend of testBackends) {
     it('reports a question that was not covered once, as rated down, when its answer was rated down too', async () => {
       await conversation('Not covered and rated down', 'answer-both');
       await recordQuestion(store.db, logged({ answerMessageId: 'answer-both', covered: false }));
-      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-both', rating: 'negative' });
+      await setFeedback(store.db, { owner: ada, messageId: 'answer-both', rating: 'negative' });
 
       const items = await findReportItems(store.db, { limit: 10 });
 
@@ -207,7 +207,7 @@ for (const backend of testBackends) {
       await recordQuestion(store.db, logged({ answerMessageId: 'q1', question: 'first' }));
       await nextMillisecond();
       await conversation('second', 'q2');
-      await setFeedback(store.db, { ownerEmail: ada, messageId: 'q2', rating: 'negative' });
+      await setFeedback(store.db, { owner: ada, messageId: 'q2', rating: 'negative' });
       await nextMillisecond();
       await recordQuestion(store.db, logged({ answerMessageId: 'q3', question: 'third' }));
       const [third] = await store.db.select().from(questions).where(sql`${questions.answerMessageId} = 'q3'`);
@@ -223,7 +223,7 @@ for (const backend of testBackends) {
 
     it('reading the report changes nothing', async () => {
       await conversation('kept', 'answer-kept');
-      await setFeedback(store.db, { ownerEmail: ada, messageId: 'answer-kept', rating: 'negative', comment: 'c' });
+      await setFeedback(store.db, { owner: ada, messageId: 'answer-kept', rating: 'negative', comment: 'c' });
       await recordQuestion(store.db, logged({ answerMessageId: 'answer-kept' }));
       const before = await store.db.execute(sql`select count(*)::int as n from messages`);
 

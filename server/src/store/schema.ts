@@ -6,6 +6,10 @@ export const sessions = pgTable(
   'sessions',
   {
     idHash: text('id_hash').primaryKey(),
+    /** Who signed in: the identity provider's `iss` and `sub`, which never change for one account (ownerKeyOf). */
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    /** The address as the identity provider sent it: for the access policy and for display, never for ownership. */
     email: text('email').notNull(),
     emailVerified: boolean('email_verified').notNull(),
     hostedDomain: text('hosted_domain'),
@@ -39,7 +43,7 @@ export const threads = pgTable(
   'threads',
   {
     id: text('id').primaryKey(),
-    ownerEmail: text('owner_email').notNull(),
+    owner: text('owner').notNull(),
     title: text('title').notNull().default('New chat'),
     status: text('status', { enum: threadStatuses }).notNull().default('regular'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -47,7 +51,7 @@ export const threads = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index('threads_owner_updated_at_index').on(table.ownerEmail, table.updatedAt.desc()),
+    index('threads_owner_updated_at_index').on(table.owner, table.updatedAt.desc()),
     check('threads_status_check', sql`${table.status} in ('regular', 'archived')`),
   ],
 );
@@ -87,7 +91,7 @@ export const feedback = pgTable(
     messageId: text('message_id')
       .primaryKey()
       .references(() => messages.id, { onDelete: 'cascade' }),
-    ownerEmail: text('owner_email').notNull(),
+    owner: text('owner').notNull(),
     rating: text('rating', { enum: feedbackRatings }).notNull(),
     comment: text('comment'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -111,7 +115,7 @@ export const questions = pgTable(
   'questions',
   {
     id: text('id').primaryKey(),
-    ownerEmail: text('owner_email').notNull(),
+    owner: text('owner').notNull(),
     question: text('question').notNull(),
     mode: text('mode', { enum: questionModes }).notNull(),
     covered: boolean('covered').notNull(),
@@ -125,7 +129,7 @@ export const questions = pgTable(
     index('questions_created_at_index').on(table.createdAt.desc()),
     check('questions_mode_check', sql`${table.mode} in ('docs-only', 'model')`),
     // One entry per answer; the server makes answer ids (a stateless askAi call gets an id of its own).
-    unique('questions_owner_answer_unique').on(table.ownerEmail, table.answerMessageId),
+    unique('questions_owner_answer_unique').on(table.owner, table.answerMessageId),
   ],
 );
 

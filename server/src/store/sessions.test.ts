@@ -16,6 +16,8 @@ const hour = 60 * 60 * 1000;
 function newSession(idHash: string, overrides: Partial<NewSession> = {}): NewSession {
   return {
     idHash,
+    issuer: 'https://accounts.acme.example',
+    subject: 'ada-subject',
     email: 'ada@acme.example',
     emailVerified: true,
     hostedDomain: 'acme.example',

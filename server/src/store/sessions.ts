@@ -6,6 +6,8 @@ export type { SessionRow };
 
 export type NewSession = {
   idHash: string;
+  issuer: string;
+  subject: string;
   email: string;
   emailVerified: boolean;
   hostedDomain: string | null;

@@ -10,6 +10,8 @@ export function renderDevelopmentLoginPage(options: { action: string; problem?: 
 ${problem}
 <form method="post" action="${escapeHtml(options.action)}">
 <label>E-mail address<input type="email" name="email" required autofocus autocomplete="email" placeholder="you@acme.dev"></label>
+<label>Account id (optional)<input type="text" name="subject" autocomplete="off" placeholder="derived from the address"></label>
+<p class="muted">The provider's <code>sub</code>. The same id with another address is one account whose address changed.</p>
 <label class="checkbox"><input type="checkbox" name="verified" value="yes" checked> <span>The provider has verified this address (<code>email_verified</code>)</span></label>
 <label class="checkbox"><input type="checkbox" name="workspace" value="yes" checked> <span>Google Workspace account (send the <code>hd</code> claim for company domains)</span></label>
 <button class="button" type="submit" name="action" value="sign-in">Sign in</button>

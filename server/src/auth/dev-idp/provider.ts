@@ -1,8 +1,15 @@
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Configuration, Provider } from 'oidc-provider';
 import { developmentIssuerPath } from '../../config.js';
+import { foldEmail } from '../email-address.js';
 
-export type DevelopmentAccount = { email: string; emailVerified: boolean; workspaceAccount: boolean };
+export type DevelopmentAccount = {
+  email: string;
+  emailVerified: boolean;
+  workspaceAccount: boolean;
+  /** The `sub` to sign in with; by default one derived from the address. Lets a test change an account's address. */
+  subject?: string | undefined;
+};
 
 /**
  * A real OpenID provider (panva's oidc-provider) for development and tests, so sign-in runs the same code path as
@@ -63,7 +70,7 @@ export function createDevelopmentProvider(options: {
     async findAccount(_context, accountId) {
       const account = accounts.get(accountId);
       if (!account) return undefined;
-      const domain = account.email.slice(account.email.lastIndexOf('@') + 1).toLowerCase();
+      const domain = foldEmail(account.email.slice(account.email.lastIndexOf('@') + 1));
       const hostedDomain =
         account.workspaceAccount && options.workspaceDomains().includes(domain) ? { hd: domain } : {};
       return {
@@ -102,7 +109,7 @@ export function createDevelopmentProvider(options: {
     client,
     /** Records what the development form said about an account and returns its stable subject id. */
     rememberAccount(account: DevelopmentAccount): string {
-      const accountId = createHash('sha256').update(account.email).digest('hex').slice(0, 24);
+      const accountId = account.subject ?? createHash('sha256').update(account.email).digest('hex').slice(0, 24);
       accounts.set(accountId, account);
       return accountId;
     },

@@ -6,7 +6,10 @@ import { renderDevelopmentLoginPage } from './login-page.js';
 import type { createDevelopmentProvider } from './provider.js';
 
 type DevelopmentProvider = ReturnType<typeof createDevelopmentProvider>;
-type InteractionForm = { email?: string; verified?: string; workspace?: string; action?: string };
+type InteractionForm = { email?: string; subject?: string; verified?: string; workspace?: string; action?: string };
+
+/** What an account id typed into the form may be: short and plain, as providers' `sub` values are. */
+const accountIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Mounts the development provider under /dev-idp: our sign-in form, then oidc-provider for everything else. */
 export async function developmentProviderRoutes(
@@ -43,19 +46,22 @@ export async function developmentProviderRoutes(
           return finish(request, reply, { error: 'access_denied', error_description: 'Sign-in was cancelled.' });
         }
         const email = (form.email ?? '').trim();
-        if (!email || email.length > 254) {
+        const subject = (form.subject ?? '').trim() || undefined;
+        const problem =
+          !email || email.length > 254
+            ? 'Enter an e-mail address of at most 254 characters.'
+            : subject !== undefined && !accountIdPattern.test(subject)
+              ? 'An account id is 1 to 64 letters, digits, dots, hyphens or underscores.'
+              : undefined;
+        if (problem) {
           return noStore(reply)
             .code(400)
             .type('text/html; charset=utf-8')
-            .send(
-              renderDevelopmentLoginPage({
-                action: interactionPath(request.params.uid),
-                problem: 'Enter an e-mail address of at most 254 characters.',
-              }),
-            );
+            .send(renderDevelopmentLoginPage({ action: interactionPath(request.params.uid), problem }));
         }
         const accountId = rememberAccount({
           email,
+          subject,
           emailVerified: form.verified === 'yes',
           workspaceAccount: form.workspace === 'yes',
         });

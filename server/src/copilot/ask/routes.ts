@@ -36,7 +36,7 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
           let text = '';
           for await (const piece of run.pieces) text += piece;
           const finished = run.finish(text);
-          await options.recordAnswer({ ...run, email: reader, sources: finished.sources, answerId: randomUUID() });
+          await options.recordAnswer({ ...run, owner: reader, sources: finished.sources, answerId: randomUUID() });
           options.observer?.answered(run.covered, (performance.now() - asked) / 1000, run.mode);
           const response: AskAiResponse = {
             data: finished.text,

@@ -31,28 +31,28 @@ export async function threadRoutes(app: FastifyInstance, { db, running }: Copilo
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get('/api/threads', { schema: { querystring: threadListQuerySchema } }, async (request) => ({
-    threads: await listThreads(db, { ownerEmail: readerOf(request), status: request.query.status }),
+    threads: await listThreads(db, { owner: readerOf(request), status: request.query.status }),
   }));
 
   routes.post('/api/threads', { schema: { body: createThreadBody } }, async (request, reply) => {
-    const thread = await createThread(db, { ownerEmail: readerOf(request), title: request.body.title });
+    const thread = await createThread(db, { owner: readerOf(request), title: request.body.title });
     return reply.code(201).send(thread);
   });
 
   routes.get('/api/threads/:id', { schema: byId }, async (request) => {
-    const found = await getThreadWithMessages(db, { ownerEmail: readerOf(request), threadId: request.params.id });
+    const found = await getThreadWithMessages(db, { owner: readerOf(request), threadId: request.params.id });
     if (!found) throw threadNotFound();
     return found;
   });
 
   routes.patch('/api/threads/:id', { schema: { ...byId, body: updateThreadRequestSchema } }, async (request) =>
-    updateThread(db, { ownerEmail: readerOf(request), threadId: request.params.id, ...request.body }),
+    updateThread(db, { owner: readerOf(request), threadId: request.params.id, ...request.body }),
   );
 
   routes.delete('/api/threads/:id', { schema: byId }, async (request, reply) => {
     // An answer still being written in it ends too: nobody can read it any more.
     running.stop(readerOf(request), request.params.id);
-    await deleteThread(db, { ownerEmail: readerOf(request), threadId: request.params.id });
+    await deleteThread(db, { owner: readerOf(request), threadId: request.params.id });
     return reply.code(204).send();
   });
 
@@ -63,11 +63,11 @@ export async function threadRoutes(app: FastifyInstance, { db, running }: Copilo
   });
 
   routes.put('/api/messages/:id/feedback', { schema: { ...byId, body: feedbackRequestSchema } }, async (request) =>
-    setFeedback(db, { ownerEmail: readerOf(request), messageId: request.params.id, ...request.body }),
+    setFeedback(db, { owner: readerOf(request), messageId: request.params.id, ...request.body }),
   );
 
   routes.delete('/api/messages/:id/feedback', { schema: byId }, async (request, reply) => {
-    await clearFeedback(db, { ownerEmail: readerOf(request), messageId: request.params.id });
+    await clearFeedback(db, { owner: readerOf(request), messageId: request.params.id });
     return reply.code(204).send();
   });
 }

@@ -16,7 +16,8 @@ type Writer = UIMessageStreamWriter<TurnMessage>;
 
 /** What is known of one answered question once its answer is stored; the maintainers' report reads these. */
 export type AnsweredQuestion = {
-  email: string;
+  /** The reader's subject key, as the threads are owned (src/auth/reader-identity.ts). */
+  owner: string;
   question: string;
   mode: TurnMetadata['mode'];
   covered: boolean;
@@ -34,22 +35,22 @@ export type TurnDependencies = AnswerDependencies & {
   observer?: CopilotObserver | undefined;
 };
 
-type Answering = { ownerEmail: string; threadId: string; questionId: string; answerId: string; signal: AbortSignal };
+type Answering = { owner: string; threadId: string; questionId: string; answerId: string; signal: AbortSignal };
 
 /**
  * One turn, owned by the server from question to stored answer: checks the images and where the question goes,
  * stores the question, then answers in the background. The returned stream only watches the answer: a reader who
  * closes the tab does not stop it, it is stored all the same; Stop (RunningAnswers.stop) stores what was written.
  */
-export async function startTurn(deps: TurnDependencies, ownerEmail: string, turn: ParsedTurnRequest) {
+export async function startTurn(deps: TurnDependencies, owner: string, turn: ParsedTurnRequest) {
   const images = checkImages(turn.attachments, 'attachments');
-  const place = await placeQuestion(deps.db, ownerEmail, turn);
-  const slot = await deps.running.begin(ownerEmail, turn.threadId);
+  const place = await placeQuestion(deps.db, owner, turn);
+  const slot = await deps.running.begin(owner, turn.threadId);
   try {
     const question =
       place.retried ??
       (await appendMessage(deps.db, {
-        ownerEmail,
+        owner,
         threadId: turn.threadId,
         message: {
           parentId: place.parentId,
@@ -66,11 +67,11 @@ export async function startTurn(deps: TurnDependencies, ownerEmail: string, turn
     const conversation = { messages: conversationFor(place, { text, attachments: turn.attachments }), page: turn.page };
     // Stored at once as running, so a reader who reloads mid-answer finds it and sees it grow.
     const answer = await appendMessage(deps.db, {
-      ownerEmail,
+      owner,
       threadId: turn.threadId,
       message: { parentId: question.id, role: 'assistant', content: [], status: 'running' },
     });
-    const answering = { ownerEmail, threadId: turn.threadId, questionId: question.id, answerId: answer.id };
+    const answering = { owner, threadId: turn.threadId, questionId: question.id, answerId: answer.id };
     return createUIMessageStream<TurnMessage>({
       execute: ({ writer }) =>
         writeAnswer(deps, { ...answering, signal: slot.signal }, writer, (signal) =>
@@ -124,7 +125,7 @@ async function writeAnswer(
     const kept = await progress.end('complete', finished.text, finished.sources);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
-    if (kept) await deps.onAnswered?.({ ...run, email: answering.ownerEmail, sources: finished.sources, answerId });
+    if (kept) await deps.onAnswered?.({ ...run, owner: answering.owner, sources: finished.sources, answerId });
     for (const source of finished.sources) {
       writer.write({ type: 'source-url', sourceId: source.url, url: source.url, title: source.title });
     }
