@@ -8,6 +8,7 @@ import { copilotClient } from './ask-fixtures';
 import { type Balancer, startBalancer } from './balancer';
 import { freePort } from './harness';
 import { type Instance, startInstance } from './instance-process';
+import { type OutageProxy, startOutageProxy } from './outage-proxy';
 import { sessionCookieFor } from './sign-in';
 
 /**
@@ -15,9 +16,14 @@ import { sessionCookieFor } from './sign-in';
  * nginx with the deployed proxy rules (deploy/nginx/). Readers sign in, read and ask through the balancer only.
  */
 const questionsPerMinute = 6;
+/** Each instance's database timeouts; a request in an outage ends within max(connect, query) + 2 s and a margin. */
+const databaseTimeoutSeconds = 2;
+const outageBoundMs = (databaseTimeoutSeconds + 2 + 1.5) * 1000;
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-balanced-'));
 let database: TestDatabase;
 let balancer: Balancer;
+/** Between both instances and PostgreSQL, as a network between them would be. */
+let databaseProxy: OutageProxy;
 const instances: Instance[] = [];
 
 async function startHandbookInstance(name: string, balancerUrl: string, databaseUrl: string) {
@@ -31,6 +37,8 @@ async function startHandbookInstance(name: string, balancerUrl: string, database
       SESSION_SECRET: 'one-secret-for-every-instance-of-the-handbook',
       TRUST_PROXY: '127.0.0.1',
       ASK_REQUESTS_PER_MINUTE: String(questionsPerMinute),
+      DATABASE_CONNECT_TIMEOUT_SECONDS: String(databaseTimeoutSeconds),
+      DATABASE_QUERY_TIMEOUT_SECONDS: String(databaseTimeoutSeconds),
       LOG_LEVEL: 'info',
     },
   });
@@ -38,7 +46,9 @@ async function startHandbookInstance(name: string, balancerUrl: string, database
 
 beforeAll(async () => {
   database = await createPostgresTestDatabase();
-  const databaseUrl = database.options.databaseUrl ?? '';
+  const target = new URL(database.options.databaseUrl ?? '');
+  databaseProxy = await startOutageProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const databaseUrl = databaseProxy.databaseUrl(target.href);
   const balancerPort = await freePort();
   const balancerUrl = `http://127.0.0.1:${balancerPort}`;
   instances.push(
@@ -56,6 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await balancer?.stop();
   await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));
+  await databaseProxy?.close();
   await database?.drop();
   rmSync(workDirectory, { recursive: true, force: true });
 });
@@ -104,6 +115,47 @@ describe('two instances behind nginx on one PostgreSQL database', () => {
     const { error } = (await refused.json()) as ApiErrorBody;
     expect(error.code).toBe('rate_limited:ask');
   });
+
+  it('tells readers to retry during a database outage, on every instance, and recovers without a restart', async () => {
+    const cookie = await sessionCookieFor(balancer.url, 'through-an-outage@acme.dev');
+    const timed = async (pathname: string, headers: Record<string, string>) => {
+      const started = performance.now();
+      const response = await fetch(`${balancer.url}${pathname}`, {
+        headers,
+        signal: AbortSignal.timeout(outageBoundMs + 5000),
+      });
+      return { response, body: await response.text(), ms: performance.now() - started };
+    };
+    await databaseProxy.outage('reset');
+    // Enough requests that nginx hands some to each instance; each needs the database (the reader's threads).
+    const during = await Promise.all(
+      Array.from({ length: 6 }, () => timed('/api/threads?status=regular', { cookie, accept: 'application/json' })),
+    );
+    const page = await timed('/firestore-ttl/', { cookie: 'acme_session=made-up', accept: 'text/html' });
+    expect(during.map((answer) => answer.response.status)).toEqual(Array(6).fill(503));
+    for (const answer of during) {
+      expect(answer.response.headers.get('retry-after')).toBe('5');
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'unavailable:database' } });
+      expect(answer.ms).toBeLessThan(outageBoundMs);
+    }
+    expect(page.response.status).toBe(503);
+    expect(page.body).toContain('The handbook is unavailable for a moment');
+    expect(page.body).not.toMatch(/select|insert|postgres|acme_session/i);
+    for (const instance of instances) expect(await answeredBy(instance, '/api/threads', 503)).toBeGreaterThan(0);
+
+    await databaseProxy.restore();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 100 && statuses.at(-1) !== 200; attempt += 1) {
+      statuses.push((await timed('/api/threads?status=regular', { cookie })).response.status);
+      if (statuses.at(-1) !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(statuses.at(-1)).toBe(200);
+    // Every following request is served, by whichever instance nginx picks.
+    const after = await Promise.all(
+      Array.from({ length: 6 }, () => timed('/api/threads?status=regular', { cookie, accept: 'application/json' })),
+    );
+    expect(after.map((answer) => answer.response.status)).toEqual(Array(6).fill(200));
+  }, 60_000);
 
   it('stops one instance under traffic without a failed request', async () => {
     const cookie = await sessionCookieFor(balancer.url, 'keeps-reading@acme.dev');

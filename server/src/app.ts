@@ -24,6 +24,7 @@ import { registerErrorPages } from './gate/unavailable-page.js';
 import { openLimits } from './limits/limits.js';
 import { registerHealthRoutes } from './ops/health-routes.js';
 import { loadMetrics, runOperations } from './ops/operations.js';
+import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
 import { searchRoutes } from './search/routes.js';
 import { createSemanticIndex } from './search/semantic-index.js';
 import { openStore, type Store } from './store/database.js';
@@ -60,8 +61,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     logController: new AccessLog(metrics?.observeRequest),
     // Behind a balancer, its X-Forwarded-For names the reader (limits for strangers count by address).
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
-    return503OnClosing: true,
+    // While it stops it refuses new connections, which a balancer retries on another instance, and serves what still
+    // arrives on open ones (each answer closing its connection) instead of answering 503: a 503 is what a database
+    // outage gives on every instance, so the balancer neither retries it nor counts it against an instance.
+    return503OnClosing: false,
   });
+  closeConnectionsAsTheyFallIdle(app);
   // First, so every plugin registered below inherits it: a database outage is a 503 page, never SQL in a 500.
   registerErrorPages(app);
   // The database and the built site are opened side by side: the site is read on another thread meanwhile.

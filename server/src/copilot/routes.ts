@@ -30,11 +30,16 @@ export async function copilotRoutes(app: FastifyInstance, options: CopilotOption
   // Before the rate limiter, so it counts per signed-in reader and strangers never reach it.
   app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'Dev Copilot' }));
   const running = new RunningAnswers(options.concurrentPerUser ?? 2, options.limits?.readerSlots);
-  // Before the server stops listening and waits for its connections, which an answer being streamed keeps open.
+  // Started as the server stops listening, not awaited there: new connections are refused at once (a balancer sends
+  // readers elsewhere) while the server waits for the open ones, which an answer being streamed keeps open until it
+  // ends or the drain stops it. Awaited before the store closes.
+  let draining: Promise<void> | undefined;
   app.addHook('preClose', async () => {
-    const stopped = await running.drain(options.shutdownTimeoutMs ?? 10_000, serverStopping);
-    if (stopped > 0) app.log.warn({ stopped }, 'stopped answers still running at shutdown');
+    draining = running.drain(options.shutdownTimeoutMs ?? 10_000, serverStopping).then((stopped) => {
+      if (stopped > 0) app.log.warn({ stopped }, 'stopped answers still running at shutdown');
+    });
   });
+  app.addHook('onClose', async () => draining);
   sweepAbandonedAnswers(app, options.db, options.model?.timeoutMs);
   const routeOptions: CopilotRouteOptions = {
     ...options,

@@ -9,7 +9,7 @@ type Check = 'ok' | string;
 /**
  * `/healthz`: the process answers (liveness; restarting it would not help a database outage). `/readyz`: it can serve
  * readers now: the database answers a trivial query within two seconds and a site build is loaded. Neither needs a
- * session, and neither says more than which check failed. While the server shuts down Fastify answers both with 503.
+ * session, and neither says more than which check failed. While the server shuts down it takes no new connections.
  */
 export function registerHealthRoutes(app: FastifyInstance, options: { store: Store; siteLoaded: () => boolean }) {
   app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
