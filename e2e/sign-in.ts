@@ -2,7 +2,14 @@
  * Signs in through the real development IdP with plain HTTP requests, the way a browser would: every redirect is
  * followed by hand and cookies are kept per path prefix. Returns the session cookie header for further requests.
  */
-export type SignInOptions = { email: string; verified?: boolean; workspace?: boolean; next?: string };
+export type SignInOptions = {
+  email: string;
+  verified?: boolean;
+  workspace?: boolean;
+  next?: string;
+  /** The account id (`sub`) the development IdP signs in with; by default one derived from the address. */
+  subject?: string;
+};
 
 export class CookieJar {
   private readonly cookies = new Map<string, { value: string; path: string }>();
@@ -81,6 +88,7 @@ export async function signIn(baseUrl: string, options: SignInOptions, jar = new 
   const fields: Record<string, string> = { email: options.email, action: 'sign-in' };
   if (options.verified ?? true) fields.verified = 'yes';
   if (options.workspace ?? true) fields.workspace = 'yes';
+  if (options.subject) fields.subject = options.subject;
   const finished = await send(jar, await submitSignInForm(jar, form, fields));
   return { jar, response: finished, landedOn: finished.headers.get('location') };
 }
