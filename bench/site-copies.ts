@@ -3,6 +3,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { canonicalPathOf } from '../server/src/gate/canonical-paths.js';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -14,9 +15,16 @@ function indexFiles(siteDirectory: string): string[] {
     .sort();
 }
 
-/** The URL of every page of the build, as a reader requests it ("/firestore-ttl/"). */
+/**
+ * The URL of every page of the build, as a reader requests it: its one address ("/firestore-ttl", "/faqs/"), so that
+ * no request is a redirect; a page without a canonical link of its own (a multiplied copy) with a trailing slash.
+ */
 export function pageUrlPaths(siteDirectory: string): string[] {
-  return indexFiles(siteDirectory).map((file) => encodeURI(`/${file.slice(0, -'index.html'.length)}`));
+  return indexFiles(siteDirectory).map((file) => {
+    const html = readFileSync(path.join(siteDirectory, file), 'utf8');
+    const urlPath = `/${file.split(path.sep).join('/')}`;
+    return encodeURI(canonicalPathOf(urlPath, html) ?? urlPath.slice(0, -'index.html'.length));
+  });
 }
 
 /** The build's JavaScript and CSS chunks, as URL paths. */
@@ -32,9 +40,9 @@ export function mainScriptUrlPath(siteDirectory: string): string {
   return `/assets/js/${mainScript}`;
 }
 
-/** /firestore-ttl/ when the build has it, else the first doc page in a folder of its own. */
+/** /firestore-ttl when the build has it, else the first doc page in a folder of its own. */
 export function docPageUrlPath(siteDirectory: string): string {
-  if (existsSync(path.join(siteDirectory, 'firestore-ttl', 'index.html'))) return '/firestore-ttl/';
+  if (existsSync(path.join(siteDirectory, 'firestore-ttl', 'index.html'))) return '/firestore-ttl';
   const docPage = pageUrlPaths(siteDirectory).find((urlPath) => urlPath !== '/' && !urlPath.startsWith('/search'));
   if (!docPage) throw new Error(`${siteDirectory} has no doc page.`);
   return docPage;

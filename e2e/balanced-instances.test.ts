@@ -86,12 +86,12 @@ describe('two instances behind nginx on one PostgreSQL database', () => {
     const cookie = await sessionCookieFor(balancer.url, 'balanced@acme.dev');
     const statuses = [];
     for (let request = 0; request < 8; request += 1) {
-      const response = await fetch(`${balancer.url}/firestore-ttl/`, { headers: { cookie, accept: 'text/html' } });
+      const response = await fetch(`${balancer.url}/firestore-ttl`, { headers: { cookie, accept: 'text/html' } });
       statuses.push(response.status);
       await response.arrayBuffer();
     }
     expect(statuses).toEqual(Array(8).fill(200));
-    for (const instance of instances) expect(await answeredBy(instance, '/firestore-ttl/', 200)).toBeGreaterThan(0);
+    for (const instance of instances) expect(await answeredBy(instance, '/firestore-ttl', 200)).toBeGreaterThan(0);
   });
 
   it('answers questions on both instances and counts one limit of questions a minute across them', async () => {
@@ -131,7 +131,7 @@ describe('two instances behind nginx on one PostgreSQL database', () => {
     const during = await Promise.all(
       Array.from({ length: 6 }, () => timed('/api/threads?status=regular', { cookie, accept: 'application/json' })),
     );
-    const page = await timed('/firestore-ttl/', { cookie: 'acme_session=made-up', accept: 'text/html' });
+    const page = await timed('/firestore-ttl', { cookie: 'acme_session=made-up', accept: 'text/html' });
     expect(during.map((answer) => answer.response.status)).toEqual(Array(6).fill(503));
     for (const answer of during) {
       expect(answer.response.headers.get('retry-after')).toBe('5');
@@ -164,7 +164,7 @@ describe('two instances behind nginx on one PostgreSQL database', () => {
     const readers = Array.from({ length: 6 }, async () => {
       while (reading) {
         try {
-          const response = await fetch(`${balancer.url}/firestore-ttl/`, { headers: { cookie, accept: 'text/html' } });
+          const response = await fetch(`${balancer.url}/firestore-ttl`, { headers: { cookie, accept: 'text/html' } });
           await response.arrayBuffer();
           outcomes.push(response.status);
         } catch (error) {

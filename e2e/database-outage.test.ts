@@ -64,9 +64,9 @@ describe('a PostgreSQL outage', () => {
       await proxy.outage(kind);
 
       const [page, api, stranger, readiness] = await Promise.all([
-        timed('/firestore-ttl/', { cookie, accept: 'text/html' }),
+        timed('/firestore-ttl', { cookie, accept: 'text/html' }),
         timed('/api/threads?status=regular', { cookie, accept: 'application/json' }),
-        timed('/firestore-ttl/', { cookie: 'acme_session=made-up-session-id', accept: 'text/html' }),
+        timed('/firestore-ttl', { cookie: 'acme_session=made-up-session-id', accept: 'text/html' }),
         timed('/readyz'),
       ]);
 
@@ -92,7 +92,7 @@ describe('a PostgreSQL outage', () => {
       for (const answer of [page, api, stranger, readiness]) expect(answer.ms).toBeLessThan(boundMs);
 
       // Strangers still get the sign-in page, which needs no database.
-      expect((await timed('/firestore-ttl/', { accept: 'text/html' })).response.status).toBe(401);
+      expect((await timed('/firestore-ttl', { accept: 'text/html' })).response.status).toBe(401);
 
       await proxy.restore();
       let ready = 0;
@@ -101,7 +101,7 @@ describe('a PostgreSQL outage', () => {
         if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(ready).toBe(200);
-      expect((await timed('/firestore-ttl/', { cookie, accept: 'text/html' })).response.status).toBe(200);
+      expect((await timed('/firestore-ttl', { cookie, accept: 'text/html' })).response.status).toBe(200);
       const threads = await timed('/api/threads?status=regular', { cookie });
       expect(threads.response.status).toBe(200);
       expect(JSON.parse(threads.body)).toEqual({ threads: [] });

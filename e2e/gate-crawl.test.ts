@@ -36,7 +36,11 @@ describe('every file of the built site', () => {
       // Pages are asked for by their route (their .html names redirect there); the 404 page answers unknown paths.
       const url = file === '/404.html' ? '/no-such-page' : encodeURI(file.replace(/\/index\.html$/, '/'));
       const headers = { cookie: sessionCookie, 'accept-encoding': 'gzip' };
-      const response = await server.app.inject({ method: 'GET', url, headers });
+      let response = await server.app.inject({ method: 'GET', url, headers });
+      // A page whose one address has no trailing slash ("/firestore-ttl") redirects there, in one hop.
+      if (response.statusCode === 301 && file.endsWith('/index.html')) {
+        response = await server.app.inject({ method: 'GET', url: String(response.headers.location), headers });
+      }
       expect(response.statusCode, file).toBe(file === '/404.html' ? 404 : 200);
       const body =
         response.headers['content-encoding'] === 'gzip' ? gunzipSync(response.rawPayload) : response.rawPayload;

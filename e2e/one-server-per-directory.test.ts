@@ -41,7 +41,7 @@ describe('two servers on one PGlite DATA_DIR', () => {
     await expect(second).rejects.toThrow(/the instance exited with 1/);
     await expect(second).rejects.toThrow(`in use by process ${first.pid}`);
     // The first server never noticed: it still serves its reader.
-    const page = await fetch(`${first.url}/firestore-ttl/`, { headers: { cookie } });
+    const page = await fetch(`${first.url}/firestore-ttl`, { headers: { cookie } });
     expect(page.status).toBe(200);
 
     expect(await first.stop('SIGKILL')).toBeNull();
@@ -52,7 +52,7 @@ describe('two servers on one PGlite DATA_DIR', () => {
       .map((line) => String(line.msg));
     expect(warnings).toEqual([expect.stringContaining(`from process ${first.pid}, which no longer runs`)]);
     // Same directory, same data: the reader's session is there.
-    expect((await fetch(`${third.url}/firestore-ttl/`, { headers: { cookie } })).status).toBe(200);
+    expect((await fetch(`${third.url}/firestore-ttl`, { headers: { cookie } })).status).toBe(200);
 
     expect(await third.stop('SIGTERM')).toBe(0);
     expect(existsSync(lockFile)).toBe(false);

@@ -49,12 +49,84 @@ describe('the built site', () => {
   test.for([
     ['/coding-standard/index.html', '/coding-standard/'],
     ['/backend-dev-rdr.html', '/backend-dev-rdr'],
-    ['/backend-dev-rdr/index.html?tab=1', '/backend-dev-rdr/?tab=1'],
+    // Straight to the page's one address, not through a second redirect.
+    ['/backend-dev-rdr/index.html?tab=1', '/backend-dev-rdr?tab=1'],
+    ['/cloudflare-tunnel/index.html', '/cloudflare-tunnel'],
     ['/Workshops/shopify-market-sharing-2025.html', '/Workshops/shopify-market-sharing-2025'],
   ])('strips %s to %s', async ([requested, location], { server, sessionCookie }) => {
     const response = await server.app.inject({ method: 'GET', url: requested, headers: { cookie: sessionCookie } });
     expect(response.statusCode).toBe(301);
     expect(response.headers.location).toBe(location);
+  });
+
+  /** The spelling of a route that is not its address: with the slash it lacks, or without the one it has. */
+  const otherSpelling = (route: string) => (route.endsWith('/') ? route.slice(0, -1) : `${route}/`);
+  const allRoutes = [...specDocRoutes, ...specTagRoutes, ...specOtherRoutes].filter((route) => route !== '/');
+
+  test.for(allRoutes)(
+    'answers %s at one address: the other spelling redirects there',
+    async (route, { server, sessionCookie }) => {
+      const headers = { cookie: sessionCookie };
+      const response = await server.app.inject({
+        method: 'GET',
+        url: `${requestPathOf(otherSpelling(route))}?q=a%20b&x=1`,
+        headers,
+      });
+      expect(response.statusCode).toBe(301);
+      expect(response.headers.location).toBe(`${requestPathOf(route)}?q=a%20b&x=1`);
+      const landed = await server.app.inject({ method: 'GET', url: response.headers.location ?? '', headers });
+      expect(landed.statusCode).toBe(200);
+    },
+  );
+
+  test('redirects /coding-standard and /cloudflare-tunnel/ to the addresses the site links to', async ({
+    server,
+    sessionCookie,
+  }) => {
+    const redirects: Array<[string, string]> = [
+      ['/coding-standard', '/coding-standard/'],
+      ['/cloudflare-tunnel/', '/cloudflare-tunnel'],
+      [
+        '/Development%20Resources/shopify-auth-managed-migration/',
+        '/Development%20Resources/shopify-auth-managed-migration',
+      ],
+    ];
+    for (const [requested, location] of redirects) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const response = await server.app.inject({ method, url: requested, headers: { cookie: sessionCookie } });
+        expect(response.statusCode, `${method} ${requested}`).toBe(301);
+        expect(response.headers.location, `${method} ${requested}`).toBe(location);
+      }
+    }
+  });
+
+  test('never redirects off the site, nor an asset, an API route or a signed-out reader', async ({
+    server,
+    sessionCookie,
+  }) => {
+    const headers = { cookie: sessionCookie };
+    for (const url of [
+      '//evil.example/',
+      '//evil.example/coding-standard',
+      '/%2Fevil.example/',
+      '//cloudflare-tunnel/',
+    ]) {
+      const response = await server.app.inject({ method: 'GET', url, headers });
+      expect(response.statusCode, url).not.toBe(301);
+      expect(response.headers.location, url).toBeUndefined();
+    }
+    const asset =
+      [...listSiteFiles(siteBuildDirectory)].find((file) => /^\/assets\/js\/main\..*\.js$/.test(file)) ?? '';
+    expect((await server.app.inject({ method: 'GET', url: asset, headers })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'GET', url: `${asset}/`, headers })).statusCode).toBe(404);
+    expect((await server.app.inject({ method: 'GET', url: '/api/me/', headers })).headers.location).toBeUndefined();
+    // Signed out, every path is the sign-in page: no redirect tells a stranger which pages exist.
+    const signedOut = await server.app.inject({
+      method: 'GET',
+      url: '/coding-standard',
+      headers: { accept: 'text/html' },
+    });
+    expect(signedOut.statusCode).toBe(401);
   });
 
   test('downloads no search index: the search box asks the server', async ({ server, sessionCookie }) => {

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { DocSection } from '../search/doc-page.js';
 import { type BuiltPage, docSectionsOf } from '../search/sections.js';
+import { canonicalPathOf } from './canonical-paths.js';
 import { inlineScriptHashes } from './content-security-policy.js';
 
 /** How a file of the build can be sent; a compressed twin (x.js.br, x.js.gz) is never served under its own name. */
@@ -27,6 +28,8 @@ export type BuiltSite = {
   files: BuiltFile[];
   /** Of every inline script in the pages, for the CSP. */
   scriptHashes: string[];
+  /** Each page's one address ("/coding-standard/", "/cloudflare-tunnel") by its file ("/coding-standard/index.html"). */
+  canonicalPaths: Array<[file: string, canonicalPath: string]>;
   /** The doc pages' sections, for the search engine. */
   sections: DocSection[];
 };
@@ -75,13 +78,19 @@ export function readBuiltSite(siteDirectory: string, limits: HoldLimits): BuiltS
   const sizes = new Map(listing.map((file) => [file.relative, file.size]));
   const files: BuiltFile[] = [];
   const pages: BuiltPage[] = [];
+  const canonicalPaths: BuiltSite['canonicalPaths'] = [];
   let heldBytes = 0;
   const fits = (size: number) => size <= limits.maxFileBytes && heldBytes + size <= limits.maxTotalBytes;
   for (const file of listing) {
     if (/\.(br|gz)$/.test(file.relative)) continue;
     const diskPath = path.join(siteDirectory, file.relative);
     const bytes = readFileSync(diskPath);
-    if (file.relative.endsWith('.html')) pages.push({ relative: file.relative, html: bytes.toString('utf8') });
+    if (file.relative.endsWith('.html')) {
+      const html = bytes.toString('utf8');
+      pages.push({ relative: file.relative, html });
+      const canonicalPath = canonicalPathOf(`/${file.relative}`, html);
+      if (canonicalPath !== undefined) canonicalPaths.push([`/${file.relative}`, canonicalPath]);
+    }
     const built: BuiltFile = {
       urlPath: `/${file.relative}`,
       etag: `"${createHash('sha1').update(bytes).digest('base64url')}"`,
@@ -109,6 +118,7 @@ export function readBuiltSite(siteDirectory: string, limits: HoldLimits): BuiltS
     fingerprint: fingerprintOfListing(listing),
     files,
     scriptHashes: inlineScriptHashes(pages.map((page) => page.html)),
+    canonicalPaths,
     sections: docSectionsOf(pages),
   };
 }

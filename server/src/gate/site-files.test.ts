@@ -43,6 +43,63 @@ describe('resolveSitePath', () => {
     expect(resolveSitePath(requestPath, files)).toEqual({ kind: 'not-found' });
   });
 
+  describe("with the pages' canonical addresses", () => {
+    const canonicalPaths = new Map([
+      ['/index.html', '/'],
+      ['/coding-standard/index.html', '/coding-standard/'],
+      ['/backend-dev-rdr/index.html', '/backend-dev-rdr'],
+      [
+        '/Development Resources/shopify-auth-managed-migration/index.html',
+        '/Development Resources/shopify-auth-managed-migration',
+      ],
+    ]);
+    const resolve = (requestPath: string) => resolveSitePath(requestPath, files, canonicalPaths);
+
+    it.each([
+      ['/', '/index.html'],
+      ['/coding-standard/', '/coding-standard/index.html'],
+      ['/backend-dev-rdr', '/backend-dev-rdr/index.html'],
+      [
+        '/Development%20Resources/shopify-auth-managed-migration',
+        '/Development Resources/shopify-auth-managed-migration/index.html',
+      ],
+      ['/assets/js/main.1a2b3c.js', '/assets/js/main.1a2b3c.js'],
+    ])('serves %s, its one address', (requestPath, file) => {
+      expect(resolve(requestPath)).toEqual({ kind: 'file', file });
+    });
+
+    it.each([
+      ['/coding-standard', '/coding-standard/'],
+      ['/backend-dev-rdr/', '/backend-dev-rdr'],
+      ['/backend-dev-rdr/index.html', '/backend-dev-rdr'],
+      ['/coding-standard.html', '/coding-standard/'],
+      [
+        '/Development%20Resources/shopify-auth-managed-migration/',
+        '/Development%20Resources/shopify-auth-managed-migration',
+      ],
+    ])('redirects %s to %s', (requestPath, location) => {
+      expect(resolve(requestPath)).toEqual({ kind: 'redirect', location });
+    });
+
+    it('never redirects an address to itself or off the site', () => {
+      for (const canonical of canonicalPaths.values()) {
+        expect(resolve(encodeURI(canonical)).kind).toBe('file');
+      }
+      for (const requestPath of [
+        '//coding-standard',
+        '//evil.example/',
+        '/%2F%2Fevil.example/',
+        '/assets/js/main.1a2b3c.js/',
+      ]) {
+        expect(resolve(requestPath)).toEqual({ kind: 'not-found' });
+      }
+    });
+  });
+
+  it("encodes what a name holds that would change a redirect's meaning", () => {
+    expect(resolveSitePath('/a%3Fb%23c.html', files)).toEqual({ kind: 'redirect', location: '/a%3Fb%23c' });
+  });
+
   it('rejectsProtocolRelativeRedirectTargets', () => {
     expect(resolveSitePath('//evil.example/index.html', files)).toEqual({ kind: 'not-found' });
     expect(resolveSitePath('/%2Fevil.example.html', files)).toEqual({ kind: 'not-found' });

@@ -4,12 +4,20 @@ export type SiteResolution =
   | { kind: 'not-found' }
   | { kind: 'bad-request'; reason: string };
 
+/** A decoded path as a Location: every segment percent-encoded, so no "?", "#" or "\\" in a name changes its meaning. */
+const encodePath = (decoded: string) => decoded.split('/').map(encodeURIComponent).join('/');
+
 /**
  * Maps a request path onto a file of the built site, the way Docusaurus lays it out: `/x` and `/x/` are
- * `x/index.html`. `/x/index.html` and `/x.html` redirect to `/x/` and `/x` (the spec strips them).
+ * `x/index.html`, and the one of them that is not the page's canonical address (`canonicalPaths`, by file) redirects
+ * to the other. `/x/index.html` and `/x.html` redirect to the page's address too (the spec strips them).
  * The path is percent-decoded exactly once; dot segments, backslashes and NUL are refused.
  */
-export function resolveSitePath(rawPath: string, files: { has(path: string): boolean }): SiteResolution {
+export function resolveSitePath(
+  rawPath: string,
+  files: { has(path: string): boolean },
+  canonicalPaths: { get(file: string): string | undefined } = new Map(),
+): SiteResolution {
   let decoded: string;
   try {
     decoded = decodeURIComponent(rawPath);
@@ -24,14 +32,18 @@ export function resolveSitePath(rawPath: string, files: { has(path: string): boo
   }
   // An empty segment would turn a redirect into "//host/...", which browsers read as another origin.
   if (decoded.includes('//')) return { kind: 'not-found' };
+  /** Where a page folder's address is: its canonical one when the build names it, else as asked. */
+  const addressOf = (path: string) => canonicalPaths.get(`${path.replace(/\/$/, '')}/index.html`) ?? path;
   if (decoded.endsWith('/index.html')) {
-    return { kind: 'redirect', location: encodeURI(decoded.slice(0, -'index.html'.length)) };
+    return { kind: 'redirect', location: encodePath(addressOf(decoded.slice(0, -'index.html'.length))) };
   }
   if (decoded.endsWith('.html') && decoded.length > '/.html'.length) {
-    return { kind: 'redirect', location: encodeURI(decoded.slice(0, -'.html'.length)) };
+    return { kind: 'redirect', location: encodePath(addressOf(decoded.slice(0, -'.html'.length))) };
   }
   if (!decoded.endsWith('/') && files.has(decoded)) return { kind: 'file', file: decoded };
   const indexFile = `${decoded.replace(/\/$/, '')}/index.html`;
-  if (files.has(indexFile)) return { kind: 'file', file: indexFile };
-  return { kind: 'not-found' };
+  if (!files.has(indexFile)) return { kind: 'not-found' };
+  const canonical = canonicalPaths.get(indexFile);
+  if (canonical !== undefined && canonical !== decoded) return { kind: 'redirect', location: encodePath(canonical) };
+  return { kind: 'file', file: indexFile };
 }

@@ -10,7 +10,7 @@ import type { SiteSnapshot } from './site-snapshot.js';
 /**
  * Serves the built Docusaurus site to allowed sessions only, from the current snapshot in memory: clean URLs, .html
  * redirects, precompressed files and the site's own 404 page. Everyone else gets the sign-in page, whatever the path,
- * so not even the route list leaks.
+ * so not even the route list leaks. Each page answers at one address, its canonical one; the other spelling redirects.
  */
 export async function siteRoutes(
   app: FastifyInstance,
@@ -27,7 +27,7 @@ export async function siteRoutes(
       const snapshot = options.current();
       const queryStart = request.url.indexOf('?');
       const pathname = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
-      const resolution = resolveSitePath(pathname, snapshot.files);
+      const resolution = resolveSitePath(pathname, snapshot.files, snapshot.canonicalPaths);
       switch (resolution.kind) {
         case 'file':
           return sendServedFile(request, reply, snapshot.files.get(resolution.file) ?? snapshot.notFoundPage);

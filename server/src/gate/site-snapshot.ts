@@ -21,6 +21,8 @@ export type SiteSnapshot = {
    */
   retiredAssets: ReadonlyMap<string, ServedFile>;
   notFoundPage: ServedFile;
+  /** Each page's one address by its file, for the redirect from the other spelling (see canonical-paths.ts). */
+  canonicalPaths: ReadonlyMap<string, string>;
   securityHeaders: SecurityHeaders;
   search: SearchEngine;
   /** When it was swapped in (ms since the epoch). */
@@ -82,6 +84,7 @@ export function siteSnapshot(
     files,
     retiredAssets,
     notFoundPage,
+    canonicalPaths: new Map(site.canonicalPaths),
     securityHeaders: securityHeaders({ scriptHashes: site.scriptHashes, strictTransport: options.strictTransport }),
     search,
     loadedAt: Date.now(),

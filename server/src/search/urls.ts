@@ -10,8 +10,8 @@ export function parseDocUrl(url: string): { path: string; anchor: string | undef
 }
 
 /**
- * One key per page whatever the link's form: the site serves `/coding-standard` and `/coding-standard/` alike, and
- * `/Development Resources/x` is the same page as `/Development%20Resources/x`.
+ * One key per page whatever the link's form: `/coding-standard` and `/coding-standard/` are one page (the site redirects
+ * the one that is not its address to the other), and `/Development Resources/x` is `/Development%20Resources/x`.
  */
 export function pageKey(path: string): string {
   let decoded = path;

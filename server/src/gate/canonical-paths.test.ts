@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalPathOf } from './canonical-paths.js';
+
+const page = (link: string) =>
+  `<!doctype html><html><head><link rel=icon href=/img/favicon.svg />${link}</head></html>`;
+
+describe('canonicalPathOf', () => {
+  it.each([
+    [
+      '/coding-standard/index.html',
+      '<link data-rh=true rel=canonical href=http://localhost:3000/coding-standard/ />',
+      '/coding-standard/',
+    ],
+    [
+      '/firestore-ttl/index.html',
+      '<link data-rh=true rel=canonical href=http://localhost:3000/firestore-ttl />',
+      '/firestore-ttl',
+    ],
+    ['/index.html', '<link rel="canonical" href="https://docs.acme.dev/">', '/'],
+    [
+      '/Development Resources/x/index.html',
+      '<link data-rh=true rel=canonical href="http://localhost:3000/Development Resources/x"/>',
+      '/Development Resources/x',
+    ],
+    ['/tags/wsl/index.html', "<link href='/tags/wsl' rel='Canonical'>", '/tags/wsl'],
+  ])('reads %s as Docusaurus writes it', (file, link, expected) => {
+    expect(canonicalPathOf(file, page(link))).toBe(expected);
+  });
+
+  it.each([
+    ['a page without one', '/faqs/index.html', '<link rel=alternate href=/faqs/ />'],
+    ['another page', '/faqs/index.html', '<link rel=canonical href=/coding-standard/ />'],
+    ['a parent folder', '/faqs/x/index.html', '<link rel=canonical href=/faqs/ />'],
+    ['a broken escape', '/faqs/index.html', '<link rel=canonical href=/faqs%E0%A4%A />'],
+    ['the root, for another page', '/faqs/index.html', '<link rel=canonical href=/ />'],
+    ['a file that is not an index', '/404.html', '<link rel=canonical href=/404.html />'],
+  ])('takes nothing from %s', (_name, file, link) => {
+    expect(canonicalPathOf(file, page(link))).toBeUndefined();
+  });
+
+  it('takes only the path: the host is the url in docusaurus.config, not where the site is served', () => {
+    expect(canonicalPathOf('/faqs/index.html', page('<link rel=canonical href=//evil.example/faqs/ />'))).toBe(
+      '/faqs/',
+    );
+  });
+});
