@@ -67,3 +67,23 @@ export function postgresLimitStore(db: Database): SharedLimitStore {
     close: async () => {},
   };
 }
+
+/** Ended rows are removed this long after their end by the app's clock, so a database clock behind it loses nothing. */
+const sweepMarginMs = 60_000;
+
+/**
+ * For maintenance: removes counting windows that have ended and slots of running questions that have expired (an
+ * instance killed mid-answer never releases its slot). Each reader's key is otherwise rewritten in place, so the
+ * tables hold one row per reader who ever asked, until this runs. Returns how many rows went.
+ */
+export async function deleteEndedLimits(db: Database, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - sweepMarginMs);
+  const [windows, slots] = await Promise.all([
+    db.delete(rateLimitWindows).where(lte(rateLimitWindows.endsAt, before)).returning({ key: rateLimitWindows.key }),
+    db
+      .delete(runningQuestionSlots)
+      .where(lte(runningQuestionSlots.expiresAt, before))
+      .returning({ id: runningQuestionSlots.id }),
+  ]);
+  return windows.length + slots.length;
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestDatabase, testBackends } from '../../test-support/test-databases.js';
 import { openStore, type Store } from '../store/database.js';
 import { type MaintenanceLock, openMaintenanceLock, soleInstanceLock } from '../store/maintenance-lock.js';
-import { questions, sessions } from '../store/schema.js';
+import { questions, rateLimitWindows, runningQuestionSlots, sessions } from '../store/schema.js';
 import { createSession, touchSession } from '../store/sessions.js';
 import { type MaintenanceReport, type MaintenanceTask, maintenanceTasks, runMaintenance } from './maintenance.js';
 
@@ -62,6 +62,8 @@ for (const backend of backends) {
     beforeEach(async () => {
       await store.db.delete(sessions);
       await store.db.delete(questions);
+      await store.db.delete(rateLimitWindows);
+      await store.db.delete(runningQuestionSlots);
     });
 
     it('removes expired and idle sessions and questions past the retention, and keeps the live ones', async () => {
@@ -79,6 +81,28 @@ for (const backend of backends) {
       expect(await runMaintenance(lock, maintenanceTasks(store.db, config))).toMatchObject({
         removed: { expired_sessions: 0, old_questions: 0 },
       });
+    });
+
+    it('removes ended limit windows and expired running-question slots, and keeps those in use', async () => {
+      const at = (ms: number) => new Date(Date.now() + ms);
+      await store.db.insert(rateLimitWindows).values([
+        { key: 'ask:ended', count: 20, endsAt: at(-hour) },
+        { key: 'ask:current', count: 3, endsAt: at(30_000) },
+      ]);
+      await store.db.insert(runningQuestionSlots).values([
+        { id: 'left-by-a-killed-instance', reader: 'a', expiresAt: at(-hour) },
+        { id: 'running', reader: 'b', expiresAt: at(60_000) },
+      ]);
+
+      const report = await runMaintenance(lock, maintenanceTasks(store.db, config));
+
+      expect(report).toMatchObject({ outcome: 'ran', removed: { ended_limits: 2 }, failed: {} });
+      expect(await store.db.select({ key: rateLimitWindows.key }).from(rateLimitWindows)).toEqual([
+        { key: 'ask:current' },
+      ]);
+      expect(await store.db.select({ id: runningQuestionSlots.id }).from(runningQuestionSlots)).toEqual([
+        { id: 'running' },
+      ]);
     });
 
     it('reports a task that fails and still runs the others', async () => {

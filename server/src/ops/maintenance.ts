@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { deleteEndedLimits } from '../limits/postgres-store.js';
 import type { Database } from '../store/database.js';
 import { describeError } from '../store/describe-error.js';
 import type { MaintenanceLock } from '../store/maintenance-lock.js';
@@ -10,7 +11,8 @@ export type MaintenanceTask = { name: string; remove(now: Date): Promise<number>
 
 /**
  * What the database keeps that nobody deletes on the way: sessions past their expiry (a reader who never comes back
- * is never ended on sight) and questions older than the log's retention. Conversations are the readers' to delete.
+ * is never ended on sight), questions older than the log's retention, and the shared limits' ended windows and
+ * expired slots (PostgreSQL limits). Conversations are the readers' to delete.
  */
 export function maintenanceTasks(
   db: Database,
@@ -25,6 +27,7 @@ export function maintenanceTasks(
       name: 'old_questions',
       remove: (now) => pruneQuestions(db, new Date(now.getTime() - config.questionLogDays * 86_400_000)),
     },
+    { name: 'ended_limits', remove: (now) => deleteEndedLimits(db, now) },
   ];
 }
 
