@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase, type TestDatabase } from '../../test-support/test-databases.js';
@@ -81,6 +82,33 @@ describe.skipIf(process.env.SKIP_POSTGRES_TESTS === '1')('scheduled maintenance 
       await admin.end({ timeout: 5 });
     }
   });
+});
+
+describe('the maintenance lock on a database gone silent', () => {
+  it('failsTheRoundWithinTheTimeouts, and closing does not wait on it', async () => {
+    // Accepts connections and never says a word: a network that drops everything.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const lock = openMaintenanceLock(`postgres://postgres@127.0.0.1:${port}/handbook`, {
+      connectSeconds: 1,
+      querySeconds: 1,
+    });
+    try {
+      const started = performance.now();
+      const report = await runMaintenance(lock, [{ name: 'work', remove: async () => 1 }]);
+      expect(report).toMatchObject({ outcome: 'failed' });
+      // Within the connect timeout and postgres.js's retries of it, far from "never".
+      expect(performance.now() - started).toBeLessThan(5000);
+      const closing = performance.now();
+      await lock.close();
+      expect(performance.now() - closing).toBeLessThan(1500);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 15_000);
 });
 
 describe('scheduleRounds', () => {

@@ -8,6 +8,7 @@ import { runOperations } from './operations.js';
 const config = {
   databaseUrl: undefined,
   maintenanceIntervalMs: 3_600_000,
+  databaseTimeouts: { connectSeconds: 5, querySeconds: 5 },
   metrics: undefined,
   questionLogDays: 90,
   sessionIdleTimeoutMs: 7 * 86_400_000,

@@ -11,7 +11,12 @@ import { listenForScrapes } from './metrics-listener.js';
 export type OperationsOptions = {
   config: Pick<
     Config,
-    'databaseUrl' | 'maintenanceIntervalMs' | 'metrics' | 'questionLogDays' | 'sessionIdleTimeoutMs'
+    | 'databaseUrl'
+    | 'databaseTimeouts'
+    | 'maintenanceIntervalMs'
+    | 'metrics'
+    | 'questionLogDays'
+    | 'sessionIdleTimeoutMs'
   >;
   store: Store;
   metrics: Metrics | undefined;
@@ -44,7 +49,9 @@ export function runOperations(app: FastifyInstance, options: OperationsOptions) 
 function scheduleMaintenance(app: FastifyInstance, { config, store, metrics }: OperationsOptions) {
   // Instances sharing PostgreSQL take turns; the embedded database has one server.
   const lock: MaintenanceLock =
-    store.kind === 'postgres' && config.databaseUrl ? openMaintenanceLock(config.databaseUrl) : soleInstanceLock;
+    store.kind === 'postgres' && config.databaseUrl
+      ? openMaintenanceLock(config.databaseUrl, config.databaseTimeouts)
+      : soleInstanceLock;
   const tasks = maintenanceTasks(store.db, config);
   const rounds = scheduleRounds(config.maintenanceIntervalMs, async () => {
     const report = await runMaintenance(lock, tasks);
