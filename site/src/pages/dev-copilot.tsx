@@ -2,6 +2,7 @@ import BrowserOnly from '@docusaurus/BrowserOnly';
 import { siteFacts } from '@site/site.config';
 import Layout from '@theme/Layout';
 import { lazy, type ReactNode, Suspense } from 'react';
+import styles from './dev-copilot.module.css';
 
 const CopilotPage = lazy(() => import('@site/src/components/Copilot/CopilotPage'));
 
@@ -17,13 +18,17 @@ function Loading(): ReactNode {
 export default function DevCopilot(): ReactNode {
   return (
     <Layout title={siteFacts.assistantName} description={`${siteFacts.assistantName}, Acme's development copilot`}>
-      <BrowserOnly fallback={<Loading />}>
-        {() => (
-          <Suspense fallback={<Loading />}>
-            <CopilotPage />
-          </Suspense>
-        )}
-      </BrowserOnly>
+      {/* The page's landmark and title for assistive technology; the conversation list and chat show what it is. */}
+      <main>
+        <h1 className={styles.visuallyHidden}>{siteFacts.assistantName}</h1>
+        <BrowserOnly fallback={<Loading />}>
+          {() => (
+            <Suspense fallback={<Loading />}>
+              <CopilotPage />
+            </Suspense>
+          )}
+        </BrowserOnly>
+      </main>
     </Layout>
   );
 }

@@ -70,7 +70,8 @@ function PopoverHeader({ onClose }: { onClose: () => void }) {
   const isEmpty = useAuiState((s) => s.thread.isEmpty);
   return (
     <TooltipProvider>
-      <header className={styles.popoverHeader}>
+      {/* A div, not a header: inside the popover a header would be a second banner landmark beside the navbar's. */}
+      <div className={styles.popoverHeader}>
         <span className={styles.popoverTitle}>{siteFacts.assistantName}</span>
         <TooltipButton tooltip="New conversation" onClick={() => aui.threads.switchToNewThread()} disabled={isEmpty}>
           <Icon name="plus" />
@@ -86,7 +87,7 @@ function PopoverHeader({ onClose }: { onClose: () => void }) {
         <TooltipButton tooltip="Close" onClick={onClose}>
           <Icon name="close" />
         </TooltipButton>
-      </header>
+      </div>
     </TooltipProvider>
   );
 }
