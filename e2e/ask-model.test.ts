@@ -51,7 +51,9 @@ describe('askAi with an OpenAI-compatible model', () => {
     expect(body.covered).toBe(false);
     expect(body.sources).toEqual([]);
     expect(body.closest.length).toBeGreaterThan(0);
-    expect(body.data).toMatch(/^The handbook does not seem to cover this; ask in #dev-help\.\n\nThe closest pages/);
+    expect(body.data).toMatch(
+      /^The handbook does not seem to cover this; ask in #dev-help\.\n\nThese pages come closest/,
+    );
     for (const page of body.closest) expect(body.data).toContain(`- [${page.title}](${page.url})`);
     expect(String(sentTo(fakeModel)[0]?.content)).not.toMatch(/URL: \//);
   });
@@ -63,6 +65,29 @@ describe('askAi with an OpenAI-compatible model', () => {
       'The first half of a long answer\n\n*(The answer was cut off at its length limit. Ask for the rest, or a shorter answer.)*',
     );
     expect(fakeModel.received[0]?.body).toMatchObject({ max_tokens: 4096 });
+  });
+
+  test('gives the model the page\'s own sections, in its order, for "Ask about this page"', async ({
+    copilot,
+    fakeModel,
+  }) => {
+    fakeModel.behave({ reply: 'The page explains [TTL](/firestore-ttl).' });
+    const response = await copilot.ask({
+      messages: [question('What are the key points of the page "Firestore TTL"?')],
+      page: '/firestore-ttl',
+    });
+    expect(((await response.json()) as AskAiResponse).mode).toBe('model');
+    const system = String(sentTo(fakeModel)[0]?.content);
+    expect(system).toContain('The reader asks for an overview of the page /firestore-ttl');
+    const urls = [...system.matchAll(/^URL: (\S+)$/gm)].map((match) => match[1]);
+    expect(urls.slice(0, 4)).toEqual([
+      '/firestore-ttl',
+      '/firestore-ttl#how-ttl-works',
+      '/firestore-ttl#the-expiry-field',
+      '/firestore-ttl#deletion-is-not-immediate',
+    ]);
+    expect(urls).toContain('/firestore-ttl#checklist-for-a-new-ttl-collection');
+    expect(urls.every((url) => url?.startsWith('/firestore-ttl'))).toBe(true);
   });
 
   test('names only a real page of the site to the model', async ({ copilot, fakeModel }) => {

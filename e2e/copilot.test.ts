@@ -42,6 +42,14 @@ describe('the floating assistant', () => {
     await copilot.waitForAnswer(1);
     expect(await copilot.userMessages.first().innerText()).toContain('Firestore TTL');
     expect(await copilot.lastAnswer.getByTestId('copilot-sources').innerText()).toContain('Firestore TTL');
+    // What the page is for, then its sections, each a link to its place on the page.
+    const answer = copilot.lastAnswer;
+    expect(await answer.innerText()).toContain('How Acme uses Firestore TTL policies to expire sessions');
+    const section = answer.getByRole('link', { name: 'Turning a policy off', exact: true });
+    expect(await section.getAttribute('href')).toBe('/firestore-ttl#turning-a-policy-off');
+    await section.click();
+    await site.page.waitForURL('**/firestore-ttl#turning-a-policy-off');
+    await expect.poll(() => site.page.locator('[id="turning-a-policy-off"]').isVisible()).toBe(true);
   });
 
   test('streams a docs-only answer whose sources open the exact section', async ({ reader: { site, copilot } }) => {

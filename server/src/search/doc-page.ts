@@ -28,6 +28,8 @@ export type DocSection = {
   breadcrumbs: string[];
   /** The page's front matter `keywords`: the names the team also uses for its subject. */
   keywords: string[];
+  /** What the page is for, in a sentence: its meta description (front matter, else its first paragraph). Not searched. */
+  description?: string | undefined;
 };
 
 /** Chrome inside the article that is not content: copy buttons, icons, checkboxes. */
@@ -141,6 +143,7 @@ export function readDocPageSections(html: string, fallbackPath: string): DocSect
     .split(',')
     .map((keyword) => keyword.trim())
     .filter(Boolean);
+  const description = collapse($('meta[name="description"]').attr('content') ?? '') || undefined;
 
   type Draft = Omit<DocSection, 'text' | 'code'> & { parts: string[] };
   const intro: Draft = {
@@ -153,6 +156,7 @@ export function readDocPageSections(html: string, fallbackPath: string): DocSect
     url: pageUrl,
     breadcrumbs,
     keywords,
+    description,
     blocks: [],
     parts: [],
   };

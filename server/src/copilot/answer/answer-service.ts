@@ -1,12 +1,14 @@
 import type { AnswerMode, AnswerSource, AskAiRequest } from '@acme/contract';
 import type { LanguageModel } from 'ai';
 import { redactSecrets } from '../../redact-secrets.js';
+import type { DocSection } from '../../search/doc-page.js';
 import type { SearchEngine } from '../../search/engine.js';
 import type { CheckedImage } from '../images.js';
 import { answerWithModel } from '../model/model-answer.js';
 import { classifyModelError, type ModelFailure, reasonOf } from '../model/model-errors.js';
 import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
 import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
+import { composePageOverview, outlineOf, overviewPageOf, type PageOutline } from './page-overview.js';
 import { retrieveForAnswer, type SemanticSearch } from './retriever.js';
 
 /** What answering needs: the docs, and the model, OCR and embeddings when configured. */
@@ -59,6 +61,20 @@ export function searchQueryOf(conversation: AskAiRequest): string {
   return previous && last.split(/\s+/).length < 4 ? `${previous} ${last}` : last;
 }
 
+/** What an answer rests on: the sections retrieved for the question, or the whole page it asks an overview of. */
+type Grounding = {
+  covered: boolean;
+  nearestPage: { url: string; title: string } | null;
+  /** The answer from the docs alone. */
+  docsAnswer: () => { markdown: string; sources: AnswerSource[]; closest: AnswerSource[] };
+  /** The sections the model is given: best first, or in the page's order for an overview. */
+  modelSections: readonly DocSection[];
+  /** Pages listed after a model's answer to a question the docs do not cover. */
+  closest: AnswerSource[];
+  /** The page the reader asks an overview of. */
+  overviewOf?: string | undefined;
+};
+
 /** Reads the screenshots of the question, retrieves the sections and starts the answer in the configured mode. */
 export async function startAnswer(
   options: AnswerDependencies,
@@ -74,25 +90,21 @@ export async function startAnswer(
   // Screenshots of terminals carry tokens; none of them goes to a provider or into the questions log.
   const imageText =
     images.length && options.readImageText ? redactSecrets(await options.readImageText(images, signal)).trim() : '';
-  const retrieval = await retrieveForAnswer(index, { typed, imageText, page }, options.semanticSearch, signal);
-  const best = retrieval.hits[0];
-  const covered = retrieval.coverage.covered;
+  const overviewUrl = overviewPageOf(conversation, page, index);
+  const outline = overviewUrl ? outlineOf(index, overviewUrl) : undefined;
+  const grounding = outline
+    ? overviewGrounding(outline)
+    : await questionGrounding(options, index, { typed, imageText, page, imagesSent: images.length > 0 }, signal);
   const siteLinks = { publicOrigin: options.publicOrigin, hasUrl: (url: string) => index.sectionAt(url) !== undefined };
   const common = {
     question: [typed, imageText].filter(Boolean).join('\n'),
-    covered,
-    nearestPage: best ? { url: best.pageUrl, title: best.pageTitle } : null,
+    covered: grounding.covered,
+    nearestPage: grounding.nearestPage,
     judgeLinks: createLinkWatcher(siteLinks),
   };
 
   const docsOnly = (notice?: string): AnswerRun => {
-    const answer = composeDocsOnlyAnswer({
-      retrieval,
-      termWeight: index.termWeight,
-      meaningWeight: index.meaningWeight,
-      readFromImages: imageText || undefined,
-      imagesUnread: images.length > 0 && !imageText,
-    });
+    const answer = grounding.docsAnswer();
     const markdown = notice ? `${notice}\n\n${answer.markdown}` : answer.markdown;
     return {
       ...common,
@@ -112,7 +124,8 @@ export async function startAnswer(
     maxOutputTokens: options.model.maxOutputTokens,
     request: conversation,
     page,
-    retrieved: covered ? retrieval.hits : [],
+    retrieved: grounding.modelSections,
+    overviewOf: grounding.overviewOf,
     sectionAt: (url) => index.sectionAt(url),
     imageText,
     signal,
@@ -129,7 +142,7 @@ export async function startAnswer(
       modelFailure: { ...classifyModelError(error), reason: reasonOf(error) },
     };
   }
-  const closest = covered ? [] : closestPages(retrieval.hits);
+  const { closest, covered } = grounding;
   return {
     ...common,
     mode: 'model',
@@ -139,6 +152,45 @@ export async function startAnswer(
       const checked = checkAnswerLinks(text, siteLinks);
       return { ...checked, sources: covered ? answer.sourcesOf(checked) : [] };
     },
+  };
+}
+
+/** An overview of one page: its purpose and sections, whatever the search would rank for the question's words. */
+function overviewGrounding(outline: PageOutline): Grounding {
+  return {
+    covered: true,
+    nearestPage: { url: outline.url, title: outline.title },
+    docsAnswer: () => ({ ...composePageOverview(outline), closest: [] }),
+    modelSections: outline.sections,
+    closest: [],
+    overviewOf: outline.url,
+  };
+}
+
+/** The sections retrieved for the question, and whether they cover it. */
+async function questionGrounding(
+  options: AnswerDependencies,
+  index: SearchEngine,
+  question: { typed: string; imageText: string; page: string | undefined; imagesSent: boolean },
+  signal: AbortSignal,
+): Promise<Grounding> {
+  const { typed, imageText, page } = question;
+  const retrieval = await retrieveForAnswer(index, { typed, imageText, page }, options.semanticSearch, signal);
+  const best = retrieval.hits[0];
+  const covered = retrieval.coverage.covered;
+  return {
+    covered,
+    nearestPage: best ? { url: best.pageUrl, title: best.pageTitle } : null,
+    docsAnswer: () =>
+      composeDocsOnlyAnswer({
+        retrieval,
+        termWeight: index.termWeight,
+        meaningWeight: index.meaningWeight,
+        readFromImages: imageText || undefined,
+        imagesUnread: question.imagesSent && !imageText,
+      }),
+    modelSections: covered ? retrieval.hits : [],
+    closest: covered ? [] : closestPages(retrieval.hits),
   };
 }
 

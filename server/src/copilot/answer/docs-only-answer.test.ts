@@ -93,8 +93,8 @@ describe('composeDocsOnlyAnswer', () => {
     const reply = answer('How do I roll back a Kubernetes release with Helm?');
     expect(reply.covered).toBe(false);
     expect(reply.sources).toEqual([]);
-    expect(reply.markdown).toContain('The handbook does not seem to cover this.');
-    expect(reply.markdown).toContain('#dev-help');
+    expect(reply.markdown).toMatch(/^The handbook does not seem to cover this\.\n\nThese pages come closest/);
+    expect(reply.markdown).toMatch(/\n\nTo ask a person, post your question in the #dev-help channel\. [^\n]+$/);
     expect(reply.closest.length).toBeGreaterThan(0);
     for (const page of reply.closest) expect(reply.markdown).toContain(`- [${page.title}](${page.url})`);
   });
@@ -102,6 +102,8 @@ describe('composeDocsOnlyAnswer', () => {
   it('declines with no closest pages when nothing matches at all', () => {
     const reply = answer('qwxzvbnmplk');
     expect(reply).toMatchObject({ covered: false, sources: [], closest: [] });
+    expect(reply.markdown).not.toContain('closest');
+    expect(reply.markdown).toContain('#dev-help channel');
   });
 
   it('says what it read from a screenshot, or that it could read nothing', () => {

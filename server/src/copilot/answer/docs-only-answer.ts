@@ -23,7 +23,11 @@ export const closestPages = (hits: readonly SearchHit[]): AnswerSource[] =>
 
 /** The pages nearest to a question the handbook does not cover, as the answer lists them (never as sources). */
 export const closestPagesMarkdown = (closest: readonly AnswerSource[]) =>
-  `The closest pages, which may still help:\n${closest.map((page) => `- [${page.title}](${page.url})`).join('\n')}`;
+  `These pages come closest and may still help:\n\n${closest.map((page) => `- [${page.title}](${page.url})`).join('\n')}`;
+
+/** Where a reader takes a question the handbook does not answer, in plain words. */
+export const askTheTeam =
+  'To ask a person, post your question in the #dev-help channel. Once you have the answer, please add it to the handbook so the next reader finds it there.';
 
 /** A second section is quoted when it holds this much more of the question than the best one alone. */
 const secondSectionGain = 0.05;
@@ -85,7 +89,7 @@ export function composeDocsOnlyAnswer(options: {
     const closest = closestPages(hits);
     const nearest = closest.length ? `\n\n${closestPagesMarkdown(closest)}` : '';
     return {
-      markdown: `${imageNote}The handbook does not seem to cover this.${nearest}\n\nAsk in \`#dev-help\`, and if you find the answer, consider adding it to the handbook.`,
+      markdown: `${imageNote}The handbook does not seem to cover this.${nearest}\n\n${askTheTeam}`,
       sources: [],
       covered: false,
       closest,

@@ -11,6 +11,8 @@ const charactersPerToken = 6;
 
 /** Sections handed to the model as numbered context. */
 export const contextSectionCount = 6;
+/** ... and for an overview of a page, enough of its sections to show its shape. */
+const overviewSectionCount = 16;
 
 export type ModelAnswerOptions = {
   model: LanguageModel;
@@ -20,8 +22,10 @@ export type ModelAnswerOptions = {
   request: AskAiRequest;
   /** The page the reader is on, already checked to be a real page of the site. */
   page?: string | undefined;
-  /** Retrieved sections, best first. */
+  /** Retrieved sections, best first; for an overview, the page's sections in its order. */
   retrieved: readonly DocSection[];
+  /** The page the reader asks an overview of: the model is given its sections and asked for its purpose and outline. */
+  overviewOf?: string | undefined;
   /** Resolves a link the model wrote to the section it leads to; undefined when no such page or section exists. */
   sectionAt: (url: string) => DocSection | undefined;
   /** Text read from the question's screenshots, for a model without vision. */
@@ -39,7 +43,7 @@ export type ModelAnswer = {
 
 /** Asks the configured model, grounded in the retrieved sections, and streams its answer back. */
 export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
-  const context = options.retrieved.slice(0, contextSectionCount);
+  const context = options.retrieved.slice(0, options.overviewOf ? overviewSectionCount : contextSectionCount);
   const contextSections: ContextSection[] = context.map((section) => ({
     title: sourceTitle(section),
     url: section.url,
@@ -54,7 +58,7 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
   async function* pieces(): AsyncGenerator<string> {
     const result = streamText({
       model: options.model,
-      system: systemPrompt(contextSections, options.page),
+      system: systemPrompt(contextSections, options.page, options.overviewOf),
       messages: conversationForModel(options.request, { vision: options.vision, imageText: options.imageText }),
       abortSignal: AbortSignal.any([options.signal, pastTheLimit.signal]),
       // One retry covers a provider's passing hiccup before anything was streamed; more would keep the reader waiting.

@@ -1,0 +1,82 @@
+import type { AnswerSource, AskAiRequest } from '@acme/contract';
+import type { DocSection } from '../../search/doc-page.js';
+import type { SearchEngine } from '../../search/engine.js';
+
+/** A page as an overview shows it: what it is for, and its sections in the order the page has them. */
+export type PageOutline = {
+  title: string;
+  url: string;
+  purpose: string;
+  /** The intro first, then each h2 and h3. */
+  sections: readonly DocSection[];
+};
+
+/** "this page", "the page "Firestore TTL"", "the current doc": how a reader names the page in a question. */
+const pageNoun = '(?:this|the|current)(?: current)? (?:page|doc|document|article)(?: "[^"]*")?';
+
+/** Questions about the page as a whole, never about something in it ("what does this page say about backups"). */
+const overviewQuestions = [
+  new RegExp(
+    String.raw`\b(?:(?:key|main) (?:points|ideas|takeaways|sections)|summary|overview|purpose|gist|outline|tl;?dr)\s+(?:of|for|on|in)\s+${pageNoun}`,
+    'i',
+  ),
+  new RegExp(String.raw`\b(?:summari[sz]e|sum up|outline|explain|tl;?dr|skim)\s+${pageNoun}\s*[.?!]*$`, 'i'),
+  new RegExp(String.raw`\bwhat(?:'s| is| does)\s+${pageNoun}\s+(?:about|for|cover|covering)\s*[.?!]*$`, 'i'),
+];
+
+/** Past this many sections, an overview lists the h2 sections alone. */
+const maxListedSections = 16;
+
+/** The reader's last question, as typed. */
+const lastQuestionOf = (conversation: AskAiRequest) =>
+  conversation.messages
+    .findLast((message) => message.role === 'user')
+    ?.content.map((part) => part.text)
+    .join(' ')
+    .trim() ?? '';
+
+/**
+ * The page a question asks an overview of ("What are the key points of the page "Firestore TTL"?", "summarize this
+ * page"): the page whose title it quotes, else the reader's page (already checked to be one); undefined for any
+ * other question.
+ */
+export function overviewPageOf(conversation: AskAiRequest, readerPage: string | undefined, index: SearchEngine) {
+  const question = lastQuestionOf(conversation);
+  if (!overviewQuestions.some((pattern) => pattern.test(question))) return undefined;
+  const quoted = /"([^"]+)"/.exec(question)?.[1]?.trim().toLowerCase();
+  const named = quoted
+    ? index.sections.find((section) => section.level === 1 && section.pageTitle.toLowerCase() === quoted)
+    : undefined;
+  return named?.pageUrl ?? readerPage;
+}
+
+/** The page's purpose and sections, read from the search index; undefined when the index has no such page. */
+export function outlineOf(index: SearchEngine, pageUrl: string): PageOutline | undefined {
+  const sections = index.sections.filter((section) => section.pageUrl === pageUrl);
+  const intro = sections.find((section) => section.level === 1);
+  if (!intro) return undefined;
+  const firstParagraph = sections.flatMap((section) => section.blocks).find((block) => block.kind === 'text')?.markdown;
+  return {
+    title: intro.pageTitle,
+    url: intro.pageUrl,
+    purpose: intro.description ?? firstParagraph ?? '',
+    sections,
+  };
+}
+
+/** Raw HTML would be shown as text by the widget anyway; escaping it and brackets keeps the markdown unambiguous. */
+const plain = (text: string) =>
+  text.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;')).replace(/[[\]]/g, '\\$&');
+
+/** The overview without a model: the page's purpose, then its main sections, each linked to its anchor. */
+export function composePageOverview(outline: PageOutline): { markdown: string; sources: AnswerSource[] } {
+  const headed = outline.sections.filter((section) => section.level > 1 && section.heading);
+  const listed = headed.length > maxListedSections ? headed.filter((section) => section.level === 2) : headed;
+  const lines = listed.map(
+    (section) => `${section.level === 3 ? '  ' : ''}- [${plain(section.heading ?? '')}](${section.url})`,
+  );
+  const purpose = outline.purpose ? `: ${plain(outline.purpose)}` : '.';
+  const about = `**[${outline.title}](${outline.url})**${purpose}`;
+  const markdown = lines.length ? `${about}\n\nIts main sections:\n\n${lines.join('\n')}` : about;
+  return { markdown, sources: [{ title: outline.title, url: outline.url }] };
+}
