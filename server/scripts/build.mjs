@@ -4,9 +4,10 @@
  * `npm run typecheck` is what checks them.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { isStale } from './freshness.mjs';
 
 const serverDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -68,6 +69,33 @@ export async function buildServer({ quiet = false } = {}) {
     ],
   });
   prepareEmbeddedDatabaseTemplate();
+  await prepareDocSections({ quiet });
+}
+
+/**
+ * Parses the doc sections of the default site build (site/build) into dist/doc-sections.json, with the compiled
+ * reader a start uses, so the start reads them instead of parsing every page (src/gate/doc-sections-cache.ts). A
+ * missing build is no error: the server parses whatever build it finds when it starts.
+ */
+async function prepareDocSections({ quiet }) {
+  const siteDirectory = path.join(serverDirectory, '..', 'site', 'build');
+  if (!existsSync(siteDirectory)) return;
+  const startedAt = Date.now();
+  const reply = await new Promise((resolve, reject) => {
+    const worker = new Worker(path.join(serverDirectory, 'dist', 'built-site-worker.js'), {
+      // Nothing is held in memory: only the sections are wanted.
+      workerData: { siteDirectory, limits: { maxFileBytes: 0, maxTotalBytes: 0 } },
+    });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  if (reply.kind !== 'read') {
+    console.warn(`The doc sections of ${siteDirectory} were not prepared (${reply.reason ?? 'it changed meanwhile'}).`);
+    return;
+  }
+  const { sectionsKey: key, sections } = reply.site;
+  writeFileSync(path.join(serverDirectory, 'dist', 'doc-sections.json'), JSON.stringify({ key, sections }));
+  if (!quiet) console.log(`Prepared ${sections.length} doc sections of site/build in ${Date.now() - startedAt} ms.`);
 }
 
 /**

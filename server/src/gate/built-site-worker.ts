@@ -1,6 +1,7 @@
 /** Run in a worker thread by site-follower.ts: reads one build and posts it back, or why it could not. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { type BuiltSite, fingerprintOf, type HoldLimits, readBuiltSite } from './built-site.js';
+import { cachedDocSections } from './doc-sections-cache.js';
 
 export type BuiltSiteRequest = { siteDirectory: string; limits: HoldLimits };
 /** `changed` when files moved while they were read: a build still being written, to be read again once quiet. */
@@ -12,7 +13,12 @@ export type BuiltSiteReply =
 const { siteDirectory, limits } = workerData as BuiltSiteRequest;
 let reply: BuiltSiteReply;
 try {
-  const site = readBuiltSite(siteDirectory, limits);
+  // The parser (cheerio) is loaded only when the sections are not known from the build: a second of a first start.
+  const site = await readBuiltSite(
+    siteDirectory,
+    limits,
+    async (pages, key) => cachedDocSections(key) ?? (await import('../search/sections.js')).docSectionsOf(pages),
+  );
   reply = fingerprintOf(siteDirectory) === site.fingerprint ? { kind: 'read', site } : { kind: 'changed' };
 } catch (error) {
   reply = { kind: 'failed', reason: (error as Error).message };

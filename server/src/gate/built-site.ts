@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { DocSection } from '../search/doc-page.js';
-import { type BuiltPage, docSectionsOf } from '../search/sections.js';
+import type { BuiltPage, DocSection } from '../search/sections.js';
 import { canonicalPathOf } from './canonical-paths.js';
 import { inlineScriptHashes } from './content-security-policy.js';
 
@@ -32,7 +31,12 @@ export type BuiltSite = {
   canonicalPaths: Array<[file: string, canonicalPath: string]>;
   /** The doc pages' sections, for the search engine. */
   sections: DocSection[];
+  /** Of the pages' text: two builds with equal keys have equal sections. */
+  sectionsKey: string;
 };
+
+/** Finds the doc sections of the pages: parsed, or known from before by `key`. */
+export type SectionsOf = (pages: BuiltPage[], key: string) => Promise<DocSection[]>;
 
 export type HoldLimits = {
   /** A larger encoding of a file is streamed from disk instead of held. */
@@ -73,12 +77,17 @@ export const fingerprintOf = (siteDirectory: string) => fingerprintOfListing(lis
  * Reads a finished build: every file with its precompressed twins, the CSP hashes and the doc sections. Runs in a
  * worker thread (built-site-worker.ts) so that the server goes on answering meanwhile.
  */
-export function readBuiltSite(siteDirectory: string, limits: HoldLimits): BuiltSite {
+export async function readBuiltSite(
+  siteDirectory: string,
+  limits: HoldLimits,
+  sectionsOf: SectionsOf,
+): Promise<BuiltSite> {
   const listing = listFiles(siteDirectory);
   const sizes = new Map(listing.map((file) => [file.relative, file.size]));
   const files: BuiltFile[] = [];
   const pages: BuiltPage[] = [];
   const canonicalPaths: BuiltSite['canonicalPaths'] = [];
+  const pagesHash = createHash('sha1');
   let heldBytes = 0;
   const fits = (size: number) => size <= limits.maxFileBytes && heldBytes + size <= limits.maxTotalBytes;
   for (const file of listing) {
@@ -112,13 +121,16 @@ export function readBuiltSite(siteDirectory: string, limits: HoldLimits): BuiltS
         heldBytes += bytes.length;
       } else built.onDisk.identity = diskPath;
     }
+    if (file.relative.endsWith('.html')) pagesHash.update(`${file.relative}\0${built.etag}\n`);
     files.push(built);
   }
+  const sectionsKey = pagesHash.digest('hex');
   return {
     fingerprint: fingerprintOfListing(listing),
     files,
     scriptHashes: inlineScriptHashes(pages.map((page) => page.html)),
     canonicalPaths,
-    sections: docSectionsOf(pages),
+    sections: await sectionsOf(pages, sectionsKey),
+    sectionsKey,
   };
 }
