@@ -1,23 +1,21 @@
 # The handbook's production image: the built site and the compiled server on Node 24, production dependencies only,
 # run as the unprivileged `node` user. Build: docker build -t acme-handbook .   Run: see compose.yaml and README.
 
-FROM node:24-bookworm-slim AS build
+# The workspaces' manifests alone, so both installs below are cached until a dependency changes.
+FROM node:24-bookworm-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
 COPY site/package.json site/
 COPY server/package.json server/
+
+FROM manifests AS build
 RUN npm ci --no-audit --no-fund
 COPY . .
 # The site, the compiled server (server/dist) and the empty embedded database new data directories are copied from.
 RUN npm run build
 
-FROM node:24-bookworm-slim AS dependencies
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY packages/contract/package.json packages/contract/
-COPY site/package.json site/
-COPY server/package.json server/
+FROM manifests AS dependencies
 # Only the server's runtime packages: no Docusaurus, no test tools. (Some land in server/node_modules.)
 RUN npm ci --omit=dev --workspace server --no-audit --no-fund && mkdir -p server/node_modules
 

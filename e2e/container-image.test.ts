@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Copy, readDockerfile, repositoryRoot } from './dockerfile';
+import { type Copy, readDockerfile, repositoryRoot, type Stage } from './dockerfile';
 import { freePort } from './harness';
 
 /**
@@ -37,11 +37,19 @@ function sourceOf(item: Copy, stageRoots: Record<string, string>): string {
   return path.join(root, path.relative(dockerfile.workingDirectory, item.source));
 }
 
+/** The stage and those it is built on, the first base first: their files and commands in the order they apply. */
+function lineageOf(name: string): Stage[] {
+  const stage = stageNamed(name);
+  return stage.base ? [...lineageOf(stage.base), stage] : [stage];
+}
+
 function installDependencies(): string {
-  const stage = stageNamed('dependencies');
+  const lineage = lineageOf('dependencies');
   const directory = path.join(workDirectory, 'dependencies');
-  for (const item of stage.copies) copy(sourceOf(item, {}), path.join(directory, item.destination));
-  for (const command of stage.runs) {
+  for (const item of lineage.flatMap((stage) => stage.copies)) {
+    copy(sourceOf(item, {}), path.join(directory, item.destination));
+  }
+  for (const command of lineage.flatMap((stage) => stage.runs)) {
     execFileSync('sh', ['-c', command], { cwd: directory, stdio: 'pipe', timeout: 240_000 });
   }
   return directory;

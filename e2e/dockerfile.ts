@@ -8,7 +8,8 @@ import path from 'node:path';
 export const repositoryRoot = path.resolve(import.meta.dirname, '..');
 
 export type Copy = { from: string | undefined; source: string; destination: string };
-export type Stage = { name: string | undefined; copies: Copy[]; runs: string[] };
+/** `base`: the earlier stage this one starts from (`FROM manifests AS build`), whose files it holds. */
+export type Stage = { name: string | undefined; base: string | undefined; copies: Copy[]; runs: string[] };
 export type Dockerfile = {
   stages: Stage[];
   /** The final stage's environment, in order. */
@@ -63,12 +64,17 @@ export function readDockerfile(file = path.join(repositoryRoot, 'Dockerfile')): 
     const argument = instruction.slice(keyword.length).trim();
     const stage = stages.at(-1);
     switch (keyword.toUpperCase()) {
-      case 'FROM':
-        stages.push({ name: /\sAS\s+(\S+)$/i.exec(argument)?.[1], copies: [], runs: [] });
-        environment = {};
-        workingDirectory = '/';
-        user = undefined;
+      case 'FROM': {
+        const base = stages.find((earlier) => earlier.name !== undefined && earlier.name === rest[0]);
+        stages.push({ name: /\sAS\s+(\S+)$/i.exec(argument)?.[1], base: base?.name, copies: [], runs: [] });
+        // A stage built on another keeps its environment, directory and user; one on an image starts afresh.
+        if (!base) {
+          environment = {};
+          workingDirectory = '/';
+          user = undefined;
+        }
         break;
+      }
       case 'COPY': {
         const from = rest.find((part) => part.startsWith('--from='))?.slice('--from='.length);
         const paths = rest.filter((part) => !part.startsWith('--'));
