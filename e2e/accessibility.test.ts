@@ -16,6 +16,7 @@ const docPages = [
   '/cloudflare-tunnel',
   '/guide-using-cloud-tasks',
   '/search?q=ttl',
+  '/no-such-page',
 ];
 
 for (const colorScheme of ['light', 'dark'] as const) {

@@ -63,6 +63,9 @@ const config: Config = {
       id: siteFacts.announcement.id,
       content: siteFacts.announcement.content,
       isCloseable: true,
+      // Docusaurus writes these inline (white and black by default): theme variables make the bar follow dark mode.
+      backgroundColor: 'var(--ifm-color-emphasis-100)',
+      textColor: 'var(--ifm-font-color-base)',
     },
     navbar: {
       title: siteFacts.handbookTitle,

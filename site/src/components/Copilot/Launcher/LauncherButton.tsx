@@ -1,4 +1,5 @@
 import { type ComponentPropsWithoutRef, forwardRef } from 'react';
+import { launcherShortcut, useShortcutLabel } from './shortcut';
 import styles from './styles.module.css';
 
 type Props = ComponentPropsWithoutRef<'button'> & { open?: boolean };
@@ -8,13 +9,16 @@ export const LauncherButton = forwardRef<HTMLButtonElement, Props>(function Laun
   { open = false, ...rest },
   ref,
 ) {
+  const shortcut = useShortcutLabel();
+  const name = open ? 'Close Dev Copilot' : 'Open Dev Copilot';
   return (
     <button
       type="button"
       ref={ref}
       className={styles.launcher}
-      aria-label={open ? 'Close Dev Copilot' : 'Open Dev Copilot'}
-      title={open ? 'Close Dev Copilot' : 'Open Dev Copilot'}
+      aria-label={name}
+      aria-keyshortcuts={launcherShortcut.ariaKeyShortcuts}
+      title={`${name} (${shortcut})`}
       data-testid="copilot-launcher"
       {...rest}
     >

@@ -3,6 +3,19 @@ import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { siteFacts } from '../../../../site.config';
 import { hasPendingQuestion, onCopilotQuestion } from '../ask-copilot';
 import { LauncherButton } from './LauncherButton';
+import { useLauncherShortcut } from './shortcut';
+
+const onAssistantPage = (pathname: string) => pathname.replace(/\/$/, '') === siteFacts.assistantPath;
+
+/**
+ * The shortcut presses the launcher (which opens or closes the chat, loaded or not); on the assistant page, where
+ * there is no launcher, it puts the cursor in the composer.
+ */
+function pressLauncher() {
+  const launcher = document.querySelector<HTMLButtonElement>('[data-testid="copilot-launcher"]');
+  if (launcher) launcher.click();
+  else document.querySelector<HTMLTextAreaElement>('[data-testid="copilot-composer"] textarea')?.focus();
+}
 
 /** The chat (assistant-ui, markdown) is its own chunk: a doc page's first paint carries only this launcher. */
 const loadFloatingCopilot = () => import('../FloatingCopilot');
@@ -20,7 +33,8 @@ export function CopilotLauncher(): ReactNode {
     if (hasPendingQuestion()) wake();
     return onCopilotQuestion(wake);
   }, []);
-  if (pathname.replace(/\/$/, '') === siteFacts.assistantPath) return null;
+  useLauncherShortcut(pressLauncher);
+  if (onAssistantPage(pathname)) return null;
   if (!wanted) {
     return (
       <LauncherButton
