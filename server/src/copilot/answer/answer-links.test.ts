@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { checkAnswerLinks, citedNumbers, createLinkWatcher, type LinkVerdict } from './answer-links.js';
 
-const known = new Set(['/deployment', '/deployment#rollback', '/Development%20Resources/shopify-cli', '/faqs']);
-const site = { publicOrigin: 'https://docs.acme.dev', hasUrl: (url: string) => known.has(url.replace(/\/$/, '')) };
+/** The site's own addresses: /faqs/ and the CLI page are linked with their trailing slash, /deployment without. */
+const addresses = [
+  '/deployment',
+  '/deployment#rollback',
+  '/Development%20Resources/shopify-cli/',
+  '/faqs/',
+  '/faqs/#staging',
+];
+/** One key per page and section whatever the spelling, as the search index looks links up. */
+const keyOf = (url: string) => {
+  const { pathname, hash } = new URL(url, 'https://docs.acme.dev');
+  return `${pathname.replace(/\/$/, '')}${hash}`;
+};
+const site = {
+  publicOrigin: 'https://docs.acme.dev',
+  addressOf: (url: string) => addresses.find((address) => keyOf(address) === keyOf(url)),
+};
 
 describe('checkAnswerLinks', () => {
   it('keeps real sections and removes invented ones', () => {
@@ -48,8 +63,40 @@ describe('checkAnswerLinks', () => {
 
   it('rewrites relative links to the root-relative address it checked', () => {
     const checked = checkAnswerLinks('[c](deployment#rollback) [d](./faqs) [e](nope)', site);
-    expect(checked.text).toBe('[c](</deployment#rollback>) [d](</faqs>) e');
-    expect(checked.kept).toEqual(['/deployment#rollback', '/faqs']);
+    expect(checked.text).toBe('[c](</deployment#rollback>) [d](</faqs/>) e');
+    expect(checked.kept).toEqual(['/deployment#rollback', '/faqs/']);
+  });
+
+  it('points a link written in the other spelling at the address the site links, with its anchor and query', () => {
+    const checked = checkAnswerLinks(
+      [
+        'See [staging](/faqs#staging "FAQ"), [rollback](/deployment/#rollback), [tabs](/faqs?tab=npm#staging),',
+        'https://docs.acme.dev/faqs#staging, <https://docs.acme.dev/deployment/> and https://docs.acme.dev/faqs/.',
+        '',
+        'Reference [x][r].',
+        '',
+        '[r]: /faqs "FAQ"',
+      ].join('\n'),
+      site,
+    );
+    expect(checked.text).toBe(
+      [
+        'See [staging](</faqs/#staging> "FAQ"), [rollback](</deployment#rollback>), [tabs](</faqs/?tab=npm#staging>),',
+        '[https://docs.acme.dev/faqs#staging](</faqs/#staging>), [https://docs.acme.dev/deployment/](</deployment>) and https://docs.acme.dev/faqs/.',
+        '',
+        'Reference [x][r].',
+        '',
+        '[r]: </faqs/> "FAQ"',
+      ].join('\n'),
+    );
+    expect(checked.kept).toEqual([
+      '/faqs/#staging',
+      '/deployment#rollback',
+      '/faqs/?tab=npm#staging',
+      '/deployment',
+      '/faqs/',
+    ]);
+    expect(checked.removed).toEqual([]);
   });
 
   it('leaves code, other sites and other schemes alone', () => {
@@ -80,7 +127,7 @@ describe('createLinkWatcher', () => {
     const answer = 'See [a](/faqs) and [b](/nope#x) then https://docs.acme.dev/deployment next [c](/faqs).';
     const verdicts = watch(answer, size);
     expect(verdicts.map(({ url, href }) => ({ url, href }))).toEqual([
-      { url: '/faqs', href: '/faqs' },
+      { url: '/faqs', href: '/faqs/' },
       { url: '/nope#x', href: null },
       { url: 'https://docs.acme.dev/deployment', href: '/deployment' },
     ]);
@@ -104,7 +151,7 @@ describe('createLinkWatcher', () => {
     for (let end = 1; end <= answer.length; end += 1) verdicts.push(...judge(answer.slice(0, end)));
     verdicts.push(...judge(answer, { final: true }));
     expect(verdicts).toEqual([
-      { url: '/faqs', href: '/faqs' },
+      { url: '/faqs', href: '/faqs/' },
       { url: 'https://docs.acme.dev/nowhere', href: null },
     ]);
   });

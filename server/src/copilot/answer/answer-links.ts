@@ -4,8 +4,12 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { SKIP, visit } from 'unist-util-visit';
 
-/** Where links into our site must lead: a page of the build, and a section of it when they name one. */
-export type SiteLinks = { publicOrigin: string; hasUrl: (rootRelativeUrl: string) => boolean };
+/**
+ * Where links into our site must lead: a page of the build, and a section of it when they name one. `addressOf` gives
+ * the address the site itself links that page or section at (its canonical one: "/faqs/#x" or "/firestore-ttl#x"),
+ * whichever spelling the link used, or undefined when the build has no such page or section.
+ */
+export type SiteLinks = { publicOrigin: string; addressOf: (rootRelativeUrl: string) => string | undefined };
 
 /** A link the reader would follow, as the markdown parser found it. */
 type FoundLink = {
@@ -55,10 +59,19 @@ function findLinks(markdown: string, tree: Root = parse(markdown)): FoundLink[] 
   return found;
 }
 
+/** A query the link carried, kept on the page's address (before its #anchor). */
+function withQueryOf(siteUrl: string, address: string): string {
+  const search = URL.canParse(siteUrl, 'http://site.invalid') ? new URL(siteUrl, 'http://site.invalid').search : '';
+  if (!search) return address;
+  const hash = address.indexOf('#');
+  return hash === -1 ? `${address}${search}` : `${address.slice(0, hash)}${search}${address.slice(hash)}`;
+}
+
 function judge(url: string, links: SiteLinks): LinkVerdict | undefined {
   const siteUrl = siteUrlOf(url, links.publicOrigin);
   if (siteUrl === undefined) return undefined;
-  return { url, href: links.hasUrl(siteUrl) ? siteUrl : null };
+  const address = links.addressOf(siteUrl);
+  return { url, href: address === undefined ? null : withQueryOf(siteUrl, address) };
 }
 
 /** The text a removed link leaves behind: its words, or its address as code so the widget does not link it again. */
@@ -77,11 +90,24 @@ function childrenSource(link: FoundLink, markdown: string): string {
   return first === undefined || last === undefined ? '' : markdown.slice(first, last);
 }
 
-/** A kept relative link, pointed at the root-relative address that was checked (the widget is on any page). */
-function rewritten(link: FoundLink, href: string, markdown: string): string | undefined {
-  if (link.kind !== 'inline' || link.url === href || link.node.type !== 'link') return undefined;
-  const title = link.node.title ? ` "${link.node.title.replaceAll('"', '\\"')}"` : '';
-  return `[${childrenSource(link, markdown)}](<${href}>${title})`;
+const titleOf = (node: Nodes) => ('title' in node && node.title ? ` "${node.title.replaceAll('"', '\\"')}"` : '');
+
+/**
+ * A kept link pointed at the page's one address, root-relative (the widget is on any page): a relative link, or one
+ * written in the spelling the site redirects (/faqs for /faqs/), costs the reader no redirect. A bare or <…> address
+ * keeps its words and leads there too.
+ */
+function rewritten(link: FoundLink, href: string, markdown: string, publicOrigin: string): string | undefined {
+  if (link.url === href || link.node.type === 'image') return undefined;
+  if (link.kind === 'inline') return `[${childrenSource(link, markdown)}](<${href}>${titleOf(link.node)})`;
+  if (link.kind === 'definition' && link.node.type === 'definition') {
+    const label = /^\[((?:[^\]\\]|\\.)*)\]:/.exec(markdown.slice(link.start, link.end))?.[1];
+    return label === undefined ? undefined : `[${label}]: <${href}>${titleOf(link.node)}`;
+  }
+  // An absolute address on our origin that already names the page's one address is left as written.
+  if (siteUrlOf(link.url, publicOrigin) === href) return undefined;
+  const words = markdown.slice(link.start, link.end).replace(/^<|>$/g, '');
+  return `[${words.replace(/[\\`*_[\]<>]/g, '\\$&')}](<${href}>)`;
 }
 
 /** The section numbers an answer cites as `[2]` in its prose (never in code, never a link's text). */
@@ -121,7 +147,9 @@ export function checkAnswerLinks(markdown: string, links: SiteLinks): CheckedAns
   let text = markdown;
   // From the end, so earlier offsets stay valid.
   for (const { link, verdict } of decided.reverse()) {
-    const replacement = verdict.href ? rewritten(link, verdict.href, markdown) : withoutLink(link, markdown);
+    const replacement = verdict.href
+      ? rewritten(link, verdict.href, markdown, links.publicOrigin)
+      : withoutLink(link, markdown);
     if (replacement === undefined) continue;
     // A removed definition takes its line with it.
     const end = link.kind === 'definition' && markdown[link.end] === '\n' ? link.end + 1 : link.end;

@@ -95,7 +95,8 @@ export async function startAnswer(
   const grounding = outline
     ? overviewGrounding(outline)
     : await questionGrounding(options, index, { typed, imageText, page, imagesSent: images.length > 0 }, signal);
-  const siteLinks = { publicOrigin: options.publicOrigin, hasUrl: (url: string) => index.sectionAt(url) !== undefined };
+  // A link the model writes in either spelling is kept, pointed at the page's one address (/faqs/#x, not /faqs#x).
+  const siteLinks = { publicOrigin: options.publicOrigin, addressOf: (url: string) => index.sectionAt(url)?.url };
   const common = {
     question: [typed, imageText].filter(Boolean).join('\n'),
     covered: grounding.covered,
