@@ -115,6 +115,36 @@ describe('sign-in callback attacks', () => {
     expectNoNewSession(response);
   });
 
+  /** Where the Login button of a callback's problem page leads back to after sign-in. */
+  const returnPathOfLogin = (html: string) => {
+    const href = /href="([^"]*)" data-testid="gate-login"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+    return href === undefined ? undefined : new URL(href, 'http://x.invalid').searchParams.get('next');
+  };
+
+  test('cancelledSignInOffersToReturnToThePageItStartedFrom', async ({ server }) => {
+    const { jar, form } = await openSignInForm(server.baseUrl, '/coding-standard/#naming');
+    const callback = await submitSignInForm(jar, form, { action: 'cancel' });
+    const response = await send(jar, callback);
+    expect(response.status).toBe(401);
+    const page = await response.text();
+    expect(page).toContain(messages.cancelled);
+    expect(returnPathOfLogin(page)).toBe('/coding-standard/#naming');
+  });
+
+  test('failedSignInReturnsOnlyToOurOwnOrigin', async ({ server }) => {
+    const secret = server.config.sessionSecret;
+    const { jar } = await openSignInForm(server.baseUrl, '/faqs/');
+    const attempt = readAttempt(jar, secret);
+    // A sealed attempt naming another site (it could only come from a leaked secret) still returns home.
+    plantCookie(jar, attemptCookie, signAttempt({ ...attempt, next: '//evil.example/faqs/' }, secret));
+    const response = await send(
+      jar,
+      new URL(`/auth/callback?error=server_error&state=${attempt.state}`, server.baseUrl),
+    );
+    expect(response.status).toBe(401);
+    expect(returnPathOfLogin(await response.text())).toBe('/');
+  });
+
   test('signInAttemptCookieIsClearedAtCallback', async ({ server }) => {
     const { jar, callback } = await reachCallback(server.baseUrl);
     const response = await send(jar, callback);

@@ -59,12 +59,21 @@ describe('signing in through the development IdP in a browser', () => {
     expect(await page.locator('article h1').count()).toBe(1);
   });
 
-  test('says so when the reader cancels at the IdP', async ({ server, page, signInPages }) => {
-    await page.goto(`${server.baseUrl}/`);
+  test('says so when the reader cancels at the IdP, and a second try returns to their section', async ({
+    server,
+    page,
+    signInPages,
+  }) => {
+    await page.goto(`${server.baseUrl}/koajs/#the-context-object`);
     await signInPages.clickLogin();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForURL((url) => url.pathname === '/auth/callback', { waitUntil: 'commit' });
     expect(await signInPages.gateError.innerText()).toContain('Sign-in was cancelled');
+    await signInPages.clickLogin();
+    await signInPages.submitIdentity('reader@acme.dev');
+    await page.waitForSelector('html[data-has-hydrated="true"]');
+    const url = new URL(page.url());
+    expect(`${url.pathname}${url.hash}`).toBe('/koajs/#the-context-object');
   });
 
   test('logs out from the navbar and returns to the gate', async ({ server, page, signInPages }) => {

@@ -56,8 +56,25 @@ export async function authRoutes(
 
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
-  const showSignInPage = (request: FastifyRequest, reply: FastifyReply, status: number, problem?: SignInProblem) =>
-    sendSignInPage(request, reply, { status, problem, forceHtml: true });
+  const showSignInPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    problem?: SignInProblem,
+    returnPath?: string,
+  ) => sendSignInPage(request, reply, { status, problem, forceHtml: true, returnPath });
+
+  /** The sign-in attempt this browser started, when its cookie is ours, unexpired and whole. */
+  const attemptOf = (request: FastifyRequest): SignInAttempt | undefined => {
+    const rawAttempt = request.cookies[names.signInAttempt];
+    const unsigned = rawAttempt ? request.unsignCookie(rawAttempt) : undefined;
+    try {
+      const attempt: unknown = unsigned?.valid && unsigned.value ? JSON.parse(unsigned.value) : undefined;
+      return isSignInAttempt(attempt) ? attempt : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 
   app.get('/auth/assets/page.css', (_request, reply) =>
     reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(pageStylesheet),
@@ -77,7 +94,7 @@ export async function authRoutes(
       });
     } catch (error) {
       request.log.error({ err: error }, 'could not reach the identity provider to start sign-in');
-      return showSignInPage(request, reply, 503, 'provider-unavailable');
+      return showSignInPage(request, reply, 503, 'provider-unavailable', next);
     }
     const attempt: SignInAttempt = { ...checks, next };
     reply.setCookie(names.signInAttempt, JSON.stringify(attempt), {
@@ -88,32 +105,29 @@ export async function authRoutes(
   });
 
   app.get<{ Querystring: { error?: string } }>('/auth/callback', async (request, reply) => {
-    const rawAttempt = request.cookies[names.signInAttempt];
+    const attempt = attemptOf(request);
     reply.clearCookie(names.signInAttempt, cookieOptions(config));
+    // A cancelled or failed sign-in offers to try again from the page the reader came from (checked again: ours only).
+    const returnPath = attempt ? safeReturnPath(attempt.next) : undefined;
+    const refuse = (status: number, problem: SignInProblem) =>
+      showSignInPage(request, reply, status, problem, returnPath);
     if (request.query.error) {
       request.log.info({ error: request.query.error }, 'sign-in refused by the identity provider');
-      return showSignInPage(request, reply, 401, request.query.error === 'access_denied' ? 'cancelled' : 'failed');
+      return refuse(401, request.query.error === 'access_denied' ? 'cancelled' : 'failed');
     }
-    const unsigned = rawAttempt ? request.unsignCookie(rawAttempt) : undefined;
-    let attempt: unknown;
-    try {
-      attempt = unsigned?.valid && unsigned.value ? JSON.parse(unsigned.value) : undefined;
-    } catch {
-      attempt = undefined;
-    }
-    if (!isSignInAttempt(attempt)) return showSignInPage(request, reply, 400, 'expired');
+    if (!attempt) return refuse(400, 'expired');
 
     let identity: Awaited<ReturnType<typeof identityProvider.finishSignIn>>;
     try {
       identity = await identityProvider.finishSignIn(new URL(request.url, config.publicUrl), attempt);
     } catch (error) {
       request.log.warn({ err: error }, 'sign-in callback rejected');
-      return showSignInPage(request, reply, 401, problemFrom(error));
+      return refuse(401, problemFrom(error));
     }
 
     if (!isPlainAsciiAddress(identity.email)) {
       request.log.info({ email: identity.email }, 'sign-in refused: the address is not plain ASCII');
-      return showSignInPage(request, reply, 403, 'non-ascii-email');
+      return refuse(403, 'non-ascii-email');
     }
 
     // A fresh id at every sign-in: a session id planted before sign-in is never promoted.
