@@ -12,9 +12,15 @@ const isChatChunk = (script: string) =>
   readFileSync(path.join(siteBuildDirectory, script), 'utf8').includes('Write a message...');
 
 describe('the floating assistant', () => {
-  test('is not in the first paint of a doc page; its chunk loads when the reader opens it', async ({
+  test('is not in the first paint of a doc page; its chunk is fetched once the page is idle, before the click', async ({
     reader: { site, copilot },
   }) => {
+    // The page's idle callbacks wait until the test runs them, so "first paint" and "idle" are told apart.
+    await site.page.addInitScript(() => {
+      const held: (() => void)[] = [];
+      Object.assign(window, { heldIdleCallbacks: held });
+      window.requestIdleCallback = (callback) => held.push(() => callback({} as IdleDeadline));
+    });
     const scripts: string[] = [];
     site.page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
@@ -24,8 +30,33 @@ describe('the floating assistant', () => {
     const firstPaint = [...scripts];
     expect(firstPaint.length).toBeGreaterThan(0);
     expect(firstPaint.filter(isChatChunk)).toEqual([]);
+    await site.page.evaluate(() => {
+      for (const run of (window as unknown as { heldIdleCallbacks: (() => void)[] }).heldIdleCallbacks) run();
+    });
+    await expect.poll(() => scripts.slice(firstPaint.length).some(isChatChunk)).toBe(true);
+    await site.page.waitForLoadState('networkidle');
+    const beforeClick = scripts.length;
     await copilot.open();
-    expect(scripts.slice(firstPaint.length).some(isChatChunk)).toBe(true);
+    expect(scripts.slice(beforeClick)).toEqual([]);
+  });
+
+  test('fetches its chunk when the pointer comes near the launcher', async ({ reader: { site, copilot } }) => {
+    await site.page.addInitScript(() => {
+      window.requestIdleCallback = () => 0;
+    });
+    const scripts: string[] = [];
+    site.page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await site.open('/firestore-ttl');
+    await site.page.waitForLoadState('networkidle');
+    await site.page.mouse.move(200, 200);
+    expect(scripts.filter(isChatChunk)).toEqual([]);
+    const launcher = await copilot.launcher.boundingBox();
+    if (!launcher) throw new Error('no launcher');
+    // Still 150 px short of the button.
+    await site.page.mouse.move(launcher.x - 150, launcher.y, { steps: 5 });
+    await expect.poll(() => scripts.some(isChatChunk)).toBe(true);
   });
 
   test('greets with the avatar, the introduction and suggestions, one of them about the page', async ({

@@ -1,8 +1,9 @@
 import { useLocation } from '@docusaurus/router';
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { siteFacts } from '../../../../site.config';
 import { hasPendingQuestion, onCopilotQuestion } from '../ask-copilot';
 import { LauncherButton } from './LauncherButton';
+import { usePreloadChat } from './preload';
 import { useLauncherShortcut } from './shortcut';
 
 const onAssistantPage = (pathname: string) => pathname.replace(/\/$/, '') === siteFacts.assistantPath;
@@ -23,7 +24,8 @@ const FloatingCopilot = lazy(loadFloatingCopilot);
 
 /**
  * Dev Copilot's floating button on every page but the assistant page (which is the same assistant, full-page).
- * The chat code loads when the reader first opens it, or when another part of the site asks it a question.
+ * The chat code is fetched once the page is idle or the pointer nears the button, and runs when the reader first
+ * opens it or another part of the site asks it a question.
  */
 export function CopilotLauncher(): ReactNode {
   const { pathname } = useLocation();
@@ -34,10 +36,13 @@ export function CopilotLauncher(): ReactNode {
     return onCopilotQuestion(wake);
   }, []);
   useLauncherShortcut(pressLauncher);
+  const launcher = useRef<HTMLButtonElement>(null);
+  usePreloadChat(launcher, loadFloatingCopilot, !wanted && !onAssistantPage(pathname));
   if (onAssistantPage(pathname)) return null;
   if (!wanted) {
     return (
       <LauncherButton
+        ref={launcher}
         onClick={() => setWanted('open')}
         // Start fetching on intent, so the click usually finds the chunk already there.
         onPointerEnter={() => void loadFloatingCopilot()}
