@@ -19,7 +19,13 @@ function pressLauncher() {
 }
 
 /** The chat (assistant-ui, markdown) is its own chunk: a doc page's first paint carries only this launcher. */
-const loadFloatingCopilot = () => import('../FloatingCopilot');
+type FloatingCopilotModule = typeof import('../FloatingCopilot');
+let loaded: FloatingCopilotModule | undefined;
+const loadFloatingCopilot = () =>
+  import('../FloatingCopilot').then((module) => {
+    loaded = module;
+    return module;
+  });
 const FloatingCopilot = lazy(loadFloatingCopilot);
 
 /**
@@ -50,6 +56,9 @@ export function CopilotLauncher(): ReactNode {
       />
     );
   }
+  // Fetched ahead: rendered at once. Through lazy() React would suspend on the settled import anyway, and React 19
+  // holds a suspended tree's content back for up to 300 ms after its fallback shows (measured: 440 -> 860 ms).
+  if (loaded) return <loaded.default initiallyOpen={wanted === 'open'} />;
   return (
     <Suspense fallback={<LauncherButton aria-busy="true" />}>
       <FloatingCopilot initiallyOpen={wanted === 'open'} />
