@@ -32,9 +32,12 @@ afterAll(async () => {
 const words = (count: number) => Array.from({ length: count }, (_, index) => `word${index} `);
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
-/** A server on its own embedded database (kept across restarts), answering with the fake model. */
-async function startServer(dataDirectory: string, shutdownSeconds: number) {
-  const port = await freePort();
+/**
+ * A server on its own embedded database (kept across restarts), answering with the fake model. A restart takes the
+ * same port: the development IdP's issuer is the server's address, and the reader is keyed on issuer and subject.
+ */
+async function startServer(dataDirectory: string, shutdownSeconds: number, samePortAs?: Instance) {
+  const port = samePortAs?.port ?? (await freePort());
   run += 1;
   const instance = await startInstance({
     port,
@@ -88,7 +91,7 @@ describe('SIGTERM to the server', () => {
     expect((await exit).code).toBe(0);
     expect(during).toBe('refused');
 
-    ({ instance, api } = await startServer(dataDirectory, 10));
+    ({ instance, api } = await startServer(dataDirectory, 10, instance));
     const answer = (await api.stored(threadId)).messages[1];
     expect(answer?.status).toBe('complete');
     expect(answer?.content[0]?.text).toBe(words(12).join(''));
@@ -110,7 +113,7 @@ describe('SIGTERM to the server', () => {
       errorText: 'The server restarted before the answer was finished. Ask again.',
     });
 
-    ({ instance, api } = await startServer(dataDirectory, 1));
+    ({ instance, api } = await startServer(dataDirectory, 1, instance));
     const answer = (await api.stored(threadId)).messages[1];
     expect(answer?.status).toBe('error');
     expect(answer?.content[0]?.text).toMatch(/^word0 word1 /);

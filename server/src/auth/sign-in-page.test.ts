@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicyDirectives, inlineScriptHashes } from '../gate/content-security-policy.js';
 import type { AccessRefusal } from './refusals.js';
 import { renderSignInPage, signInPageTemplate } from './sign-in-page.js';
 
@@ -16,13 +15,6 @@ describe('signInPageTemplate', () => {
 
   it('escapesReturnPathInLoginLink', () => {
     expect(template('/a"><script>alert(1)</script>')).not.toContain('<script>alert');
-  });
-
-  it('carries its one inline script under the CSP every response gets', () => {
-    const page = template('/firestore-ttl');
-    const hashes = inlineScriptHashes([page]);
-    expect(hashes).toHaveLength(1);
-    expect(contentSecurityPolicyDirectives([]).scriptSrc).toEqual(expect.arrayContaining(hashes));
   });
 });
 

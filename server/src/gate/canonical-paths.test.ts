@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readDocSections } from '../search/sections.js';
 import { canonicalPathOf } from './canonical-paths.js';
 
 const page = (link: string) =>
@@ -42,5 +46,21 @@ describe('canonicalPathOf', () => {
     expect(canonicalPathOf('/faqs/index.html', page('<link rel=canonical href=//evil.example/faqs/ />'))).toBe(
       '/faqs/',
     );
+  });
+});
+
+describe('the search index and the gate on the built site', () => {
+  const siteDirectory = fileURLToPath(new URL('../../../site/build', import.meta.url));
+  const pageUrls = [...new Set(readDocSections(siteDirectory).map((section) => section.pageUrl))];
+  const pageHtml = (pageUrl: string) =>
+    readFileSync(path.join(siteDirectory, decodeURI(pageUrl), 'index.html'), 'utf8');
+
+  it('link each page at the one address the server answers at, never the spelling it redirects', () => {
+    const addresses = pageUrls.map((url) =>
+      canonicalPathOf(`${decodeURI(url).replace(/\/$/, '')}/index.html`, pageHtml(url)),
+    );
+    expect(addresses).toContain('/coding-standard/');
+    expect(addresses).toContain('/firestore-ttl');
+    expect(pageUrls.filter((url, index) => decodeURI(url) !== (addresses[index] ?? decodeURI(url)))).toEqual([]);
   });
 });

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { canonicalPathOf } from '../gate/canonical-paths.js';
 import { readDocSections } from './sections.js';
 
 const siteDirectory = fileURLToPath(new URL('../../../site/build', import.meta.url));
@@ -29,15 +28,6 @@ describe('readDocSections on the built site', () => {
     expect(pageUrls).toContain('/backend-dev-rdr');
     expect(pageUrls).toContain('/Development%20Resources/shopify-auth-managed-migration');
     expect(pageUrls.filter((url) => !siteLinks.has(url))).toEqual([]);
-  });
-
-  it('links each page at the one address the server answers at, never the spelling it redirects', () => {
-    const addresses = pageUrls.map((url) =>
-      canonicalPathOf(`${decodeURI(url).replace(/\/$/, '')}/index.html`, pageHtml(url)),
-    );
-    expect(addresses).toContain('/coding-standard/');
-    expect(addresses).toContain('/firestore-ttl');
-    expect(pageUrls.filter((url, index) => decodeURI(url) !== (addresses[index] ?? decodeURI(url)))).toEqual([]);
   });
 
   it('links every heading section to an id that exists in its page', () => {

@@ -15,7 +15,19 @@ export type DevelopmentAccount = {
  * A real OpenID provider (panva's oidc-provider) for development and tests, so sign-in runs the same code path as
  * with Google. Accounts are whatever e-mail is typed into its form; it refuses to exist in production.
  */
-const signingKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+/**
+ * A new RSA signing key as a JWK, exported by the key generation itself. Not `generateKeyPairSync(...).privateKey
+ * .export({ format: 'jwk' })`: on Node 20 a garbage collection during that export can free the generation job, whose
+ * destructor waits on the lock the export holds, and the server hangs for good (seen in tests: the main thread parked
+ * in ~KeyGenJob under ExportJWK).
+ */
+const signingKey = (): JsonWebKey =>
+  // Node documents the `jwk` encoding for key generation; @types/node lists only pem and der there.
+  (generateKeyPairSync as unknown as (type: 'rsa', options: object) => { privateKey: JsonWebKey })('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { format: 'jwk' },
+    privateKeyEncoding: { format: 'jwk' },
+  }).privateKey;
 
 export function createDevelopmentProvider(options: {
   issuer: string;
@@ -48,7 +60,7 @@ export function createDevelopmentProvider(options: {
         response_types: ['code'],
       },
     ],
-    jwks: { keys: [{ ...signingKey().export({ format: 'jwk' }), kid: 'development', use: 'sig', alg: 'RS256' }] },
+    jwks: { keys: [{ ...signingKey(), kid: 'development', use: 'sig', alg: 'RS256' }] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: { openid: ['sub'], email: ['email', 'email_verified', 'hd'], profile: ['name'] },
     // Google puts the e-mail claims in the ID token itself; the relying party reads them from there.
