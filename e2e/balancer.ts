@@ -3,7 +3,7 @@
  * deploy/nginx/templates/default.conf.template with its instances replaced by local ports, and the proxy rules of
  * deploy/nginx/ included as they are. Plain HTTP: TLS is the one part of the deployed configuration left out.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repositoryRoot } from './dockerfile';
 import { runNginx } from './nginx-process';
@@ -38,34 +38,20 @@ export async function startBalancer(options: {
   extraLocations?: string;
 }): Promise<Balancer> {
   const { directory, port } = options;
-  for (const temporary of ['body', 'proxy'])
-    mkdirSync(path.join(directory, temporary), { recursive: true, mode: 0o777 });
+  mkdirSync(directory, { recursive: true });
   for (const file of ['handbook-proxy.conf', 'handbook-proxy-headers.conf']) {
     copyFileSync(path.join(deployDirectory, file), path.join(directory, file));
   }
-  const accessLog = path.join(directory, 'access.log');
-  writeFileSync(
-    path.join(directory, 'nginx.conf'),
-    `daemon off;
-worker_processes 1;
-pid ${directory}/nginx.pid;
-error_log ${directory}/error.log;
-events {}
-http {
-  include /etc/nginx/mime.types;
-  access_log ${accessLog};
-  client_body_temp_path ${directory}/body;
-  proxy_temp_path ${directory}/proxy;
-  ${upstreamBlock(options.instances)}
+  const nginx = await runNginx(
+    directory,
+    port,
+    `  ${upstreamBlock(options.instances)}
   server {
     listen 127.0.0.1:${port};
     ${options.extraLocations ?? ''}
     include handbook-proxy.conf;
-  }
-}
-`,
+  }`,
   );
-  const nginx = await runNginx(directory, port);
   if ('problem' in nginx) throw new Error(nginx.problem);
-  return { ...nginx, accessLog };
+  return { ...nginx, accessLog: path.join(directory, 'access.log') };
 }

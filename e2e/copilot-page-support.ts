@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { runAxe } from './axe';
 import { test as base } from './fixtures';
 import { type Copilot, CopilotThreadList } from './pages/copilot';
 import type { DocsSite } from './pages/docs-site';
@@ -40,18 +39,9 @@ export function startBeforeTests() {
   });
 }
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 /** axe-core's serious and critical violations inside `selector`, as "rule (number of nodes)". */
 export async function seriousAxeViolations(page: Page, selector: string): Promise<string[]> {
-  // Evaluated through the DevTools protocol, so the page's CSP stays untouched.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async (include) => {
-    type Violation = { id: string; impact: string; nodes: unknown[] };
-    const axe = (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run({ include: [[include]] });
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} (${violation.nodes.length})`);
-  }, selector);
+  return (await runAxe(page, selector))
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.nodes.length})`);
 }

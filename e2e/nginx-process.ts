@@ -1,6 +1,6 @@
 /** Debian's nginx run as a plain process on a configuration written to `directory/nginx.conf` (tests and bench). */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const nginxBinary = '/usr/sbin/nginx';
@@ -17,12 +17,32 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /**
- * Starts `nginx -c <directory>/nginx.conf -p <directory>` and waits until it answers on `port`; resolves with why
- * not instead when it is missing or cannot start (it needs root here, for its worker's user).
+ * Writes `directory/nginx.conf` (one worker in the foreground, its pid, logs and temporary files in `directory`, then
+ * `http` inside the http block), starts `nginx -c <that file> -p <directory>` and waits until it answers on `port`;
+ * resolves with why not instead when it is missing or cannot start (it needs root here, for its worker's user).
  */
-export async function runNginx(directory: string, port: number): Promise<Nginx | { problem: string }> {
+export async function runNginx(directory: string, port: number, http: string): Promise<Nginx | { problem: string }> {
   if (!existsSync(nginxBinary)) return { problem: 'nginx not installed: apt-get install nginx' };
+  // Writable by nginx's worker, which runs as another user.
+  for (const temporary of ['body', 'proxy'])
+    mkdirSync(path.join(directory, temporary), { recursive: true, mode: 0o777 });
   const configFile = path.join(directory, 'nginx.conf');
+  writeFileSync(
+    configFile,
+    `daemon off;
+worker_processes 1;
+pid ${directory}/nginx.pid;
+error_log ${directory}/error.log;
+events {}
+http {
+  include /etc/nginx/mime.types;
+  access_log ${directory}/access.log;
+  client_body_temp_path ${directory}/body;
+  proxy_temp_path ${directory}/proxy;
+${http}
+}
+`,
+  );
   const child = spawn(nginxBinary, ['-c', configFile, '-p', directory], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
