@@ -10,14 +10,16 @@ import { developmentProviderRoutes } from './auth/dev-idp/routes.js';
 import { createIdentityProviderClient } from './auth/identity-provider.js';
 import { createPolicySource } from './auth/policy-source.js';
 import { authRoutes } from './auth/routes.js';
+import { cookieNames } from './auth/session-cookie.js';
 import { createSessionService } from './auth/session-service.js';
 import { createSignInResponder } from './auth/sign-in-response.js';
-import { registerViewer } from './auth/viewer.js';
+import { createViewerResolver, registerViewer } from './auth/viewer.js';
 import type { Config } from './config.js';
 import { createChatModel, createEmbeddingModel } from './copilot/model/provider.js';
 import { createImageTextReader } from './copilot/ocr/image-text-reader.js';
 import { readImageText } from './copilot/ocr/read-image-text.js';
 import { copilotRoutes } from './copilot/routes.js';
+import { createFastLane } from './gate/fast-lane.js';
 import { followSite, type SiteFollower } from './gate/site-follower.js';
 import { siteRoutes } from './gate/site-routes.js';
 import { registerErrorPages } from './gate/unavailable-page.js';
@@ -38,9 +40,14 @@ async function loggerOptions(config: Config): Promise<FastifyServerOptions['logg
   return { level: config.logLevel, stream: pinoPretty({ translateTime: 'HH:MM:ss', sync: true }) };
 }
 
+/** Access lines are written at info level. */
+const accessLinesOn = (config: Config) => ['trace', 'debug', 'info'].includes(config.logLevel);
+
 export type BuildOptions = {
   /** An already open store (tests share one); otherwise the app opens and closes its own. */
   store?: Store;
+  /** False sends every request through Fastify (tests compare the fast lane's answers with Fastify's). */
+  fastLane?: boolean;
 };
 
 /** Opens our own store and the site at once; when either fails, the other is closed before the error goes on. */
@@ -56,7 +63,9 @@ async function openTogether(openDatabase: (() => Promise<Store>) | Store, openSi
 /** Builds the whole server from a parsed config; tests call this with their own config. */
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const metrics = await loadMetrics(config);
+  const lane = createFastLane();
   const app = Fastify({
+    serverFactory: lane.serverFactory,
     logger: await loggerOptions(config),
     logController: new AccessLog(metrics?.observeRequest),
     // Behind a balancer, its X-Forwarded-For names the reader (limits for strangers count by address).
@@ -107,7 +116,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     done();
   });
   const sessions = createSessionService({ db: store.db, config });
-  registerViewer(app, { config, sessions, currentPolicy });
+  const viewers = createViewerResolver({ sessions, currentPolicy });
+  registerViewer(app, { config, viewers });
 
   let credentials: { clientId: string; clientSecret: string };
   const { identityProvider } = config;
@@ -178,5 +188,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     current: () => site.current(),
     sendSignInPage,
   });
+  if (options.fastLane !== false) {
+    const sessionCookie = cookieNames(config).session;
+    lane.open({
+      current: () => site.current(),
+      viewerOf: (cookieHeader) =>
+        viewers.known(cookieHeader ? app.parseCookie(cookieHeader)[sessionCookie] : undefined),
+      routedToSite: (method, path) => app.findRoute({ method, url: path })?.params['*'] === path.slice(1),
+      signInAnswer: sendSignInPage.answer,
+      accessLine: accessLinesOn(config) ? (line) => app.log.info(line) : undefined,
+      observe: metrics?.observeRequest,
+    });
+    app.addHook('preClose', async () => lane.stop());
+  }
+  app.decorate('fastLaneAnswers', lane.answered);
   return app;
 }

@@ -24,7 +24,19 @@ export function createSessionService(options: {
     await deleteSession(db, { idHash });
   }
 
+  /** A cached session that needs nothing done now (not expired, not due a touch), for answers that cannot wait. */
+  function peek(idHash: string, now = Date.now()): SessionRow | undefined {
+    const session = cache.get(idHash, now);
+    if (!session) return undefined;
+    const idleFor = now - session.lastSeenAt.getTime();
+    if (session.expiresAt.getTime() <= now || idleFor >= Math.min(touchIntervalMs, config.sessionIdleTimeoutMs)) {
+      return undefined;
+    }
+    return session;
+  }
+
   return {
+    peek,
     /** The live session for this id hash, or undefined when there is none or it has expired (it is then deleted). */
     async find(idHash: string, now = Date.now()): Promise<SessionRow | undefined> {
       let session = cache.get(idHash, now);

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AccessPolicy, primaryDomains } from './access-policy.js';
 import { renderSignInPage, type SignInProblem, signInPageTemplate } from './sign-in-page.js';
+import type { Viewer } from './viewer.js';
 
 const signInRequired = JSON.stringify({
   error: { code: 'unauthorized:session', message: 'Sign in to read the handbook.' },
@@ -8,6 +9,11 @@ const signInRequired = JSON.stringify({
 const notAllowedResponse = JSON.stringify({
   error: { code: 'forbidden:access', message: 'This account is not allowed to read the handbook.' },
 });
+
+export type SignInDetails = { status: number; returnPath?: string; problem?: SignInProblem; forceHtml?: boolean };
+
+/** What a request without an allowed session is answered with; always `cache-control: no-store`. */
+export type SignInAnswer = { status: number; contentType: string; body: string };
 
 /** Answers a request that has no allowed session: the sign-in page for a browser, 401 or 403 JSON for anything else. */
 export function createSignInResponder(options: { currentPolicy: () => AccessPolicy; developmentSignIn: boolean }) {
@@ -24,32 +30,39 @@ export function createSignInResponder(options: { currentPolicy: () => AccessPoli
     }
     return template;
   };
-  return function sendSignInPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    details: { status: number; returnPath?: string; problem?: SignInProblem; forceHtml?: boolean },
-  ) {
-    const { viewer } = request;
+
+  function signInAnswer(viewer: Viewer, accept: string | undefined, details: SignInDetails): SignInAnswer {
     const refused =
       viewer.state === 'signed-in' && !viewer.access.allowed
         ? { email: viewer.session.email, refusal: viewer.access.reason }
         : undefined;
-    reply.header('cache-control', 'no-store').code(details.status);
-    if (!details.forceHtml && !request.headers.accept?.includes('text/html')) {
-      return reply.type('application/json; charset=utf-8').send(refused ? notAllowedResponse : signInRequired);
+    const { status } = details;
+    if (!details.forceHtml && !accept?.includes('text/html')) {
+      return {
+        status,
+        contentType: 'application/json; charset=utf-8',
+        body: refused ? notAllowedResponse : signInRequired,
+      };
     }
-    reply.type('text/html; charset=utf-8');
-    if (!refused && !details.problem) return reply.send(plainPage(options.currentPolicy())(details.returnPath ?? '/'));
-    return reply.send(
-      renderSignInPage({
-        primaryDomains: primaryDomains(options.currentPolicy()),
-        returnPath: details.returnPath ?? '/',
-        signedInAs: refused,
-        problem: details.problem,
-        developmentSignIn: options.developmentSignIn,
-      }),
-    );
-  };
+    const contentType = 'text/html; charset=utf-8';
+    if (!refused && !details.problem) {
+      return { status, contentType, body: plainPage(options.currentPolicy())(details.returnPath ?? '/') };
+    }
+    const body = renderSignInPage({
+      primaryDomains: primaryDomains(options.currentPolicy()),
+      returnPath: details.returnPath ?? '/',
+      signedInAs: refused,
+      problem: details.problem,
+      developmentSignIn: options.developmentSignIn,
+    });
+    return { status, contentType, body };
+  }
+
+  function sendSignInPage(request: FastifyRequest, reply: FastifyReply, details: SignInDetails) {
+    const answer = signInAnswer(request.viewer, request.headers.accept, details);
+    return reply.header('cache-control', 'no-store').code(answer.status).type(answer.contentType).send(answer.body);
+  }
+  return Object.assign(sendSignInPage, { answer: signInAnswer });
 }
 
 export type SendSignInPage = ReturnType<typeof createSignInResponder>;

@@ -20,35 +20,64 @@ export function isAllowed(viewer: Viewer): boolean {
   return viewer.state === 'signed-in' && viewer.access.allowed;
 }
 
-export function registerViewer(
-  app: FastifyInstance,
-  options: { config: Config; sessions: SessionService; currentPolicy: () => AccessPolicy },
-) {
-  const { config, sessions, currentPolicy } = options;
-  const sessionCookie = cookieNames(config).session;
-  const signedOut: Viewer = { state: 'signed-out' };
+const signedOut: Viewer = { state: 'signed-out' };
 
-  async function resolveViewer(sessionId: string): Promise<Viewer> {
-    const idHash = hashSessionId(sessionId);
-    const session = await sessions.find(idHash);
-    if (!session) return signedOut;
-    const access = decideAccess(currentPolicy(), {
+/**
+ * Turns a session id into a Viewer. `known` answers without waiting, from the session cache alone, or says it cannot
+ * (undefined); `resolve` may read the store. A row's decision is kept with the row for as long as the policy object
+ * in force is the same one, so a changed policy file is applied on the next request.
+ */
+export function createViewerResolver(options: { sessions: SessionService; currentPolicy: () => AccessPolicy }) {
+  const { sessions, currentPolicy } = options;
+  const viewers = new WeakMap<SessionRow, { policy: AccessPolicy; viewer: Viewer }>();
+
+  function viewerOf(session: SessionRow, idHash: string): Viewer {
+    const policy = currentPolicy();
+    const kept = viewers.get(session);
+    if (kept?.policy === policy) return kept.viewer;
+    const access = decideAccess(policy, {
       email: session.email,
       emailVerified: session.emailVerified,
       hostedDomain: session.hostedDomain ?? undefined,
     });
-    return { state: 'signed-in', session, idHash, access };
+    const viewer: Viewer = { state: 'signed-in', session, idHash, access };
+    viewers.set(session, { policy, viewer });
+    return viewer;
   }
 
+  /** A cookie value no session could have: absent, or longer than any id we issue. */
+  const noSession = (sessionId: string | undefined): sessionId is undefined => !sessionId || sessionId.length > 100;
+
+  return {
+    known(sessionId: string | undefined): Viewer | undefined {
+      if (noSession(sessionId)) return signedOut;
+      const idHash = hashSessionId(sessionId);
+      const session = sessions.peek(idHash);
+      return session ? viewerOf(session, idHash) : undefined;
+    },
+    async resolve(sessionId: string | undefined): Promise<Viewer> {
+      if (noSession(sessionId)) return signedOut;
+      const idHash = hashSessionId(sessionId);
+      const session = await sessions.find(idHash);
+      return session ? viewerOf(session, idHash) : signedOut;
+    },
+  };
+}
+
+export type ViewerResolver = ReturnType<typeof createViewerResolver>;
+
+export function registerViewer(app: FastifyInstance, options: { config: Config; viewers: ViewerResolver }) {
+  const sessionCookie = cookieNames(options.config).session;
   app.decorateRequest('viewer', null as never);
-  // Callback style, so a request without a session (most of what strangers send) settles without a promise.
+  // Callback style, so a request whose viewer is known at once (strangers, cached sessions) settles without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
     const sessionId = request.cookies[sessionCookie];
-    if (!sessionId || sessionId.length > 100) {
-      request.viewer = signedOut;
+    const known = options.viewers.known(sessionId);
+    if (known) {
+      request.viewer = known;
       return done();
     }
-    resolveViewer(sessionId).then((viewer) => {
+    options.viewers.resolve(sessionId).then((viewer) => {
       request.viewer = viewer;
       done();
     }, done);

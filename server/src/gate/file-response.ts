@@ -25,8 +25,9 @@ function boundedCache(maxEntries: number) {
 
 const negotiator = new Negotiator<Encoding>({ supportedValues: ['br', 'gzip', 'identity'], cache: boundedCache(256) });
 
-function encodingFor(request: FastifyRequest, file: ServedFile): Encoding {
-  const wanted = negotiator.negotiate(request.headers['accept-encoding'] ?? '') ?? 'identity';
+/** The best encoding of `file` an Accept-Encoding header takes: br, else gzip, else the file as it is. */
+export function encodingFor(acceptEncoding: string | undefined, file: ServedFile): Encoding {
+  const wanted = negotiator.negotiate(acceptEncoding ?? '') ?? 'identity';
   const has = (encoding: Encoding) => file.held[encoding] !== undefined || file.onDisk[encoding] !== undefined;
   if (has(wanted)) return wanted;
   return wanted === 'br' && has('gzip') ? 'gzip' : 'identity';
@@ -46,7 +47,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 export async function sendServedFile(request: FastifyRequest, reply: FastifyReply, file: ServedFile, status = 200) {
   reply.code(status).headers(file.headers);
   if (status === 200 && matches(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
-  const encoding = encodingFor(request, file);
+  const encoding = encodingFor(request.headers['accept-encoding'], file);
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   const held = file.held[encoding];
   if (held) return reply.send(held);

@@ -1,0 +1,119 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inMemoryDataDirectory, openStore, type Store } from '../server/src/store/database.js';
+import { html, sessionCookie, signedInSession } from './gate-security';
+import { listSiteFiles, siteBuildDirectory, startServer, type TestServer } from './harness';
+
+const mainScript = [...listSiteFiles(siteBuildDirectory)].find((file) =>
+  /^\/assets\/js\/main\.[0-9a-f]+\.js$/.test(file),
+);
+const mainScriptPath = () => mainScript ?? '/assets/js/main.js';
+
+/**
+ * The fast lane (gate/fast-lane.ts) answers pages, assets and the sign-in answer before Fastify; these answers must
+ * be exactly Fastify's. Two servers on one store, one with the lane and one without, are asked the same requests and
+ * compared byte for byte: status, every header but the connection's own, and the body.
+ */
+type RawAnswer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
+
+function rawRequest(baseUrl: string, path: string, headers: Record<string, string>, method = 'GET') {
+  return new Promise<RawAnswer>((resolve, reject) => {
+    const request = http.request(new URL(path, baseUrl), { method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = response.headers;
+        resolve({ status: response.statusCode ?? 0, headers: rest, body: Buffer.concat(chunks) });
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('the fast lane answers as Fastify does', () => {
+  let store: Store;
+  let withLane: TestServer;
+  let withoutLane: TestServer;
+  let cookie: string;
+
+  beforeAll(async () => {
+    expect(mainScript, 'the build has a main script').toBeDefined();
+    store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    withLane = await startServer({}, { store });
+    withoutLane = await startServer({}, { store, fastLane: false });
+    cookie = `${sessionCookie}=${await signedInSession(withLane.baseUrl, 'reader@acme.dev')}`;
+  });
+  afterAll(async () => {
+    await withLane?.close();
+    await withoutLane?.close();
+    await store?.close();
+  });
+
+  const page = '/firestore-ttl';
+  const signedIn = (headers: Record<string, string>) => () => ({ ...headers, cookie });
+  const cases: Array<[string, string, () => Record<string, string>, string?]> = [
+    ['a page, gzip', page, signedIn({ ...html, 'accept-encoding': 'gzip' })],
+    ['a page, brotli first', `${page}?from=search`, signedIn({ ...html, 'accept-encoding': 'br, gzip' })],
+    ['a page, no encoding', page, signedIn(html)],
+    ['a page, HEAD', page, signedIn({ ...html, 'accept-encoding': 'gzip' }), 'HEAD'],
+    ['the main script', mainScriptPath(), signedIn({ 'accept-encoding': 'gzip, deflate, br' })],
+    ['a page, revalidated', page, signedIn({ 'if-none-match': '"x"', 'accept-encoding': 'gzip' })],
+    ['a missing page', '/no-such-page', signedIn({ ...html, 'accept-encoding': 'gzip' })],
+    ['a page, the other spelling', `${page}/`, signedIn(html)],
+    ['the sign-in page', `${page}?q="><b>`, () => ({ ...html, 'accept-encoding': 'gzip' })],
+    ['the sign-in page, HEAD', page, () => html, 'HEAD'],
+    ['JSON 401', page, () => ({ accept: 'application/json' })],
+    ['401 for a script', mainScriptPath(), () => ({})],
+    ['a foreign cookie', page, () => ({ ...html, cookie: `${sessionCookie}=${'x'.repeat(43)}` })],
+    ['an API route', '/api/me', signedIn({ accept: 'application/json' })],
+    ['health', '/healthz', () => ({})],
+  ];
+
+  it.each(cases)('%s', async (_name, path, headers, method = 'GET') => {
+    // Twice: the first request of a session may need the store, which only Fastify's path reads.
+    await rawRequest(withLane.baseUrl, path, headers(), method);
+    const [fast, plain] = await Promise.all([
+      rawRequest(withLane.baseUrl, path, headers(), method),
+      rawRequest(withoutLane.baseUrl, path, headers(), method),
+    ]);
+    expect(fast.status).toBe(plain.status);
+    expect(fast.headers).toEqual(plain.headers);
+    expect(fast.body.equals(plain.body)).toBe(true);
+  });
+
+  it('answered the pages, the script and the sign-in answers itself, and left the rest to Fastify', async () => {
+    const before = withLane.app.fastLaneAnswers();
+    const headers = { ...html, 'accept-encoding': 'gzip', cookie };
+    await rawRequest(withLane.baseUrl, page, headers);
+    await rawRequest(withLane.baseUrl, mainScriptPath(), headers);
+    await rawRequest(withLane.baseUrl, page, html);
+    expect(withLane.app.fastLaneAnswers() - before).toBe(3);
+    for (const [path, extra] of [
+      ['/no-such-page', headers],
+      [`${page}/`, headers],
+      [page, { ...headers, 'if-none-match': '"x"' }],
+      ['/healthz', {}],
+      ['/api/me', headers],
+    ] as const) {
+      await rawRequest(withLane.baseUrl, path, extra);
+    }
+    expect(withLane.app.fastLaneAnswers() - before).toBe(3);
+    expect(withoutLane.app.fastLaneAnswers()).toBe(0);
+  });
+
+  it('a reader who logs out gets the sign-in page on the next request, lane or not', async () => {
+    const own = `${sessionCookie}=${await signedInSession(withLane.baseUrl, 'leaver@acme.dev')}`;
+    const headers = { ...html, 'accept-encoding': 'gzip', cookie: own };
+    expect((await rawRequest(withLane.baseUrl, page, headers)).status).toBe(200);
+    expect((await rawRequest(withLane.baseUrl, page, headers)).status).toBe(200);
+    const logout = await fetch(new URL('/auth/logout', withLane.baseUrl), {
+      method: 'POST',
+      headers: { cookie: own, origin: withLane.baseUrl },
+      redirect: 'manual',
+    });
+    expect(logout.status).toBe(204);
+    expect((await rawRequest(withLane.baseUrl, page, headers)).status).toBe(401);
+  });
+});
