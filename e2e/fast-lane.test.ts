@@ -37,6 +37,7 @@ describe('the fast lane answers as Fastify does', () => {
   let withLane: TestServer;
   let withoutLane: TestServer;
   let cookie: string;
+  let etag = '';
 
   beforeAll(async () => {
     expect(mainScript, 'the build has a main script').toBeDefined();
@@ -44,6 +45,8 @@ describe('the fast lane answers as Fastify does', () => {
     withLane = await startServer({}, { store });
     withoutLane = await startServer({}, { store, fastLane: false });
     cookie = `${sessionCookie}=${await signedInSession(withLane.baseUrl, 'reader@acme.dev')}`;
+    const first = await rawRequest(withLane.baseUrl, page, { ...html, cookie, 'accept-encoding': 'gzip' });
+    etag = String(first.headers.etag);
   });
   afterAll(async () => {
     await withLane?.close();
@@ -59,7 +62,9 @@ describe('the fast lane answers as Fastify does', () => {
     ['a page, no encoding', page, signedIn(html)],
     ['a page, HEAD', page, signedIn({ ...html, 'accept-encoding': 'gzip' }), 'HEAD'],
     ['the main script', mainScriptPath(), signedIn({ 'accept-encoding': 'gzip, deflate, br' })],
-    ['a page, revalidated', page, signedIn({ 'if-none-match': '"x"', 'accept-encoding': 'gzip' })],
+    ['a page, revalidated, changed', page, signedIn({ 'if-none-match': '"x"', 'accept-encoding': 'gzip' })],
+    ['a page, revalidated, unchanged', page, () => ({ cookie, 'if-none-match': etag, 'accept-encoding': 'gzip' })],
+    ['a page, revalidated weakly', page, () => ({ cookie, 'if-none-match': `"a", W/${etag}` })],
     ['a missing page', '/no-such-page', signedIn({ ...html, 'accept-encoding': 'gzip' })],
     ['a page, the other spelling', `${page}/`, signedIn(html)],
     ['the sign-in page', `${page}?q="><b>`, () => ({ ...html, 'accept-encoding': 'gzip' })],
@@ -83,23 +88,23 @@ describe('the fast lane answers as Fastify does', () => {
     expect(fast.body.equals(plain.body)).toBe(true);
   });
 
-  it('answered the pages, the script and the sign-in answers itself, and left the rest to Fastify', async () => {
+  it('answered the pages, the script, a 304 and the sign-in answers itself, and left the rest to Fastify', async () => {
     const before = withLane.app.fastLaneAnswers();
     const headers = { ...html, 'accept-encoding': 'gzip', cookie };
     await rawRequest(withLane.baseUrl, page, headers);
     await rawRequest(withLane.baseUrl, mainScriptPath(), headers);
     await rawRequest(withLane.baseUrl, page, html);
-    expect(withLane.app.fastLaneAnswers() - before).toBe(3);
+    await rawRequest(withLane.baseUrl, page, { ...headers, 'if-none-match': etag });
+    expect(withLane.app.fastLaneAnswers() - before).toBe(4);
     for (const [path, extra] of [
       ['/no-such-page', headers],
       [`${page}/`, headers],
-      [page, { ...headers, 'if-none-match': '"x"' }],
       ['/healthz', {}],
       ['/api/me', headers],
     ] as const) {
       await rawRequest(withLane.baseUrl, path, extra);
     }
-    expect(withLane.app.fastLaneAnswers() - before).toBe(3);
+    expect(withLane.app.fastLaneAnswers() - before).toBe(4);
     expect(withoutLane.app.fastLaneAnswers()).toBe(0);
   });
 

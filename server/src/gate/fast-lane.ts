@@ -4,7 +4,7 @@ import { safeReturnPath } from '../auth/return-path.js';
 import type { SignInAnswer, SignInDetails } from '../auth/sign-in-response.js';
 import { isAllowed, type Viewer } from '../auth/viewer.js';
 import type { Encoding } from './built-site.js';
-import { encodingFor } from './file-response.js';
+import { encodingFor, matchesEtag } from './file-response.js';
 import type { SecurityHeaders } from './security-headers.js';
 import { resolveSitePath } from './site-files.js';
 import type { ServedFile, SiteSnapshot } from './site-snapshot.js';
@@ -64,23 +64,45 @@ function answerWriter() {
 
 const flatten = (headers: Readonly<Record<string, string>>) => Object.entries(headers).flat();
 
+type FileLists = { security: SecurityHeaders; notModified: HeaderList; byEncoding: Map<Encoding, HeaderList> };
+
 /**
- * Each file's whole header list per encoding, built on its first request and kept with the file (a snapshot's files
- * are new objects, so a rebuild starts afresh; a retired asset served under a newer build's headers is rebuilt).
+ * Each file's whole header lists (a 304's, and a 200's per encoding), built on its first request and kept with the
+ * file: a rebuild makes new file objects, and a retired asset served under a newer build's headers gets new lists.
  */
 function headerLists() {
-  const lists = new WeakMap<ServedFile, { security: SecurityHeaders; byEncoding: Map<Encoding, HeaderList> }>();
-  return (security: SecurityHeaders, file: ServedFile, encoding: Encoding, length: number): HeaderList => {
+  const lists = new WeakMap<ServedFile, FileLists>();
+  const of = (security: SecurityHeaders, file: ServedFile) => {
     let entry = lists.get(file);
     if (entry?.security !== security) {
-      entry = { security, byEncoding: new Map() };
+      entry = { security, notModified: [...flatten(security), ...flatten(file.headers)], byEncoding: new Map() };
       lists.set(file, entry);
     }
-    let list = entry.byEncoding.get(encoding);
+    return entry;
+  };
+  return {
+    notModified: (security: SecurityHeaders, file: ServedFile) => of(security, file).notModified,
+    ok(security: SecurityHeaders, file: ServedFile, encoding: Encoding, length: number): HeaderList {
+      const entry = of(security, file);
+      let list = entry.byEncoding.get(encoding);
+      if (!list) {
+        const contentEncoding = encoding === 'identity' ? [] : ['content-encoding', encoding];
+        list = [...entry.notModified, ...contentEncoding, 'content-length', String(length)];
+        entry.byEncoding.set(encoding, list);
+      }
+      return list;
+    },
+  };
+}
+
+/** The security headers as a list, once per build. */
+function securityLists() {
+  const lists = new WeakMap<SecurityHeaders, HeaderList>();
+  return (security: SecurityHeaders) => {
+    let list = lists.get(security);
     if (!list) {
-      const contentEncoding = encoding === 'identity' ? [] : ['content-encoding', encoding];
-      list = [...flatten(security), ...flatten(file.headers), ...contentEncoding, 'content-length', String(length)];
-      entry.byEncoding.set(encoding, list);
+      list = flatten(security);
+      lists.set(security, list);
     }
     return list;
   };
@@ -90,7 +112,7 @@ function headerLists() {
  * The handbook's most frequent answers given straight from node's request event, before Fastify: a page or asset of
  * the current snapshot held in memory, for a reader whose session is in the cache, and the sign-in answer for a
  * request with no allowed session. Anything else goes to Fastify untouched, which answers it the same way (a test
- * holds the two answers equal): a session that needs the store, a redirect, a 404, a conditional request, a file
+ * holds the two answers equal): a session that needs the store, a redirect, a 404, a file
  * streamed from disk, any path another route owns, and every request once the server is stopping.
  * Written by hand because Fastify's per-request machinery (request and reply objects, a hook chain, a child logger,
  * headers set and checked one by one) costs more than the page itself; no router or framework offers a lane beside it.
@@ -100,17 +122,23 @@ export function createFastLane() {
   let stopping = false;
   let answered = 0;
   const headersOf = headerLists();
+  const securityList = securityLists();
   const write = answerWriter();
 
-  function answerFile(snapshot: SiteSnapshot, path: string, acceptEncoding: string | undefined, res: ServerResponse) {
+  function answerFile(snapshot: SiteSnapshot, path: string, req: IncomingMessage, res: ServerResponse) {
     const resolution = resolveSitePath(path, snapshot.files, snapshot.canonicalPaths);
     if (resolution.kind !== 'file') return false;
     const file = snapshot.files.get(resolution.file);
     if (!file) return false;
-    const encoding = encodingFor(acceptEncoding, file);
+    const security = snapshot.securityHeaders;
+    if (matchesEtag(req.headers['if-none-match'], file.etag)) {
+      write(res, 304, headersOf.notModified(security, file), '');
+      return 304;
+    }
+    const encoding = encodingFor(req.headers['accept-encoding'], file);
     const body = file.held[encoding];
     if (!body) return false;
-    write(res, 200, headersOf(snapshot.securityHeaders, file, encoding, body.length), body);
+    write(res, 200, headersOf.ok(security, file, encoding, body.length), body);
     return 200;
   }
 
@@ -122,7 +150,7 @@ export function createFastLane() {
     });
     const length = String(Buffer.byteLength(answer.body));
     const headers = [
-      ...flatten(lane.current().securityHeaders),
+      ...securityList(lane.current().securityHeaders),
       ...['cache-control', 'no-store', 'content-type', answer.contentType, 'content-length', length],
     ];
     write(res, answer.status, headers, answer.body);
@@ -133,9 +161,7 @@ export function createFastLane() {
   function serve(req: IncomingMessage, res: ServerResponse): boolean {
     const lane = parts;
     const method = req.method;
-    if (!lane || stopping || (method !== 'GET' && method !== 'HEAD') || req.headers['if-none-match'] !== undefined) {
-      return false;
-    }
+    if (!lane || stopping || (method !== 'GET' && method !== 'HEAD')) return false;
     const startedAt = performance.now();
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
@@ -144,7 +170,7 @@ export function createFastLane() {
     const viewer = lane.viewerOf(req.headers.cookie);
     if (!viewer) return false;
     const status = isAllowed(viewer)
-      ? answerFile(lane.current(), path, req.headers['accept-encoding'], res)
+      ? answerFile(lane.current(), path, req, res)
       : answerSignIn(lane, viewer, req, res);
     if (status === false) return false;
     const ms = performance.now() - startedAt;

@@ -34,7 +34,7 @@ export function encodingFor(acceptEncoding: string | undefined, file: ServedFile
 }
 
 /** If-None-Match as browsers send it: one tag, or a list; weak tags compare equal to strong ones for GET. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false;
   if (ifNoneMatch === etag || ifNoneMatch === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
@@ -46,7 +46,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  */
 export async function sendServedFile(request: FastifyRequest, reply: FastifyReply, file: ServedFile, status = 200) {
   reply.code(status).headers(file.headers);
-  if (status === 200 && matches(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
+  if (status === 200 && matchesEtag(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
   const encoding = encodingFor(request.headers['accept-encoding'], file);
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   const held = file.held[encoding];
