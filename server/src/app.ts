@@ -196,6 +196,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
         viewers.known(cookieHeader ? app.parseCookie(cookieHeader)[sessionCookie] : undefined),
       routedToSite: (method, path) => app.findRoute({ method, url: path })?.params['*'] === path.slice(1),
       signInAnswer: sendSignInPage.answer,
+      currentPolicy,
       accessLine: accessLinesOn(config) ? (line) => app.log.info(line) : undefined,
       observe: metrics?.observeRequest,
     });

@@ -5,6 +5,7 @@ import type { SignInAnswer, SignInDetails } from '../auth/sign-in-response.js';
 import { isAllowed, type Viewer } from '../auth/viewer.js';
 import type { Encoding } from './built-site.js';
 import { encodingFor, matchesEtag } from './file-response.js';
+import { keptAnswers, type PreparedAnswer } from './kept-answers.js';
 import type { SecurityHeaders } from './security-headers.js';
 import { resolveSitePath } from './site-files.js';
 import type { ServedFile, SiteSnapshot } from './site-snapshot.js';
@@ -24,6 +25,8 @@ export type FastLaneParts = {
   /** Whether Fastify would route this request to the site's catch-all route (and not to any other). */
   routedToSite: (method: string, path: string) => boolean;
   signInAnswer: (viewer: Viewer, accept: string | undefined, details: SignInDetails) => SignInAnswer;
+  /** The access policy in force; the sign-in page names its domains, so a new policy object means new pages. */
+  currentPolicy: () => object;
   /** Writes the access line of an answered request; undefined when access lines are off (LOG_LEVEL above info). */
   accessLine: ((line: { reqId: string; method: string; path: string; status: number; ms: number }) => void) | undefined;
   observe?: RequestObserver | undefined;
@@ -124,6 +127,7 @@ export function createFastLane() {
   const headersOf = headerLists();
   const securityList = securityLists();
   const write = answerWriter();
+  const strangers = keptAnswers(1000);
 
   function answerFile(snapshot: SiteSnapshot, path: string, req: IncomingMessage, res: ServerResponse) {
     const resolution = resolveSitePath(path, snapshot.files, snapshot.canonicalPaths);
@@ -142,18 +146,32 @@ export function createFastLane() {
     return 200;
   }
 
-  function answerSignIn(lane: FastLaneParts, viewer: Viewer, req: IncomingMessage, res: ServerResponse) {
+  /** The answer to one request without an allowed session, ready to write. */
+  function prepareSignIn(lane: FastLaneParts, viewer: Viewer, req: IncomingMessage): PreparedAnswer {
     const status = viewer.state === 'signed-in' ? 403 : 401;
     const answer = lane.signInAnswer(viewer, req.headers.accept, {
       status,
       returnPath: safeReturnPath(req.url ?? '/'),
     });
-    const length = String(Buffer.byteLength(answer.body));
+    const body = Buffer.from(answer.body);
     const headers = [
       ...securityList(lane.current().securityHeaders),
-      ...['cache-control', 'no-store', 'content-type', answer.contentType, 'content-length', length],
+      ...['cache-control', 'no-store', 'content-type', answer.contentType, 'content-length', String(body.length)],
     ];
-    write(res, answer.status, headers, answer.body);
+    return { status: answer.status, headers, body };
+  }
+
+  function answerSignIn(lane: FastLaneParts, viewer: Viewer, req: IncomingMessage, res: ServerResponse) {
+    // A stranger's answer depends only on the address, the Accept header, the policy and the build: kept.
+    const answer =
+      viewer.state === 'signed-out'
+        ? strangers(
+            `${req.headers.accept ?? ''}\n${req.url}`,
+            [lane.currentPolicy(), lane.current().securityHeaders],
+            () => prepareSignIn(lane, viewer, req),
+          )
+        : prepareSignIn(lane, viewer, req);
+    write(res, answer.status, answer.headers, answer.body);
     return answer.status;
   }
 
