@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readChunks, textOf } from '../server/test-support/copilot-api';
 import { type FakeModelServer, startFakeModelServer } from '../server/test-support/fake-model-server';
 import { repositoryRoot } from './dockerfile';
@@ -22,6 +22,14 @@ let run = 0;
 
 beforeAll(async () => {
   fakeModel = await startFakeModelServer();
+});
+
+/** Every instance a test started: one an assertion left running is killed after the test, not left behind. */
+const started = new Set<Instance>();
+
+afterEach(async () => {
+  await Promise.all([...started].map((instance) => instance.stop('SIGKILL')));
+  started.clear();
 });
 
 afterAll(async () => {
@@ -52,6 +60,7 @@ async function startServer(dataDirectory: string, shutdownSeconds: number, sameP
       COPILOT_BASE_URL: `${fakeModel.url}/v1`,
     },
   });
+  started.add(instance);
   const api = readerApi(instance.url, await sessionCookieFor(instance.url, 'shutdown@acme.dev'));
   return { instance, api };
 }
