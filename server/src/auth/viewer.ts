@@ -21,6 +21,8 @@ export function isAllowed(viewer: Viewer): boolean {
 }
 
 const signedOut: Viewer = { state: 'signed-out' };
+/** As many as the session cache holds; when full the kept hashes start afresh. */
+const maxKeptIdHashes = 10_000;
 
 /**
  * Turns a session id into a Viewer. `known` answers without waiting, from the session cache alone, or says it cannot
@@ -30,6 +32,17 @@ const signedOut: Viewer = { state: 'signed-out' };
 export function createViewerResolver(options: { sessions: SessionService; currentPolicy: () => AccessPolicy }) {
   const { sessions, currentPolicy } = options;
   const viewers = new WeakMap<SessionRow, { policy: AccessPolicy; viewer: Viewer }>();
+  // A reader sends the same id with every file of a page: its hash is kept (SHA-256 was 4 % of serving a page).
+  const idHashes = new Map<string, string>();
+  const idHashOf = (sessionId: string) => {
+    let idHash = idHashes.get(sessionId);
+    if (idHash === undefined) {
+      idHash = hashSessionId(sessionId);
+      if (idHashes.size >= maxKeptIdHashes) idHashes.clear();
+      idHashes.set(sessionId, idHash);
+    }
+    return idHash;
+  };
 
   function viewerOf(session: SessionRow, idHash: string): Viewer {
     const policy = currentPolicy();
@@ -51,13 +64,13 @@ export function createViewerResolver(options: { sessions: SessionService; curren
   return {
     known(sessionId: string | undefined): Viewer | undefined {
       if (noSession(sessionId)) return signedOut;
-      const idHash = hashSessionId(sessionId);
+      const idHash = idHashOf(sessionId);
       const session = sessions.peek(idHash);
       return session ? viewerOf(session, idHash) : undefined;
     },
     async resolve(sessionId: string | undefined): Promise<Viewer> {
       if (noSession(sessionId)) return signedOut;
-      const idHash = hashSessionId(sessionId);
+      const idHash = idHashOf(sessionId);
       const session = await sessions.find(idHash);
       return session ? viewerOf(session, idHash) : signedOut;
     },
