@@ -74,6 +74,12 @@ describe('the fast lane answers as Fastify does', () => {
     ['a foreign cookie', page, () => ({ ...html, cookie: `${sessionCookie}=${'x'.repeat(43)}` })],
     ['an API route', '/api/me', signedIn({ accept: 'application/json' })],
     ['health', '/healthz', () => ({})],
+    ['broken percent-encoding', '/%E0%A4%A', signedIn({ ...html, 'accept-encoding': 'gzip' })],
+    ['broken percent-encoding, stranger', '/%E0%A4%A?x=%ZZ', () => html],
+    ['dot segments', '/docs/../../etc/passwd', signedIn(html)],
+    ['a NUL byte', '/firestore-ttl%00', signedIn(html)],
+    ['an encoded page address', '/firestore%2Dttl', signedIn({ ...html, 'accept-encoding': 'gzip' })],
+    ['a long cookie', page, () => ({ ...html, cookie: `${sessionCookie}=${'y'.repeat(500)}` })],
   ];
 
   it.each(cases)('%s', async (_name, path, headers, method = 'GET') => {

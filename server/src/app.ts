@@ -199,6 +199,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       currentPolicy,
       accessLine: accessLinesOn(config) ? (line) => app.log.info(line) : undefined,
       observe: metrics?.observeRequest,
+      onError: (error) => app.log.error({ err: error }, 'the fast lane failed; Fastify answers instead'),
     });
     app.addHook('preClose', async () => lane.stop());
   }

@@ -30,6 +30,8 @@ export type FastLaneParts = {
   /** Writes the access line of an answered request; undefined when access lines are off (LOG_LEVEL above info). */
   accessLine: ((line: { reqId: string; method: string; path: string; status: number; ms: number }) => void) | undefined;
   observe?: RequestObserver | undefined;
+  /** Told of a failure in the lane; the request then goes to Fastify (or, when already answered, is left as it is). */
+  onError: (error: unknown) => void;
 };
 
 type HeaderList = readonly string[];
@@ -55,8 +57,12 @@ function answerWriter() {
     const answers = waiting;
     waiting = [];
     for (const { res, status, headers, body } of answers) {
-      res.writeHead(status, headers as string[]);
-      res.end(body);
+      try {
+        res.writeHead(status, headers as string[]);
+        res.end(body);
+      } catch (error) {
+        res.destroy(error as Error);
+      }
     }
   };
   return (res: ServerResponse, status: number, headers: readonly string[], body: Buffer | string) => {
@@ -175,6 +181,14 @@ export function createFastLane() {
     return answer.status;
   }
 
+  /** Queues the answer and returns its status, or returns false having queued nothing. */
+  function answer(lane: FastLaneParts, method: string, path: string, req: IncomingMessage, res: ServerResponse) {
+    if (!lane.routedToSite(method, path)) return false;
+    const viewer = lane.viewerOf(req.headers.cookie);
+    if (!viewer) return false;
+    return isAllowed(viewer) ? answerFile(lane.current(), path, req, res) : answerSignIn(lane, viewer, req, res);
+  }
+
   /** Answers the request and returns true, or returns false having touched nothing. */
   function serve(req: IncomingMessage, res: ServerResponse): boolean {
     const lane = parts;
@@ -184,17 +198,23 @@ export function createFastLane() {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
-    if (!lane.routedToSite(method, path)) return false;
-    const viewer = lane.viewerOf(req.headers.cookie);
-    if (!viewer) return false;
-    const status = isAllowed(viewer)
-      ? answerFile(lane.current(), path, req, res)
-      : answerSignIn(lane, viewer, req, res);
+    let status: number | false;
+    try {
+      status = answer(lane, method, path, req, res);
+    } catch (error) {
+      // Nothing was queued (the write is each answer's last step): Fastify answers it, and its error handling.
+      lane.onError(error);
+      return false;
+    }
     if (status === false) return false;
     const ms = performance.now() - startedAt;
-    lane.observe?.(method, path, status, ms);
     answered += 1;
-    lane.accessLine?.({ reqId: `lane-${answered.toString(36)}`, method, path, status, ms: Math.round(ms * 10) / 10 });
+    try {
+      lane.observe?.(method, path, status, ms);
+      lane.accessLine?.({ reqId: `lane-${answered.toString(36)}`, method, path, status, ms: Math.round(ms * 10) / 10 });
+    } catch (error) {
+      lane.onError(error);
+    }
     return true;
   }
 
