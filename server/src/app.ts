@@ -75,6 +75,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     // outage gives on every instance, so the balancer neither retries it nor counts it against an instance.
     return503OnClosing: false,
   });
+  // First of all on closing: from then on Fastify answers every request, each closing its connection.
+  app.addHook('preClose', (done) => {
+    lane.stop();
+    done();
+  });
   closeConnectionsAsTheyFallIdle(app);
   // First, so every plugin registered below inherits it: a database outage is a 503 page, never SQL in a 500.
   registerErrorPages(app);
@@ -201,7 +206,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       observe: metrics?.observeRequest,
       onError: (error) => app.log.error({ err: error }, 'the fast lane failed; Fastify answers instead'),
     });
-    app.addHook('preClose', async () => lane.stop());
   }
   app.decorate('fastLaneAnswers', lane.answered);
   return app;

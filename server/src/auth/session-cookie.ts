@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { Config } from '../config.js';
 
-/** 256 bits from the OS random source, base64url: the only copy lives in the reader's cookie. */
+/** 256 bits from the OS random source, base64url: the store keeps only its hash (the cookie is the one lasting copy). */
 export function newSessionId(): string {
   return randomBytes(32).toString('base64url');
 }

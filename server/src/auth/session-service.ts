@@ -19,8 +19,21 @@ export function createSessionService(options: {
   const { db, config } = options;
   const cache = createSessionCache<SessionRow>({ ttlMs: options.cacheTtlMs ?? 5_000, maxEntries: 10_000 });
 
+  const cacheTtlMs = options.cacheTtlMs ?? 5_000;
+  // Sessions ended here lately: a read of one that was already under way when it ended must not cache it again.
+  const ended = new Map<string, number>();
+  const endedLately = (idHash: string, now: number) => {
+    const endedAt = ended.get(idHash);
+    if (endedAt === undefined) return false;
+    if (now - endedAt < cacheTtlMs) return true;
+    ended.delete(idHash);
+    return false;
+  };
+
   async function end(idHash: string) {
     cache.delete(idHash);
+    if (ended.size >= 10_000) ended.clear();
+    ended.set(idHash, Date.now());
     await deleteSession(db, { idHash });
   }
 
@@ -43,7 +56,7 @@ export function createSessionService(options: {
       if (!session) {
         session = await findSessionByIdHash(db, { idHash });
         if (!session) return undefined;
-        cache.set(idHash, session, now);
+        if (!endedLately(idHash, Date.now())) cache.set(idHash, session, now);
       }
       const idleFor = now - session.lastSeenAt.getTime();
       if (session.expiresAt.getTime() <= now || idleFor >= config.sessionIdleTimeoutMs) {

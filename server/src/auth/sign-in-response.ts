@@ -12,8 +12,21 @@ const notAllowedResponse = JSON.stringify({
 
 export type SignInDetails = { status: number; returnPath?: string; problem?: SignInProblem; forceHtml?: boolean };
 
-/** What a request without an allowed session is answered with; always `cache-control: no-store`. */
-export type SignInAnswer = { status: number; contentType: string; body: string };
+/** What a request without an allowed session is answered with: status, headers and body. */
+export type SignInAnswer = {
+  status: number;
+  headers: { 'cache-control': 'no-store'; 'content-type': string };
+  body: string;
+};
+
+/** 401 without a session, 403 for a session the access policy does not allow. */
+export const signInStatus = (viewer: Viewer) => (viewer.state === 'signed-in' ? 403 : 401);
+
+const answerOf = (status: number, contentType: string, body: string): SignInAnswer => ({
+  status,
+  headers: { 'cache-control': 'no-store', 'content-type': contentType },
+  body,
+});
 
 /** Answers a request that has no allowed session: the sign-in page for a browser, 401 or 403 JSON for anything else. */
 export function createSignInResponder(options: { currentPolicy: () => AccessPolicy; developmentSignIn: boolean }) {
@@ -38,15 +51,11 @@ export function createSignInResponder(options: { currentPolicy: () => AccessPoli
         : undefined;
     const { status } = details;
     if (!details.forceHtml && !accept?.includes('text/html')) {
-      return {
-        status,
-        contentType: 'application/json; charset=utf-8',
-        body: refused ? notAllowedResponse : signInRequired,
-      };
+      return answerOf(status, 'application/json; charset=utf-8', refused ? notAllowedResponse : signInRequired);
     }
     const contentType = 'text/html; charset=utf-8';
     if (!refused && !details.problem) {
-      return { status, contentType, body: plainPage(options.currentPolicy())(details.returnPath ?? '/') };
+      return answerOf(status, contentType, plainPage(options.currentPolicy())(details.returnPath ?? '/'));
     }
     const body = renderSignInPage({
       primaryDomains: primaryDomains(options.currentPolicy()),
@@ -55,12 +64,12 @@ export function createSignInResponder(options: { currentPolicy: () => AccessPoli
       problem: details.problem,
       developmentSignIn: options.developmentSignIn,
     });
-    return { status, contentType, body };
+    return answerOf(status, contentType, body);
   }
 
   function sendSignInPage(request: FastifyRequest, reply: FastifyReply, details: SignInDetails) {
     const answer = signInAnswer(request.viewer, request.headers.accept, details);
-    return reply.header('cache-control', 'no-store').code(answer.status).type(answer.contentType).send(answer.body);
+    return reply.headers(answer.headers).code(answer.status).send(answer.body);
   }
   return Object.assign(sendSignInPage, { answer: signInAnswer });
 }

@@ -32,16 +32,14 @@ const maxKeptIdHashes = 10_000;
 export function createViewerResolver(options: { sessions: SessionService; currentPolicy: () => AccessPolicy }) {
   const { sessions, currentPolicy } = options;
   const viewers = new WeakMap<SessionRow, { policy: AccessPolicy; viewer: Viewer }>();
-  // A reader sends the same id with every file of a page: its hash is kept (SHA-256 was 4 % of serving a page).
+  // A reader sends the same id with every file of a page: the hash of a live session's id is kept (SHA-256 was 4 %
+  // of serving a page). Ids that name no session are not kept, so strangers' cookies cannot fill it.
   const idHashes = new Map<string, string>();
-  const idHashOf = (sessionId: string) => {
-    let idHash = idHashes.get(sessionId);
-    if (idHash === undefined) {
-      idHash = hashSessionId(sessionId);
-      if (idHashes.size >= maxKeptIdHashes) idHashes.clear();
-      idHashes.set(sessionId, idHash);
-    }
-    return idHash;
+  const hashOf = (sessionId: string) => idHashes.get(sessionId) ?? hashSessionId(sessionId);
+  const keepHash = (sessionId: string, idHash: string) => {
+    if (idHashes.has(sessionId)) return;
+    if (idHashes.size >= maxKeptIdHashes) idHashes.clear();
+    idHashes.set(sessionId, idHash);
   };
 
   function viewerOf(session: SessionRow, idHash: string): Viewer {
@@ -64,15 +62,19 @@ export function createViewerResolver(options: { sessions: SessionService; curren
   return {
     known(sessionId: string | undefined): Viewer | undefined {
       if (noSession(sessionId)) return signedOut;
-      const idHash = idHashOf(sessionId);
+      const idHash = hashOf(sessionId);
       const session = sessions.peek(idHash);
-      return session ? viewerOf(session, idHash) : undefined;
+      if (!session) return undefined;
+      keepHash(sessionId, idHash);
+      return viewerOf(session, idHash);
     },
     async resolve(sessionId: string | undefined): Promise<Viewer> {
       if (noSession(sessionId)) return signedOut;
-      const idHash = idHashOf(sessionId);
+      const idHash = hashOf(sessionId);
       const session = await sessions.find(idHash);
-      return session ? viewerOf(session, idHash) : signedOut;
+      if (!session) return signedOut;
+      keepHash(sessionId, idHash);
+      return viewerOf(session, idHash);
     },
   };
 }

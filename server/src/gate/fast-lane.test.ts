@@ -21,7 +21,7 @@ async function laneServer(parts: Partial<FastLaneParts>) {
     routedToSite: () => true,
     signInAnswer: (_viewer, _accept, details) => ({
       status: details.status,
-      contentType: 'text/plain',
+      headers: { 'cache-control': 'no-store', 'content-type': 'text/plain' },
       body: 'sign in',
     }),
     currentPolicy: () => ({}),

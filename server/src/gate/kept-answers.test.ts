@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keptAnswers, type PreparedAnswer } from './kept-answers.js';
+import { keptAnswers } from './kept-answers.js';
+import type { PreparedAnswer } from './lane-output.js';
 
 const answer = (text: string): PreparedAnswer => ({
   status: 401,

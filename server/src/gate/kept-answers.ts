@@ -1,10 +1,9 @@
-/** A whole answer, ready to write: status, header list and body. */
-export type PreparedAnswer = { status: number; headers: readonly string[]; body: Buffer };
+import type { PreparedAnswer } from './lane-output.js';
 
 /**
  * Answers kept by a key for as long as everything they were made from (`sources`: the policy, the build's headers)
- * is the same objects; a change of any of them drops them all. At most `maxEntries`: when full it starts afresh, so
- * a stream of distinct keys costs no more than it would without the cache.
+ * is the same objects; a change of any of them drops them all. At most `maxEntries` (a few MB of sign-in pages):
+ * when full it starts afresh, so a stream of distinct keys cannot grow it.
  */
 export function keptAnswers(maxEntries: number) {
   const answers = new Map<string, PreparedAnswer>();

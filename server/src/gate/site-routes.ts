@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sendApiError } from '../api-errors.js';
 import { safeReturnPath } from '../auth/return-path.js';
-import type { SendSignInPage } from '../auth/sign-in-response.js';
+import { type SendSignInPage, signInStatus } from '../auth/sign-in-response.js';
 import { isAllowed } from '../auth/viewer.js';
 import { sendServedFile } from './file-response.js';
 import { resolveSitePath } from './site-files.js';
@@ -21,7 +21,7 @@ export async function siteRoutes(
     url: '/*',
     handler: (request, reply) => {
       if (!isAllowed(request.viewer)) {
-        const status = request.viewer.state === 'signed-in' ? 403 : 401;
+        const status = signInStatus(request.viewer);
         return options.sendSignInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
       }
       const snapshot = options.current();
