@@ -17,23 +17,30 @@ export function createSessionService(options: {
   cacheTtlMs?: number;
 }) {
   const { db, config } = options;
-  const cache = createSessionCache<SessionRow>({ ttlMs: options.cacheTtlMs ?? 5_000, maxEntries: 10_000 });
-
   const cacheTtlMs = options.cacheTtlMs ?? 5_000;
-  // Sessions ended here lately: a read of one that was already under way when it ended must not cache it again.
-  const ended = new Map<string, number>();
-  const endedLately = (idHash: string, now: number) => {
-    const endedAt = ended.get(idHash);
-    if (endedAt === undefined) return false;
-    if (now - endedAt < cacheTtlMs) return true;
-    ended.delete(idHash);
+  const cache = createSessionCache<SessionRow>({ ttlMs: cacheTtlMs, maxEntries: 10_000 });
+  /**
+   * Id hashes known to name no session, for as long as a cached row may live: ended here, or not in the store. A
+   * forged or stale cookie sent again is then refused without a read (a flood of one such cookie was 1.1k requests a
+   * second, each a query), and a read under way when its session ended does not cache it again. An id cannot come to
+   * name a session later: sign-in makes a new random one.
+   */
+  const gone = new Map<string, number>();
+  const markGone = (idHash: string) => {
+    if (gone.size >= 10_000) gone.clear();
+    gone.set(idHash, Date.now());
+  };
+  const isGone = (idHash: string, now = Date.now()) => {
+    const since = gone.get(idHash);
+    if (since === undefined) return false;
+    if (now - since < cacheTtlMs) return true;
+    gone.delete(idHash);
     return false;
   };
 
   async function end(idHash: string) {
     cache.delete(idHash);
-    if (ended.size >= 10_000) ended.clear();
-    ended.set(idHash, Date.now());
+    markGone(idHash);
     await deleteSession(db, { idHash });
   }
 
@@ -50,13 +57,19 @@ export function createSessionService(options: {
 
   return {
     peek,
+    /** Whether this id hash is known, without a read, to name no session. */
+    isGone: (idHash: string) => isGone(idHash),
     /** The live session for this id hash, or undefined when there is none or it has expired (it is then deleted). */
     async find(idHash: string, now = Date.now()): Promise<SessionRow | undefined> {
       let session = cache.get(idHash, now);
       if (!session) {
+        if (isGone(idHash, now)) return undefined;
         session = await findSessionByIdHash(db, { idHash });
-        if (!session) return undefined;
-        if (!endedLately(idHash, Date.now())) cache.set(idHash, session, now);
+        if (!session) {
+          markGone(idHash);
+          return undefined;
+        }
+        if (!isGone(idHash)) cache.set(idHash, session, now);
       }
       const idleFor = now - session.lastSeenAt.getTime();
       if (session.expiresAt.getTime() <= now || idleFor >= config.sessionIdleTimeoutMs) {
@@ -76,6 +89,7 @@ export function createSessionService(options: {
      */
     async start(session: NewSession, { claimLegacyRows }: { claimLegacyRows: boolean }): Promise<number> {
       await createSession(db, session);
+      gone.delete(session.idHash);
       if (!claimLegacyRows) return 0;
       return claimLegacyOwnership(db, { owner: ownerKeyOf(session), legacyOwner: legacyOwnerKey(session.email) });
     },

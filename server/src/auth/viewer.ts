@@ -64,7 +64,7 @@ export function createViewerResolver(options: { sessions: SessionService; curren
       if (noSession(sessionId)) return signedOut;
       const idHash = hashOf(sessionId);
       const session = sessions.peek(idHash);
-      if (!session) return undefined;
+      if (!session) return sessions.isGone(idHash) ? signedOut : undefined;
       keepHash(sessionId, idHash);
       return viewerOf(session, idHash);
     },
