@@ -23,19 +23,7 @@ for (const backend of embedded) {
 
     async function started(idHash: string) {
       const sessions = createSessionService({ db: store.db, config });
-      await sessions.start(
-        {
-          idHash,
-          issuer: 'https://accounts.acme.example',
-          subject: `${idHash}-subject`,
-          email: `${idHash}@acme.example`,
-          emailVerified: true,
-          hostedDomain: 'acme.example',
-          name: null,
-          expiresAt: new Date(Date.now() + 3_600_000),
-        },
-        { claimLegacyRows: false },
-      );
+      await sessions.start(row(idHash), { claimLegacyRows: false });
       return sessions;
     }
 

@@ -25,18 +25,9 @@ export function createSessionService(options: {
    * second, each a query), and a read under way when its session ended does not cache it again. An id cannot come to
    * name a session later: sign-in makes a new random one.
    */
-  const gone = new Map<string, number>();
-  const markGone = (idHash: string) => {
-    if (gone.size >= 10_000) gone.clear();
-    gone.set(idHash, Date.now());
-  };
-  const isGone = (idHash: string, now = Date.now()) => {
-    const since = gone.get(idHash);
-    if (since === undefined) return false;
-    if (now - since < cacheTtlMs) return true;
-    gone.delete(idHash);
-    return false;
-  };
+  const gone = createSessionCache<true>({ ttlMs: cacheTtlMs, maxEntries: 10_000 });
+  const markGone = (idHash: string) => gone.set(idHash, true, Date.now());
+  const isGone = (idHash: string, now = Date.now()) => gone.get(idHash, now) === true;
 
   async function end(idHash: string) {
     cache.delete(idHash);
@@ -58,7 +49,7 @@ export function createSessionService(options: {
   return {
     peek,
     /** Whether this id hash is known, without a read, to name no session. */
-    isGone: (idHash: string) => isGone(idHash),
+    isGone,
     /** The live session for this id hash, or undefined when there is none or it has expired (it is then deleted). */
     async find(idHash: string, now = Date.now()): Promise<SessionRow | undefined> {
       let session = cache.get(idHash, now);

@@ -178,5 +178,3 @@ export function createFastLane() {
     },
   };
 }
-
-export type FastLane = ReturnType<typeof createFastLane>;
