@@ -118,8 +118,11 @@ describe('the floating assistant', () => {
 
     // Nothing of the conversation lives in the server process: another server on the same store has it all. The
     // reader is the same session (cookies do not tell ports apart): a sign-in at the second server's own development
-    // IdP would be another issuer, and so, rightly, another reader.
-    const second = await startServer({ ASK_REQUESTS_PER_MINUTE: '1000' }, { store: server.store });
+    // IdP would be another issuer, and so, rightly, another reader. Instances on one store share SESSION_SECRET.
+    const second = await startServer(
+      { ASK_REQUESTS_PER_MINUTE: '1000', SESSION_SECRET: server.config.sessionSecret },
+      { store: server.store },
+    );
     try {
       await site.page.goto(`${second.baseUrl}/`);
       await copilot.open();

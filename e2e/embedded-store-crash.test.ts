@@ -23,7 +23,9 @@ async function startServer(port: number): Promise<ChildProcess> {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDirectory,
       LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
+      // Without SESSION_SECRET, development keeps the secret it made in DATA_DIR: the reader's cookie outlives crashes.
+      NODE_ENV: 'development',
+      SESSION_SECRET: '',
     },
     stdio: 'ignore',
   });

@@ -42,8 +42,10 @@ describe('the fast lane answers as Fastify does', () => {
   beforeAll(async () => {
     expect(mainScript, 'the build has a main script').toBeDefined();
     store = await openStore({ dataDirectory: inMemoryDataDirectory });
-    withLane = await startServer({}, { store });
-    withoutLane = await startServer({}, { store, fastLane: false });
+    // One secret for both, as for any instances on one store: each honours the other's session cookies.
+    const shared = { SESSION_SECRET: 'one-secret-for-both-servers-of-the-handbook' };
+    withLane = await startServer(shared, { store });
+    withoutLane = await startServer(shared, { store, fastLane: false });
     cookie = `${sessionCookie}=${await signedInSession(withLane.baseUrl, 'reader@acme.dev')}`;
     const first = await rawRequest(withLane.baseUrl, page, { ...html, cookie, 'accept-encoding': 'gzip' });
     etag = String(first.headers.etag);

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { hashSessionId, newSessionId } from '../server/src/auth/session-cookie.js';
+import { hashSessionId, newSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
 import { createSession } from '../server/src/store/sessions.js';
 import { test as base } from './fixtures';
 import { attemptCookie, cookieAttributes, html, sessionCookie } from './gate-security';
@@ -57,7 +57,7 @@ describe('over https, with an external OpenID provider', () => {
     const response = await handbook.app.inject({
       method: 'GET',
       url: '/api/me',
-      headers: { cookie: `${cookieName}=${sessionId}` },
+      headers: { cookie: `${cookieName}=${sessionCookieCodec(handbook.config.sessionSecret).valueOf(sessionId)}` },
     });
     expect(response.statusCode).toBe(status);
   });

@@ -1,11 +1,13 @@
 import { describe, expect } from 'vitest';
-import { hashSessionId, newSessionId } from '../server/src/auth/session-cookie.js';
+import { hashSessionId, newSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
 import { createSession, findSessionByIdHash, touchSession } from '../server/src/store/sessions.js';
 import { test } from './fixtures';
 import {
+  cookieValueFor,
   expectCleared,
   fetchPath,
   html,
+  idHashOfCookie,
   plantCookie,
   sessionCookie,
   setCookieFor,
@@ -33,9 +35,15 @@ describe('session attacks', () => {
 
   test('tamperedSessionCookieIsRefused', async ({ server }) => {
     const sessionId = await signedInSession(server.baseUrl, 'reader@acme.dev');
-    const flipped = `${sessionId.slice(0, -1)}${sessionId.endsWith('A') ? 'B' : 'A'}`;
+    const flip = (text: string) => `${text.slice(0, -1)}${text.endsWith('A') ? 'B' : 'A'}`;
+    const [id = '', tag = ''] = sessionId.split('.');
+    const otherId = (await signedInSession(server.baseUrl, 'other@acme.dev')).split('.')[0];
     const forgeries = [
-      ['one character flipped', flipped],
+      ['one character of the tag flipped', flip(sessionId)],
+      ['one character of the id flipped', `${flip(id)}.${tag}`],
+      ['the id without its tag', id],
+      ["another session's tag", `${otherId}.${tag}`],
+      ['the tag made with another secret', `${id}.${sessionCookieCodec('x'.repeat(32)).valueOf(id).split('.')[1]}`],
       ['garbage', 'garbage'],
       ['five kilobytes', 'a'.repeat(5_000)],
       ['the stored hash instead of the id', hashSessionId(sessionId)],
@@ -52,7 +60,8 @@ describe('session attacks', () => {
   test('expiredSessionIsRefusedAndDeleted', async ({ server }) => {
     const sessionId = newSessionId();
     await storeSession(server, sessionId, new Date(Date.now() - 1_000));
-    expect((await fetchPath(server.baseUrl, '/faqs/', withSession(sessionId))).status).toBe(401);
+    const response = await fetchPath(server.baseUrl, '/faqs/', withSession(cookieValueFor(server, sessionId)));
+    expect(response.status).toBe(401);
     expect(await findSessionByIdHash(server.store.db, { idHash: hashSessionId(sessionId) })).toBeUndefined();
   });
 
@@ -64,7 +73,8 @@ describe('session attacks', () => {
       idHash,
       lastSeenAt: new Date(Date.now() - server.config.sessionIdleTimeoutMs - 1_000),
     });
-    expect((await fetchPath(server.baseUrl, '/faqs/', withSession(sessionId))).status).toBe(401);
+    const response = await fetchPath(server.baseUrl, '/faqs/', withSession(cookieValueFor(server, sessionId)));
+    expect(response.status).toBe(401);
     expect(await findSessionByIdHash(server.store.db, { idHash })).toBeUndefined();
   });
 
@@ -76,7 +86,8 @@ describe('session attacks', () => {
       idHash,
       lastSeenAt: new Date(Date.now() - server.config.sessionIdleTimeoutMs + 60_000),
     });
-    expect((await fetchPath(server.baseUrl, '/faqs/', withSession(sessionId))).status).toBe(200);
+    const response = await fetchPath(server.baseUrl, '/faqs/', withSession(cookieValueFor(server, sessionId)));
+    expect(response.status).toBe(200);
   });
 
   test('sessionFixationPlantedCookieIsReplaced', async ({ server }) => {
@@ -98,7 +109,7 @@ describe('session attacks', () => {
     const first = await signedInSession(server.baseUrl, 'reader@acme.dev');
     const second = await signedInSession(server.baseUrl, 'reader@acme.dev');
     expect(second).not.toBe(first);
-    expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first).toMatch(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{22}$/);
   });
 });
 
@@ -142,7 +153,7 @@ describe('logout CSRF', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     expectCleared(response, sessionCookie);
     expect((await fetchPath(server.baseUrl, '/faqs/', withSession(sessionId))).status).toBe(401);
-    expect(await findSessionByIdHash(server.store.db, { idHash: hashSessionId(sessionId) })).toBeUndefined();
+    expect(await findSessionByIdHash(server.store.db, { idHash: idHashOfCookie(sessionId) })).toBeUndefined();
   });
 
   test('logoutFormOnTheGateSendsTheBrowserHome', async ({ server }) => {

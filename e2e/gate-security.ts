@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
 import { cookieSealer } from '../server/src/auth/cookie-sealer.js';
+import { hashSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
+import type { TestServer } from './harness';
 import { type CookieJar, openSignInForm, signIn, submitSignInForm } from './sign-in';
 
 /** What the gate-security-*.test.ts files share: cookie names, the gate's messages, forged requests and checks. */
@@ -78,7 +80,15 @@ export const withSession = (sessionId: string | undefined, headers: Record<strin
   cookie: `${sessionCookie}=${sessionId ?? ''}`,
 });
 
-/** Signs in through the development IdP and returns the new session's id. */
+/** The session cookie's value the server issues for a session id: the id and its tag. */
+export const cookieValueFor = (server: TestServer, sessionId: string) =>
+  sessionCookieCodec(server.config.sessionSecret).valueOf(sessionId);
+
+/** What the store keeps for the session a cookie value carries: the hash of its id, without the tag. */
+export const idHashOfCookie = (cookieValue: string) =>
+  hashSessionId(cookieValue.slice(0, cookieValue.lastIndexOf('.')));
+
+/** Signs in through the development IdP and returns the new session cookie's value. */
 export async function signedInSession(
   baseUrl: string,
   email: string,

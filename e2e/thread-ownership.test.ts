@@ -3,6 +3,7 @@ import { hashSessionId, newSessionId } from '../server/src/auth/session-cookie.j
 import { threads } from '../server/src/store/schema.js';
 import { createSession } from '../server/src/store/sessions.js';
 import { test } from './fixtures';
+import { cookieValueFor } from './gate-security';
 import { sessionCookieFor, signIn } from './sign-in';
 import { readerApi } from './threads-api';
 
@@ -53,7 +54,7 @@ describe('a look-alike address', () => {
       name: null,
       expiresAt: new Date(Date.now() + 3_600_000),
     });
-    const impostor = readerApi(server.baseUrl, `acme_session=${sessionId}`);
+    const impostor = readerApi(server.baseUrl, `acme_session=${cookieValueFor(server, sessionId)}`);
 
     expect((await impostor.call('GET', '/api/threads')).status).toBe(403);
     expect((await impostor.call('GET', `/api/threads/${threadId}`)).status).toBe(403);

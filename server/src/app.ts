@@ -8,9 +8,10 @@ import { cookieSealer } from './auth/cookie-sealer.js';
 import { createDevelopmentProvider } from './auth/dev-idp/provider.js';
 import { developmentProviderRoutes } from './auth/dev-idp/routes.js';
 import { createIdentityProviderClient } from './auth/identity-provider.js';
+import { sessionSecretOf } from './auth/kept-secret.js';
 import { createPolicySource } from './auth/policy-source.js';
 import { authRoutes } from './auth/routes.js';
-import { cookieNames } from './auth/session-cookie.js';
+import { cookieNames, sessionCookieCodec } from './auth/session-cookie.js';
 import { createSessionService } from './auth/session-service.js';
 import { createSignInResponder } from './auth/sign-in-response.js';
 import { createViewerResolver, registerViewer } from './auth/viewer.js';
@@ -115,13 +116,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     app.log.error(message),
   );
   const currentPolicy = () => policySource.current();
-  await app.register(fastifyCookie, { secret: cookieSealer(config.sessionSecret) });
+  const sessionSecret = sessionSecretOf(config, app.log);
+  await app.register(fastifyCookie, { secret: cookieSealer(sessionSecret) });
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(site.current().securityHeaders);
     done();
   });
   const sessions = createSessionService({ db: store.db, config });
-  const viewers = createViewerResolver({ sessions, currentPolicy });
+  const sessionCookies = sessionCookieCodec(sessionSecret);
+  const viewers = createViewerResolver({ sessions, currentPolicy, cookies: sessionCookies });
   registerViewer(app, { config, viewers });
 
   let credentials: { clientId: string; clientSecret: string };
@@ -132,7 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       redirectUri: new URL('/auth/callback', config.publicUrl).href,
       environment: config.environment,
       workspaceDomains: () => currentPolicy().domains,
-      clientSecret: createHmac('sha256', config.sessionSecret).update('development sign-in client').digest('base64url'),
+      clientSecret: createHmac('sha256', sessionSecret).update('development sign-in client').digest('base64url'),
     });
     credentials = idp.client;
     await app.register(developmentProviderRoutes, { idp, publicUrl: config.publicUrl });
@@ -148,6 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(authRoutes, {
     config,
     sessions,
+    sessionCookies,
     currentPolicy,
     identityProvider: createIdentityProviderClient(config, credentials),
     sendSignInPage,

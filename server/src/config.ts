@@ -112,8 +112,10 @@ export type Config = {
   /** On SIGTERM/SIGINT, how long running answers may go on before they are stopped and the server exits. */
   shutdownTimeoutMs: number;
   identityProvider: IdentityProvider;
-  /** Signs the short-lived sign-in state cookie. */
+  /** Seals the short-lived sign-in attempt cookie and tags session cookies. */
   sessionSecret: string;
+  /** Development without SESSION_SECRET: where the server keeps the secret it made, so restarts keep sessions. */
+  keptSessionSecretFile: string | undefined;
   sessionIdleTimeoutMs: number;
   sessionAbsoluteTimeoutMs: number;
   /** The policy's settings from the environment; ACCESS_POLICY_FILE, when set, replaces them (re-read on change). */
@@ -231,6 +233,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     identityProvider,
     sessionSecret: values.SESSION_SECRET ?? randomDevelopmentSecret(),
+    // Development without SESSION_SECRET keeps one in DATA_DIR, so a restart does not sign every reader out.
+    keptSessionSecretFile:
+      values.NODE_ENV === 'development' && !values.SESSION_SECRET
+        ? path.join(path.resolve(values.DATA_DIR), 'session-secret')
+        : undefined,
     sessionIdleTimeoutMs: values.SESSION_IDLE_TIMEOUT_HOURS * 3_600_000,
     sessionAbsoluteTimeoutMs: values.SESSION_ABSOLUTE_TIMEOUT_HOURS * 3_600_000,
     accessSettings: {
@@ -281,7 +288,7 @@ function modelSettings(values: z.infer<typeof environmentSchema>, problems: stri
   };
 }
 
-/** Outside production a fresh secret per start is fine: it only signs sign-in attempts in flight. */
+/** A secret for this start alone: tests, and development when DATA_DIR cannot keep one. */
 function randomDevelopmentSecret(): string {
   return crypto
     .getRandomValues(new Uint8Array(32))

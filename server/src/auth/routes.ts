@@ -12,7 +12,7 @@ import {
   type SignInChecks,
 } from './identity-provider.js';
 import { safeReturnPath } from './return-path.js';
-import { cookieNames, cookieOptions, hashSessionId, newSessionId } from './session-cookie.js';
+import { cookieNames, cookieOptions, hashSessionId, newSessionId, type SessionCookieCodec } from './session-cookie.js';
 import type { SessionService } from './session-service.js';
 import type { SignInProblem } from './sign-in-page.js';
 import type { SendSignInPage } from './sign-in-response.js';
@@ -45,12 +45,13 @@ export async function authRoutes(
   options: {
     config: Config;
     sessions: SessionService;
+    sessionCookies: SessionCookieCodec;
     currentPolicy: () => AccessPolicy;
     identityProvider: ReturnType<typeof createIdentityProviderClient>;
     sendSignInPage: SendSignInPage;
   },
 ) {
-  const { config, sessions, currentPolicy, identityProvider, sendSignInPage } = options;
+  const { config, sessions, sessionCookies, currentPolicy, identityProvider, sendSignInPage } = options;
   const names = cookieNames(config);
   const publicOrigin = config.publicUrl.origin;
 
@@ -150,7 +151,7 @@ export async function authRoutes(
     request.log.info({ email: identity.email, claimedThreads }, 'signed in');
     reply.setCookie(
       names.session,
-      sessionId,
+      sessionCookies.valueOf(sessionId),
       cookieOptions(config, Math.floor(config.sessionAbsoluteTimeoutMs / 1000)),
     );
     return noStore(reply).redirect(safeReturnPath(attempt.next), 303);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { SessionRow } from '../store/schema.js';
 import { type AccessDecision, type AccessPolicy, decideAccess } from './access-policy.js';
-import { cookieNames, hashSessionId } from './session-cookie.js';
+import { cookieNames, hashSessionId, type SessionCookieCodec } from './session-cookie.js';
 import type { SessionService } from './session-service.js';
 
 /** Who is asking: resolved once per request from the session cookie, with the access policy applied now. */
@@ -25,21 +25,32 @@ const signedOut: Viewer = { state: 'signed-out' };
 const maxKeptIdHashes = 10_000;
 
 /**
- * Turns a session id into a Viewer. `known` answers without waiting, from the session cache alone, or says it cannot
- * (undefined); `resolve` may read the store. A row's decision is kept with the row for as long as the policy object
- * in force is the same one, so a changed policy file is applied on the next request.
+ * Turns a session cookie's value into a Viewer. `known` answers without waiting, from the session cache alone, or
+ * says it cannot (undefined); `resolve` may read the store. A value whose tag we did not make is signed out at once.
+ * A row's decision is kept with the row for as long as the policy object in force is the same one, so a changed
+ * policy file is applied on the next request.
  */
-export function createViewerResolver(options: { sessions: SessionService; currentPolicy: () => AccessPolicy }) {
-  const { sessions, currentPolicy } = options;
+export function createViewerResolver(options: {
+  sessions: SessionService;
+  currentPolicy: () => AccessPolicy;
+  cookies: SessionCookieCodec;
+}) {
+  const { sessions, currentPolicy, cookies } = options;
   const viewers = new WeakMap<SessionRow, { policy: AccessPolicy; viewer: Viewer }>();
-  // A reader sends the same id with every file of a page: the hash of a live session's id is kept (SHA-256 was 4 %
-  // of serving a page). Ids that name no session are not kept, so strangers' cookies cannot fill it.
+  // A reader sends the same cookie with every file of a page: the id hash of a live session's cookie is kept, so its
+  // tag and hash are checked once (SHA-256 alone was 4 % of serving a page). Cookies that name no session are not
+  // kept, so strangers cannot fill it.
   const idHashes = new Map<string, string>();
-  const hashOf = (sessionId: string) => idHashes.get(sessionId) ?? hashSessionId(sessionId);
-  const keepHash = (sessionId: string, idHash: string) => {
-    if (idHashes.has(sessionId)) return;
+  const hashOf = (cookieValue: string) => {
+    const kept = idHashes.get(cookieValue);
+    if (kept) return kept;
+    const sessionId = cookies.sessionIdOf(cookieValue);
+    return sessionId === undefined ? undefined : hashSessionId(sessionId);
+  };
+  const keepHash = (cookieValue: string, idHash: string) => {
+    if (idHashes.has(cookieValue)) return;
     if (idHashes.size >= maxKeptIdHashes) idHashes.clear();
-    idHashes.set(sessionId, idHash);
+    idHashes.set(cookieValue, idHash);
   };
 
   function viewerOf(session: SessionRow, idHash: string): Viewer {
@@ -56,24 +67,26 @@ export function createViewerResolver(options: { sessions: SessionService; curren
     return viewer;
   }
 
-  /** A cookie value no session could have: absent, or longer than any id we issue. */
-  const noSession = (sessionId: string | undefined): sessionId is undefined => !sessionId || sessionId.length > 100;
+  /** A cookie value no session could have: absent, or longer than any we issue. */
+  const noSession = (value: string | undefined): value is undefined => !value || value.length > 100;
 
   return {
-    known(sessionId: string | undefined): Viewer | undefined {
-      if (noSession(sessionId)) return signedOut;
-      const idHash = hashOf(sessionId);
+    known(cookieValue: string | undefined): Viewer | undefined {
+      if (noSession(cookieValue)) return signedOut;
+      const idHash = hashOf(cookieValue);
+      if (idHash === undefined) return signedOut;
       const session = sessions.peek(idHash);
       if (!session) return sessions.isGone(idHash) ? signedOut : undefined;
-      keepHash(sessionId, idHash);
+      keepHash(cookieValue, idHash);
       return viewerOf(session, idHash);
     },
-    async resolve(sessionId: string | undefined): Promise<Viewer> {
-      if (noSession(sessionId)) return signedOut;
-      const idHash = hashOf(sessionId);
+    async resolve(cookieValue: string | undefined): Promise<Viewer> {
+      if (noSession(cookieValue)) return signedOut;
+      const idHash = hashOf(cookieValue);
+      if (idHash === undefined) return signedOut;
       const session = await sessions.find(idHash);
       if (!session) return signedOut;
-      keepHash(sessionId, idHash);
+      keepHash(cookieValue, idHash);
       return viewerOf(session, idHash);
     },
   };
@@ -86,13 +99,13 @@ export function registerViewer(app: FastifyInstance, options: { config: Config; 
   app.decorateRequest('viewer', null as never);
   // Callback style, so a request whose viewer is known at once (strangers, cached sessions) settles without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
-    const sessionId = request.cookies[sessionCookie];
-    const known = options.viewers.known(sessionId);
+    const cookieValue = request.cookies[sessionCookie];
+    const known = options.viewers.known(cookieValue);
     if (known) {
       request.viewer = known;
       return done();
     }
-    options.viewers.resolve(sessionId).then((viewer) => {
+    options.viewers.resolve(cookieValue).then((viewer) => {
       request.viewer = viewer;
       done();
     }, done);
