@@ -1,6 +1,9 @@
 /** Load generators for bench/serving.ts: wrk when installed (it costs the machine less), otherwise autocannon. */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 
@@ -33,18 +36,66 @@ export function parseWrkReport(report: string): Throughput {
   };
 }
 
-async function runWrk(url: string, headers: Record<string, string>, seconds: number): Promise<Throughput> {
+/** A cookie shaped as ours (43 + 22 base64url characters) that no server issued, different at every call. */
+export const madeUpSessionCookie = (name: string) =>
+  `${name}=${randomBytes(32).toString('base64url')}.${randomBytes(16).toString('base64url')}`;
+
+/** wrk's Lua hook that sends a fresh made-up session cookie with every request. */
+const madeUpCookieScript = (
+  name: string,
+) => `local chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+math.randomseed(os.time())
+local function text(length)
+  local picked = {}
+  for index = 1, length do
+    local at = math.random(1, 64)
+    picked[index] = chars:sub(at, at)
+  end
+  return table.concat(picked)
+end
+request = function()
+  wrk.headers["cookie"] = "${name}=" .. text(43) .. "." .. text(22)
+  return wrk.format()
+end
+`;
+
+async function runWrk(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  madeUpCookieName?: string,
+): Promise<Throughput> {
   const headerArguments = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  const { stdout } = await promisify(execFile)(
-    wrkBinary,
-    ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...headerArguments, url],
-    { timeout: (seconds + 30) * 1000 },
-  );
-  return parseWrkReport(stdout);
+  const scriptDirectory = madeUpCookieName ? mkdtempSync(path.join(tmpdir(), 'wrk-')) : undefined;
+  const scriptArguments: string[] = [];
+  if (scriptDirectory && madeUpCookieName) {
+    const script = path.join(scriptDirectory, 'made-up-cookie.lua');
+    writeFileSync(script, madeUpCookieScript(madeUpCookieName));
+    scriptArguments.push('-s', script);
+  }
+  try {
+    const { stdout } = await promisify(execFile)(
+      wrkBinary,
+      ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...scriptArguments, ...headerArguments, url],
+      { timeout: (seconds + 30) * 1000 },
+    );
+    return parseWrkReport(stdout);
+  } finally {
+    if (scriptDirectory) rmSync(scriptDirectory, { recursive: true, force: true });
+  }
 }
 
-async function runAutocannon(url: string, headers: Record<string, string>, seconds: number): Promise<Throughput> {
-  const result = await autocannon({ url, connections, duration: seconds, headers });
+async function runAutocannon(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  madeUpCookieName?: string,
+): Promise<Throughput> {
+  const setupRequest = (request: autocannon.Request) =>
+    madeUpCookieName
+      ? { ...request, headers: { ...request.headers, cookie: madeUpSessionCookie(madeUpCookieName) } }
+      : request;
+  const result = await autocannon({ url, connections, duration: seconds, headers, requests: [{ setupRequest }] });
   return {
     requestsPerSecond: result.requests.average,
     p99Milliseconds: result.latency.p99,
@@ -54,9 +105,19 @@ async function runAutocannon(url: string, headers: Record<string, string>, secon
   };
 }
 
-/** Requests per second and p99 of one URL at full speed, 32 connections, with the chosen tool. */
-export function measureThroughput(url: string, headers: Record<string, string>, seconds: number) {
-  return loadTool === 'wrk' ? runWrk(url, headers, seconds) : runAutocannon(url, headers, seconds);
+/**
+ * Requests per second and p99 of one URL at full speed, 32 connections, with the chosen tool; with
+ * `madeUpCookieName`, every request carries a different made-up session cookie of that name.
+ */
+export function measureThroughput(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  madeUpCookieName?: string,
+) {
+  return loadTool === 'wrk'
+    ? runWrk(url, headers, seconds, madeUpCookieName)
+    : runAutocannon(url, headers, seconds, madeUpCookieName);
 }
 
 export type ResponseCounts = {
