@@ -1,6 +1,7 @@
 /** The compiled server run as production runs it (`node server/dist/start.js`), for bench/serving.ts. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { buildServerIfStale, compiledEntry } from '../server/scripts/build.mjs';
 
 /** As in server/package.json's start script and README's production command. */
@@ -63,15 +64,19 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
+const repositoryRoot = path.resolve(import.meta.dirname, '..');
+
 /**
- * Spawns the compiled server with only PORT, DATA_DIR and (when given) SITE_DIR set, as a production start would;
- * resolves at its first 200 from /healthz, polled every 25 ms. Its JSON log goes to `logFile`.
+ * Spawns the compiled server with only PORT, DATA_DIR and (when given) SITE_DIR set, as a production start would, or
+ * with `viaNpmStart` as a reader of README starts it; resolves at its first 200 from /healthz, polled every 25 ms.
+ * Its JSON log goes to `logFile`.
  */
 export async function startServerProcess(options: {
   port: number;
   dataDirectory: string;
   logFile: string;
   siteDirectory?: string;
+  viaNpmStart?: boolean;
 }) {
   const environment: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -82,10 +87,12 @@ export async function startServerProcess(options: {
   };
   const log = openSync(options.logFile, 'a');
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [...productionNodeFlags, compiledEntry], {
-    env: environment,
-    stdio: ['ignore', log, log],
-  });
+  const child = options.viaNpmStart
+    ? spawn('npm', ['start'], { cwd: repositoryRoot, env: environment, stdio: ['ignore', log, log] })
+    : spawn(process.execPath, [...productionNodeFlags, compiledEntry], {
+        env: environment,
+        stdio: ['ignore', log, log],
+      });
   closeSync(log);
   const pid = child.pid;
   if (pid === undefined) throw new Error('The server process could not be spawned.');

@@ -54,10 +54,16 @@ mkdirSync(dataDirectory);
 const stops: Array<() => Promise<void>> = [];
 let serverStarts = 0;
 
-async function startServer(siteDirectory?: string) {
+async function startServer(siteDirectory?: string, viaNpmStart = false) {
   serverStarts += 1;
   const logFile = path.join(workDirectory, `server-${serverStarts}.log`);
-  const server = await startServerProcess({ port: await freePort(), dataDirectory, logFile, siteDirectory });
+  const server = await startServerProcess({
+    port: await freePort(),
+    dataDirectory,
+    logFile,
+    siteDirectory,
+    viaNpmStart,
+  });
   stops.push(server.stop);
   return server;
 }
@@ -79,12 +85,18 @@ function describeThroughput(figures: Throughput, expected = 'non-2xx'): string {
 async function measureStart() {
   console.log('\n1. Start (node server/dist/start.js; PORT, DATA_DIR set; SITE_DIR default)');
   const first = await startServer();
-  row('first start, fresh DATA_DIR', `${first.millisecondsToHealthy.toFixed(0)} ms to the first 200 from /healthz`);
+  row(
+    'first start, fresh DATA_DIR',
+    `${first.millisecondsToHealthy.toFixed(0)} ms to the first 200 from /healthz (goal <= 2000 ms)`,
+  );
   await sleep(10_000);
   row('idle RSS 10 s after the first start', megabytes(first.residentMegabytes()));
   await first.stop();
+  const viaNpm = await startServer(undefined, true);
+  row('`npm start`, same DATA_DIR', `${viaNpm.millisecondsToHealthy.toFixed(0)} ms (goal <= 2000 ms)`);
+  await viaNpm.stop();
   const second = await startServer();
-  row('second start, same DATA_DIR', `${second.millisecondsToHealthy.toFixed(0)} ms`);
+  row('third start, same DATA_DIR', `${second.millisecondsToHealthy.toFixed(0)} ms`);
   return second;
 }
 
