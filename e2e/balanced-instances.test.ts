@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ApiErrorBody } from '@acme/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
 import { createPostgresTestDatabase, type TestDatabase } from '../server/test-support/test-databases';
 import { copilotClient } from './ask-fixtures';
 import { type Balancer, startBalancer } from './balancer';
@@ -19,6 +20,7 @@ const questionsPerMinute = 6;
 /** Each instance's database timeouts; a request in an outage ends within max(connect, query) + 2 s and a margin. */
 const databaseTimeoutSeconds = 2;
 const outageBoundMs = (databaseTimeoutSeconds + 2 + 1.5) * 1000;
+const sessionSecret = 'one-secret-for-every-instance-of-the-handbook';
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-balanced-'));
 let database: TestDatabase;
 let balancer: Balancer;
@@ -34,7 +36,7 @@ async function startHandbookInstance(name: string, balancerUrl: string, database
       NODE_ENV: 'test',
       PUBLIC_URL: balancerUrl,
       DATABASE_URL: databaseUrl,
-      SESSION_SECRET: 'one-secret-for-every-instance-of-the-handbook',
+      SESSION_SECRET: sessionSecret,
       TRUST_PROXY: '127.0.0.1',
       ASK_REQUESTS_PER_MINUTE: String(questionsPerMinute),
       DATABASE_CONNECT_TIMEOUT_SECONDS: String(databaseTimeoutSeconds),
@@ -131,7 +133,9 @@ describe('two instances behind nginx on one PostgreSQL database', () => {
     const during = await Promise.all(
       Array.from({ length: 6 }, () => timed('/api/threads?status=regular', { cookie, accept: 'application/json' })),
     );
-    const page = await timed('/firestore-ttl', { cookie: 'acme_session=made-up', accept: 'text/html' });
+    // A session cookie with our tag, for an id no session has: only the database can tell.
+    const unknownSession = sessionCookieCodec(sessionSecret).valueOf(newSessionId());
+    const page = await timed('/firestore-ttl', { cookie: `acme_session=${unknownSession}`, accept: 'text/html' });
     expect(during.map((answer) => answer.response.status)).toEqual(Array(6).fill(503));
     for (const answer of during) {
       expect(answer.response.headers.get('retry-after')).toBe('5');

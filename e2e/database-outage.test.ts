@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
 import { createPostgresTestDatabase, type TestDatabase } from '../server/test-support/test-databases';
 import { startServerOnItsOwnStore } from './harness';
 import { type OutageKind, type OutageProxy, startOutageProxy } from './outage-proxy';
@@ -17,6 +18,9 @@ const outages: OutageKind[] = ['refuse', 'reset', 'close', 'blackhole'];
 
 let database: TestDatabase;
 let proxy: OutageProxy;
+const sessionSecret = 'the-secret-of-the-handbook-under-outages';
+/** A session cookie the server would have issued, for an id no session has: only the database can say so. */
+const unknownSession = sessionCookieCodec(sessionSecret).valueOf(newSessionId());
 let server: Awaited<ReturnType<typeof startServerOnItsOwnStore>>;
 /** One reader per outage, signed in beforehand, whose session no request has looked up (and so cached) yet. */
 const readers = new Map<OutageKind, string>();
@@ -26,6 +30,7 @@ beforeAll(async () => {
   const target = new URL(database.options.databaseUrl ?? '');
   proxy = await startOutageProxy({ host: target.hostname, port: Number(target.port || 5432) });
   server = await startServerOnItsOwnStore({
+    SESSION_SECRET: sessionSecret,
     DATABASE_URL: proxy.databaseUrl(target.href),
     DATABASE_CONNECT_TIMEOUT_SECONDS: String(connectSeconds),
     DATABASE_QUERY_TIMEOUT_SECONDS: String(querySeconds),
@@ -66,7 +71,7 @@ describe('a PostgreSQL outage', () => {
       const [page, api, stranger, readiness] = await Promise.all([
         timed('/firestore-ttl', { cookie, accept: 'text/html' }),
         timed('/api/threads?status=regular', { cookie, accept: 'application/json' }),
-        timed('/firestore-ttl', { cookie: 'acme_session=made-up-session-id', accept: 'text/html' }),
+        timed('/firestore-ttl', { cookie: `acme_session=${unknownSession}`, accept: 'text/html' }),
         timed('/readyz'),
       ]);
 
@@ -85,14 +90,16 @@ describe('a PostgreSQL outage', () => {
         },
       });
 
-      // An unknown session is looked up too: the reader is told to wait, not sent to sign in.
+      // An unknown session with our tag is looked up too: the reader is told to wait, not sent to sign in.
       expect(stranger.response.status).toBe(503);
       expect(readiness.response.status).toBe(503);
       expect(JSON.parse(readiness.body)).toMatchObject({ status: 'unavailable', checks: { database: 'unreachable' } });
       for (const answer of [page, api, stranger, readiness]) expect(answer.ms).toBeLessThan(boundMs);
 
-      // Strangers still get the sign-in page, which needs no database.
+      // Strangers still get the sign-in page, which needs no database; so does a cookie we never tagged.
       expect((await timed('/firestore-ttl', { accept: 'text/html' })).response.status).toBe(401);
+      const forged = await timed('/firestore-ttl', { cookie: 'acme_session=made-up.session-id', accept: 'text/html' });
+      expect(forged.response.status).toBe(401);
 
       await proxy.restore();
       let ready = 0;

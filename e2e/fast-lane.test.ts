@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
 import { inMemoryDataDirectory, openStore, type Store } from '../server/src/store/database.js';
 import { html, sessionCookie, signedInSession } from './gate-security';
 import { listSiteFiles, siteBuildDirectory, startServer, type TestServer } from './harness';
@@ -32,6 +33,10 @@ function rawRequest(baseUrl: string, path: string, headers: Record<string, strin
   });
 }
 
+const sharedSecret = 'one-secret-for-both-servers-of-the-handbook';
+/** A cookie both servers issue the tag of, for an id no session has: it takes a store read to refuse. */
+const unknownSession = sessionCookieCodec(sharedSecret).valueOf(newSessionId());
+
 describe('the fast lane answers as Fastify does', () => {
   let store: Store;
   let withLane: TestServer;
@@ -43,7 +48,7 @@ describe('the fast lane answers as Fastify does', () => {
     expect(mainScript, 'the build has a main script').toBeDefined();
     store = await openStore({ dataDirectory: inMemoryDataDirectory });
     // One secret for both, as for any instances on one store: each honours the other's session cookies.
-    const shared = { SESSION_SECRET: 'one-secret-for-both-servers-of-the-handbook' };
+    const shared = { SESSION_SECRET: sharedSecret };
     withLane = await startServer(shared, { store });
     withoutLane = await startServer(shared, { store, fastLane: false });
     cookie = `${sessionCookie}=${await signedInSession(withLane.baseUrl, 'reader@acme.dev')}`;
@@ -74,6 +79,7 @@ describe('the fast lane answers as Fastify does', () => {
     ['JSON 401', page, () => ({ accept: 'application/json' })],
     ['401 for a script', mainScriptPath(), () => ({})],
     ['a foreign cookie', page, () => ({ ...html, cookie: `${sessionCookie}=${'x'.repeat(43)}` })],
+    ['a cookie we tagged, naming no session', page, () => ({ ...html, cookie: `${sessionCookie}=${unknownSession}` })],
     ['an API route', '/api/me', signedIn({ accept: 'application/json' })],
     ['health', '/healthz', () => ({})],
     ['broken percent-encoding', '/%E0%A4%A', signedIn({ ...html, 'accept-encoding': 'gzip' })],

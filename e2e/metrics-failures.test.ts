@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
 import { inMemoryDataDirectory, openStore } from '../server/src/store/database.js';
 import { type FakeModelServer, startFakeModelServer } from '../server/test-support/fake-model-server.js';
 import { copilotClient } from './ask-fixtures';
@@ -67,9 +68,10 @@ describe('database errors', () => {
     const server = await startServer({ METRICS_PORT: String(metricsPort) }, { store });
     try {
       await store.close();
-      // An unknown session is looked up in the database, which is gone.
+      // An unknown session with our tag is looked up in the database, which is gone.
+      const unknownSession = sessionCookieCodec(server.config.sessionSecret).valueOf(newSessionId());
       const response = await fetch(`${server.baseUrl}/faqs/`, {
-        headers: { cookie: `acme_session=${'x'.repeat(43)}` },
+        headers: { cookie: `acme_session=${unknownSession}` },
       });
       expect(response.status).toBeGreaterThanOrEqual(500);
       const first = await scrape(metricsPort);

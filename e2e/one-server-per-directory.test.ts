@@ -25,7 +25,13 @@ async function startOn(name: string) {
   const instance = await startInstance({
     port,
     logFile: path.join(workDirectory, `${name}.log`),
-    environment: { NODE_ENV: 'test', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDirectory },
+    environment: {
+      NODE_ENV: 'test',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDirectory,
+      // One secret for every start: the reader's cookie is honoured by the server that takes over.
+      SESSION_SECRET: 'one-secret-for-every-start-on-this-directory',
+    },
   });
   instances.push(instance);
   return instance;

@@ -153,11 +153,16 @@ test('needs a session, and the handbook origin for changes', async ({ server, se
   }
 });
 
-/** The server's own store settings for a test database, as an operator would write them. */
-const environmentOf = (database: TestDatabase): Record<string, string> =>
-  database.options.databaseUrl
+/**
+ * The server's own store settings for a test database, as an operator would write them, with the one SESSION_SECRET
+ * every start shares (session cookies carry a tag made with it).
+ */
+const environmentOf = (database: TestDatabase): Record<string, string> => ({
+  SESSION_SECRET: 'one-secret-for-every-start-of-the-handbook',
+  ...(database.options.databaseUrl
     ? { DATABASE_URL: database.options.databaseUrl }
-    : { DATA_DIR: database.options.dataDirectory };
+    : { DATA_DIR: database.options.dataDirectory }),
+});
 
 for (const backend of testBackends.filter((candidate) => candidate.persistent)) {
   describe.skipIf(backend.skipped)(`conversations survive a server restart on ${backend.name}`, () => {

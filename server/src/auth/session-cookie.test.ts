@@ -22,7 +22,7 @@ describe('session cookie codec', () => {
     );
   });
 
-  it.for(['', '.', 'abc', '.abc', 'abc.', 'a.b.c', '%2e'])('refuses %j', (value) => {
+  it.for(['', '.', 'abc', '.abc', 'abc.', 'a.b.c'])('refuses %j', (value) => {
     expect(cookies.sessionIdOf(value)).toBeUndefined();
   });
 
