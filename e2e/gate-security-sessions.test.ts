@@ -3,6 +3,7 @@ import { hashSessionId, newSessionId, sessionCookieCodec } from '../server/src/a
 import { createSession, findSessionByIdHash, touchSession } from '../server/src/store/sessions.js';
 import { test } from './fixtures';
 import {
+  cookieAttributes,
   cookieValueFor,
   expectCleared,
   fetchPath,
@@ -105,6 +106,22 @@ describe('session attacks', () => {
     expect((await fetchPath(server.baseUrl, '/api/me', withSession(attackerSession))).status).toBe(401);
   });
 
+  test('refusedAccountsSessionEndsWithinAnHour', async ({ server }) => {
+    const { response: refused } = await signIn(server.baseUrl, { email: 'outsider@gmail.com' });
+    const refusedCookie = setCookieFor(refused, sessionCookie) ?? '';
+    expect(cookieAttributes(refusedCookie)).toContain('max-age=3600');
+    const row = await findSessionByIdHash(server.store.db, {
+      idHash: idHashOfCookie(refusedCookie.slice(`${sessionCookie}=`.length).split(';')[0] ?? ''),
+    });
+    expect(row?.email).toBe('outsider@gmail.com');
+    expect(row?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 3_500_000);
+    expect(row?.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 3_600_000);
+
+    const { response: allowed } = await signIn(server.baseUrl, { email: 'reader@acme.dev' });
+    const lifetimeSeconds = server.config.sessionAbsoluteTimeoutMs / 1000;
+    expect(cookieAttributes(setCookieFor(allowed, sessionCookie) ?? '')).toContain(`max-age=${lifetimeSeconds}`);
+  });
+
   test('newSessionIdAtEverySignIn', async ({ server }) => {
     const first = await signedInSession(server.baseUrl, 'reader@acme.dev');
     const second = await signedInSession(server.baseUrl, 'reader@acme.dev');
@@ -151,6 +168,7 @@ describe('logout CSRF', () => {
     );
     expect(response.status).toBe(204);
     expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('clear-site-data'), 'the cached chunks of the docs go too').toBe('"cache"');
     expectCleared(response, sessionCookie);
     expect((await fetchPath(server.baseUrl, '/faqs/', withSession(sessionId))).status).toBe(401);
     expect(await findSessionByIdHash(server.store.db, { idHash: idHashOfCookie(sessionId) })).toBeUndefined();

@@ -76,6 +76,19 @@ describe('sign-in callback attacks', () => {
     ['unsignedAttemptIsRefused', (attempt: SignInAttempt) => encodeURIComponent(JSON.stringify(attempt))],
     ['garbageAttemptIsRefused', () => 'not-json.not-a-signature'],
     [
+      'attemptOlderThanTenMinutesIsRefused',
+      (attempt: SignInAttempt, secret: string) => signAttempt({ ...attempt, startedAt: Date.now() - 601_000 }, secret),
+    ],
+    [
+      'attemptStartedInTheFutureIsRefused',
+      (attempt: SignInAttempt, secret: string) => signAttempt({ ...attempt, startedAt: Date.now() + 60_000 }, secret),
+    ],
+    [
+      'attemptWithoutItsStartIsRefused',
+      ({ startedAt: _startedAt, ...attempt }: SignInAttempt, secret: string) =>
+        encodeURIComponent(cookieSealer(secret).sign(JSON.stringify(attempt))),
+    ],
+    [
       'signedAttemptWithoutCodeVerifierIsRefused',
       ({ state, nonce }: SignInAttempt, secret: string) =>
         encodeURIComponent(cookieSealer(secret).sign(JSON.stringify({ state, nonce, next: '/' }))),

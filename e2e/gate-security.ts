@@ -15,7 +15,7 @@ export const messages = {
   cancelled: 'Sign-in was cancelled.',
 };
 
-export type SignInAttempt = { state: string; nonce: string; codeVerifier: string; next: string };
+export type SignInAttempt = { state: string; nonce: string; codeVerifier: string; next: string; startedAt: number };
 
 /** Runs the flow by hand up to the moment the browser would request our callback. */
 export async function reachCallback(baseUrl: string, email = 'reader@acme.dev') {

@@ -75,6 +75,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     // arrives on open ones (each answer closing its connection) instead of answering 503: a 503 is what a database
     // outage gives on every instance, so the balancer neither retries it nor counts it against an instance.
     return503OnClosing: false,
+    // A request (headers and body) must arrive within two minutes, or its connection is closed (node's default of
+    // five minutes is turned off by Fastify's 0): a client trickling a body cannot hold sockets for ever.
+    requestTimeout: 120_000,
   });
   // First of all on closing: from then on Fastify answers every request, each closing its connection.
   app.addHook('preClose', (done) => {

@@ -18,14 +18,27 @@ import type { SignInProblem } from './sign-in-page.js';
 import type { SendSignInPage } from './sign-in-response.js';
 import { isAllowed } from './viewer.js';
 
-type SignInAttempt = SignInChecks & { next: string };
+/** What the sealed attempt cookie carries from /auth/login to the callback; `startedAt` in ms since the epoch. */
+type SignInAttempt = SignInChecks & { next: string; startedAt: number };
 
 const signInAttemptSeconds = 600;
+/**
+ * A refused account's session only shows who is signed in and offers another account: it ends after an hour, so
+ * strangers' sign-ins do not pile up rows for the idle timeout's whole week.
+ */
+const refusedSessionSeconds = 3600;
 
-function isSignInAttempt(value: unknown): value is SignInAttempt {
+/** A whole attempt cookie, started within its ten minutes: the server, not only the browser's Max-Age, ends it. */
+function isSignInAttempt(value: unknown, now: number): value is SignInAttempt {
   if (!value || typeof value !== 'object') return false;
   const attempt = value as Record<string, unknown>;
-  return ['state', 'nonce', 'codeVerifier', 'next'].every((key) => typeof attempt[key] === 'string');
+  const startedAt = attempt.startedAt;
+  return (
+    ['state', 'nonce', 'codeVerifier', 'next'].every((key) => typeof attempt[key] === 'string') &&
+    typeof startedAt === 'number' &&
+    startedAt <= now &&
+    now - startedAt <= signInAttemptSeconds * 1000
+  );
 }
 
 /** Which readable problem an exception from the token exchange is; the details go to the log. */
@@ -71,7 +84,7 @@ export async function authRoutes(
     const unsigned = rawAttempt ? request.unsignCookie(rawAttempt) : undefined;
     try {
       const attempt: unknown = unsigned?.valid && unsigned.value ? JSON.parse(unsigned.value) : undefined;
-      return isSignInAttempt(attempt) ? attempt : undefined;
+      return isSignInAttempt(attempt, Date.now()) ? attempt : undefined;
     } catch {
       return undefined;
     }
@@ -97,7 +110,7 @@ export async function authRoutes(
       request.log.error({ err: error }, 'could not reach the identity provider to start sign-in');
       return showSignInPage(request, reply, 503, 'provider-unavailable', next);
     }
-    const attempt: SignInAttempt = { ...checks, next };
+    const attempt: SignInAttempt = { ...checks, next, startedAt: Date.now() };
     reply.setCookie(names.signInAttempt, JSON.stringify(attempt), {
       ...cookieOptions(config, signInAttemptSeconds),
       signed: true,
@@ -134,7 +147,8 @@ export async function authRoutes(
     // A fresh id at every sign-in: a session id planted before sign-in is never promoted.
     if (request.viewer.state === 'signed-in') await sessions.end(request.viewer.idHash);
     const sessionId = newSessionId();
-    const now = Date.now();
+    const allowed = decideAccess(currentPolicy(), identity).allowed;
+    const lifetimeMs = allowed ? config.sessionAbsoluteTimeoutMs : refusedSessionSeconds * 1000;
     const claimedThreads = await sessions.start(
       {
         idHash: hashSessionId(sessionId),
@@ -144,15 +158,15 @@ export async function authRoutes(
         emailVerified: identity.emailVerified,
         hostedDomain: identity.hostedDomain ?? null,
         name: identity.name ?? null,
-        expiresAt: new Date(now + config.sessionAbsoluteTimeoutMs),
+        expiresAt: new Date(Date.now() + lifetimeMs),
       },
-      { claimLegacyRows: decideAccess(currentPolicy(), identity).allowed },
+      { claimLegacyRows: allowed },
     );
-    request.log.info({ email: identity.email, claimedThreads }, 'signed in');
+    request.log.info({ email: identity.email, allowed, claimedThreads }, 'signed in');
     reply.setCookie(
       names.session,
       sessionCookies.valueOf(sessionId),
-      cookieOptions(config, Math.floor(config.sessionAbsoluteTimeoutMs / 1000)),
+      cookieOptions(config, Math.floor(lifetimeMs / 1000)),
     );
     return noStore(reply).redirect(safeReturnPath(attempt.next), 303);
   });
@@ -163,6 +177,8 @@ export async function authRoutes(
     }
     if (request.viewer.state === 'signed-in') await sessions.end(request.viewer.idHash);
     reply.clearCookie(names.session, cookieOptions(config));
+    // The hashed script chunks hold the docs' text and are cached for a year: a browser signed out forgets them too.
+    reply.header('clear-site-data', '"cache"');
     if (request.headers.accept?.includes('text/html')) return noStore(reply).redirect('/', 303);
     return noStore(reply).code(204).send();
   });
