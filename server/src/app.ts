@@ -156,6 +156,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     sessions,
     sessionCookies,
     currentPolicy,
+    limits,
     identityProvider: createIdentityProviderClient(config, credentials),
     sendSignInPage,
   });

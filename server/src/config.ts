@@ -52,6 +52,7 @@ const environmentSchema = z.object({
   ALLOW_DEVELOPMENT_SIGN_IN: booleanFlag.default(false),
   ASK_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(20),
   SEARCH_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  SIGN_IN_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   ASK_CONCURRENT_PER_USER: z.coerce.number().int().positive().default(2),
   REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
   COPILOT_PROVIDER: z.enum(modelProviders).default('none'),
@@ -126,6 +127,8 @@ export type Config = {
   /** Where the limits per reader are counted across instances; undefined: PostgreSQL when used, else this process. */
   redisUrl: string | undefined;
   searchRequestsPerMinute: number;
+  /** Sign-in requests (start, return) one address may make a minute: a whole office behind one NAT shares it. */
+  signInRequestsPerMinute: number;
   /** Days the questions log keeps a question for the maintainers' report. */
   questionLogDays: number;
   /** The language model behind Dev Copilot; undefined means docs-only answers. */
@@ -250,6 +253,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     askLimits: { requestsPerMinute: values.ASK_REQUESTS_PER_MINUTE, concurrentPerUser: values.ASK_CONCURRENT_PER_USER },
     redisUrl: values.REDIS_URL,
     searchRequestsPerMinute: values.SEARCH_REQUESTS_PER_MINUTE,
+    signInRequestsPerMinute: values.SIGN_IN_REQUESTS_PER_MINUTE,
     questionLogDays: values.COPILOT_QUESTION_LOG_DAYS,
     model,
   };

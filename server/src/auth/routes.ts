@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from '../api-errors.js';
 import type { Config } from '../config.js';
+import type { Limits } from '../limits/limits.js';
 import { type AccessPolicy, decideAccess, primaryDomains } from './access-policy.js';
 import { logoSvg } from './assets.js';
 import { isPlainAsciiAddress } from './email-address.js';
@@ -14,6 +15,7 @@ import {
 import { safeReturnPath } from './return-path.js';
 import { cookieNames, cookieOptions, hashSessionId, newSessionId, type SessionCookieCodec } from './session-cookie.js';
 import type { SessionService } from './session-service.js';
+import { limitSignIns } from './sign-in-limit.js';
 import type { SignInProblem } from './sign-in-page.js';
 import type { SendSignInPage } from './sign-in-response.js';
 import { isAllowed } from './viewer.js';
@@ -60,11 +62,13 @@ export async function authRoutes(
     sessions: SessionService;
     sessionCookies: SessionCookieCodec;
     currentPolicy: () => AccessPolicy;
+    /** Counts sign-in requests across instances; without it, this instance counts alone. */
+    limits?: Limits | undefined;
     identityProvider: ReturnType<typeof createIdentityProviderClient>;
     sendSignInPage: SendSignInPage;
   },
 ) {
-  const { config, sessions, sessionCookies, currentPolicy, identityProvider, sendSignInPage } = options;
+  const { config, sessions, sessionCookies, currentPolicy, identityProvider, sendSignInPage, limits } = options;
   const names = cookieNames(config);
   const publicOrigin = config.publicUrl.origin;
 
@@ -97,78 +101,87 @@ export async function authRoutes(
     reply.header('cache-control', 'public, max-age=3600').type('image/svg+xml').send(logoSvg),
   );
 
-  app.get<{ Querystring: { next?: string; switch?: string } }>('/auth/login', async (request, reply) => {
-    const next = safeReturnPath(request.query.next);
-    const checks = newSignInChecks();
-    let authorizationUrl: URL;
-    try {
-      authorizationUrl = await identityProvider.authorizationUrl({
-        checks,
-        switchAccount: request.query.switch === '1',
-      });
-    } catch (error) {
-      request.log.error({ err: error }, 'could not reach the identity provider to start sign-in');
-      return showSignInPage(request, reply, 503, 'provider-unavailable', next);
-    }
-    const attempt: SignInAttempt = { ...checks, next, startedAt: Date.now() };
-    reply.setCookie(names.signInAttempt, JSON.stringify(attempt), {
-      ...cookieOptions(config, signInAttemptSeconds),
-      signed: true,
+  // Starting a sign-in and coming back from the provider, limited per address (each calls the provider).
+  await app.register(async (signIn) => {
+    await limitSignIns(signIn, {
+      perMinute: config.signInRequestsPerMinute,
+      store: limits?.perMinuteStore,
+      answer: (request, reply, retryAfterSeconds) =>
+        showSignInPage(request, reply.header('retry-after', String(retryAfterSeconds)), 429, 'too-many-attempts'),
     });
-    return noStore(reply).redirect(authorizationUrl.href, 303);
-  });
+    signIn.get<{ Querystring: { next?: string; switch?: string } }>('/auth/login', async (request, reply) => {
+      const next = safeReturnPath(request.query.next);
+      const checks = newSignInChecks();
+      let authorizationUrl: URL;
+      try {
+        authorizationUrl = await identityProvider.authorizationUrl({
+          checks,
+          switchAccount: request.query.switch === '1',
+        });
+      } catch (error) {
+        request.log.error({ err: error }, 'could not reach the identity provider to start sign-in');
+        return showSignInPage(request, reply, 503, 'provider-unavailable', next);
+      }
+      const attempt: SignInAttempt = { ...checks, next, startedAt: Date.now() };
+      reply.setCookie(names.signInAttempt, JSON.stringify(attempt), {
+        ...cookieOptions(config, signInAttemptSeconds),
+        signed: true,
+      });
+      return noStore(reply).redirect(authorizationUrl.href, 303);
+    });
 
-  app.get<{ Querystring: { error?: string } }>('/auth/callback', async (request, reply) => {
-    const attempt = attemptOf(request);
-    reply.clearCookie(names.signInAttempt, cookieOptions(config));
-    // A cancelled or failed sign-in offers to try again from the page the reader came from (checked again: ours only).
-    const returnPath = attempt ? safeReturnPath(attempt.next) : undefined;
-    const refuse = (status: number, problem: SignInProblem) =>
-      showSignInPage(request, reply, status, problem, returnPath);
-    if (request.query.error) {
-      request.log.info({ error: request.query.error }, 'sign-in refused by the identity provider');
-      return refuse(401, request.query.error === 'access_denied' ? 'cancelled' : 'failed');
-    }
-    if (!attempt) return refuse(400, 'expired');
+    signIn.get<{ Querystring: { error?: string } }>('/auth/callback', async (request, reply) => {
+      const attempt = attemptOf(request);
+      reply.clearCookie(names.signInAttempt, cookieOptions(config));
+      // A cancelled or failed sign-in offers to try again from the page the reader came from (checked again: ours only).
+      const returnPath = attempt ? safeReturnPath(attempt.next) : undefined;
+      const refuse = (status: number, problem: SignInProblem) =>
+        showSignInPage(request, reply, status, problem, returnPath);
+      if (request.query.error) {
+        request.log.info({ error: request.query.error }, 'sign-in refused by the identity provider');
+        return refuse(401, request.query.error === 'access_denied' ? 'cancelled' : 'failed');
+      }
+      if (!attempt) return refuse(400, 'expired');
 
-    let identity: Awaited<ReturnType<typeof identityProvider.finishSignIn>>;
-    try {
-      identity = await identityProvider.finishSignIn(new URL(request.url, config.publicUrl), attempt);
-    } catch (error) {
-      request.log.warn({ err: error }, 'sign-in callback rejected');
-      return refuse(401, problemFrom(error));
-    }
+      let identity: Awaited<ReturnType<typeof identityProvider.finishSignIn>>;
+      try {
+        identity = await identityProvider.finishSignIn(new URL(request.url, config.publicUrl), attempt);
+      } catch (error) {
+        request.log.warn({ err: error }, 'sign-in callback rejected');
+        return refuse(401, problemFrom(error));
+      }
 
-    if (!isPlainAsciiAddress(identity.email)) {
-      request.log.info({ email: identity.email }, 'sign-in refused: the address is not plain ASCII');
-      return refuse(403, 'non-ascii-email');
-    }
+      if (!isPlainAsciiAddress(identity.email)) {
+        request.log.info({ email: identity.email }, 'sign-in refused: the address is not plain ASCII');
+        return refuse(403, 'non-ascii-email');
+      }
 
-    // A fresh id at every sign-in: a session id planted before sign-in is never promoted.
-    if (request.viewer.state === 'signed-in') await sessions.end(request.viewer.idHash);
-    const sessionId = newSessionId();
-    const allowed = decideAccess(currentPolicy(), identity).allowed;
-    const lifetimeMs = allowed ? config.sessionAbsoluteTimeoutMs : refusedSessionSeconds * 1000;
-    const claimedThreads = await sessions.start(
-      {
-        idHash: hashSessionId(sessionId),
-        issuer: identity.issuer,
-        subject: identity.subject,
-        email: identity.email,
-        emailVerified: identity.emailVerified,
-        hostedDomain: identity.hostedDomain ?? null,
-        name: identity.name ?? null,
-        expiresAt: new Date(Date.now() + lifetimeMs),
-      },
-      { claimLegacyRows: allowed },
-    );
-    request.log.info({ email: identity.email, allowed, claimedThreads }, 'signed in');
-    reply.setCookie(
-      names.session,
-      sessionCookies.valueOf(sessionId),
-      cookieOptions(config, Math.floor(lifetimeMs / 1000)),
-    );
-    return noStore(reply).redirect(safeReturnPath(attempt.next), 303);
+      // A fresh id at every sign-in: a session id planted before sign-in is never promoted.
+      if (request.viewer.state === 'signed-in') await sessions.end(request.viewer.idHash);
+      const sessionId = newSessionId();
+      const allowed = decideAccess(currentPolicy(), identity).allowed;
+      const lifetimeMs = allowed ? config.sessionAbsoluteTimeoutMs : refusedSessionSeconds * 1000;
+      const claimedThreads = await sessions.start(
+        {
+          idHash: hashSessionId(sessionId),
+          issuer: identity.issuer,
+          subject: identity.subject,
+          email: identity.email,
+          emailVerified: identity.emailVerified,
+          hostedDomain: identity.hostedDomain ?? null,
+          name: identity.name ?? null,
+          expiresAt: new Date(Date.now() + lifetimeMs),
+        },
+        { claimLegacyRows: allowed },
+      );
+      request.log.info({ email: identity.email, allowed, claimedThreads }, 'signed in');
+      reply.setCookie(
+        names.session,
+        sessionCookies.valueOf(sessionId),
+        cookieOptions(config, Math.floor(lifetimeMs / 1000)),
+      );
+      return noStore(reply).redirect(safeReturnPath(attempt.next), 303);
+    });
   });
 
   app.post('/auth/logout', async (request, reply) => {

@@ -13,6 +13,7 @@ export const signInProblems = {
   'non-ascii-email':
     'This account’s address has characters outside plain ASCII (letters a-z, digits, punctuation), which the handbook does not accept. Sign in with your company account.',
   failed: 'Sign-in did not complete. Please try again.',
+  'too-many-attempts': 'Too many sign-in attempts from this network. Please wait a minute, then sign in again.',
 } as const;
 
 export type SignInProblem = keyof typeof signInProblems;
