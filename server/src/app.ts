@@ -183,7 +183,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     observer: metrics?.copilot,
     currentIndex: () => site.current().search,
     semanticSearch: semanticIndex?.search,
-    readImageText: (images, signal) => readImageText(imageTextReader, images, signal, app.log),
+    readImageText: (images, signal, owner) => readImageText(imageTextReader, { images, owner }, signal, app.log),
     model: config.model && {
       languageModel: await createChatModel(config.model),
       timeoutMs: config.model.timeoutMs,

@@ -18,7 +18,10 @@ export type AnswerDependencies = {
   /** The configured language model; without one, answers are built from the docs alone. */
   model?: { languageModel: LanguageModel; timeoutMs: number; vision: boolean; maxOutputTokens: number } | undefined;
   /** Reads the text of the question's screenshots (OCR); without it, screenshots reach only a vision model. */
-  readImageText?: ((images: readonly CheckedImage[], signal: AbortSignal) => Promise<string>) | undefined;
+  /** The text of a reader's (`owner`'s) screenshots; readers take turns at the one engine. */
+  readImageText?:
+    | ((images: readonly CheckedImage[], signal: AbortSignal, owner: string) => Promise<string>)
+    | undefined;
   semanticSearch?: SemanticSearch | undefined;
 };
 
@@ -79,9 +82,10 @@ type Grounding = {
 export async function startAnswer(
   options: AnswerDependencies,
   conversation: AskAiRequest,
-  images: readonly CheckedImage[],
+  question: { images: readonly CheckedImage[]; owner: string },
   signal: AbortSignal,
 ): Promise<AnswerRun> {
+  const { images, owner } = question;
   const index = options.currentIndex();
   const typed = searchQueryOf(conversation);
   // The page boosts retrieval and is named to the model: only the site's own URL of a real page is used, never the
@@ -89,7 +93,9 @@ export async function startAnswer(
   const page = conversation.page ? index.sectionAt(conversation.page)?.pageUrl : undefined;
   // Screenshots of terminals carry tokens; none of them goes to a provider or into the questions log.
   const imageText =
-    images.length && options.readImageText ? redactSecrets(await options.readImageText(images, signal)).trim() : '';
+    images.length && options.readImageText
+      ? redactSecrets(await options.readImageText(images, signal, owner)).trim()
+      : '';
   const overviewUrl = overviewPageOf(conversation, page, index);
   const outline = overviewUrl ? outlineOf(index, overviewUrl) : undefined;
   const grounding = outline

@@ -27,7 +27,7 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
         reply.raw.on('close', () => reply.raw.writableFinished || slot.cancel());
         if (request.raw.socket.destroyed) slot.cancel();
         try {
-          const run = await startAnswer(options, request.body, images, slot.signal);
+          const run = await startAnswer(options, request.body, { images, owner: reader }, slot.signal);
           if (run.modelFailure) {
             const { code, reason } = run.modelFailure;
             request.log.warn({ code, reason }, 'the model failed; docs answered');

@@ -145,6 +145,25 @@ describe('the queue in front of the engines', () => {
     await reader.close();
   });
 
+  it("lets readers take turns: one reader's many screenshots do not hold up another's", async () => {
+    const engines = controllableEngines();
+    const reader = createImageTextReader({ startWorker: engines.startWorker });
+    const answered: string[] = [];
+    const readFor = (owner: string, name: string) =>
+      reader.read(image, undefined, owner).then(({ text }) => answered.push(`${name} got ${text}`));
+    const reads = [readFor('heavy', 'heavy 1'), readFor('heavy', 'heavy 2'), readFor('heavy', 'heavy 3')];
+    await settle();
+    reads.push(readFor('light', 'light'));
+    for (const text of ['first', 'second', 'third', 'fourth']) {
+      await settle();
+      engines.started[0]?.finish(text);
+      await settle();
+    }
+    await Promise.all(reads);
+    expect(answered).toEqual(['heavy 1 got first', 'light got second', 'heavy 2 got third', 'heavy 3 got fourth']);
+    await reader.close();
+  });
+
   it('runs two reads at once with two engines', async () => {
     const engines = controllableEngines();
     const reader = createImageTextReader({ startWorker: engines.startWorker, workers: 2 });

@@ -26,8 +26,11 @@ export class OcrError extends Error {
 }
 
 export type ImageTextReader = {
-  /** Reads one image. Rejects only with OcrError; an image it cannot read resolves with empty text and a problem. */
-  read(image: ImageInput, signal?: AbortSignal): Promise<ImageText>;
+  /**
+   * Reads one image for `owner` (a reader). Rejects only with OcrError; an image it cannot read resolves with empty
+   * text and a problem.
+   */
+  read(image: ImageInput, signal?: AbortSignal, owner?: string): Promise<ImageText>;
   /** Stops the engines; waiting and running reads reject with `closed:ocr`. */
   close(): Promise<void>;
 };
@@ -61,6 +64,8 @@ export type ImageTextReaderOptions = {
 
 type Job = {
   image: ImageInput;
+  /** Whose question it is: the line is served by turns among readers, not first come first served. */
+  owner: string;
   /** What decoding it costs (image-dimensions.ts). */
   pixels: number;
   resolve(text: ImageText): void;
@@ -96,11 +101,41 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
     job: undefined,
   }));
   const waiting: Job[] = [];
+  /** When each owner was last given an engine (a count of dispatches); owners with nothing waiting are dropped. */
+  const lastServed = new Map<string, number>();
+  let dispatches = 0;
   let closed = false;
+
+  /**
+   * The waiting read whose owner was served longest ago (never, first), the earliest of theirs: a reader sending
+   * many large screenshots waits behind others rather than making everyone wait behind them.
+   */
+  function nextJob(): Job | undefined {
+    let chosen = -1;
+    let chosenServed = Number.POSITIVE_INFINITY;
+    for (const [index, job] of waiting.entries()) {
+      const served = lastServed.get(job.owner) ?? -1;
+      if (served < chosenServed) {
+        chosen = index;
+        chosenServed = served;
+      }
+    }
+    const [job] = chosen < 0 ? [] : waiting.splice(chosen, 1);
+    if (job) {
+      dispatches += 1;
+      lastServed.set(job.owner, dispatches);
+      for (const owner of lastServed.keys()) {
+        const running = slots.some((slot) => slot.job?.owner === owner);
+        if (owner !== job.owner && !running && !waiting.some((other) => other.owner === owner))
+          lastServed.delete(owner);
+      }
+    }
+    return job;
+  }
 
   function dispatch() {
     for (const slot of slots) {
-      const job = slot.job ? undefined : waiting.shift();
+      const job = slot.job ? undefined : nextJob();
       if (job) void run(slot, job);
     }
   }
@@ -159,7 +194,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
   }
 
   return {
-    read(image, signal) {
+    read(image, signal, owner = '') {
       if (closed) return Promise.reject(new OcrError('closed:ocr', 'The image reader is closed.'));
       if (signal?.aborted) return Promise.reject(new OcrError('aborted:ocr', 'Reading the image was cancelled.'));
       const dimensions = readImageDimensions(image.bytes);
@@ -196,6 +231,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
         const finish = () => signal?.removeEventListener('abort', onAbort);
         const job: Job = {
           image,
+          owner,
           pixels,
           cancelled,
           resolve: (text) => {

@@ -5,20 +5,20 @@ import { type ImageInput, type ImageTextReader, OcrError } from './image-text-re
 const totalWaitMs = 20_000;
 
 /**
- * The text of a question's screenshots, one after another. A screenshot that cannot be read is skipped and logged:
+ * The text of a question's screenshots, one after another, read for its reader (readers take turns at the engine). A screenshot that cannot be read is skipped and logged:
  * the question is still answered, from what the reader typed.
  */
 export async function readImageText(
   reader: ImageTextReader,
-  images: readonly ImageInput[],
+  question: { images: readonly ImageInput[]; owner: string },
   signal: AbortSignal,
   log: FastifyBaseLogger,
 ): Promise<string> {
   const wait = AbortSignal.any([signal, AbortSignal.timeout(totalWaitMs)]);
   const texts: string[] = [];
-  for (const image of images) {
+  for (const image of question.images) {
     try {
-      const read = await reader.read(image, wait);
+      const read = await reader.read(image, wait, question.owner);
       if (read.problem) log.info({ code: read.problem.code }, read.problem.message);
       if (read.text) texts.push(read.text);
     } catch (error) {

@@ -75,7 +75,7 @@ export async function startTurn(deps: TurnDependencies, owner: string, turn: Par
     return createUIMessageStream<TurnMessage>({
       execute: ({ writer }) =>
         writeAnswer(deps, { ...answering, signal: slot.signal }, writer, (signal) =>
-          startAnswer(deps, conversation, images, signal),
+          startAnswer(deps, conversation, { images, owner }, signal),
         ).finally(slot.end),
     });
   } catch (error) {
