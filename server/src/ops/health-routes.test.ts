@@ -43,6 +43,24 @@ describe('/healthz and /readyz', () => {
     await store.close();
   });
 
+  it('asks the database once for probes that arrive together, and again for the next', async () => {
+    const store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    let pings = 0;
+    const ping = () => {
+      pings += 1;
+      return store.ping();
+    };
+    const counted: Store = { ...store, ping };
+    const app = appWith(counted);
+
+    const together = await Promise.all(Array.from({ length: 20 }, () => app.inject('/readyz')));
+    expect(together.map((response) => response.statusCode)).toEqual(Array(20).fill(200));
+    expect(pings).toBe(1);
+    expect((await app.inject('/readyz')).statusCode).toBe(200);
+    expect(pings).toBe(2);
+    await store.close();
+  });
+
   it('sayNotReadyWhenTheDatabaseFails, while the process stays live', async () => {
     const store = await openStore({ dataDirectory: inMemoryDataDirectory });
     await store.close();

@@ -14,12 +14,24 @@ type Check = 'ok' | string;
 export function registerHealthRoutes(app: FastifyInstance, options: { store: Store; siteLoaded: () => boolean }) {
   app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
 
-  app.get('/readyz', async (request, reply) => {
-    const checks: Record<'database' | 'site', Check> = {
-      database: await checkDatabase(options.store).catch((error: unknown) => {
-        request.log.warn({ reason: (error as Error).message }, 'readiness: the database did not answer');
+  // Probes that arrive while one is asking the database share its answer: a flood of them (no session is needed)
+  // costs the database one query at a time, not one each.
+  let running: Promise<Check> | undefined;
+  const databaseCheck = () => {
+    running ??= checkDatabase(options.store)
+      .catch((error: unknown) => {
+        app.log.warn({ reason: (error as Error).message }, 'readiness: the database did not answer');
         return 'unreachable';
-      }),
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+
+  app.get('/readyz', async (_request, reply) => {
+    const checks: Record<'database' | 'site', Check> = {
+      database: await databaseCheck(),
       site: options.siteLoaded() ? 'ok' : 'no build loaded',
     };
     const ready = checks.database === 'ok' && checks.site === 'ok';
