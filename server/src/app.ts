@@ -156,7 +156,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     sessions,
     sessionCookies,
     currentPolicy,
-    limits,
+    signInCounts: limits.perMinuteStore,
     identityProvider: createIdentityProviderClient(config, credentials),
     sendSignInPage,
   });

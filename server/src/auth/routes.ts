@@ -1,7 +1,7 @@
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from '../api-errors.js';
 import type { Config } from '../config.js';
-import type { Limits } from '../limits/limits.js';
 import { type AccessPolicy, decideAccess, primaryDomains } from './access-policy.js';
 import { logoSvg } from './assets.js';
 import { isPlainAsciiAddress } from './email-address.js';
@@ -62,13 +62,13 @@ export async function authRoutes(
     sessions: SessionService;
     sessionCookies: SessionCookieCodec;
     currentPolicy: () => AccessPolicy;
-    /** Counts sign-in requests across instances; without it, this instance counts alone. */
-    limits?: Limits | undefined;
+    /** Counts sign-in requests across instances (the limits' store); without it, this instance counts alone. */
+    signInCounts?: FastifyRateLimitStoreCtor | undefined;
     identityProvider: ReturnType<typeof createIdentityProviderClient>;
     sendSignInPage: SendSignInPage;
   },
 ) {
-  const { config, sessions, sessionCookies, currentPolicy, identityProvider, sendSignInPage, limits } = options;
+  const { config, sessions, sessionCookies, currentPolicy, identityProvider, sendSignInPage, signInCounts } = options;
   const names = cookieNames(config);
   const publicOrigin = config.publicUrl.origin;
 
@@ -105,7 +105,7 @@ export async function authRoutes(
   await app.register(async (signIn) => {
     await limitSignIns(signIn, {
       perMinute: config.signInRequestsPerMinute,
-      store: limits?.perMinuteStore,
+      store: signInCounts,
       answer: (request, reply, retryAfterSeconds) =>
         showSignInPage(request, reply.header('retry-after', String(retryAfterSeconds)), 429, 'too-many-attempts'),
     });
