@@ -69,15 +69,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     serverFactory: lane.serverFactory,
     logger: await loggerOptions(config),
     logController: new AccessLog(metrics?.observeRequest),
-    // Behind a balancer, its X-Forwarded-For names the reader (limits for strangers count by address).
+    // Behind a balancer, its X-Forwarded-For names the reader (the sign-in limit counts by address).
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // While it stops it refuses new connections, which a balancer retries on another instance, and serves what still
     // arrives on open ones (each answer closing its connection) instead of answering 503: a 503 is what a database
     // outage gives on every instance, so the balancer neither retries it nor counts it against an instance.
     return503OnClosing: false,
-    // A request (headers and body) must arrive within two minutes, or its connection is closed (node's default of
-    // five minutes is turned off by Fastify's 0): a client trickling a body cannot hold sockets for ever.
-    requestTimeout: 120_000,
+    // A request (headers and body) must arrive within five minutes, node's own default, which Fastify's 0 turns off:
+    // a client trickling a body cannot hold sockets for ever, and four screenshots (28 MB) still fit a slow uplink.
+    requestTimeout: 300_000,
   });
   // First of all on closing: from then on Fastify answers every request, each closing its connection.
   app.addHook('preClose', (done) => {

@@ -38,7 +38,8 @@ function isSignInAttempt(value: unknown, now: number): value is SignInAttempt {
   return (
     ['state', 'nonce', 'codeVerifier', 'next'].every((key) => typeof attempt[key] === 'string') &&
     typeof startedAt === 'number' &&
-    startedAt <= now &&
+    // A minute's grace for the clocks of instances behind one balancer: the attempt is sealed, so nobody forged it.
+    startedAt <= now + 60_000 &&
     now - startedAt <= signInAttemptSeconds * 1000
   );
 }
@@ -101,35 +102,41 @@ export async function authRoutes(
     reply.header('cache-control', 'public, max-age=3600').type('image/svg+xml').send(logoSvg),
   );
 
-  // Starting a sign-in and coming back from the provider, limited per address (each calls the provider).
+  app.get<{ Querystring: { next?: string; switch?: string } }>('/auth/login', async (request, reply) => {
+    const next = safeReturnPath(request.query.next);
+    const checks = newSignInChecks();
+    let authorizationUrl: URL;
+    try {
+      authorizationUrl = await identityProvider.authorizationUrl({
+        checks,
+        switchAccount: request.query.switch === '1',
+      });
+    } catch (error) {
+      request.log.error({ err: error }, 'could not reach the identity provider to start sign-in');
+      return showSignInPage(request, reply, 503, 'provider-unavailable', next);
+    }
+    const attempt: SignInAttempt = { ...checks, next, startedAt: Date.now() };
+    reply.setCookie(names.signInAttempt, JSON.stringify(attempt), {
+      ...cookieOptions(config, signInAttemptSeconds),
+      signed: true,
+    });
+    return noStore(reply).redirect(authorizationUrl.href, 303);
+  });
+
+  // Coming back from the provider, limited per address: each return is a token request to the provider.
   await app.register(async (signIn) => {
     await limitSignIns(signIn, {
       perMinute: config.signInRequestsPerMinute,
       store: signInCounts,
       answer: (request, reply, retryAfterSeconds) =>
-        showSignInPage(request, reply.header('retry-after', String(retryAfterSeconds)), 429, 'too-many-attempts'),
+        showSignInPage(
+          request,
+          reply.header('retry-after', String(retryAfterSeconds)),
+          429,
+          'too-many-attempts',
+          safeReturnPath(attemptOf(request)?.next),
+        ),
     });
-    signIn.get<{ Querystring: { next?: string; switch?: string } }>('/auth/login', async (request, reply) => {
-      const next = safeReturnPath(request.query.next);
-      const checks = newSignInChecks();
-      let authorizationUrl: URL;
-      try {
-        authorizationUrl = await identityProvider.authorizationUrl({
-          checks,
-          switchAccount: request.query.switch === '1',
-        });
-      } catch (error) {
-        request.log.error({ err: error }, 'could not reach the identity provider to start sign-in');
-        return showSignInPage(request, reply, 503, 'provider-unavailable', next);
-      }
-      const attempt: SignInAttempt = { ...checks, next, startedAt: Date.now() };
-      reply.setCookie(names.signInAttempt, JSON.stringify(attempt), {
-        ...cookieOptions(config, signInAttemptSeconds),
-        signed: true,
-      });
-      return noStore(reply).redirect(authorizationUrl.href, 303);
-    });
-
     signIn.get<{ Querystring: { error?: string } }>('/auth/callback', async (request, reply) => {
       const attempt = attemptOf(request);
       reply.clearCookie(names.signInAttempt, cookieOptions(config));

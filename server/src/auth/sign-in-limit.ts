@@ -10,10 +10,10 @@ class SignInLimited extends Error {
 }
 
 /**
- * At most `perMinute` sign-in requests (starting one, and coming back from the identity provider) a minute from one
- * address: the balancer's X-Forwarded-For when TRUST_PROXY names it. Each starts or finishes a call to the provider
- * under our client id, which a script could otherwise repeat without end. `store` counts across instances. Register
- * it in a plugin that holds only the sign-in routes; `answer` gives the refusal (a page: browsers navigate here).
+ * At most `perMinute` returns from the identity provider a minute from one address: the balancer's X-Forwarded-For
+ * when TRUST_PROXY names it. Each return makes a token request to the provider under our client id, which a script
+ * could otherwise repeat without end. `store` counts across instances. Register it in a plugin that holds only the
+ * callback route; `answer` gives the refusal (a page: browsers navigate here).
  */
 export async function limitSignIns(
   app: FastifyInstance,
@@ -28,7 +28,7 @@ export async function limitSignIns(
     ...(options.store && { store: options.store }),
     max: options.perMinute,
     timeWindow: '1 minute',
-    keyGenerator: (request) => `sign-in:ip:${request.ip}`,
+    // The plugin's own key: the address, IPv4-mapped ones as IPv4 and IPv6 by their /64 (one network, one count).
     errorResponseBuilder: (_request, context) => new SignInLimited(Math.ceil(context.ttl / 1000)),
   });
   // Any other error goes on to the app's own handler (a database outage is its 503 page).

@@ -164,6 +164,29 @@ describe('the queue in front of the engines', () => {
     await reader.close();
   });
 
+  it('keeps the turns of readers whose screenshots come one after another, as a question sends them', async () => {
+    const engines = controllableEngines();
+    const reader = createImageTextReader({ startWorker: engines.startWorker, maxWaiting: 64 });
+    const served: string[] = [];
+    const question = async (owner: string, images: number) => {
+      for (let count = 0; count < images; count += 1) {
+        await reader.read(image, undefined, owner);
+        served.push(owner);
+      }
+    };
+    // d asks two questions at once, as ASK_CONCURRENT_PER_USER allows; x and y send six screenshots each.
+    const asking = [question('x', 6), question('y', 6), question('d', 1), question('d', 1)];
+    for (let read = 0; read < 14; read += 1) {
+      await settle();
+      engines.started[0]?.finish('text');
+      await settle();
+    }
+    await Promise.all(asking);
+    // d's second screenshot is read in d's next turn, not after everyone else's six.
+    expect(served.slice(0, 6).filter((owner) => owner === 'd')).toHaveLength(2);
+    await reader.close();
+  });
+
   it('runs two reads at once with two engines', async () => {
     const engines = controllableEngines();
     const reader = createImageTextReader({ startWorker: engines.startWorker, workers: 2 });

@@ -101,10 +101,15 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
     job: undefined,
   }));
   const waiting: Job[] = [];
-  /** When each owner was last given an engine (a count of dispatches); owners with nothing waiting are dropped. */
+  /**
+   * When each owner was last given an engine (a count of dispatches). An owner is forgotten only once everyone
+   * waiting was served after them: coming back, they would be first anyway. A question's screenshots are read one
+   * after another, so between two of them its owner has nothing waiting, and must not count as new.
+   */
   const lastServed = new Map<string, number>();
   let dispatches = 0;
   let closed = false;
+  const servedAt = (owner: string) => lastServed.get(owner) ?? -1;
 
   /**
    * The waiting read whose owner was served longest ago (never, first), the earliest of theirs: a reader sending
@@ -112,23 +117,18 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
    */
   function nextJob(): Job | undefined {
     let chosen = -1;
-    let chosenServed = Number.POSITIVE_INFINITY;
     for (const [index, job] of waiting.entries()) {
-      const served = lastServed.get(job.owner) ?? -1;
-      if (served < chosenServed) {
-        chosen = index;
-        chosenServed = served;
-      }
+      const best = waiting[chosen];
+      if (!best || servedAt(job.owner) < servedAt(best.owner)) chosen = index;
     }
     const [job] = chosen < 0 ? [] : waiting.splice(chosen, 1);
-    if (job) {
-      dispatches += 1;
-      lastServed.set(job.owner, dispatches);
-      for (const owner of lastServed.keys()) {
-        const running = slots.some((slot) => slot.job?.owner === owner);
-        if (owner !== job.owner && !running && !waiting.some((other) => other.owner === owner))
-          lastServed.delete(owner);
-      }
+    if (!job) return undefined;
+    dispatches += 1;
+    lastServed.set(job.owner, dispatches);
+    const oldestWaiting = Math.min(...waiting.map((other) => servedAt(other.owner)));
+    for (const [owner, served] of lastServed) {
+      const running = owner === job.owner || slots.some((slot) => slot.job?.owner === owner);
+      if (served < oldestWaiting && !running) lastServed.delete(owner);
     }
     return job;
   }
