@@ -127,7 +127,7 @@ export type Config = {
   /** Where the limits per reader are counted across instances; undefined: PostgreSQL when used, else this process. */
   redisUrl: string | undefined;
   searchRequestsPerMinute: number;
-  /** Sign-in requests (start, return) one address may make a minute: a whole office behind one NAT shares it. */
+  /** Returns from the identity provider one address may make a minute: a whole office behind one NAT shares it. */
   signInRequestsPerMinute: number;
   /** Days the questions log keeps a question for the maintainers' report. */
   questionLogDays: number;
@@ -176,6 +176,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   const problems: string[] = [];
 
   const publicUrl = new URL(values.PUBLIC_URL ?? `http://localhost:${values.PORT}`);
+  const dataDirectory = path.resolve(values.DATA_DIR);
   if (publicUrl.pathname !== '/' || publicUrl.search || publicUrl.hash) {
     problems.push('  PUBLIC_URL: must be an origin only, like https://docs.acme.dev (no path)');
   }
@@ -227,7 +228,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     // JSON lines for log collectors; pretty only for a developer reading a terminal.
     logFormat: values.LOG_FORMAT ?? (values.NODE_ENV === 'development' && process.stdout.isTTY ? 'pretty' : 'json'),
     siteDirectory: path.resolve(values.SITE_DIR),
-    dataDirectory: path.resolve(values.DATA_DIR),
+    dataDirectory,
     databaseUrl: values.DATABASE_URL,
     databaseTimeouts: {
       connectSeconds: values.DATABASE_CONNECT_TIMEOUT_SECONDS,
@@ -239,7 +240,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     // Development without SESSION_SECRET keeps one in DATA_DIR, so a restart does not sign every reader out.
     keptSessionSecretFile:
       values.NODE_ENV === 'development' && !values.SESSION_SECRET
-        ? path.join(path.resolve(values.DATA_DIR), 'session-secret')
+        ? path.join(dataDirectory, 'session-secret')
         : undefined,
     sessionIdleTimeoutMs: values.SESSION_IDLE_TIMEOUT_HOURS * 3_600_000,
     sessionAbsoluteTimeoutMs: values.SESSION_ABSOLUTE_TIMEOUT_HOURS * 3_600_000,

@@ -41,7 +41,9 @@ export function createViewerResolver(options: {
   // tag and hash are checked once (SHA-256 alone was 4 % of serving a page). Cookies that name no session are not
   // kept, so strangers cannot fill it.
   const idHashes = new Map<string, string>();
-  const hashOf = (cookieValue: string) => {
+  /** The id hash a cookie value names; undefined for one no session could have (absent, too long, not our tag). */
+  const idHashOf = (cookieValue: string | undefined) => {
+    if (!cookieValue || cookieValue.length > 100) return undefined;
     const kept = idHashes.get(cookieValue);
     if (kept) return kept;
     const sessionId = cookies.sessionIdOf(cookieValue);
@@ -67,23 +69,18 @@ export function createViewerResolver(options: {
     return viewer;
   }
 
-  /** A cookie value no session could have: absent, or longer than any we issue. */
-  const noSession = (value: string | undefined): value is undefined => !value || value.length > 100;
-
   return {
     known(cookieValue: string | undefined): Viewer | undefined {
-      if (noSession(cookieValue)) return signedOut;
-      const idHash = hashOf(cookieValue);
-      if (idHash === undefined) return signedOut;
+      const idHash = idHashOf(cookieValue);
+      if (cookieValue === undefined || idHash === undefined) return signedOut;
       const session = sessions.peek(idHash);
       if (!session) return sessions.isGone(idHash) ? signedOut : undefined;
       keepHash(cookieValue, idHash);
       return viewerOf(session, idHash);
     },
     async resolve(cookieValue: string | undefined): Promise<Viewer> {
-      if (noSession(cookieValue)) return signedOut;
-      const idHash = hashOf(cookieValue);
-      if (idHash === undefined) return signedOut;
+      const idHash = idHashOf(cookieValue);
+      if (cookieValue === undefined || idHash === undefined) return signedOut;
       const session = await sessions.find(idHash);
       if (!session) return signedOut;
       keepHash(cookieValue, idHash);
