@@ -73,6 +73,14 @@ export type AnswerSource = { title: string; url: string };
 export type AnswerMode = 'docs-only' | 'model';
 
 /**
+ * How sure an answer is that the handbook answers the question: `answered` (the key fact, the exact section linked),
+ * `closest` (the handbook may not answer it exactly; the closest it comes is quoted and linked) or `none` (not covered:
+ * the closest pages and #dev-help). `covered` is true only for `answered`.
+ */
+export const answerConfidences = ['answered', 'closest', 'none'] as const;
+export type AnswerConfidence = (typeof answerConfidences)[number];
+
+/**
  * The JSON answer: `data` is the markdown to show (spec section 7); the rest is ours. `sources` are the sections the
  * answer rests on, empty when the handbook does not cover the question (`covered: false`); the pages nearest to such
  * a question are in `closest`.
