@@ -1,5 +1,5 @@
 /** Run in a worker thread by site-follower.ts: reads one build and posts it back, or why it could not. */
-import { parentPort, workerData } from 'node:worker_threads';
+import * as workerThreads from 'node:worker_threads';
 import { type BuiltSite, fingerprintOf, type HoldLimits, readBuiltSite } from './built-site.js';
 import { cachedDocSections } from './doc-sections-cache.js';
 
@@ -10,6 +10,7 @@ export type BuiltSiteReply =
   | { kind: 'changed' }
   | { kind: 'failed'; reason: string };
 
+const { parentPort, workerData } = workerThreads;
 const { siteDirectory, limits } = workerData as BuiltSiteRequest;
 let reply: BuiltSiteReply;
 try {
@@ -23,10 +24,19 @@ try {
 } catch (error) {
   reply = { kind: 'failed', reason: (error as Error).message };
 }
-/** The file bytes are moved to the server's thread, not copied (readFileSync gives each file a buffer of its own). */
+/**
+ * The file bytes are moved to the server's thread, not copied. Node 22 and later may hand out buffers that cannot be
+ * moved (Buffer's shared pool, marked untransferable): those are copied, since moving one fails the whole message.
+ * Node 20 has no way to ask and gives each file a buffer of its own.
+ */
+const { isMarkedAsUntransferable } = workerThreads as { isMarkedAsUntransferable?: (value: object) => boolean };
+const untransferable = (bytes: ArrayBuffer) => isMarkedAsUntransferable?.(bytes) ?? false;
 const transfer = new Set<ArrayBuffer>();
 if (reply.kind === 'read') {
   for (const file of reply.site.files)
-    for (const bytes of Object.values(file.held)) transfer.add(bytes.buffer as ArrayBuffer);
+    for (const bytes of Object.values(file.held)) {
+      const buffer = bytes.buffer as ArrayBuffer;
+      if (!untransferable(buffer)) transfer.add(buffer);
+    }
 }
 parentPort?.postMessage(reply, [...transfer]);
