@@ -1,3 +1,4 @@
+/// <reference path="./fs-native-extensions.d.ts" />
 import { constants } from 'node:fs';
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { hostname } from 'node:os';
