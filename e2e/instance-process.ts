@@ -2,8 +2,8 @@
  * One instance of the compiled server run as the image runs it (the Dockerfile's CMD, from the repository), as a child
  * process with its JSON log in a file: for tests of several instances, signals and outages.
  */
-import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
 import { readDockerfile, repositoryRoot } from './dockerfile';
 
 export type Instance = {
@@ -15,15 +15,20 @@ export type Instance = {
   logLines(): Array<Record<string, unknown>>;
   /** Sends the signal and resolves with the exit code (null when killed by a signal). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** With `outputNeverRead`: how many bytes its standard output holds unread, read at last (after it exited). */
+  readUnreadOutput(): number;
 };
 
 export async function startInstance(options: {
   port: number;
   logFile: string;
   environment: Record<string, string>;
+  /** Standard output is a pipe that is never read (a paused supervisor, a stuck log shipper), not the log file. */
+  outputNeverRead?: boolean;
 }): Promise<Instance> {
   const { command } = readDockerfile();
   const log = openSync(options.logFile, 'a');
+  const unread = options.outputNeverRead ? neverReadPipe(`${options.logFile}.pipe`) : undefined;
   const child = spawn(process.execPath, command.slice(1), {
     cwd: repositoryRoot,
     env: {
@@ -33,9 +38,10 @@ export async function startInstance(options: {
       LOG_FORMAT: 'json',
       ...options.environment,
     },
-    stdio: ['ignore', log, log],
+    stdio: ['ignore', unread?.writeEnd ?? log, log],
   });
   closeSync(log);
+  if (unread) closeSync(unread.writeEnd);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${options.port}`;
   const pid = child.pid ?? 0;
@@ -53,6 +59,10 @@ export async function startInstance(options: {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
+    readUnreadOutput() {
+      if (!unread) throw new Error('its output is a file');
+      return readAllAvailable(unread.readEnd);
+    },
   };
   for (let attempt = 0; attempt < 600; attempt += 1) {
     if (child.exitCode !== null) {
@@ -67,4 +77,32 @@ export async function startInstance(options: {
   }
   await instance.stop('SIGKILL');
   throw new Error('the instance did not become healthy within 30 s');
+}
+
+/**
+ * A named pipe (Node's own child pipes are read into the parent's buffer and emptied at exit): the reader stays open,
+ * so writes do not fail with EPIPE, but reads nothing, so once the pipe is full every write would wait.
+ */
+function neverReadPipe(file: string) {
+  const made = spawnSync('mkfifo', ['-m', '600', file]);
+  if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr}`);
+  const readEnd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  return { readEnd, writeEnd: openSync(file, constants.O_WRONLY) };
+}
+
+function readAllAvailable(fd: number) {
+  const buffer = Buffer.alloc(1 << 16);
+  let bytes = 0;
+  for (;;) {
+    try {
+      const count = readSync(fd, buffer);
+      if (count === 0) break;
+      bytes += count;
+    } catch {
+      // EAGAIN: nothing more to read.
+      break;
+    }
+  }
+  closeSync(fd);
+  return bytes;
 }

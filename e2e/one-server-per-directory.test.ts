@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,11 +56,12 @@ describe('two servers on one PGlite DATA_DIR', () => {
       .logLines()
       .filter((line) => line.level === 40)
       .map((line) => String(line.msg));
-    expect(warnings).toEqual([expect.stringContaining(`from process ${first.pid}, which no longer runs`)]);
+    expect(warnings).toEqual([expect.stringMatching(`from process ${first.pid} on .+, which no longer runs`)]);
     // Same directory, same data: the reader's session is there.
     expect((await fetch(`${third.url}/firestore-ttl`, { headers: { cookie } })).status).toBe(200);
 
     expect(await third.stop('SIGTERM')).toBe(0);
-    expect(existsSync(lockFile)).toBe(false);
+    // A clean stop leaves the file naming no holder (it is never removed: see directory-lock.ts).
+    expect(readFileSync(lockFile, 'utf8')).toBe('');
   }, 120_000);
 });

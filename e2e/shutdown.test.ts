@@ -130,6 +130,33 @@ describe('SIGTERM to the server', () => {
     await stopped(instance);
   }, 60_000);
 
+  it('exitsWhenItsLogOutputIsNeverRead: a full log pipe holds neither the shutdown nor the exit', async () => {
+    const port = await freePort();
+    run += 1;
+    const instance = await startInstance({
+      port,
+      logFile: path.join(workDirectory, `server-${run}.log`),
+      outputNeverRead: true,
+      environment: {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'debug',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: path.join(workDirectory, 'unread-log'),
+        SHUTDOWN_TIMEOUT_SECONDS: '1',
+      },
+    });
+    started.add(instance);
+    // About 200 bytes of log a request: several times what a pipe holds, so lines wait in the server when it stops.
+    for (let request = 0; request < 1500; request += 1) {
+      const response = await fetch(`${instance.url}/docs/page-${request}`);
+      await response.arrayBuffer();
+    }
+
+    // Before the fix, the process closed its port and then stayed alive for good, retrying the full pipe.
+    expect((await stopped(instance)).code).toBe(0);
+    expect(instance.readUnreadOutput()).toBeGreaterThanOrEqual(60_000);
+  }, 60_000);
+
   it('exitsAtOnceOnASecondSignal', async () => {
     const { instance, api } = await startServer(path.join(workDirectory, 'twice'), 30);
     fakeModel.behave({ reply: words(100), chunkDelayMs: 100 });

@@ -2,7 +2,6 @@ import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import pino from 'pino';
 import { AccessLog } from './access-log.js';
 import { cookieSealer } from './auth/cookie-sealer.js';
 import { createDevelopmentProvider } from './auth/dev-idp/provider.js';
@@ -25,6 +24,7 @@ import { followSite, type SiteFollower } from './gate/site-follower.js';
 import { siteRoutes } from './gate/site-routes.js';
 import { registerErrorPages } from './gate/unavailable-page.js';
 import { openLimits } from './limits/limits.js';
+import { createLogDestination, type LogDestination } from './log-destination.js';
 import { registerHealthRoutes } from './ops/health-routes.js';
 import { loadMetrics, runOperations } from './ops/operations.js';
 import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
@@ -32,13 +32,17 @@ import { searchRoutes } from './search/routes.js';
 import { createSemanticIndex } from './search/semantic-index.js';
 import { openStore, type Store } from './store/database.js';
 
-/** Pretty lines are written on this thread: pino's transport would start a worker thread (about 20 MB) for them. */
-async function loggerOptions(config: Config): Promise<FastifyServerOptions['logger']> {
-  if (config.logFormat === 'json') {
-    return { level: config.logLevel, stream: pino.destination({ dest: 1, sync: false }) };
-  }
+/**
+ * Both formats write through one bounded destination (a log sink that stops reading cannot hold the process). Pretty
+ * lines are made on this thread: pino's transport would start a worker thread (about 20 MB) for them.
+ */
+async function loggerOptions(config: Config, destination: LogDestination): Promise<FastifyServerOptions['logger']> {
+  if (config.logFormat === 'json') return { level: config.logLevel, stream: destination.stream };
   const { default: pinoPretty } = await import('pino-pretty');
-  return { level: config.logLevel, stream: pinoPretty({ translateTime: 'HH:MM:ss', sync: true }) };
+  return {
+    level: config.logLevel,
+    stream: pinoPretty({ translateTime: 'HH:MM:ss', destination: destination.stream }),
+  };
 }
 
 /** Access lines are written at info level. */
@@ -65,9 +69,10 @@ async function openTogether(openDatabase: (() => Promise<Store>) | Store, openSi
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const metrics = await loadMetrics(config);
   const lane = createFastLane();
+  const logDestination = createLogDestination();
   const app = Fastify({
     serverFactory: lane.serverFactory,
-    logger: await loggerOptions(config),
+    logger: await loggerOptions(config, logDestination),
     logController: new AccessLog(metrics?.observeRequest),
     // Behind a balancer, its X-Forwarded-For names the reader (the sign-in limit counts by address).
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -79,6 +84,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     // a client trickling a body cannot hold sockets for ever, and four screenshots (28 MB) still fit a slow uplink.
     requestTimeout: 300_000,
   });
+  logDestination.reportDroppedLines((count) =>
+    app.log.warn({ dropped: count }, 'log lines dropped: the log output was not read for a while'),
+  );
   // First of all on closing: from then on Fastify answers every request, each closing its connection.
   app.addHook('preClose', (done) => {
     lane.stop();

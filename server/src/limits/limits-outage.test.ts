@@ -161,3 +161,40 @@ describe('limits on a PostgreSQL database that fails or stalls', () => {
     await limits.close();
   });
 });
+
+describe('limits on a Redis connection that dies without a reset', () => {
+  it('dropTheDeadConnection and share again on a new one, instead of counting alone for good', async () => {
+    const keys = redisTestKeys();
+    const relay = await startRelay({ host: '127.0.0.1', port: Number(new URL(testRedisUrl).port || 6379) });
+    const { log, warnings, infos } = capturedLog();
+    const behindRelay = await openLimits({ redisUrl: relay.url, keyPrefix: keys.keyPrefix, log });
+    const direct = await openLimits({ redisUrl: testRedisUrl, keyPrefix: keys.keyPrefix, log: capturedLog().log });
+    try {
+      const key = `ask:user:${aReader()}`;
+      const [countBehindRelay, countDirect] = [countIn(behindRelay), countIn(direct)];
+      expect((await countBehindRelay(key)).current).toBe(1);
+      // The network forgets the connection: nothing more crosses it, nobody closes it. Redis itself is reachable.
+      relay.freeze();
+      expect((await countBehindRelay(key)).current).toBe(2);
+      expect(warnings()).toEqual([unavailable('Redis')]);
+      // More requests on another instance than this one's own count could reach while the test polls.
+      for (let request = 0; request < 100; request++) await countDirect(key);
+
+      // Shared again: the count includes the other instance's hundred. Before the fix every request went into the
+      // dead connection and fell back to this instance's own count, minutes after Redis could be reached.
+      await expect
+        .poll(async () => (await countBehindRelay(key)).current, { timeout: 10_000, interval: 250 })
+        .toBeGreaterThan(100);
+      expect(infos()).toContain(back);
+      // Once back, a question takes its slot in Redis too.
+      const reader = aReader();
+      expect(await behindRelay.readerSlots?.take(reader, 1)).toBeDefined();
+      expect(await direct.readerSlots?.take(reader, 1)).toBeUndefined();
+    } finally {
+      await behindRelay.close();
+      await direct.close();
+      await relay.close();
+      await keys.deleteAll();
+    }
+  });
+});

@@ -39,6 +39,8 @@ return kept
 /** How long start-up waits for a first connection; past it the server starts, counting alone until Redis answers. */
 const firstConnectionMs = 2000;
 const commandTimeoutMs = 2000;
+/** An idle connection is probed by TCP after this long without traffic. */
+const keepAliveDelayMs = 10_000;
 
 export type RedisLimitOptions = {
   url: string;
@@ -61,9 +63,15 @@ export async function openRedisLimitStore(options: RedisLimitOptions): Promise<S
     // A command while disconnected fails at once rather than waiting in a queue: the limit falls back meanwhile.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    // A connection that went silent (no reset, no reply) would otherwise keep every command sent on it pending: the
-    // limits stopped waiting long ago, and the commands' memory is let go here.
+    // A connection that went silent (no reset, no reply: a flow the network forgot) would otherwise keep every command
+    // sent on it pending: the limits stopped waiting long ago, and the commands' memory is let go here.
     commandTimeout: commandTimeoutMs,
+    // ...and the connection itself is dropped when a command gets no byte back within that time, so the client
+    // reconnects (retryStrategy below) instead of sending every later command into the same dead socket, where each
+    // request would pay the limits' fallback wait and the count stayed per instance for good.
+    socketTimeout: commandTimeoutMs,
+    // An idle connection whose peer vanished is found by TCP itself, before a request has to.
+    keepAlive: keepAliveDelayMs,
     connectTimeout: firstConnectionMs,
     // Reconnects for as long as the server runs, at most 2 s apart, so the shared limits come back by themselves.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
