@@ -54,10 +54,11 @@ export type ImageTextReaderOptions = {
   recycleAboveResidentBytes?: number;
   /**
    * The bound on the engine's peak, not only on what it leaves: while it reads, the process's resident memory is
-   * checked every `memoryCheckMs`, and past this the read is stopped with its engine (which frees the memory) and the
-   * image is reported too large. Defaults 1.5 GB and 100 ms.
+   * checked every `memoryCheckMs`, and once it has grown by more than this since the read began, the read is stopped
+   * with its engine (which frees the memory) and the image is reported too large. A 36-megapixel image takes the
+   * engine well under it. Defaults 1 GB and 100 ms.
    */
-  stopAboveResidentBytes?: number;
+  stopAboveGrowthBytes?: number;
   memoryCheckMs?: number;
   /** The process's resident memory; tests replace it. Default process.memoryUsage.rss. */
   residentBytes?: () => number;
@@ -80,7 +81,7 @@ type Job = {
 
 type Slot = { worker: Promise<RecognizingWorker> | undefined; job: Job | undefined };
 
-/** The engine grew past `stopAboveResidentBytes` on this image: the image is too large, not the engine broken. */
+/** The engine grew past `stopAboveGrowthBytes` on this image: the image is too large, not the engine broken. */
 class EngineOverMemory extends Error {}
 
 /** The promise's outcome, or the job's cancellation error if that comes first. */
@@ -102,7 +103,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
   const recycleAbovePixels = options.recycleAbovePixels ?? 8_000_000;
   const recycleAboveResidentBytes = options.recycleAboveResidentBytes ?? 768 * 1024 * 1024;
   const residentBytes = options.residentBytes ?? (() => process.memoryUsage.rss());
-  const stopAboveResidentBytes = options.stopAboveResidentBytes ?? 1536 * 1024 * 1024;
+  const stopAboveGrowthBytes = options.stopAboveGrowthBytes ?? 1024 * 1024 * 1024;
   const memoryCheckMs = options.memoryCheckMs ?? 100;
   const slots: Slot[] = Array.from({ length: Math.max(1, options.workers ?? 1) }, () => ({
     worker: undefined,
@@ -159,8 +160,9 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
         () => job.cancel(new OcrError('timeout:ocr', `Reading the image took longer than ${timeoutMs / 1000} s.`)),
         timeoutMs,
       );
+      const residentAtStart = residentBytes();
       memoryWatch = setInterval(() => {
-        if (residentBytes() > stopAboveResidentBytes) job.cancel(new EngineOverMemory());
+        if (residentBytes() - residentAtStart > stopAboveGrowthBytes) job.cancel(new EngineOverMemory());
       }, memoryCheckMs);
       const text = await unlessCancelled(job, engine.recognize(job.image.bytes)).catch((error: unknown) => {
         // The engine cannot be interrupted in the middle of an image; only stopping its thread frees it.
@@ -175,12 +177,12 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
       job.resolve({ text: normalizeOcrText(text, maxCharacters) });
     } catch (error) {
       if (error instanceof EngineOverMemory) {
-        const limit = Math.round(stopAboveResidentBytes / 1024 / 1024);
+        const limit = Math.round(stopAboveGrowthBytes / 1024 / 1024);
         job.resolve({
           text: '',
           problem: {
             code: 'image_too_large',
-            message: `Reading the image took the server past its ${limit} MB memory bound; it was stopped.`,
+            message: `Reading the image took more than the ${limit} MB of memory the engine may use; it was stopped.`,
           },
         });
       } else if (error instanceof UnreadableImage) {
