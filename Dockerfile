@@ -34,7 +34,7 @@ COPY --from=build /app/server/dist server/dist
 COPY --from=build /app/server/drizzle server/drizzle
 COPY --from=build /app/server/.cache server/.cache
 COPY --from=build /app/site/build site/build
-RUN mkdir /data && chown node:node /data
+RUN mkdir -m 0700 /data && chown node:node /data
 USER node
 VOLUME /data
 EXPOSE 3000

@@ -31,6 +31,7 @@ import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
 import { searchRoutes } from './search/routes.js';
 import { createSemanticIndex } from './search/semantic-index.js';
 import { openStore, type Store } from './store/database.js';
+import { keepDataDirectoryPrivate } from './store/private-files.js';
 
 /**
  * Both formats write through one bounded destination (a log sink that stops reading cannot hold the process). Pretty
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   closeConnectionsAsTheyFallIdle(app);
   // First, so every plugin registered below inherits it: a database outage is a 503 page, never SQL in a 500.
   registerErrorPages(app);
+  await keepDataDirectoryPrivate(config.dataDirectory, app.log);
   // The database and the built site are opened side by side: the site is read on another thread meanwhile.
   const [store, site] = await openTogether(
     options.store ??

@@ -2,6 +2,10 @@ import v8 from 'node:v8';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { stopOnSignals } from './ops/shutdown.js';
+import { privateUmask } from './store/private-files.js';
+
+// Everything the server writes (DATA_DIR, PGlite's files as it makes them) is its own user's only.
+process.umask(privateUmask);
 
 // Before any WebAssembly is compiled: V8's optimizing tier would compile the embedded database's hot functions a
 // second time, about 60 MB more resident for a database that takes under 1 % of a request's time.

@@ -39,7 +39,7 @@ function readSecret(file: string): Kept | 'missing' | 'too short' {
 
 /** Makes the file whole or not at all: written and synced under another name, then linked (or renamed) into place. */
 function writeSecret(file: string, replace: boolean) {
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const unfinished = `${file}.${process.pid}.unfinished`;
   const handle = openSync(unfinished, 'w', 0o600);
   try {

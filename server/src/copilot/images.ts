@@ -1,4 +1,5 @@
 import { type AllowedImageType, ApiError, allowedImageTypes, maxImageBytes } from '@acme/contract';
+import { describeFormats, sniffImageFormats } from './ocr/image-format.js';
 
 export type CheckedImage = { contentType: AllowedImageType; bytes: Buffer };
 
@@ -35,6 +36,11 @@ export function checkImage(attachment: { contentType: string; content: string },
   if (bytes.length > maxImageBytes) throw new ImageProblem(`${label}: images may be at most 5 MB`);
   if (!signatures[contentType](bytes)) {
     throw new ImageProblem(`${label}: the bytes are not a ${contentType.slice(6).toUpperCase()} image`);
+  }
+  // No image program writes one; a file read as one format and decoded as another is built to get past a size check.
+  const formats = sniffImageFormats(bytes);
+  if (formats.length > 1) {
+    throw new ImageProblem(`${label}: the bytes are ${describeFormats(formats)}; send the image as saved`);
   }
   return { contentType, bytes };
 }

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { serverDirectory } from '../server-directory.js';
+import { makePrivate } from './private-files.js';
+import { PrivateNodeFilesystem } from './private-node-filesystem.js';
 
 /**
  * PostgreSQL settings for one small server's embedded database. PGlite's defaults size shared buffers for a
@@ -46,7 +48,9 @@ export async function openEmbeddedDatabase(dataDirectory: string): Promise<PGlit
   if (dataDirectory !== inMemoryDataDirectory && !existsSync(path.join(dataDirectory, 'PG_VERSION'))) {
     await createDatabaseDirectory(dataDirectory, { template: embeddedDatabaseTemplate });
   }
-  return PGlite.create(dataDirectory, { postgresqlconf: embeddedDatabaseSettings });
+  if (dataDirectory === inMemoryDataDirectory)
+    return PGlite.create(dataDirectory, { postgresqlconf: embeddedDatabaseSettings });
+  return PGlite.create({ fs: new PrivateNodeFilesystem(dataDirectory), postgresqlconf: embeddedDatabaseSettings });
 }
 
 /**
@@ -55,7 +59,7 @@ export async function openEmbeddedDatabase(dataDirectory: string): Promise<PGlit
  * for the next start to trip over.
  */
 export async function createDatabaseDirectory(dataDirectory: string, { template }: { template?: string } = {}) {
-  await mkdir(path.dirname(dataDirectory), { recursive: true });
+  await mkdir(path.dirname(dataDirectory), { recursive: true, mode: 0o700 });
   if (existsSync(dataDirectory)) {
     if ((await readdir(dataDirectory)).length > 0) {
       throw new Error(`${dataDirectory} holds files but no database (no PG_VERSION); move them away and start again`);
@@ -66,6 +70,7 @@ export async function createDatabaseDirectory(dataDirectory: string, { template 
   await rm(unfinished, { recursive: true, force: true });
   if (template && existsSync(path.join(template, 'PG_VERSION'))) {
     await cp(template, unfinished, { recursive: true });
+    await makePrivate(unfinished);
     await rename(unfinished, dataDirectory);
     return;
   }
@@ -77,5 +82,6 @@ export async function createDatabaseDirectory(dataDirectory: string, { template 
     const { stderr } = error as { stderr?: string };
     throw new Error(`creating the database failed: ${stderr?.trim() || (error as Error).message}`, { cause: error });
   }
+  await makePrivate(unfinished);
   await rename(unfinished, dataDirectory);
 }

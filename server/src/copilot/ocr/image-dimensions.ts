@@ -1,3 +1,5 @@
+import { sniffImageFormats } from './image-format.js';
+
 /** `pixels`, when given, is what decoding costs in all (a GIF's images together); else width x height. */
 export type ImageDimensions = { width: number; height: number; pixels?: number };
 
@@ -6,27 +8,45 @@ export const pixelsToDecode = (dimensions: ImageDimensions) =>
   dimensions.pixels ?? dimensions.width * dimensions.height;
 
 /**
- * Width and height from the header of a PNG, JPEG, GIF or WebP file, without decoding it; undefined when the header
- * is not one we know. A 5 MB PNG of one flat colour can claim 20000 x 20000 pixels, which costs the OCR engine
+ * Width and height from the header of a PNG, JPEG, GIF or WebP file, without decoding it, read from the format the
+ * OCR engine will decode; undefined when the header is not one we know, or when the bytes carry the signatures of
+ * two formats (image-format.ts): a JPEG with `WEBP` at byte 8 is decoded as a JPEG, so its WebP header, whatever
+ * it claims, says nothing. A 5 MB PNG of one flat colour can claim 20000 x 20000 pixels, which costs the OCR engine
  * seconds and more than a gigabyte to decode, so the reader checks the size first.
  */
 export function readImageDimensions(bytes: Buffer): ImageDimensions | undefined {
+  const formats = sniffImageFormats(bytes);
+  if (formats.length !== 1) return undefined;
   try {
-    if (bytes.subarray(1, 4).toString('latin1') === 'PNG') {
-      return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+    switch (formats[0]) {
+      case 'png':
+        // libpng refuses a file whose first chunk is not the image header.
+        if (bytes.subarray(12, 16).toString('latin1') !== 'IHDR') return undefined;
+        return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+      case 'gif':
+        return gifDimensions(bytes);
+      case 'webp':
+        return bytes.subarray(0, 4).toString('latin1') === 'RIFF' ? webpDimensions(bytes) : undefined;
+      case 'jpeg':
+        return jpegDimensions(bytes);
+      default:
+        return undefined;
     }
-    if (bytes.subarray(0, 3).toString('latin1') === 'GIF') return gifDimensions(bytes);
-    if (bytes.subarray(8, 12).toString('latin1') === 'WEBP') return webpDimensions(bytes);
-    if (bytes[0] === 0xff && bytes[1] === 0xd8) return jpegDimensions(bytes);
   } catch {
     // A header cut short reads past the end; the engine will say it cannot read the image.
   }
   return undefined;
 }
 
+/** A lossy key frame's start code, before its width and height. */
+const vp8StartCode = Buffer.from([0x9d, 0x01, 0x2a]);
+
 function webpDimensions(bytes: Buffer): ImageDimensions | undefined {
   const chunk = bytes.subarray(12, 16).toString('latin1');
-  if (chunk === 'VP8 ') return { width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
+  if (chunk === 'VP8 ') {
+    if (!bytes.subarray(23, 26).equals(vp8StartCode)) return undefined;
+    return { width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
+  }
   if (chunk === 'VP8L') {
     const bits = bytes.readUInt32LE(21);
     return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };

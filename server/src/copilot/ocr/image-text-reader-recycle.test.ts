@@ -60,4 +60,34 @@ describe('the engine is recycled so that its memory returns', () => {
     expect(engines.started[0]?.terminated).toBe(true);
     await reader.close();
   });
+
+  it('stopsEngineAtItsPeak: a read that takes the process past the memory bound is stopped, not waited out', async () => {
+    const engines = controllableEngines();
+    let resident = 600 * 1024 * 1024;
+    const reader = createImageTextReader({
+      startWorker: engines.startWorker,
+      stopAboveGrowthBytes: 1024 * 1024 * 1024,
+      memoryCheckMs: 1,
+      residentBytes: () => resident,
+      timeoutMs: 3_600_000,
+    });
+    const bomb = reader.read(image);
+    await settle();
+    expect(engines.started[0]?.terminated).toBe(false);
+    // The engine decodes something far larger than its header said; it never finishes on its own.
+    resident = 1700 * 1024 * 1024;
+
+    expect(await bomb).toEqual({
+      text: '',
+      problem: { code: 'image_too_large', message: expect.stringContaining('more than the 1024 MB of memory') },
+    });
+    expect(engines.started[0]?.terminated).toBe(true);
+
+    resident = 600 * 1024 * 1024;
+    const next = reader.read(image);
+    await settle();
+    engines.started[1]?.finish('next');
+    expect(await next).toEqual({ text: 'next' });
+    await reader.close();
+  });
 });

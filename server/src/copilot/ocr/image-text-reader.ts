@@ -1,12 +1,8 @@
-import { pixelsToDecode, readImageDimensions } from './image-dimensions.js';
+import { type ImageInput, type ImageTextProblem, measureForEngine } from './image-size-guard.js';
 import { defaultMaxOcrCharacters, normalizeOcrText } from './ocr-text.js';
 import { type RecognizingWorker, startTesseractWorker, UnreadableImage } from './tesseract-worker.js';
 
-/** An attachment images.ts has already checked: an accepted type whose bytes match it, at most 5 MB. */
-export type ImageInput = { contentType: string; bytes: Buffer };
-
-/** Why an image gave no text although the reader worked: the caller can tell the reader of the chat. */
-export type ImageTextProblem = { code: 'unreadable_image' | 'image_too_large'; message: string };
+export type { ImageInput, ImageTextProblem };
 
 /** The text on one image, tidied; empty when there is none, with `problem` when the image could not be read. */
 export type ImageText = { text: string; problem?: ImageTextProblem };
@@ -56,6 +52,14 @@ export type ImageTextReaderOptions = {
    */
   recycleAbovePixels?: number;
   recycleAboveResidentBytes?: number;
+  /**
+   * The bound on the engine's peak, not only on what it leaves: while it reads, the process's resident memory is
+   * checked every `memoryCheckMs`, and once it has grown by more than this since the read began, the read is stopped
+   * with its engine (which frees the memory) and the image is reported too large. A 36-megapixel image takes the
+   * engine well under it. Defaults 1 GB and 100 ms.
+   */
+  stopAboveGrowthBytes?: number;
+  memoryCheckMs?: number;
   /** The process's resident memory; tests replace it. Default process.memoryUsage.rss. */
   residentBytes?: () => number;
   /** Starts an engine; tests replace it. Default: a tesseract.js worker with English, from local files. */
@@ -71,11 +75,14 @@ type Job = {
   resolve(text: ImageText): void;
   reject(error: OcrError): void;
   /** Settles when the job is given up (timeout, abort, close); the running read then stops its engine. */
-  cancelled: Promise<OcrError>;
-  cancel(error: OcrError): void;
+  cancelled: Promise<OcrError | EngineOverMemory>;
+  cancel(error: OcrError | EngineOverMemory): void;
 };
 
 type Slot = { worker: Promise<RecognizingWorker> | undefined; job: Job | undefined };
+
+/** The engine grew past `stopAboveGrowthBytes` on this image: the image is too large, not the engine broken. */
+class EngineOverMemory extends Error {}
 
 /** The promise's outcome, or the job's cancellation error if that comes first. */
 const unlessCancelled = <T>(job: Job, promise: Promise<T>): Promise<T> =>
@@ -96,6 +103,8 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
   const recycleAbovePixels = options.recycleAbovePixels ?? 8_000_000;
   const recycleAboveResidentBytes = options.recycleAboveResidentBytes ?? 768 * 1024 * 1024;
   const residentBytes = options.residentBytes ?? (() => process.memoryUsage.rss());
+  const stopAboveGrowthBytes = options.stopAboveGrowthBytes ?? 1024 * 1024 * 1024;
+  const memoryCheckMs = options.memoryCheckMs ?? 100;
   const slots: Slot[] = Array.from({ length: Math.max(1, options.workers ?? 1) }, () => ({
     worker: undefined,
     job: undefined,
@@ -143,6 +152,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
   async function run(slot: Slot, job: Job) {
     slot.job = job;
     let timer: NodeJS.Timeout | undefined;
+    let memoryWatch: NodeJS.Timeout | undefined;
     try {
       // Cancelled while the engine starts: the start goes on and the engine serves the next read.
       const engine = await unlessCancelled(job, engineOf(slot));
@@ -150,14 +160,32 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
         () => job.cancel(new OcrError('timeout:ocr', `Reading the image took longer than ${timeoutMs / 1000} s.`)),
         timeoutMs,
       );
+      const residentAtStart = residentBytes();
+      memoryWatch = setInterval(() => {
+        if (residentBytes() - residentAtStart > stopAboveGrowthBytes) job.cancel(new EngineOverMemory());
+      }, memoryCheckMs);
       const text = await unlessCancelled(job, engine.recognize(job.image.bytes)).catch((error: unknown) => {
         // The engine cannot be interrupted in the middle of an image; only stopping its thread frees it.
-        if (error instanceof OcrError || (error instanceof UnreadableImage && error.engineFailed)) stopEngine(slot);
+        if (
+          error instanceof OcrError ||
+          error instanceof EngineOverMemory ||
+          (error instanceof UnreadableImage && error.engineFailed)
+        )
+          stopEngine(slot);
         throw error;
       });
       job.resolve({ text: normalizeOcrText(text, maxCharacters) });
     } catch (error) {
-      if (error instanceof UnreadableImage) {
+      if (error instanceof EngineOverMemory) {
+        const limit = Math.round(stopAboveGrowthBytes / 1024 / 1024);
+        job.resolve({
+          text: '',
+          problem: {
+            code: 'image_too_large',
+            message: `Reading the image took more than the ${limit} MB of memory the engine may use; it was stopped.`,
+          },
+        });
+      } else if (error instanceof UnreadableImage) {
         const type = job.image.contentType.replace(/^image\//, '').toUpperCase();
         job.resolve({
           text: '',
@@ -173,6 +201,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
       }
     } finally {
       clearTimeout(timer);
+      clearInterval(memoryWatch);
       if (job.pixels > recycleAbovePixels || residentBytes() > recycleAboveResidentBytes) stopEngine(slot);
       slot.job = undefined;
       if (!closed) dispatch();
@@ -197,34 +226,15 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
     read(image, signal, owner = '') {
       if (closed) return Promise.reject(new OcrError('closed:ocr', 'The image reader is closed.'));
       if (signal?.aborted) return Promise.reject(new OcrError('aborted:ocr', 'Reading the image was cancelled.'));
-      const dimensions = readImageDimensions(image.bytes);
-      // Without a readable size the engine could be handed a decompression bomb: refuse rather than hope.
-      if (!dimensions) {
-        return Promise.resolve({
-          text: '',
-          problem: { code: 'unreadable_image', message: 'The size of the image could not be read from its header.' },
-        });
-      }
-      const pixels = pixelsToDecode(dimensions);
-      if (pixels > maxPixels) {
-        const size =
-          pixels === dimensions.width * dimensions.height
-            ? `${dimensions.width} x ${dimensions.height} pixels`
-            : `${Math.round(pixels / 1e6)} megapixels in all its frames`;
-        return Promise.resolve({
-          text: '',
-          problem: {
-            code: 'image_too_large',
-            message: `The image is ${size}; text is only read from images of at most ${Math.round(maxPixels / 1e6)} megapixels.`,
-          },
-        });
-      }
+      const measured = measureForEngine(image, maxPixels);
+      if (measured.problem) return Promise.resolve({ text: '', problem: measured.problem });
+      const pixels = measured.pixels;
       if (waiting.length >= maxWaiting) {
         return Promise.reject(new OcrError('busy:ocr', 'Too many images are waiting to be read; try again shortly.'));
       }
       return new Promise<ImageText>((resolve, reject) => {
-        let cancel: (error: OcrError) => void = () => {};
-        const cancelled = new Promise<OcrError>((settle) => {
+        let cancel: (error: OcrError | EngineOverMemory) => void = () => {};
+        const cancelled = new Promise<OcrError | EngineOverMemory>((settle) => {
           cancel = settle;
         });
         const onAbort = () => job.cancel(new OcrError('aborted:ocr', 'Reading the image was cancelled.'));
@@ -244,7 +254,8 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
           },
           cancel: (error) => {
             const queued = waiting.indexOf(job);
-            if (queued >= 0) {
+            // Only a running read is watched for memory, so a waiting one is only ever cancelled with an OcrError.
+            if (queued >= 0 && error instanceof OcrError) {
               waiting.splice(queued, 1);
               job.reject(error);
             } else {
