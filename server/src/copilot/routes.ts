@@ -33,7 +33,7 @@ export async function copilotRoutes(app: FastifyInstance, options: CopilotOption
     });
   });
   app.addHook('onClose', async () => draining);
-  sweepAbandonedAnswers(app, options.db, options.model?.timeoutMs);
+  sweepAbandonedAnswers(app, options.db);
   const routeOptions: CopilotRouteOptions = {
     ...options,
     running,
