@@ -130,6 +130,29 @@ describe('SIGTERM to the server', () => {
     await stopped(instance);
   }, 60_000);
 
+  it('answersAnAskAiCallerStoppedByTheShutdown with 503 cancelled:ask and Retry-After, not a cut connection', async () => {
+    const { instance } = await startServer(path.join(workDirectory, 'ask-ai'), 1);
+    const cookie = await sessionCookieFor(instance.url, 'script@acme.dev');
+    fakeModel.behave({ reply: words(100), chunkDelayMs: 100 });
+    const asked = fetch(`${instance.url}/api/askAi`, {
+      method: 'POST',
+      headers: { origin: instance.url, cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'How do I register a GitLab runner?' }] }],
+      }),
+    });
+    await sleep(300);
+
+    const exit = stopped(instance);
+    const response = await asked;
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toEqual({
+      error: { code: 'cancelled:ask', message: 'The server restarted before the answer was finished. Ask again.' },
+    });
+    expect((await exit).code).toBe(0);
+  }, 60_000);
+
   it('exitsWhenItsLogOutputIsNeverRead: a full log pipe holds neither the shutdown nor the exit', async () => {
     const port = await freePort();
     run += 1;

@@ -4,21 +4,14 @@ import { requireAllowedViewer } from '../auth/guards.js';
 import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
 import { recordQuestion } from '../store/questions.js';
 import { askRoute } from './ask/routes.js';
-import { ModelRunError } from './model/model-errors.js';
 import type { CopilotOptions, CopilotRouteOptions } from './route-options.js';
 import { threadRoutes } from './threads/routes.js';
 import { sweepAbandonedAnswers } from './turn/abandoned-answers.js';
 import { turnRoutes } from './turn/routes.js';
-import { RunningAnswers } from './turn/running-answers.js';
+import { RunningAnswers, StoppedByShutdown } from './turn/running-answers.js';
 
 // For those who start the API; the route plugins import these from route-options.ts, never from here (no loop).
 export type { CopilotOptions, CopilotRouteOptions };
-
-/** What an answer cut short by a shutdown is stored with and its reader told. */
-const serverStopping = new ModelRunError({
-  code: 'cancelled:ask',
-  message: 'The server restarted before the answer was finished. Ask again.',
-});
 
 /** Dev Copilot's API: only for allowed readers, never cached, questions limited per reader. */
 export async function copilotRoutes(app: FastifyInstance, options: CopilotOptions) {
@@ -35,12 +28,12 @@ export async function copilotRoutes(app: FastifyInstance, options: CopilotOption
   // ends or the drain stops it. Awaited before the store closes.
   let draining: Promise<void> | undefined;
   app.addHook('preClose', async () => {
-    draining = running.drain(options.shutdownTimeoutMs ?? 10_000, serverStopping).then((stopped) => {
+    draining = running.drain(options.shutdownTimeoutMs ?? 10_000, new StoppedByShutdown()).then((stopped) => {
       if (stopped > 0) app.log.warn({ stopped }, 'stopped answers still running at shutdown');
     });
   });
   app.addHook('onClose', async () => draining);
-  sweepAbandonedAnswers(app, options.db, options.model?.timeoutMs);
+  sweepAbandonedAnswers(app, options.db);
   const routeOptions: CopilotRouteOptions = {
     ...options,
     running,

@@ -20,7 +20,7 @@ export const messageNotFound = () => new ApiError('not_found:message');
 
 export type Thread = Omit<ThreadRow, 'owner'>;
 export type MessageFeedback = { rating: FeedbackRating; comment: string | null; updatedAt: Date };
-export type Message = Omit<MessageRow, 'sequence'> & { feedback: MessageFeedback | null };
+export type Message = Omit<MessageRow, 'sequence' | 'progressAt'> & { feedback: MessageFeedback | null };
 export type ThreadWithMessages = { thread: Thread; messages: Message[] };
 /** `owner`: whose rows these are, compared exactly; the reader's subject key (src/auth/reader-identity.ts). */
 export type Owner = { owner: string };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, storableText } from '@acme/contract';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   getThreadWithMessages,
   type Message,
@@ -199,18 +199,8 @@ export async function updateAnswer(
   const stored = storableText(text);
   const updated = await db
     .update(messages)
-    .set({ content: stored ? [{ type: 'text', text: stored }] : [], sources, status })
+    .set({ content: stored ? [{ type: 'text', text: stored }] : [], sources, status, progressAt: sql`now()` })
     .where(and(eq(messages.id, answerId), eq(messages.role, 'assistant')))
     .returning({ id: messages.id });
   return updated.length > 0;
-}
-
-/** Ends answers still `running` that started before `startedBefore`: the server writing them is gone. */
-export async function failAbandonedAnswers(db: Database, startedBefore: Date): Promise<number> {
-  const failed = await db
-    .update(messages)
-    .set({ status: 'error' })
-    .where(and(eq(messages.status, 'running'), lt(messages.createdAt, startedBefore)))
-    .returning({ id: messages.id });
-  return failed.length;
 }

@@ -76,9 +76,15 @@ export const messages = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Breaks ties in `created_at`: PGlite's clock counts whole milliseconds, too coarse for a question and its answer. */
     sequence: bigint('sequence', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    /**
+     * A running answer's last sign of life, by the database's clock: its text stored, or its instance saying it still
+     * writes it. An answer silent for a minute lost its instance (store/answer-progress.ts).
+     */
+    progressAt: timestamp('progress_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('messages_thread_id_index').on(table.threadId),
+    index('messages_running_progress_at_index').on(table.progressAt).where(sql`${table.status} = 'running'`),
     check('messages_role_check', sql`${table.role} in ('user', 'assistant')`),
     check('messages_status_check', sql`${table.status} in ('running', 'complete', 'incomplete', 'error')`),
   ],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type AskAiResponse, askAiRequestSchema } from '@acme/contract';
+import { ApiError, type AskAiResponse, askAiRequestSchema } from '@acme/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
@@ -8,6 +8,10 @@ import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { readerOf } from '../reader.js';
 import { type CopilotRouteOptions, tooLargeAdvice } from '../route-options.js';
+import { StoppedByShutdown } from '../turn/running-answers.js';
+
+/** A question a shutdown stopped may be asked again at once: the balancer sends it to another instance. */
+const askAgainAfterSeconds = 1;
 
 /** POST /api/askAi, spec section 7's call: stateless, for scripts; the whole answer at once as `{data}`. */
 export async function askRoute(app: FastifyInstance, options: CopilotRouteOptions) {
@@ -49,6 +53,12 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
         } catch (error) {
           if (slot.signal.aborted) {
             options.observer?.cancelled();
+            // Stopped by a shutdown, the caller is still waiting: tell it to ask again (another instance answers)
+            // rather than leave its connection to be cut. A caller that went away is told nothing.
+            const reason: unknown = slot.signal.reason;
+            if (reason instanceof StoppedByShutdown) {
+              throw new ApiError('cancelled:ask', reason.message, askAgainAfterSeconds);
+            }
             return reply;
           }
           const failure = classifyModelError(error);

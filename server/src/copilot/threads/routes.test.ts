@@ -5,10 +5,11 @@ import {
   threadSchema,
   threadWithMessagesResponseSchema,
 } from '@acme/contract';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { publicOrigin, readChunks, startCopilotApi } from '../../../test-support/copilot-api.js';
 import { inMemoryDataDirectory, openStore, type Store } from '../../store/database.js';
-import { questions, threads } from '../../store/schema.js';
+import { messages, questions, threads } from '../../store/schema.js';
 
 const ada = 'ada@acme.example';
 const eve = 'eve@acme.example';
@@ -232,5 +233,21 @@ describe('thread routes', () => {
       threadListResponseSchema.parse(await (await call('GET', '/api/threads', { as: eve })).json()).threads,
     ).toEqual([]);
     expect(await read(thread.id)).toEqual(before);
+  });
+
+  it('endsAnAnswerCutByADeadInstance on Stop, instead of answering 404 while it stays running', async () => {
+    const thread = await newThread();
+    const turn = await ask({ threadId: thread.id, parentId: null, text: 'How do I roll back?' });
+    // As the store looks after an instance died mid-answer: still running, nothing written for over a minute.
+    await store.db
+      .update(messages)
+      .set({ status: 'running', progressAt: sql`now() - interval '2 minutes'` })
+      .where(eq(messages.id, turn.answerId));
+
+    expect((await call('POST', `/api/threads/${thread.id}/stop`, { as: eve })).status).toBe(404);
+    expect((await call('POST', `/api/threads/${thread.id}/stop`)).status).toBe(204);
+
+    expect((await read(thread.id)).messages.find((message) => message.id === turn.answerId)?.status).toBe('incomplete');
+    expect((await call('POST', `/api/threads/${thread.id}/stop`)).status).toBe(404);
   });
 });

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
+import { stopStaleAnswer } from '../../store/answer-progress.js';
 import {
   createThread,
   deleteThread,
@@ -56,9 +57,16 @@ export async function threadRoutes(app: FastifyInstance, { db, running }: Copilo
     return reply.code(204).send();
   });
 
-  /** The reader pressed Stop: the answer being written in the thread ends here and is stored as it stands. */
+  /**
+   * The reader pressed Stop: the answer being written in the thread ends here and is stored as it stands. One that
+   * no instance writes any more (its server died) is ended in the store instead, rather than left running.
+   */
   routes.post('/api/threads/:id/stop', { schema: byId }, async (request, reply) => {
-    if (!running.stop(readerOf(request), request.params.id)) return sendApiError(reply, 'not_found:answer');
+    const reader = readerOf(request);
+    const stopped =
+      running.stop(reader, request.params.id) ||
+      (await stopStaleAnswer(db, { owner: reader, threadId: request.params.id }));
+    if (!stopped) return sendApiError(reply, 'not_found:answer');
     return reply.code(204).send();
   });
 

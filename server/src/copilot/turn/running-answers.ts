@@ -1,5 +1,6 @@
 import { ApiError } from '@acme/contract';
 import type { ReaderSlot, SharedReaderSlots } from '../../limits/reader-slots.js';
+import { ModelRunError } from '../model/model-errors.js';
 
 type Running = { reader: string; threadId: string | undefined; stop: AbortController };
 
@@ -95,6 +96,16 @@ export class StoppedByReader extends Error {
   constructor() {
     super('Stopped by the reader');
     this.name = 'StoppedByReader';
+  }
+}
+
+/**
+ * The reason an answer's signal carries when the server stopped it at shutdown: stored with the answer and told to its
+ * reader, who may ask again (another instance answers).
+ */
+export class StoppedByShutdown extends ModelRunError {
+  constructor() {
+    super({ code: 'cancelled:ask', message: 'The server restarted before the answer was finished. Ask again.' });
   }
 }
 

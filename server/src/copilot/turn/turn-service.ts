@@ -1,6 +1,7 @@
 import type { AnswerSource, ParsedTurnRequest, TurnDataParts, TurnMetadata } from '@acme/contract';
 import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
+import { staleAnswerMs, stillWriting } from '../../store/answer-progress.js';
 import type { Database } from '../../store/database.js';
 import { appendMessage, updateAnswer } from '../../store/messages.js';
 import type { MessageStatus } from '../../store/schema.js';
@@ -162,15 +163,26 @@ async function writeAnswer(
 
 /** How often a growing answer's text is written to the store while it streams. */
 const progressIntervalMs = 1000;
+/** An answer that wrote nothing new for this long says it is still being written, well within `staleAnswerMs`. */
+const stillWritingAfterMs = staleAnswerMs / 3;
 
 /**
  * Keeps the stored answer close to what was streamed, at most once a second and one write at a time, then writes its
- * end; a late progress write never overwrites the end.
+ * end; a late progress write never overwrites the end. While nothing new comes (a model thinking), the answer is
+ * marked alive now and then, so no instance takes it for one whose server died.
  */
 function progressSaver(deps: TurnDependencies, answering: Answering) {
   let writes = Promise.resolve(true);
   let lastSaved = Date.now();
+  const alive = setInterval(() => {
+    if (Date.now() - lastSaved < stillWritingAfterMs) return;
+    lastSaved = Date.now();
+    stillWriting(deps.db, [answering.answerId]).catch((error: unknown) =>
+      deps.log.warn({ err: error }, 'could not mark an answer in progress as alive'),
+    );
+  }, stillWritingAfterMs / 2).unref();
   const write = (status: MessageStatus, text: string, sources: AnswerSource[]) => {
+    if (status !== 'running') clearInterval(alive);
     writes = writes
       .catch(() => {})
       .then(() => updateAnswer(deps.db, { answerId: answering.answerId, text, sources, status }));

@@ -1,0 +1,2 @@
+ALTER TABLE "messages" ADD COLUMN "progress_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
+CREATE INDEX "messages_running_progress_at_index" ON "messages" USING btree ("progress_at") WHERE "messages"."status" = 'running';
