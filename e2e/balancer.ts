@@ -3,7 +3,7 @@
  * deploy/nginx/templates/default.conf.template with its instances replaced by local ports, and the proxy rules of
  * deploy/nginx/ included as they are. Plain HTTP: TLS is the one part of the deployed configuration left out.
  */
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repositoryRoot } from './dockerfile';
 import { runNginx } from './nginx-process';
@@ -25,6 +25,30 @@ export function upstreamBlock(addresses: string[]): string {
   return replaced;
 }
 
+/** The files compose.yaml mounts into /etc/nginx, into `directory` (nginx's prefix in the tests). */
+function copyDeployedRules(directory: string) {
+  for (const file of ['handbook-proxy.conf', 'handbook-proxy-headers.conf', 'handbook-security-headers.conf']) {
+    copyFileSync(path.join(deployDirectory, file), path.join(directory, file));
+  }
+  cpSync(path.join(deployDirectory, 'error-pages'), path.join(directory, 'error-pages'), { recursive: true });
+}
+
+/**
+ * The template's plain-HTTP server (the redirect to HTTPS) as nginx's image renders it for `serverName`, listening on
+ * `port` here instead of 80.
+ */
+export async function startRedirectServer(options: { directory: string; port: number; serverName: string }) {
+  const template = readFileSync(path.join(deployDirectory, 'templates', 'default.conf.template'), 'utf8');
+  const rendered = /server \{\s*listen 80;[^}]*\}/
+    .exec(template.replaceAll('${SERVER_NAME}', options.serverName))?.[0]
+    ?.replace('listen 80;', `listen 127.0.0.1:${options.port};`);
+  if (!rendered) throw new Error('deploy/nginx/templates/default.conf.template has no server listening on 80');
+  mkdirSync(options.directory, { recursive: true });
+  const nginx = await runNginx(options.directory, options.port, rendered);
+  if ('problem' in nginx) throw new Error(nginx.problem);
+  return nginx;
+}
+
 export type Balancer = { url: string; accessLog: string; stop(): Promise<void> };
 
 /**
@@ -39,9 +63,7 @@ export async function startBalancer(options: {
 }): Promise<Balancer> {
   const { directory, port } = options;
   mkdirSync(directory, { recursive: true });
-  for (const file of ['handbook-proxy.conf', 'handbook-proxy-headers.conf']) {
-    copyFileSync(path.join(deployDirectory, file), path.join(directory, file));
-  }
+  copyDeployedRules(directory);
   const nginx = await runNginx(
     directory,
     port,

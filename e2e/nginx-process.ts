@@ -9,7 +9,8 @@ export type Nginx = { url: string; stop(): Promise<void> };
 
 async function answers(url: string): Promise<boolean> {
   try {
-    await (await fetch(url)).arrayBuffer();
+    // Not followed: a redirect to HTTPS elsewhere is an answer.
+    await (await fetch(url, { redirect: 'manual' })).arrayBuffer();
     return true;
   } catch {
     return false;

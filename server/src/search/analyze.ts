@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 
 /**
@@ -71,15 +72,27 @@ const unitEquivalents = new Map<string, Array<[unit: string, factor: number]>>(
 export const wordPattern = /[\p{L}\p{N}]+(?:[-._/'’][\p{L}\p{N}]+)*/gu;
 const joinerPattern = /[-._/'’]/;
 
-/** Stemming is most of the cost of indexing and the docs repeat their words; the cap bounds what queries add. */
-const stems = new Map<string, string>();
-const maxCachedStems = 50_000;
+/** Longer than any real word (the longest of the common-English list the search reads has 22 letters): kept whole. */
+export const longestStemmedWord = 40;
+
+/**
+ * Stemming is most of the cost of indexing and the docs repeat their words, so stems are cached; queries add to the
+ * cache too, so it is bounded by what it holds (two bytes a character, a key's and value's strings and their entry),
+ * never by a count that words of any length could fill.
+ */
+const stems = new LRUCache<string, string>({
+  maxSize: 4 * 1024 * 1024,
+  sizeCalculation: (stemmed, word) => 2 * (word.length + stemmed.length) + 96,
+});
+
+/** The bytes the stem cache holds, as it counts them. */
+export const stemCacheBytes = () => stems.calculatedSize;
 
 export function stem(word: string): string {
+  if (word.length > longestStemmedWord) return word;
   const cached = stems.get(word);
   if (cached !== undefined) return cached;
   const stemmed = /^\p{L}+$/u.test(word) ? stemmer(word) : word;
-  if (stems.size >= maxCachedStems) stems.clear();
   stems.set(word, stemmed);
   return stemmed;
 }
@@ -101,9 +114,25 @@ export const fold = (text: string) =>
     .replace(/(\d),(?=\d{3}(?!\d))/g, '$1')
     .toLowerCase();
 
+const wordOf = (match: RegExpMatchArray) => match[0].replace(/['’]s$/, '');
+
 /** The words of a text, folded, in order; possessives lose their `'s`. */
 export function words(text: string): string[] {
-  return [...fold(text).matchAll(wordPattern)].map((match) => match[0].replace(/['’]s$/, ''));
+  return [...fold(text).matchAll(wordPattern)].map(wordOf);
+}
+
+/** The most of a query that is read: a pasted log's tail adds nothing a reader asked, and costs stemming. */
+export const longestQuery = 2000;
+export const mostQueryWords = 80;
+
+/** A query's words as `words` gives them, at most `mostQueryWords` of its first `longestQuery` characters: capped before any stemming. */
+export function queryWords(query: string): string[] {
+  const found: string[] = [];
+  for (const match of fold(query.slice(0, longestQuery)).matchAll(wordPattern)) {
+    if (found.length >= mostQueryWords) break;
+    found.push(wordOf(match));
+  }
+  return found;
 }
 
 /** The terms one word stands for: joined words whole (`standup`, `email`), then their stemmed parts. */

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { analyze, durationEquivalents, joinedNeighbours, numbersAsDigits, termsOfWord, words } from './analyze.js';
+import { analyze, durationEquivalents, joinedNeighbours, numbersAsDigits, queryWords, termsOfWord } from './analyze.js';
 
 /** One term of a query, and the terms of the question it can stand for when it matches. */
 export type QueryTerm = {
@@ -56,7 +56,7 @@ export function queryTerms(
     const foreign = unknown && !generic && /^\p{L}+$/u.test(word) && !commonEnglish.has(word);
     return { generic, foreign };
   };
-  const spoken = numbersAsDigits(words(query));
+  const spoken = numbersAsDigits(queryWords(query));
   const terms = new Map<string, QueryTerm>();
   for (const word of spoken) {
     const [typed, ...parts] = termsOfWord(word);
