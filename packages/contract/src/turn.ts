@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { imageAttachmentSchema } from './ask.js';
+import { type AnswerConfidence, imageAttachmentSchema } from './ask.js';
 import { recordId } from './ids.js';
 import { maxImagesPerMessage, maxPagePathCharacters, maxTextCharacters } from './limits.js';
 import { storableString } from './text.js';
@@ -63,4 +63,4 @@ export type TurnDataParts = {
 };
 
 /** Sent with the answer's start: how it was made and whether the handbook covers the question. */
-export type TurnMetadata = { mode: 'docs-only' | 'model'; covered: boolean };
+export type TurnMetadata = { mode: 'docs-only' | 'model'; covered: boolean; confidence: AnswerConfidence };

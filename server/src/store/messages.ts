@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, storableText } from '@acme/contract';
+import { ApiError, storableText, textOfContent } from '@acme/contract';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import {
   getThreadWithMessages,
@@ -40,11 +40,7 @@ export type NewMessage = {
 
 /** A chat's title from its first question: its text on one line, cut after a whole word to at most 60 characters. */
 export function titleFromContent(content: MessagePart[]): string | undefined {
-  const text = content
-    .map((part) => part.text)
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = textOfContent(content).replace(/\s+/g, ' ').trim();
   if (text === '') return undefined;
   if (text.length <= maxDerivedTitleLength) return text;
   const cut = text.slice(0, maxDerivedTitleLength - 1);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { textOf, turnIds } from '../../../test-support/copilot-api.js';
 import { copilotSuite } from '../../../test-support/copilot-suite.js';
+import { storedText } from '../../../test-support/messages.js';
 import { questions } from '../../store/schema.js';
 
 const ada = 'ada@acme.example';
@@ -96,7 +97,7 @@ describe('bad input to a turn', () => {
     expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
     const answer = (await suite.withModel.stored(threadId, ada)).messages[1];
     expect(answer?.status).toBe('complete');
-    expect(answer?.content[0]?.text).toBe('Roll back with the job.');
+    expect(storedText(answer)).toBe('Roll back with the job.');
     expect(textOf(chunks)).toContain('the job.');
   });
 
