@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, storableText, textOfContent } from '@acme/contract';
+import { ApiError, type HandbookSearchPart, storableText, textOfContent } from '@acme/contract';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import {
   getThreadWithMessages,
@@ -179,23 +179,31 @@ export async function clearFeedback(db: Database, { owner, messageId }: Owner & 
 }
 
 /**
- * Writes an answer's text, sources and status: while it is written, and once when it ends. False when the answer is
- * gone (its thread was deleted meanwhile).
+ * Writes an answer's text, sources and status, after the searches the model made for it: while it is written, and
+ * once when it ends. False when the answer is gone (its thread was deleted meanwhile).
  */
 export async function updateAnswer(
   db: Database,
   {
     answerId,
+    searches = [],
     text,
     sources,
     status,
-  }: { answerId: string; text: string; sources: MessageSource[]; status: MessageStatus },
+  }: {
+    answerId: string;
+    searches?: readonly HandbookSearchPart[] | undefined;
+    text: string;
+    sources: MessageSource[];
+    status: MessageStatus;
+  },
 ): Promise<boolean> {
   // A model's text is not checked like a reader's: it may hold what PostgreSQL cannot store.
   const stored = storableText(text);
+  const content: MessagePart[] = [...searches, ...(stored ? [{ type: 'text' as const, text: stored }] : [])];
   const updated = await db
     .update(messages)
-    .set({ content: stored ? [{ type: 'text', text: stored }] : [], sources, status })
+    .set({ content, sources, status })
     .where(and(eq(messages.id, answerId), eq(messages.role, 'assistant')))
     .returning({ id: messages.id });
   return updated.length > 0;

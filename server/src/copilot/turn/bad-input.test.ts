@@ -83,7 +83,7 @@ describe('bad input to a turn', () => {
     expect([renamed.status, rated.status, created.status, blank.status]).toEqual([200, 200, 201, 400]);
     const { thread, messages } = await suite.docsOnly.stored(threadId, ada);
     expect(thread.title).toBe('Rollbacks');
-    expect(messages[0]?.content[0]?.text).toBe('roll back\ufffd a release');
+    expect(storedText(messages[0])).toBe('roll back\ufffd a release');
     expect(messages[1]?.feedback?.comment).toBe('too short\ufffd');
     expect(((await created.json()) as { title: string }).title).toBe('New chat');
   });

@@ -34,7 +34,7 @@ describe('a Dev Copilot turn', () => {
       [ids.questionId, 'user', null, 'complete'],
       [ids.answerId, 'assistant', ids.questionId, 'complete'],
     ]);
-    expect(messages[1]?.content[0]?.text).toBe(textOf(chunks));
+    expect(storedText(messages[1])).toBe(textOf(chunks));
     expect(messages[1]?.sources.map((source) => source.url)).toContain('/deployment#rollback');
     const logged = await suite.store.db.select().from(questions);
     expect(logged.map((entry) => [entry.answerMessageId, entry.covered])).toEqual([[ids.answerId, true]]);
@@ -97,7 +97,7 @@ describe('a Dev Copilot turn', () => {
     );
 
     await waitFor(
-      async () => ((await stored(suite.withModel, threadId)).messages[1]?.content[0]?.text ?? '').includes('word'),
+      async () => (storedText((await stored(suite.withModel, threadId)).messages[1]) ?? '').includes('word'),
       'text so far',
     );
     const midway = (await stored(suite.withModel, threadId)).messages[1];
