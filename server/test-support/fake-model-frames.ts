@@ -6,7 +6,8 @@
 /** A tool call the scripted model makes; `input` is sent as its JSON arguments. */
 export type ScriptedToolCall = { name: string; input: unknown };
 
-type Frame = { event?: string; data: unknown };
+/** `startsToolCall`: the frame opens a tool call (its name and the first part of its arguments). */
+type Frame = { event?: string; data: unknown; startsToolCall?: boolean };
 type Frames = {
   start(model: string): Frame[];
   delta(text: string): Frame[];
@@ -40,6 +41,7 @@ export const protocolFrames: Record<'openai' | 'anthropic' | 'google', Frames> =
             data: openAiChunk({
               tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: first } }],
             }),
+            startsToolCall: true,
           },
           { data: openAiChunk({ tool_calls: [{ index, function: { arguments: second } }] }) },
         ];
@@ -94,9 +96,10 @@ export const protocolFrames: Record<'openai' | 'anthropic' | 'google', Frames> =
               content_block: { type: 'tool_use', id: `toolu_${index}`, name: call.name, input: {} },
             },
           },
-          ...halves(JSON.stringify(call.input)).map((partial_json) => ({
+          ...halves(JSON.stringify(call.input)).map((partial_json, half) => ({
             event: 'content_block_delta',
             data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } },
+            startsToolCall: half === 0,
           })),
           { event: 'content_block_stop', data: { type: 'content_block_stop', index } },
         ];
@@ -116,7 +119,9 @@ export const protocolFrames: Record<'openai' | 'anthropic' | 'google', Frames> =
     start: () => [],
     delta: (text) => [{ data: { candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0 }] } }],
     end: (_finishReason, toolCalls) => [
+      // Gemini sends a call whole; cut there, the call never arrives.
       ...toolCalls.map((call) => ({
+        startsToolCall: true,
         data: {
           candidates: [
             { content: { parts: [{ functionCall: { name: call.name, args: call.input } }], role: 'model' }, index: 0 },

@@ -24,6 +24,8 @@ export type Behaviour = {
   hang?: boolean;
   /** Drop the connection after this many pieces, mid-answer (a provider or network failing part-way). */
   cutAfter?: number;
+  /** Drop the connection in the middle of the first tool call's arguments. */
+  cutInToolCall?: boolean;
   /** Why the answer ended (OpenAI protocol): `length` is an answer cut at the output limit. */
   finishReason?: 'stop' | 'length';
   /** The embedding of a text; hashed words by default. */
@@ -167,7 +169,13 @@ export async function startFakeModelServer() {
       for (const frame of frames.delta(piece)) await send(frame.data, frame.event);
     }
     const toolCalls = current.toolCalls ?? [];
-    for (const frame of frames.end(current.finishReason ?? 'stop', toolCalls)) await send(frame.data, frame.event);
+    for (const frame of frames.end(current.finishReason ?? 'stop', toolCalls)) {
+      await send(frame.data, frame.event);
+      if (frame.startsToolCall && current.cutInToolCall) {
+        response.socket?.destroy();
+        return;
+      }
+    }
     response.end();
   }
 
