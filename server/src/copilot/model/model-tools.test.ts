@@ -121,33 +121,38 @@ describe('model tools', () => {
     expect(stored?.content.filter((part) => part.type === 'tool-call')).toHaveLength(1);
   });
 
-  it.for<[string, Behaviour['toolCalls'], Partial<AskAiResponse>, string[]]>([
+  const citing = 'The handbook does not cover this exactly; see [1].';
+  it.for<[string, string, Behaviour['toolCalls'], Partial<AskAiResponse>, string[]]>([
     [
       'the model says the handbook does not cover it',
+      citing,
       [status('none', ['/deployment#rollback'])],
       { confidence: 'none', covered: false },
       [],
     ],
     [
       'the model says the sections only come close',
+      citing,
       [status('closest', ['/deployment#rollback'])],
       { confidence: 'closest', covered: false },
       ['/deployment#rollback'],
     ],
     [
       '"answered" naming only a section that does not exist',
+      'Use the job in [the guide](/deployment#made-up).',
       [status('answered', ['/deployment#made-up'])],
       { confidence: 'closest', covered: false },
       [],
     ],
     [
       'no status, but a section cited by number',
+      citing,
       [],
       { confidence: 'answered', covered: true },
       ['/deployment#rollback'],
     ],
-  ])('setsConfidenceFromTheModelsOwnSignal: %s', async ([, toolCalls, verdict, sources]) => {
-    suite.model.behave({ reply: 'The handbook does not cover this exactly; see [1].', toolCalls });
+  ])('setsConfidenceFromTheModelsOwnSignal: %s', async ([, reply, toolCalls, verdict, sources]) => {
+    suite.model.behave({ reply, toolCalls });
 
     const answer = await askJson(suite.withModel, 'How do I roll back a release?');
 
@@ -159,7 +164,7 @@ describe('model tools', () => {
     } else {
       expect(answer.closest).toEqual([]);
     }
-    suite.model.behave({ reply: 'The handbook does not cover this exactly; see [1].', toolCalls });
+    suite.model.behave({ reply, toolCalls });
     const threadId = await suite.withModel.newThread(ada);
     const chunks = await suite.withModel.turn({ threadId, parentId: null, text: 'How do I roll back a release?' }, ada);
     expect(metadataOf(chunks)).toEqual({ mode: 'model', covered: verdict.covered, confidence: verdict.confidence });
