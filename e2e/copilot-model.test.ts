@@ -82,7 +82,10 @@ describe('Dev Copilot with a model', () => {
     fakeModel: fake,
     server,
   }) => {
-    fake.behave({ reply: 'I am not sure; try [the FAQs](/faqs/).' });
+    fake.behave({
+      reply: 'I am not sure; try [the FAQs](/faqs/).',
+      toolCalls: [{ name: 'answer_status', input: { confidence: 'none', cited: [] } }],
+    });
     await site.open('/');
     await copilot.open();
     await copilot.ask('What is the recipe for tiramisu with mascarpone?');
