@@ -62,5 +62,8 @@ export type TurnDataParts = {
   failure: { code: string; message: string };
 };
 
-/** Sent with the answer's start: how it was made and whether the handbook covers the question. */
+/**
+ * Sent once the answer is written: how it was made, and how far the handbook answers the question (with a model, the
+ * model's own verdict).
+ */
 export type TurnMetadata = { mode: 'docs-only' | 'model'; covered: boolean; confidence: AnswerConfidence };

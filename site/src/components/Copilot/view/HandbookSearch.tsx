@@ -16,9 +16,7 @@ export const HandbookSearch: ToolCallMessagePartComponent<{ query?: string }, Ha
   result,
 }) => (
   <details className={styles.search} data-testid="copilot-handbook-search">
-    <summary className={shared.focusRing}>
-      Searched the handbook for <q>{args.query ?? ''}</q>
-    </summary>
+    <summary className={shared.focusRing}>Searched the handbook for “{args.query ?? ''}”</summary>
     {result?.error ? (
       <p className={styles.note}>{result.error}</p>
     ) : result?.results.length ? (
