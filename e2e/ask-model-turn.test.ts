@@ -3,6 +3,7 @@ import type { UIMessageChunk } from 'ai';
 import { describe, expect } from 'vitest';
 import { questions } from '../server/src/store/schema.js';
 import type { FakeModelServer } from '../server/test-support/fake-model-server.js';
+import { storedText } from '../server/test-support/messages.js';
 import { dataOf, readChunks, sourceUrlsOf, test, textOf, withModel } from './ask-fixtures';
 
 /**
@@ -57,7 +58,7 @@ describe('a turn with an OpenAI-compatible model', () => {
 
     const answer = (await copilot.thread(threadId)).messages[1];
     expect(answer?.status).toBe('complete');
-    expect(answer?.content[0]?.text).toBe(
+    expect(storedText(answer)).toBe(
       'Register the runner as [the runner guide](/setting-up-gitlab-runner) says, then check the made-up page and [GitLab](https://docs.gitlab.com/runner/) [1].',
     );
     expect(answer?.sources.map((source) => source.url)).toEqual(sources);
@@ -94,7 +95,7 @@ describe('a turn with an OpenAI-compatible model', () => {
     await expect
       .poll(async () => (await copilot.thread(threadId)).messages[1]?.status, { timeout: 5000 })
       .toBe('complete');
-    expect((await copilot.thread(threadId)).messages[1]?.content[0]?.text).toBe(words(20).join(''));
+    expect(storedText((await copilot.thread(threadId)).messages[1])).toBe(words(20).join(''));
   });
 
   test('cancels the upstream request within a second on Stop, and stores what was written as incomplete', async ({
@@ -117,7 +118,7 @@ describe('a turn with an OpenAI-compatible model', () => {
     expect(textOf(chunks)).not.toContain('word39');
     const answer = (await copilot.thread(threadId)).messages[1];
     expect(answer?.status).toBe('incomplete');
-    expect(answer?.content[0]?.text).toBe(textOf(chunks));
+    expect(storedText(answer)).toBe(textOf(chunks));
     expect((await copilot.stop(threadId)).status).toBe(404);
   });
 });
@@ -220,7 +221,7 @@ describe('a turn when the model fails', () => {
     expect(chunks.at(-1)).toMatchObject({ type: 'error' });
     const messages = (await copilot.thread(threadId)).messages;
     expect(messages.map((message) => message.status)).toEqual(['complete', 'error']);
-    expect(messages[1]?.content[0]?.text).toBe(words(4).join(''));
+    expect(storedText(messages[1])).toBe(words(4).join(''));
     // The server is unharmed: the next question is answered.
     fakeModel.behave({ reply: 'Back again.' });
     expect(textOf(await readChunks((await copilot.askInNewThread('How do I deploy?')).response))).toBe('Back again.');
@@ -249,7 +250,7 @@ describe('turns through each provider wire format of the AI SDK', () => {
     expect(textOf(chunks)).toBe(reply);
     expect(dataOf(chunks, 'link')).toContainEqual({ url: '/nope', href: null });
     expect(sourceUrlsOf(chunks)).toEqual(['/firestore-ttl']);
-    expect((await copilot.thread(threadId)).messages[1]?.content[0]?.text).toBe(
+    expect(storedText((await copilot.thread(threadId)).messages[1])).toBe(
       `Answer from ${provider}: see [the TTL guide](/firestore-ttl) and nothing.`,
     );
     const sent = fakeModel.received.at(-1);

@@ -1,5 +1,6 @@
 import type { AskAiResponse, SearchResponse } from '@acme/contract';
 import { describe, expect } from 'vitest';
+import { storedText } from '../server/test-support/messages.js';
 import { dataOf, readChunks, sourceUrlsOf, test, withModel } from './ask-fixtures';
 
 /**
@@ -67,7 +68,7 @@ describe('links to pages whose address ends in a slash', () => {
     expect(system).not.toMatch(/URL: \/coding-standard#/);
 
     const stored = (await copilot.thread(threadId)).messages[1];
-    expect(stored?.content[0]?.text).toBe(
+    expect(storedText(stored)).toBe(
       'Name things as [the naming rules](</coding-standard/#naming>) say, and see [TTL](</firestore-ttl>).',
     );
     for (const url of ['/coding-standard/', '/firestore-ttl']) {

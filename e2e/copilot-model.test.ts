@@ -82,7 +82,10 @@ describe('Dev Copilot with a model', () => {
     fakeModel: fake,
     server,
   }) => {
-    fake.behave({ reply: 'I am not sure; try [the FAQs](/faqs/).' });
+    fake.behave({
+      reply: 'I am not sure; try [the FAQs](/faqs/).',
+      toolCalls: [{ name: 'answer_status', input: { confidence: 'none', cited: [] } }],
+    });
     await site.open('/');
     await copilot.open();
     await copilot.ask('What is the recipe for tiramisu with mascarpone?');
@@ -262,5 +265,50 @@ describe('the server owns the turn', () => {
     expect(await copilot.lastAnswer.getByRole('link', { name: 'the TTL guide' }).count()).toBe(1);
     expect(await copilot.lastAnswer.getByRole('link', { name: 'the runbook' }).count()).toBe(0);
     expect(await copilot.lastAnswer.innerText()).toContain('and the runbook.');
+  });
+});
+
+describe("the model's search of the handbook", () => {
+  test('shows "Searched the handbook for …" folded above the answer, opens to the sections found, and a reload shows it', async ({
+    reader: { site, copilot },
+    fakeModel: fake,
+  }) => {
+    fake.behave([
+      {
+        reply: [],
+        toolCalls: [{ name: 'search_handbook', input: { query: 'firestore ttl <img src=x onerror=alert(1)>' } }],
+      },
+      {
+        reply: 'Set a TTL policy as [the TTL guide](/firestore-ttl) says.',
+        toolCalls: [{ name: 'answer_status', input: { confidence: 'answered', cited: ['/firestore-ttl'] } }],
+      },
+    ]);
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('how do old docs get cleaned up by themselves?');
+    await copilot.waitForAnswer(1);
+
+    const shows = async () => {
+      const search = copilot.lastAnswer.getByTestId('copilot-handbook-search');
+      await search.waitFor();
+      expect(await search.locator('summary').innerText()).toBe(
+        'Searched the handbook for “firestore ttl <img src=x onerror=alert(1)>”',
+      );
+      // Folded by default: what it found shows only when the reader opens it.
+      const found = search.getByRole('link').first();
+      expect(await found.isVisible()).toBe(false);
+      await search.locator('summary').click();
+      expect(await found.isVisible()).toBe(true);
+      expect(await found.getAttribute('href')).toMatch(/^\/firestore-ttl/);
+      expect(await search.locator('img').count()).toBe(0);
+      // The search comes before the answer's text.
+      expect(await copilot.lastAnswer.innerText()).toMatch(/Searched the handbook[\s\S]*Set a TTL policy/);
+    };
+    await shows();
+
+    await site.page.reload();
+    await copilot.open();
+    await copilot.waitForAnswer(1);
+    await shows();
   });
 });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readChunks, textOf } from '../server/test-support/copilot-api';
 import { type FakeModelServer, startFakeModelServer } from '../server/test-support/fake-model-server';
+import { storedText } from '../server/test-support/messages.js';
 import { repositoryRoot } from './dockerfile';
 import { freePort, siteBuildDirectory } from './harness';
 import { type Instance, startInstance } from './instance-process';
@@ -103,7 +104,7 @@ describe('SIGTERM to the server', () => {
     ({ instance, api } = await startServer(dataDirectory, 10, instance));
     const answer = (await api.stored(threadId)).messages[1];
     expect(answer?.status).toBe('complete');
-    expect(answer?.content[0]?.text).toBe(words(12).join(''));
+    expect(storedText(answer)).toBe(words(12).join(''));
     expect((await stopped(instance)).code).toBe(0);
   }, 60_000);
 
@@ -125,8 +126,8 @@ describe('SIGTERM to the server', () => {
     ({ instance, api } = await startServer(dataDirectory, 1, instance));
     const answer = (await api.stored(threadId)).messages[1];
     expect(answer?.status).toBe('error');
-    expect(answer?.content[0]?.text).toMatch(/^word0 word1 /);
-    expect(answer?.content[0]?.text.length).toBeLessThan(words(100).join('').length);
+    expect(storedText(answer)).toMatch(/^word0 word1 /);
+    expect(storedText(answer)?.length).toBeLessThan(words(100).join('').length);
     await stopped(instance);
   }, 60_000);
 

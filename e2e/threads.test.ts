@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { storedText } from '../server/test-support/messages.js';
 import { type TestDatabase, testBackends } from '../server/test-support/test-databases.js';
 import { test as base } from './fixtures';
 import { startServerOnItsOwnStore } from './harness';
@@ -63,7 +64,7 @@ test('keeps a thread with its branches, answers and rating as the server made th
   for (const turn of [first, refreshed, followUp, edited]) {
     const answer = byId.get(turn.answerId);
     expect(answer).toMatchObject({ role: 'assistant', status: 'complete', parentId: turn.questionId });
-    expect(answer?.content[0]?.text).toBe(turn.text);
+    expect(storedText(answer)).toBe(turn.text);
     expect(answer?.sources.map((source) => source.url)).toEqual(turn.sources);
   }
   expect(first.text).toBe(ttlAnswer);
@@ -132,7 +133,7 @@ test("stopsNoOneElsesAnswer: another reader's Stop while the owner's answer is w
   await response.text();
   const { messages } = await alice.stored(threadId);
   expect(messages.map((message) => message.status)).toEqual(['complete', 'complete']);
-  expect(messages[1]?.content[0]?.text).toBe(reply);
+  expect(storedText(messages[1])).toBe(reply);
 });
 
 test('needs a session, and the handbook origin for changes', async ({ server, sessionCookie }) => {

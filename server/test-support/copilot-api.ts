@@ -47,24 +47,30 @@ export const handbookSections = [
   docSection('/faqs', 'FAQs', 'Staging access', 'Ask the tech lead for staging access in #dev-help.'),
 ];
 
+/** Where each provider's API lives under the local model stand-in, as under its real host. */
+const apiRoots = { openai: '/v1', anthropic: '/v1', google: '/v1beta' } as const;
+
 /**
  * Dev Copilot's API on a real port, with the gate replaced by `viewerFrom`: docs-only, or answering with the model
- * at `modelUrl` (a fake OpenAI server).
+ * at `modelUrl` (the local model stand-in, spoken to in `provider`'s protocol, OpenAI's by default).
  */
-export async function startCopilotApi(store: Store, options: { modelUrl?: string } & Partial<CopilotOptions> = {}) {
+export async function startCopilotApi(
+  store: Store,
+  options: { modelUrl?: string; provider?: keyof typeof apiRoots } & Partial<CopilotOptions> = {},
+) {
   const app = Fastify();
   app.decorateRequest('viewer', null as never);
   app.addHook('onRequest', async (request) => {
     request.viewer = viewerFrom(request.headers);
   });
   const engine = createSearchEngine(handbookSections);
-  const { modelUrl, ...rest } = options;
+  const { modelUrl, provider = 'openai', ...rest } = options;
   const model = modelUrl
     ? await createChatModel({
-        provider: 'openai',
+        provider,
         model: 'test-model',
         apiKey: 'test-key',
-        baseUrl: `${modelUrl}/v1`,
+        baseUrl: `${modelUrl}${apiRoots[provider]}`,
         timeoutMs: 10_000,
         vision: false,
         maxOutputTokens: 500,

@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { protocolFrames, type ScriptedToolCall } from './fake-model-frames.js';
+
+export type { ScriptedToolCall } from './fake-model-frames.js';
 
 /**
  * A local stand-in for the hosted model APIs this machine cannot reach. It speaks their real wire protocols
@@ -21,10 +24,14 @@ export type Behaviour = {
   hang?: boolean;
   /** Drop the connection after this many pieces, mid-answer (a provider or network failing part-way). */
   cutAfter?: number;
+  /** Drop the connection in the middle of the first tool call's arguments. */
+  cutInToolCall?: boolean;
   /** Why the answer ended (OpenAI protocol): `length` is an answer cut at the output limit. */
   finishReason?: 'stop' | 'length';
   /** The embedding of a text; hashed words by default. */
   embed?: (text: string) => number[];
+  /** Tools the model calls after its text, with their arguments, streamed in the provider's own format. */
+  toolCalls?: ScriptedToolCall[];
 };
 
 export type ReceivedRequest = {
@@ -58,7 +65,8 @@ export function fakeEmbedding(text: string): number[] {
 }
 
 export async function startFakeModelServer() {
-  let behaviour: Behaviour = {};
+  let script: Behaviour[] = [{}];
+  let scriptedRequests = 0;
   const received: ReceivedRequest[] = [];
   const openResponses = new Set<ServerResponse>();
 
@@ -92,7 +100,10 @@ export async function startFakeModelServer() {
       openResponses.delete(response);
       if (!response.writableFinished) record.closedEarlyAt = Date.now();
     });
-    const current = behaviour;
+    const current =
+      protocol === 'embeddings'
+        ? (script.at(-1) ?? {})
+        : (script[Math.min(scriptedRequests++, script.length - 1)] ?? {});
     try {
       await answer(protocol, record, current, response);
       record.finishedAt = Date.now();
@@ -157,7 +168,14 @@ export async function startFakeModelServer() {
       if (index > 0) await sleep(current.chunkDelayMs ?? 0);
       for (const frame of frames.delta(piece)) await send(frame.data, frame.event);
     }
-    for (const frame of frames.end(current.finishReason ?? 'stop')) await send(frame.data, frame.event);
+    const toolCalls = current.toolCalls ?? [];
+    for (const frame of frames.end(current.finishReason ?? 'stop', toolCalls)) {
+      await send(frame.data, frame.event);
+      if (frame.startsToolCall && current.cutInToolCall) {
+        response.socket?.destroy();
+        return;
+      }
+    }
     response.end();
   }
 
@@ -166,12 +184,17 @@ export async function startFakeModelServer() {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
-    /** How the next requests are answered, until changed. */
-    behave(next: Behaviour) {
-      behaviour = next;
+    /**
+     * How the next requests are answered, until changed. A list scripts a run of several steps: the first model
+     * request after this call gets the first behaviour, the next the second, and the last answers all after it.
+     */
+    behave(next: Behaviour | Behaviour[]) {
+      script = Array.isArray(next) ? next : [next];
+      scriptedRequests = 0;
     },
     reset() {
-      behaviour = {};
+      script = [{}];
+      scriptedRequests = 0;
       received.length = 0;
     },
     async close() {
@@ -181,102 +204,3 @@ export async function startFakeModelServer() {
     },
   };
 }
-
-type Frame = { event?: string; data: unknown };
-type Frames = { start(model: string): Frame[]; delta(text: string): Frame[]; end(finishReason: string): Frame[] };
-
-const created = () => Math.floor(Date.now() / 1000);
-
-const protocolFrames: Record<'openai' | 'anthropic' | 'google', Frames> = {
-  openai: {
-    start: (model) => [
-      {
-        data: {
-          id: 'chatcmpl-test',
-          object: 'chat.completion.chunk',
-          created: created(),
-          model,
-          choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
-        },
-      },
-    ],
-    delta: (text) => [
-      {
-        data: {
-          id: 'chatcmpl-test',
-          object: 'chat.completion.chunk',
-          created: created(),
-          model: 'test',
-          choices: [{ index: 0, delta: { content: text }, finish_reason: null }],
-        },
-      },
-    ],
-    end: (finishReason) => [
-      {
-        data: {
-          id: 'chatcmpl-test',
-          object: 'chat.completion.chunk',
-          created: created(),
-          model: 'test',
-          choices: [{ index: 0, delta: {}, finish_reason: finishReason }],
-          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-        },
-      },
-      { data: '[DONE]' },
-    ],
-  },
-  anthropic: {
-    start: (model) => [
-      {
-        event: 'message_start',
-        data: {
-          type: 'message_start',
-          message: {
-            id: 'msg_test',
-            type: 'message',
-            role: 'assistant',
-            model,
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { input_tokens: 10, output_tokens: 1 },
-          },
-        },
-      },
-      {
-        event: 'content_block_start',
-        data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-      },
-    ],
-    delta: (text) => [
-      {
-        event: 'content_block_delta',
-        data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } },
-      },
-    ],
-    end: () => [
-      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-      {
-        event: 'message_delta',
-        data: {
-          type: 'message_delta',
-          delta: { stop_reason: 'end_turn', stop_sequence: null },
-          usage: { output_tokens: 10 },
-        },
-      },
-      { event: 'message_stop', data: { type: 'message_stop' } },
-    ],
-  },
-  google: {
-    start: () => [],
-    delta: (text) => [{ data: { candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0 }] } }],
-    end: () => [
-      {
-        data: {
-          candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, finishReason: 'STOP', index: 0 }],
-          usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 },
-        },
-      },
-    ],
-  },
-};

@@ -47,6 +47,38 @@ const streamed: TurnSnapshot = {
 };
 
 describe('a streamed answer as the runtime shows it', () => {
+  it("shows the model's handbook search, as streamed, before the text; other tools never", () => {
+    const search = {
+      type: 'tool-call',
+      toolCallId: 'call_1',
+      toolName: 'search_handbook',
+      args: { query: 'ttl' },
+      argsText: '{"query":"ttl"}',
+      state: 'result',
+      status: { type: 'complete', reason: 'unknown' },
+      result: { results: [{ title: 'Firestore TTL', url: '/firestore-ttl' }] },
+    };
+    const withSearch = {
+      ...streamed,
+      message: {
+        ...streamed.message,
+        parts: [search, { ...search, toolCallId: 'call_2', toolName: 'answer_status' }, ...streamed.message.parts],
+      },
+    } as unknown as TurnSnapshot;
+
+    expect(answerParts(withSearch).content.slice(0, 2)).toEqual([
+      {
+        type: 'tool-call',
+        toolCallId: 'call_1',
+        toolName: 'search_handbook',
+        args: { query: 'ttl' },
+        argsText: '{"query":"ttl"}',
+        result: { results: [{ title: 'Firestore TTL', url: '/firestore-ttl' }] },
+      },
+      { type: 'text', text: 'See [FAQs](/faqs) and [this](/nope).' },
+    ]);
+  });
+
   it('keeps its text and sources as parts, and the link verdicts as metadata for the renderer', () => {
     expect(answerParts(streamed)).toEqual({
       content: [
@@ -107,6 +139,22 @@ describe('stored messages', () => {
     const message = fromStoredMessage(stored({ id: 'a2', role: 'assistant', status }));
     expect(message.status).toMatchObject(runStatus);
     expect(message.metadata.custom).toEqual(custom);
+  });
+
+  it("brings back the model's search before the answer's text, as it was streamed", () => {
+    const search = {
+      type: 'tool-call' as const,
+      toolCallId: 'call_1',
+      toolName: 'search_handbook' as const,
+      args: { query: 'ttl' },
+      result: { results: [], error: 'The query has nothing to search by. Search with a few words.' },
+    };
+    const answer = stored({ role: 'assistant', content: [search, { type: 'text', text: 'Nothing found.' }] });
+
+    expect(fromStoredMessage(answer).content).toEqual([
+      { ...search, argsText: '{"query":"ttl"}' },
+      { type: 'text', text: 'Nothing found.' },
+    ]);
   });
 
   it('brings back only the metadata of an image, and heads the branch stored last', () => {

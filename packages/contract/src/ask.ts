@@ -88,6 +88,7 @@ export type AnswerConfidence = (typeof answerConfidences)[number];
 export type AskAiResponse = {
   data: string;
   covered: boolean;
+  confidence: AnswerConfidence;
   sources: AnswerSource[];
   closest: AnswerSource[];
   mode: AnswerMode;

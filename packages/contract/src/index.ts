@@ -1,5 +1,6 @@
 export * from './ask.js';
 export * from './errors.js';
+export * from './handbook-search.js';
 export * from './ids.js';
 export * from './limits.js';
 export * from './search.js';

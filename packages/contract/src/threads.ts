@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { textPartSchema } from './ask.js';
+import { handbookSearchPartSchema } from './handbook-search.js';
 import { maxFeedbackCommentCharacters, maxThreadTitleCharacters } from './limits.js';
 import { storableString } from './text.js';
 
@@ -61,13 +62,18 @@ export const messageSchema = z.strictObject({
   threadId: z.string(),
   parentId: z.string().nullable(),
   role: messageRoleSchema,
-  content: z.array(textPartSchema),
+  /** The answer's text, after any search the model made while writing it. */
+  content: z.array(z.discriminatedUnion('type', [textPartSchema, handbookSearchPartSchema])),
   attachments: z.array(attachmentMetadataSchema),
   sources: z.array(sourceSchema),
   status: messageStatusSchema,
   createdAt: timestamp,
   feedback: feedbackSchema.nullable(),
 });
+
+/** A message's text: its text parts, without the searches made while writing it. */
+export const textOfContent = (content: readonly z.infer<typeof messageSchema>['content'][number][]): string =>
+  content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 
 export const threadListResponseSchema = z.strictObject({ threads: z.array(threadSchema) });
 export const threadWithMessagesResponseSchema = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { imageAttachmentSchema } from './ask.js';
+import { type AnswerConfidence, imageAttachmentSchema } from './ask.js';
 import { recordId } from './ids.js';
 import { maxImagesPerMessage, maxPagePathCharacters, maxTextCharacters } from './limits.js';
 import { storableString } from './text.js';
@@ -62,5 +62,8 @@ export type TurnDataParts = {
   failure: { code: string; message: string };
 };
 
-/** Sent with the answer's start: how it was made and whether the handbook covers the question. */
-export type TurnMetadata = { mode: 'docs-only' | 'model'; covered: boolean };
+/**
+ * Sent once the answer is written: how it was made, and how far the handbook answers the question (with a model, the
+ * model's own verdict).
+ */
+export type TurnMetadata = { mode: 'docs-only' | 'model'; covered: boolean; confidence: AnswerConfidence };

@@ -9,9 +9,7 @@ import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
 import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
-
-/** Control characters (NUL among them) and lone surrogates say nothing to search by. */
-const unsearchable = /[\p{Cc}\p{Cs}]/gu;
+import { searchableQuery } from './searchable-query.js';
 
 /** GET /api/search: the search box and the /search page, on the same engine as Dev Copilot. */
 export async function searchRoutes(
@@ -40,7 +38,7 @@ export async function searchRoutes(
     .withTypeProvider<ZodTypeProvider>()
     .get('/api/search', { schema: { querystring: searchQuerySchema } }, async (request, reply) => {
       const { q, limit, ctx } = request.query;
-      const query = q.replace(unsearchable, ' ').trim();
+      const query = searchableQuery(q);
       const engine = options.currentEngine();
       const hits = query ? engine.search(query, { limit, pathPrefix: ctx, asYouType: true }) : [];
       const response: SearchResponse = {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, storableText } from '@acme/contract';
+import { ApiError, type HandbookSearchPart, storableText, textOfContent } from '@acme/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import {
   getThreadWithMessages,
@@ -40,11 +40,7 @@ export type NewMessage = {
 
 /** A chat's title from its first question: its text on one line, cut after a whole word to at most 60 characters. */
 export function titleFromContent(content: MessagePart[]): string | undefined {
-  const text = content
-    .map((part) => part.text)
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = textOfContent(content).replace(/\s+/g, ' ').trim();
   if (text === '') return undefined;
   if (text.length <= maxDerivedTitleLength) return text;
   const cut = text.slice(0, maxDerivedTitleLength - 1);
@@ -183,23 +179,31 @@ export async function clearFeedback(db: Database, { owner, messageId }: Owner & 
 }
 
 /**
- * Writes an answer's text, sources and status: while it is written, and once when it ends. False when the answer is
- * gone (its thread was deleted meanwhile).
+ * Writes an answer's text, sources and status, after the searches the model made for it: while it is written, and
+ * once when it ends. False when the answer is gone (its thread was deleted meanwhile).
  */
 export async function updateAnswer(
   db: Database,
   {
     answerId,
+    searches = [],
     text,
     sources,
     status,
-  }: { answerId: string; text: string; sources: MessageSource[]; status: MessageStatus },
+  }: {
+    answerId: string;
+    searches?: readonly HandbookSearchPart[] | undefined;
+    text: string;
+    sources: MessageSource[];
+    status: MessageStatus;
+  },
 ): Promise<boolean> {
   // A model's text is not checked like a reader's: it may hold what PostgreSQL cannot store.
   const stored = storableText(text);
+  const content: MessagePart[] = [...searches, ...(stored ? [{ type: 'text' as const, text: stored }] : [])];
   const updated = await db
     .update(messages)
-    .set({ content: stored ? [{ type: 'text', text: stored }] : [], sources, status, progressAt: sql`now()` })
+    .set({ content, sources, status, progressAt: sql`now()` })
     .where(and(eq(messages.id, answerId), eq(messages.role, 'assistant')))
     .returning({ id: messages.id });
   return updated.length > 0;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { storableText } from '@acme/contract';
+import { storableText, textOfContent } from '@acme/contract';
 import { and, desc, eq, gte, lt, notExists } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { redactSecrets } from '../redact-secrets.js';
@@ -124,7 +124,7 @@ export async function findReportItems(db: Database, { since, limit }: ReportQuer
     ...ratedDown.map((row) => ({
       kind: 'rated-down' as const,
       at: row.at,
-      question: row.askedContent?.map((part) => part.text).join(' ') || row.logged?.question || null,
+      question: (row.askedContent && textOfContent(row.askedContent)) || row.logged?.question || null,
       comment: row.comment,
       covered: row.logged?.covered ?? null,
       mode: row.logged?.mode ?? null,

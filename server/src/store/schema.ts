@@ -1,3 +1,4 @@
+import type { HandbookSearchPart } from '@acme/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
@@ -33,7 +34,8 @@ export type MessageStatus = (typeof messageStatuses)[number];
 export const feedbackRatings = ['positive', 'negative'] as const;
 export type FeedbackRating = (typeof feedbackRatings)[number];
 
-export type MessagePart = { type: 'text'; text: string };
+/** A message's content: its text, and in an answer the searches the model made while writing it. */
+export type MessagePart = { type: 'text'; text: string } | HandbookSearchPart;
 /** What is kept of an attachment: enough to show it was there, never the file itself. */
 export type AttachmentMetadata = { name: string; contentType: string; size: number };
 export type MessageSource = { title: string; url: string };

@@ -1,10 +1,10 @@
-import type { AnswerMode, AnswerSource, AskAiRequest } from '@acme/contract';
+import type { AnswerConfidence, AnswerMode, AnswerSource, AskAiRequest, HandbookSearchPart } from '@acme/contract';
 import type { LanguageModel } from 'ai';
 import { redactSecrets } from '../../redact-secrets.js';
 import type { DocSection } from '../../search/doc-page.js';
 import type { SearchEngine } from '../../search/engine.js';
 import type { CheckedImage } from '../images.js';
-import { answerWithModel } from '../model/model-answer.js';
+import { answerWithModel, type ModelPiece } from '../model/model-answer.js';
 import { classifyModelError, type ModelFailure, reasonOf } from '../model/model-errors.js';
 import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
 import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
@@ -25,22 +25,35 @@ export type AnswerDependencies = {
   semanticSearch?: SemanticSearch | undefined;
 };
 
-/** One answer on its way: text pieces as they come, then the finished text checked and its sources. */
+/** A piece of an answer as it is written: its text, or a search the model made (before the text it led to). */
+export type AnswerPiece = string | HandbookSearchPart;
+
+/** How far a finished answer rests on the handbook: `covered` is true only for `answered`. */
+export type AnswerVerdict = {
+  confidence: AnswerConfidence;
+  covered: boolean;
+  /** The sections the answer rests on; none when the handbook does not cover the question. */
+  sources: AnswerSource[];
+  /** Pages near an uncovered question, shown as such and never as sources. */
+  closest: AnswerSource[];
+};
+
+/** One answer on its way: pieces as they come, then the finished text checked, with its verdict. */
 export type AnswerRun = {
   mode: AnswerMode;
   /** The question as it was searched for: typed text and text read from screenshots, secrets masked. */
   question: string;
-  covered: boolean;
   /** The page of the best-ranked section, whether or not it answered. */
   nearestPage: { url: string; title: string } | null;
-  /** Pages near an uncovered question, shown as such and never as sources. */
-  closest: AnswerSource[];
   /** The answer as it is written. */
-  pieces: AsyncIterable<string> | Iterable<string>;
+  pieces: AsyncIterable<AnswerPiece> | Iterable<AnswerPiece>;
   /** Verdicts on the links of the text so far that were not judged before (for a stream; `final` at its end). */
   judgeLinks: (textSoFar: string, options?: { final?: boolean }) => LinkVerdict[];
-  /** The finished answer with every invented link removed, and the sections it rests on. */
-  finish: (text: string) => CheckedAnswer & { sources: AnswerSource[] };
+  /**
+   * The finished answer with every invented link removed, and its verdict. A model's verdict is its own, known once
+   * its stream has ended; before that (an answer cut short) it is "none".
+   */
+  finish: (text: string) => CheckedAnswer & AnswerVerdict;
   /** Why the model wrote nothing, when this docs-only answer stands in for its answer; `reason` is for the log. */
   modelFailure?: (ModelFailure & { reason: string }) | undefined;
 };
@@ -66,13 +79,15 @@ export function searchQueryOf(conversation: AskAiRequest): string {
 
 /** What an answer rests on: the sections retrieved for the question, or the whole page it asks an overview of. */
 type Grounding = {
-  covered: boolean;
   nearestPage: { url: string; title: string } | null;
   /** The answer from the docs alone. */
-  docsAnswer: () => { markdown: string; sources: AnswerSource[]; closest: AnswerSource[] };
-  /** The sections the model is given: best first, or in the page's order for an overview. */
+  docsAnswer: () => { markdown: string; sources: AnswerSource[]; closest: AnswerSource[]; covered: boolean };
+  /**
+   * The sections the model is given: the best ones whatever the docs-only coverage rule says of them (the model
+   * judges whether they answer), or the page's own in its order for an overview.
+   */
   modelSections: readonly DocSection[];
-  /** Pages listed after a model's answer to a question the docs do not cover. */
+  /** Pages listed after a model's answer that says the handbook does not cover the question. */
   closest: AnswerSource[];
   /** The page the reader asks an overview of. */
   overviewOf?: string | undefined;
@@ -105,7 +120,6 @@ export async function startAnswer(
   const siteLinks = { publicOrigin: options.publicOrigin, addressOf: (url: string) => index.sectionAt(url)?.url };
   const common = {
     question: [typed, imageText].filter(Boolean).join('\n'),
-    covered: grounding.covered,
     nearestPage: grounding.nearestPage,
     judgeLinks: createLinkWatcher(siteLinks),
   };
@@ -113,13 +127,14 @@ export async function startAnswer(
   const docsOnly = (notice?: string): AnswerRun => {
     const answer = grounding.docsAnswer();
     const markdown = notice ? `${notice}\n\n${answer.markdown}` : answer.markdown;
+    const confidence: AnswerConfidence = answer.covered ? 'answered' : 'none';
+    const verdict = { confidence, covered: answer.covered, sources: answer.sources, closest: answer.closest };
     return {
       ...common,
       mode: 'docs-only',
-      closest: answer.closest,
       // Ready at once: one piece; the widget smooths what it shows.
       pieces: [markdown],
-      finish: (text) => ({ ...checkAnswerLinks(text, siteLinks), sources: answer.sources }),
+      finish: (text) => ({ ...checkAnswerLinks(text, siteLinks), ...verdict }),
     };
   };
   if (!options.model) return docsOnly();
@@ -134,10 +149,19 @@ export async function startAnswer(
     retrieved: grounding.modelSections,
     overviewOf: grounding.overviewOf,
     sectionAt: (url) => index.sectionAt(url),
+    search: async (query, toolSignal) =>
+      (
+        await retrieveForAnswer(
+          index,
+          { typed: query, imageText: '', page },
+          options.semanticSearch,
+          toolSignal ?? signal,
+        )
+      ).hits,
     imageText,
     signal,
   });
-  let pieces: AsyncIterable<string>;
+  let pieces: AsyncIterable<ModelPiece>;
   try {
     pieces = await afterFirstWords(answer.pieces);
   } catch (error) {
@@ -149,25 +173,32 @@ export async function startAnswer(
       modelFailure: { ...classifyModelError(error), reason: reasonOf(error) },
     };
   }
-  const { closest, covered } = grounding;
+  // Judged once, on the model's own text, when its stream ends: the closest pages added after it are no citations.
+  let verdict: AnswerVerdict = { confidence: 'none', covered: false, sources: [], closest: [] };
+  async function* judged(): AsyncGenerator<AnswerPiece> {
+    let written = '';
+    for await (const piece of pieces) {
+      if (typeof piece === 'string') written += piece;
+      yield piece;
+    }
+    const { confidence, sources } = answer.verdictOf(checkAnswerLinks(written, siteLinks));
+    const closest = confidence === 'none' ? grounding.closest : [];
+    verdict = { confidence, covered: confidence === 'answered', sources, closest };
+    if (closest.length) yield `\n\n${closestPagesMarkdown(closest)}`;
+  }
   return {
     ...common,
     mode: 'model',
-    closest,
-    pieces: closest.length ? withClosestPages(pieces, closest) : pieces,
-    finish: (text) => {
-      const checked = checkAnswerLinks(text, siteLinks);
-      return { ...checked, sources: covered ? answer.sourcesOf(checked) : [] };
-    },
+    pieces: judged(),
+    finish: (text) => ({ ...checkAnswerLinks(text, siteLinks), ...verdict }),
   };
 }
 
 /** An overview of one page: its purpose and sections, whatever the search would rank for the question's words. */
 function overviewGrounding(outline: PageOutline): Grounding {
   return {
-    covered: true,
     nearestPage: { url: outline.url, title: outline.title },
-    docsAnswer: () => ({ ...composePageOverview(outline), closest: [] }),
+    docsAnswer: () => ({ ...composePageOverview(outline), closest: [], covered: true }),
     modelSections: outline.sections,
     closest: [],
     overviewOf: outline.url,
@@ -184,9 +215,7 @@ async function questionGrounding(
   const { typed, imageText, page } = question;
   const retrieval = await retrieveForAnswer(index, { typed, imageText, page }, options.semanticSearch, signal);
   const best = retrieval.hits[0];
-  const covered = retrieval.coverage.covered;
   return {
-    covered,
     nearestPage: best ? { url: best.pageUrl, title: best.pageTitle } : null,
     docsAnswer: () =>
       composeDocsOnlyAnswer({
@@ -196,8 +225,8 @@ async function questionGrounding(
         readFromImages: imageText || undefined,
         imagesUnread: question.imagesSent && !imageText,
       }),
-    modelSections: covered ? retrieval.hits : [],
-    closest: covered ? [] : closestPages(retrieval.hits),
+    modelSections: retrieval.hits,
+    closest: closestPages(retrieval.hits),
   };
 }
 
@@ -205,13 +234,13 @@ async function questionGrounding(
  * The model's answer once its first words (not only blanks) have come: a failure before them throws here, while the
  * docs can still answer instead; a failure after them stays in the stream returned.
  */
-async function afterFirstWords(pieces: AsyncIterable<string>): Promise<AsyncIterable<string>> {
+async function afterFirstWords(pieces: AsyncIterable<ModelPiece>): Promise<AsyncIterable<ModelPiece>> {
   const iterator = pieces[Symbol.asyncIterator]();
-  const held: string[] = [];
+  const held: ModelPiece[] = [];
   let next = await iterator.next();
   while (!next.done) {
     held.push(next.value);
-    if (next.value.trim()) break;
+    if (typeof next.value === 'string' && next.value.trim()) break;
     next = await iterator.next();
   }
   const ended = next.done === true;
@@ -219,13 +248,4 @@ async function afterFirstWords(pieces: AsyncIterable<string>): Promise<AsyncIter
     yield* held;
     if (!ended) yield* { [Symbol.asyncIterator]: () => iterator };
   })();
-}
-
-/** A model's answer to an uncovered question, followed by the closest pages, as a docs-only answer lists them. */
-async function* withClosestPages(
-  pieces: AsyncIterable<string> | Iterable<string>,
-  closest: readonly AnswerSource[],
-): AsyncGenerator<string> {
-  yield* pieces;
-  yield `\n\n${closestPagesMarkdown(closest)}`;
 }

@@ -38,15 +38,18 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
             options.observer?.modelFellBack(code);
           }
           let text = '';
-          for await (const piece of run.pieces) text += piece;
+          // A JSON caller gets the answer; the model's search shows in the sources it led to.
+          for await (const piece of run.pieces) if (typeof piece === 'string') text += piece;
           const finished = run.finish(text);
-          await options.recordAnswer({ ...run, owner: reader, sources: finished.sources, answerId: randomUUID() });
-          options.observer?.answered(run.covered, (performance.now() - asked) / 1000, run.mode);
+          const { covered, confidence, sources, closest } = finished;
+          await options.recordAnswer({ ...run, covered, owner: reader, sources, answerId: randomUUID() });
+          options.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
           const response: AskAiResponse = {
             data: finished.text,
-            covered: run.covered,
-            sources: finished.sources,
-            closest: run.closest,
+            covered,
+            confidence,
+            sources,
+            closest,
             mode: run.mode,
           };
           return response;

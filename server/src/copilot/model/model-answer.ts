@@ -1,9 +1,11 @@
-import type { AnswerSource, AskAiRequest } from '@acme/contract';
-import { type LanguageModel, streamText } from 'ai';
+import { type AskAiRequest, type HandbookSearchPart, handbookSearchToolName } from '@acme/contract';
+import { type LanguageModel, stepCountIs, streamText } from 'ai';
 import type { DocSection } from '../../search/doc-page.js';
 import { type CheckedAnswer, citedNumbers } from '../answer/answer-links.js';
 import { sourceTitle } from '../answer/docs-only-answer.js';
+import { type AnswerStatus, answerStatusOf, answerStatusToolName, handbookTools } from './handbook-tools.js';
 import { classifyModelError, ModelRunError } from './model-errors.js';
+import { type ModelVerdict, modelVerdict } from './model-verdict.js';
 import { type ContextSection, conversationForModel, systemPrompt } from './prompt.js';
 
 /** Characters an answer may have per output token before it is cut (English runs about four to a token). */
@@ -28,22 +30,45 @@ export type ModelAnswerOptions = {
   overviewOf?: string | undefined;
   /** Resolves a link the model wrote to the section it leads to; undefined when no such page or section exists. */
   sectionAt: (url: string) => DocSection | undefined;
+  /** The search behind the model's `search_handbook` tool: the question retrieval's, best sections first. */
+  search: (query: string, signal: AbortSignal | undefined) => Promise<readonly DocSection[]>;
   /** Text read from the question's screenshots, for a model without vision. */
   imageText?: string | undefined;
   /** Aborted when the reader goes away; cancels the upstream request. */
   signal: AbortSignal;
 };
 
+/** A piece of a model's answer: its text as written, or the search it made (shown to the reader as a tool call). */
+export type ModelPiece = string | HandbookSearchPart;
+
 export type ModelAnswer = {
   /** The answer as it streams, as the model wrote it. Throws a ModelRunError when the provider fails. */
-  pieces: AsyncIterable<string>;
-  /** The sections the finished answer used: linked, or cited by number. */
-  sourcesOf(answer: CheckedAnswer): AnswerSource[];
+  pieces: AsyncIterable<ModelPiece>;
+  /** How far the finished answer rests on the handbook, and the sections it used (see modelVerdict). */
+  verdictOf(answer: CheckedAnswer): ModelVerdict;
 };
+
+/**
+ * The spec's two steps per run: the model may search once, then answers. A model that calls the search again in its
+ * second step is not offered the tool there, and the run ends with that step whatever it asks.
+ */
+const stepsPerRun = 2;
 
 /** Asks the configured model, grounded in the retrieved sections, and streams its answer back. */
 export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
   const context = options.retrieved.slice(0, options.overviewOf ? overviewSectionCount : contextSectionCount);
+  // Sections found by the model's search are numbered after these, so "[7]" cites the first one it found.
+  const numbered: DocSection[] = [...context];
+  let status: AnswerStatus | undefined;
+  // The searches made, shown to the reader once their result is in; a refused second search is never made.
+  const searches = new Map<string, HandbookSearchPart>();
+  const tools = handbookTools({
+    search: options.search,
+    onSearch: (search) => {
+      numbered.push(...search.sections);
+      searches.set(search.part.toolCallId, search.part);
+    },
+  });
   const contextSections: ContextSection[] = context.map((section) => ({
     title: sourceTitle(section),
     url: section.url,
@@ -55,11 +80,14 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
   const characterLimit = options.maxOutputTokens * charactersPerToken;
   const pastTheLimit = new AbortController();
 
-  async function* pieces(): AsyncGenerator<string> {
+  async function* pieces(): AsyncGenerator<ModelPiece> {
     const result = streamText({
       model: options.model,
       system: systemPrompt(contextSections, options.page, options.overviewOf),
       messages: conversationForModel(options.request, { vision: options.vision, imageText: options.imageText }),
+      tools,
+      stopWhen: stepCountIs(stepsPerRun),
+      prepareStep: ({ stepNumber }) => (stepNumber > 0 ? { activeTools: [answerStatusToolName] } : {}),
       abortSignal: AbortSignal.any([options.signal, pastTheLimit.signal]),
       // One retry covers a provider's passing hiccup before anything was streamed; more would keep the reader waiting.
       maxRetries: 1,
@@ -79,6 +107,11 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
           pastTheLimit.abort(new Error('The answer passed its length limit'));
           break;
         }
+      } else if (part.type === 'tool-result' && part.toolName === handbookSearchToolName && !part.dynamic) {
+        const made = searches.get(part.toolCallId);
+        if (made) yield made;
+      } else if (part.type === 'tool-call' && part.toolName === answerStatusToolName && !part.invalid) {
+        status = answerStatusOf(part.input);
       } else if (part.type === 'error') {
         throw new ModelRunError(classifyModelError(part.error), { cause: part.error });
       } else if (part.type === 'finish' && part.finishReason === 'length') {
@@ -106,17 +139,9 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
 
   return {
     pieces: pieces(),
-    sourcesOf(answer) {
-      const used = new Map<string, AnswerSource>();
-      for (const url of answer.kept) {
-        const section = options.sectionAt(url);
-        if (section && !used.has(section.url)) used.set(section.url, { title: sourceTitle(section), url: section.url });
-      }
-      for (const cited of citedNumbers(answer.text)) {
-        const section = context[cited - 1];
-        if (section && !used.has(section.url)) used.set(section.url, { title: sourceTitle(section), url: section.url });
-      }
-      return [...used.values()];
+    verdictOf(answer) {
+      const byNumber = citedNumbers(answer.text).flatMap((cited) => numbered[cited - 1] ?? []);
+      return modelVerdict(status, { urls: answer.kept, sections: byNumber }, options.sectionAt);
     },
   };
 }

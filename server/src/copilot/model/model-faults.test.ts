@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { textOf, waitFor } from '../../../test-support/copilot-api.js';
 import { copilotSuite } from '../../../test-support/copilot-suite.js';
 import type { Behaviour } from '../../../test-support/fake-model-server.js';
+import { storedText } from '../../../test-support/messages.js';
 import { questions } from '../../store/schema.js';
 import { modelUnavailableNotice } from '../answer/answer-service.js';
 
@@ -22,7 +23,7 @@ describe('model stream faults', () => {
     expect(JSON.stringify(failure)).not.toContain('HTTP 200');
     const answer = (await suite.withModel.stored(threadId, ada)).messages[1];
     expect(answer?.status).toBe('error');
-    expect(answer?.content[0]?.text).toBe('one two three ');
+    expect(storedText(answer)).toBe('one two three ');
   });
 
   it.for<[string, Behaviour]>([

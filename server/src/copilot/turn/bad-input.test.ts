@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { textOf, turnIds } from '../../../test-support/copilot-api.js';
 import { copilotSuite } from '../../../test-support/copilot-suite.js';
+import { storedText } from '../../../test-support/messages.js';
 import { questions } from '../../store/schema.js';
 
 const ada = 'ada@acme.example';
@@ -82,7 +83,7 @@ describe('bad input to a turn', () => {
     expect([renamed.status, rated.status, created.status, blank.status]).toEqual([200, 200, 201, 400]);
     const { thread, messages } = await suite.docsOnly.stored(threadId, ada);
     expect(thread.title).toBe('Rollbacks');
-    expect(messages[0]?.content[0]?.text).toBe('roll back\ufffd a release');
+    expect(storedText(messages[0])).toBe('roll back\ufffd a release');
     expect(messages[1]?.feedback?.comment).toBe('too short\ufffd');
     expect(((await created.json()) as { title: string }).title).toBe('New chat');
   });
@@ -96,7 +97,7 @@ describe('bad input to a turn', () => {
     expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
     const answer = (await suite.withModel.stored(threadId, ada)).messages[1];
     expect(answer?.status).toBe('complete');
-    expect(answer?.content[0]?.text).toBe('Roll back with the job.');
+    expect(storedText(answer)).toBe('Roll back with the job.');
     expect(textOf(chunks)).toContain('the job.');
   });
 

@@ -1,4 +1,4 @@
-import { ApiError, type AskMessage, type ImageAttachment, type ParsedTurnRequest } from '@acme/contract';
+import { ApiError, type AskMessage, type ImageAttachment, type ParsedTurnRequest, textOfContent } from '@acme/contract';
 import type { Message } from '../../store/conversations.js';
 import type { Database } from '../../store/database.js';
 import { conversationUpTo } from '../../store/messages.js';
@@ -36,7 +36,7 @@ export async function placeQuestion(db: Database, owner: string, turn: ParsedTur
 }
 
 /** A stored message's text. */
-export const textOf = (message: Message) => message.content.map((part) => part.text).join('\n');
+export const textOf = (message: Message) => textOfContent(message.content);
 
 /** The conversation as the answer service reads it: the stored turns, then the question with its images. */
 export function conversationFor(

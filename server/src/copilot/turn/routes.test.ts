@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readChunks, textOf, turnIds, waitFor } from '../../../test-support/copilot-api.js';
 import { type CopilotApi as Api, copilotSuite } from '../../../test-support/copilot-suite.js';
+import { storedText } from '../../../test-support/messages.js';
 import { questions } from '../../store/schema.js';
 
 const ada = 'ada@acme.example';
@@ -33,7 +34,7 @@ describe('a Dev Copilot turn', () => {
       [ids.questionId, 'user', null, 'complete'],
       [ids.answerId, 'assistant', ids.questionId, 'complete'],
     ]);
-    expect(messages[1]?.content[0]?.text).toBe(textOf(chunks));
+    expect(storedText(messages[1])).toBe(textOf(chunks));
     expect(messages[1]?.sources.map((source) => source.url)).toContain('/deployment#rollback');
     const logged = await suite.store.db.select().from(questions);
     expect(logged.map((entry) => [entry.answerMessageId, entry.covered])).toEqual([[ids.answerId, true]]);
@@ -80,7 +81,7 @@ describe('a Dev Copilot turn', () => {
     );
     const answer = (await stored(suite.withModel, threadId)).messages[1];
     expect(answer?.status).toBe('complete');
-    expect(answer?.content[0]?.text).toBe('Roll back with the rollback job. Then tell #dev-help what happened.');
+    expect(storedText(answer)).toBe('Roll back with the rollback job. Then tell #dev-help what happened.');
     expect(suite.model.received[0]?.closedEarlyAt).toBeUndefined();
   });
 
@@ -96,17 +97,17 @@ describe('a Dev Copilot turn', () => {
     );
 
     await waitFor(
-      async () => ((await stored(suite.withModel, threadId)).messages[1]?.content[0]?.text ?? '').includes('word'),
+      async () => (storedText((await stored(suite.withModel, threadId)).messages[1]) ?? '').includes('word'),
       'text so far',
     );
     const midway = (await stored(suite.withModel, threadId)).messages[1];
     expect(midway?.status).toBe('running');
-    expect(midway?.content[0]?.text).not.toContain('word39');
+    expect(storedText(midway)).not.toContain('word39');
 
     await reading;
     const done = (await stored(suite.withModel, threadId)).messages[1];
     expect(done?.status).toBe('complete');
-    expect(done?.content[0]?.text).toBe(words.join(''));
+    expect(storedText(done)).toBe(words.join(''));
   });
 
   it('stores what was written, as stopped, when the reader presses Stop', async () => {
@@ -127,7 +128,7 @@ describe('a Dev Copilot turn', () => {
     expect(chunks.at(-1)).toMatchObject({ type: 'abort' });
     const answer = (await stored(suite.withModel, threadId)).messages[1];
     expect(answer?.status).toBe('incomplete');
-    expect(answer?.content[0]?.text).toBe(textOf(chunks));
+    expect(storedText(answer)).toBe(textOf(chunks));
     expect(textOf(chunks)).not.toContain('ten');
     expect((await suite.withModel.call('POST', `/api/threads/${threadId}/stop`, { as: ada })).status).toBe(404);
   });
@@ -146,7 +147,7 @@ describe('a Dev Copilot turn', () => {
     expect(invented).toBeGreaterThan(-1);
     expect(kinds[invented + 1]).toBe('text-delta');
     const answer = (await stored(suite.withModel, threadId)).messages[1];
-    expect(answer?.content[0]?.text).toBe('See [the runbook](/deployment#rollback) or this now.');
+    expect(storedText(answer)).toBe('See [the runbook](/deployment#rollback) or this now.');
     expect(answer?.sources).toEqual([{ title: 'Deployment › Rollback', url: '/deployment#rollback' }]);
   });
 

@@ -1,4 +1,4 @@
-import type { AnswerSource, ParsedTurnRequest, TurnDataParts, TurnMetadata } from '@acme/contract';
+import type { AnswerSource, HandbookSearchPart, ParsedTurnRequest, TurnDataParts, TurnMetadata } from '@acme/contract';
 import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import { staleAnswerMs, stillWriting } from '../../store/answer-progress.js';
@@ -107,10 +107,26 @@ async function writeAnswer(
       );
       deps.observer?.modelFellBack(run.modelFailure.code);
     }
-    writer.write({ type: 'message-metadata', messageMetadata: { mode: run.mode, covered: run.covered } });
-    writer.write({ type: 'text-start', id: answerId });
+    // The text part starts with its first words, so a search the model made before them comes first in the message.
+    let textStarted = false;
+    const startText = () => {
+      if (!textStarted) writer.write({ type: 'text-start', id: answerId });
+      textStarted = true;
+    };
     for await (const piece of run.pieces) {
       signal.throwIfAborted();
+      if (typeof piece !== 'string') {
+        progress.searched(piece);
+        writer.write({
+          type: 'tool-input-available',
+          toolCallId: piece.toolCallId,
+          toolName: piece.toolName,
+          input: piece.args,
+        });
+        writer.write({ type: 'tool-output-available', toolCallId: piece.toolCallId, output: piece.result });
+        continue;
+      }
+      startText();
       // Verdicts on the links this piece completes go first, so the widget never shows an invented one as a link.
       for (const verdict of run.judgeLinks(text + piece))
         writer.write({ type: 'data-link', id: verdict.url, data: verdict });
@@ -123,18 +139,22 @@ async function writeAnswer(
       writer.write({ type: 'data-link', id: verdict.url, data: verdict });
     }
     const finished = run.finish(text);
-    const kept = await progress.end('complete', finished.text, finished.sources);
+    const { covered, confidence, sources, closest } = finished;
+    const kept = await progress.end('complete', finished.text, sources);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
-    if (kept) await deps.onAnswered?.({ ...run, owner: answering.owner, sources: finished.sources, answerId });
-    for (const source of finished.sources) {
+    if (kept) await deps.onAnswered?.({ ...run, covered, owner: answering.owner, sources, answerId });
+    // Known once the answer is written: a model says itself how far the handbook answered.
+    writer.write({ type: 'message-metadata', messageMetadata: { mode: run.mode, covered, confidence } });
+    for (const source of sources) {
       writer.write({ type: 'source-url', sourceId: source.url, url: source.url, title: source.title });
     }
-    if (run.closest.length) writer.write({ type: 'data-closest', data: { pages: run.closest } });
+    if (closest.length) writer.write({ type: 'data-closest', data: { pages: closest } });
+    startText();
     writer.write({ type: 'text-end', id: answerId });
     writer.write({ type: 'finish', finishReason: 'stop' });
-    deps.log.info({ mode: run.mode, covered: run.covered, sources: finished.sources.length }, 'answered');
-    deps.observer?.answered(run.covered, (performance.now() - asked) / 1000, run.mode);
+    deps.log.info({ mode: run.mode, confidence, sources: sources.length }, 'answered');
+    deps.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
   } catch (error) {
     const stopped = signal.reason instanceof StoppedByReader;
     const partial = run ? run.finish(text).text : text;
@@ -181,14 +201,19 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
       deps.log.warn({ err: error }, 'could not mark an answer in progress as alive'),
     );
   }, stillWritingAfterMs / 2).unref();
+  const searches: HandbookSearchPart[] = [];
   const write = (status: MessageStatus, text: string, sources: AnswerSource[]) => {
     if (status !== 'running') clearInterval(alive);
     writes = writes
       .catch(() => {})
-      .then(() => updateAnswer(deps.db, { answerId: answering.answerId, text, sources, status }));
+      .then(() => updateAnswer(deps.db, { answerId: answering.answerId, searches, text, sources, status }));
     return writes;
   };
   return {
+    /** A search the model made: kept with the answer's text from the next write on. */
+    searched(search: HandbookSearchPart) {
+      searches.push(search);
+    },
     saySoFar(textSoFar: () => string) {
       if (Date.now() - lastSaved < progressIntervalMs) return;
       lastSaved = Date.now();

@@ -1,6 +1,6 @@
 import type { MessageDto } from '@acme/contract';
 import type { ExportedMessageRepository, ThreadMessage } from '@assistant-ui/react';
-import { sourceParts } from './turn-message';
+import { searchPart, sourceParts } from './turn-message';
 
 const statusFromStored = {
   // Being written by the server for an earlier page of this reader: shown as it grows (see FollowStoredAnswer).
@@ -13,7 +13,9 @@ const statusFromStored = {
 /** A stored message as the runtime knows it; images come back as metadata only (never stored). */
 export function fromStoredMessage(stored: MessageDto): ThreadMessage {
   const createdAt = new Date(stored.createdAt);
-  const text = stored.content.map((part) => ({ type: 'text' as const, text: part.text }));
+  const text = stored.content.flatMap((part) =>
+    part.type === 'text' ? [{ type: 'text' as const, text: part.text }] : [],
+  );
   if (stored.role === 'user') {
     return {
       id: stored.id,
@@ -35,7 +37,12 @@ export function fromStoredMessage(stored: MessageDto): ThreadMessage {
     id: stored.id,
     role: 'assistant',
     createdAt,
-    content: [...text, ...sourceParts(stored.sources)],
+    // The model's searches first, as they were streamed, then the text and its sources.
+    content: [
+      ...stored.content.flatMap((part) => (part.type === 'tool-call' ? [searchPart(part)] : [])),
+      ...text,
+      ...sourceParts(stored.sources),
+    ],
     status: statusFromStored[stored.status],
     metadata: {
       unstable_state: null,

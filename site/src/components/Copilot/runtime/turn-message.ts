@@ -1,4 +1,9 @@
-import type { AnswerSource } from '@acme/contract';
+import {
+  type AnswerSource,
+  type HandbookSearchPart,
+  handbookSearchPartSchema,
+  handbookSearchToolName,
+} from '@acme/contract';
 import type { ChatModelRunResult, ThreadAssistantMessagePart } from '@assistant-ui/react';
 import type { TurnSnapshot } from './turn-api';
 
@@ -15,12 +20,26 @@ export const sourceParts = (sources: readonly AnswerSource[]): ThreadAssistantMe
     title: source.title,
   }));
 
-/** A streamed answer as the runtime shows it: its text and sources, with the link verdicts for the renderer. */
+/** A search the model made, as a tool-call part the message renders (HandbookSearch) before the answer's text. */
+export const searchPart = (search: Omit<HandbookSearchPart, 'type' | 'toolName'>): ThreadAssistantMessagePart => ({
+  type: 'tool-call',
+  toolCallId: search.toolCallId,
+  toolName: handbookSearchToolName,
+  args: search.args,
+  argsText: JSON.stringify(search.args),
+  result: search.result,
+});
+
+/** A streamed answer as the runtime shows it: its searches, text and sources, with the link verdicts for the renderer. */
 export function answerParts({ message, data }: TurnSnapshot): ChatModelRunResult {
   const content: ThreadAssistantMessagePart[] = [];
   for (const part of message.parts) {
     if (part.type === 'text') content.push({ type: 'text', text: part.text });
-    else if (part.type === 'source' && part.url) {
+    else if (part.type === 'tool-call' && part.toolName === handbookSearchToolName && part.state === 'result') {
+      const { toolCallId, toolName, args, result } = part;
+      const parsed = handbookSearchPartSchema.safeParse({ type: 'tool-call', toolCallId, toolName, args, result });
+      if (parsed.success) content.push(searchPart(parsed.data));
+    } else if (part.type === 'source' && part.url) {
       content.push(...sourceParts([{ title: part.title ?? part.url, url: part.url }]));
     }
   }

@@ -1,3 +1,4 @@
+import { handbookSearchToolName } from '@acme/contract';
 import { AuiIf, ErrorPrimitive, MessagePrimitive, useAuiState } from '@assistant-ui/react';
 import type { ReactNode } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
@@ -5,6 +6,7 @@ import { AssistantActionBar } from './AssistantActionBar';
 import { AssistantAvatar } from './AssistantAvatar';
 import styles from './AssistantMessage.module.css';
 import { BranchPicker } from './BranchPicker';
+import { HandbookSearch, NoOtherTool } from './HandbookSearch';
 import { MarkdownText } from './MarkdownText';
 import { RetryButton } from './RetryButton';
 import { Sources } from './Sources';
@@ -25,7 +27,13 @@ export function AssistantMessage(): ReactNode {
       <AssistantAvatar />
       <div className={styles.assistantBody}>
         <div className={styles.assistantContent}>
-          <MessagePrimitive.Parts components={{ Text: MarkdownText, Source: NoInlineSource }} />
+          <MessagePrimitive.Parts
+            components={{
+              Text: MarkdownText,
+              Source: NoInlineSource,
+              tools: { by_name: { [handbookSearchToolName]: HandbookSearch }, Fallback: NoOtherTool },
+            }}
+          />
           <AuiIf condition={(s) => s.message.status?.type === 'running' && s.message.content.length === 0}>
             <span className={styles.thinking} role="status">
               Looking through the handbook…
