@@ -15,6 +15,17 @@ export function sendApiError(
   return reply.header('cache-control', 'no-store').code(status).send(body);
 }
 
+/**
+ * The client hung up before its request had arrived whole (Node's "aborted", whose code ECONNRESET would otherwise
+ * read as a database connection failure): nobody is left to answer and nothing failed here, so one line at info
+ * level, without a stack, says so.
+ */
+export function clientHungUp(request: FastifyRequest, error: Error): boolean {
+  if (!request.raw.readableAborted) return false;
+  request.log.info({ reason: error.message }, 'the client hung up before its request arrived whole');
+  return true;
+}
+
 /** When a reader is told to try again while the database is away: about as long as an outage takes to notice. */
 export const databaseRetryAfterSeconds = 5;
 
@@ -65,6 +76,7 @@ export type ApiErrorHandlerOptions = {
  */
 export function apiErrorHandler({ badRequest, internal, tooLargeAdvice }: ApiErrorHandlerOptions) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (clientHungUp(request, error)) return reply.code(400).send();
     if (error instanceof ApiError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return sendApiError(reply, error.code, error.message);

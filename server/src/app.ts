@@ -25,6 +25,7 @@ import { siteRoutes } from './gate/site-routes.js';
 import { registerErrorPages } from './gate/unavailable-page.js';
 import { openLimits } from './limits/limits.js';
 import { createLogDestination, type LogDestination } from './log-destination.js';
+import { serializeError } from './log-serializers.js';
 import { registerHealthRoutes } from './ops/health-routes.js';
 import { loadMetrics, runOperations } from './ops/operations.js';
 import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
@@ -38,10 +39,12 @@ import { keepDataDirectoryPrivate } from './store/private-files.js';
  * lines are made on this thread: pino's transport would start a worker thread (about 20 MB) for them.
  */
 async function loggerOptions(config: Config, destination: LogDestination): Promise<FastifyServerOptions['logger']> {
-  if (config.logFormat === 'json') return { level: config.logLevel, stream: destination.stream };
+  const serializers = { err: serializeError };
+  if (config.logFormat === 'json') return { level: config.logLevel, serializers, stream: destination.stream };
   const { default: pinoPretty } = await import('pino-pretty');
   return {
     level: config.logLevel,
+    serializers,
     stream: pinoPretty({ translateTime: 'HH:MM:ss', destination: destination.stream }),
   };
 }

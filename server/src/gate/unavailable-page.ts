@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { databaseRetryAfterSeconds, sendDatabaseUnavailable } from '../api-errors.js';
+import { clientHungUp, databaseRetryAfterSeconds, sendDatabaseUnavailable } from '../api-errors.js';
 import { logoSvg } from '../auth/assets.js';
 import { pageStylesheet, renderPage } from '../auth/html.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
@@ -37,6 +37,7 @@ export function sendUnavailable(request: FastifyRequest, reply: FastifyReply) {
 export function registerErrorPages(app: FastifyInstance) {
   const fastifyDefault = app.errorHandler;
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (clientHungUp(request, error)) return reply.code(400).send();
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'the database is unavailable');
       return sendUnavailable(request, reply);

@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inMemoryDataDirectory, openStore, type Store } from '../store/database.js';
@@ -39,7 +40,7 @@ describe('/healthz and /readyz', () => {
     const ready = await app.inject('/readyz');
     expect(ready.statusCode).toBe(200);
     expect(ready.headers['cache-control']).toBe('no-store');
-    expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', site: 'ok' } });
+    expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', storage: 'ok', site: 'ok' } });
     await store.close();
   });
 
@@ -68,7 +69,10 @@ describe('/healthz and /readyz', () => {
 
     const ready = await app.inject('/readyz');
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ status: 'unavailable', checks: { database: 'unreachable', site: 'ok' } });
+    expect(ready.json()).toEqual({
+      status: 'unavailable',
+      checks: { database: 'unreachable', storage: 'ok', site: 'ok' },
+    });
     expect((await app.inject('/healthz')).statusCode).toBe(200);
   });
 
@@ -97,7 +101,38 @@ describe('/healthz and /readyz', () => {
     const store = await openStore({ dataDirectory: inMemoryDataDirectory });
     const ready = await appWith(store, false).inject('/readyz');
     expect(ready.statusCode).toBe(503);
-    expect(ready.json().checks).toEqual({ database: 'ok', site: 'no build loaded' });
+    expect(ready.json().checks).toEqual({ database: 'ok', storage: 'ok', site: 'no build loaded' });
+    await store.close();
+  });
+
+  it('reportsNotReadyWhileWritesFailForAFullDisk, for a minute after the last one, and ready again after', async () => {
+    const store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    let clock = Date.parse('2026-11-26T12:00:00Z');
+    const app = Fastify();
+    apps.push(app);
+    registerHealthRoutes(app, { store, siteLoaded: () => true, now: () => clock });
+    // A write as the database refuses it when its disk is full: PostgreSQL's own disk_full error, through Drizzle.
+    app.post('/write', async () => {
+      await store.db.execute(sql`do $$ begin raise exception 'could not extend file: No space left on device'
+        using errcode = 'disk_full'; end $$`);
+    });
+    app.post('/bad-write', async () => {
+      await store.db.execute(sql`select 1 / 0`);
+    });
+
+    expect((await app.inject({ method: 'POST', url: '/bad-write' })).statusCode).toBe(500);
+    expect((await app.inject('/readyz')).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: '/write' })).statusCode).toBe(500);
+    clock += 5_000;
+
+    const failing = await app.inject('/readyz');
+    expect(failing.statusCode).toBe(503);
+    expect(failing.json()).toEqual({
+      status: 'unavailable',
+      checks: { database: 'ok', storage: 'writes failing: no space left (5 s ago)', site: 'ok' },
+    });
+    clock += 60_000;
+    expect((await app.inject('/readyz')).statusCode).toBe(200);
     await store.close();
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../store/database.js';
+import { watchWriteFailures } from './write-failures.js';
 
 /** A readiness probe gives up on the database after this; Docker's HEALTHCHECK allows 3 s for the whole probe. */
 const databaseCheckMs = 2000;
@@ -8,10 +9,16 @@ type Check = 'ok' | string;
 
 /**
  * `/healthz`: the process answers (liveness; restarting it would not help a database outage). `/readyz`: it can serve
- * readers now: the database answers a trivial query within two seconds and a site build is loaded. Neither needs a
- * session, and neither says more than which check failed. While the server shuts down it takes no new connections.
+ * readers now: the database answers a trivial query within two seconds, no write was refused for lack of space in
+ * the last minute, and a site build is loaded. Neither needs a session, and neither says more than which check
+ * failed. While the server shuts down it takes no new connections. Registered before the routes whose write failures
+ * it watches.
  */
-export function registerHealthRoutes(app: FastifyInstance, options: { store: Store; siteLoaded: () => boolean }) {
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  options: { store: Store; siteLoaded: () => boolean; now?: () => number },
+) {
+  const writeFailures = watchWriteFailures(app, options.now);
   app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
 
   // Probes that arrive while one is asking the database share its answer: a flood of them (no session is needed)
@@ -30,11 +37,12 @@ export function registerHealthRoutes(app: FastifyInstance, options: { store: Sto
   };
 
   app.get('/readyz', async (_request, reply) => {
-    const checks: Record<'database' | 'site', Check> = {
+    const checks: Record<'database' | 'storage' | 'site', Check> = {
       database: await databaseCheck(),
+      storage: writeFailures.check(),
       site: options.siteLoaded() ? 'ok' : 'no build loaded',
     };
-    const ready = checks.database === 'ok' && checks.site === 'ok';
+    const ready = Object.values(checks).every((check) => check === 'ok');
     return reply
       .header('cache-control', 'no-store')
       .code(ready ? 200 : 503)
