@@ -54,4 +54,24 @@ describe('a refused account is told which rule refused it and what to do', () =>
     const html = await page.content();
     for (const entry of unnamedEntries) expect(html).not.toContain(entry);
   });
+
+  test('doesNotConfirmUnnamedAllowedDomains: a personal account at a domain on the list the page does not name', async ({
+    server,
+    page,
+    signInPages,
+  }) => {
+    await page.goto(`${server.baseUrl}/faqs/`);
+    await signInPages.clickLogin();
+    await signInPages.submitIdentity('someone@acme-labs.dev', { workspace: false });
+    // Word for word what a domain not on the list is told: the page confirms no domain it does not name.
+    expect(await signInPages.notAllowedNotice.innerText()).toBe(
+      'You are signed in as someone@acme-labs.dev, whose domain is not allowed to read the handbook. Choose your company account with "Use another account".',
+    );
+    expect(await signInPages.gateMessage.innerText()).toBe(
+      'You must log in with an account from @acme.dev or @acme.io to access the internal documentation.',
+    );
+    expect(await signInPages.notAllowedNotice.getAttribute('data-refusal')).toBe('not-on-allow-list');
+    const html = await page.content();
+    for (const entry of unnamedEntries.filter((entry) => entry !== 'acme-labs.dev')) expect(html).not.toContain(entry);
+  });
 });

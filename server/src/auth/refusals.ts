@@ -33,3 +33,15 @@ export function needsCompanyManagedAccount(refusal: AccessRefusal): boolean {
     refusal === 'email-not-verified' || refusal === 'hosted-domain-missing' || refusal === 'hosted-domain-mismatch'
   );
 }
+
+/**
+ * The refusal the page gives: a refusal by the kind of account ("a personal Google account that uses a company
+ * address") would confirm that the address's domain is on the allow-list, so at a domain the page does not name it
+ * reads as a domain not on the list. Only the two primary domains, named anyway, are told the rule itself. (A missing
+ * verification is checked before any domain, so it confirms nothing.)
+ */
+export function refusalShown(refusal: AccessRefusal, email: string, primaryDomains: readonly string[]): AccessRefusal {
+  if (refusal !== 'hosted-domain-missing' && refusal !== 'hosted-domain-mismatch') return refusal;
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  return primaryDomains.includes(domain) ? refusal : 'not-on-allow-list';
+}

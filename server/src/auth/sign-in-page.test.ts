@@ -45,6 +45,20 @@ describe('renderSignInPage for a refused account', () => {
     expect(render('not-on-allow-list', 'a@gmail.com')).toContain('log in with an account from');
   });
 
+  it.each<[AccessRefusal, string]>([
+    ['hosted-domain-missing', 'someone@acme-labs.dev'],
+    ['hosted-domain-mismatch', 'someone@acme-labs.dev'],
+    ['hosted-domain-missing', 'someone@ACME.Studio'],
+  ])('doesNotConfirmUnnamedAllowedDomains: %s at %s reads as a domain not on the list', (refusal, email) => {
+    const page = render(refusal, email);
+    const domain = email.slice(email.indexOf('@') + 1);
+    expect(page).toBe(render('not-on-allow-list', email));
+    expect(page).not.toContain('company address');
+    expect(page).not.toContain('company-managed');
+    expect(page).not.toContain(`data-refusal="${refusal}"`);
+    expect(page).toContain(`@${domain}</strong>, whose domain is not allowed`);
+  });
+
   it('escapes the address', () => {
     expect(render('not-on-allow-list', '<img src=x onerror=alert(1)>@x.dev')).not.toContain('<img src=x');
   });

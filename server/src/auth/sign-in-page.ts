@@ -1,5 +1,5 @@
 import { escapeHtml, renderPage } from './html.js';
-import { type AccessRefusal, needsCompanyManagedAccount, refusalHtml } from './refusals.js';
+import { type AccessRefusal, needsCompanyManagedAccount, refusalHtml, refusalShown } from './refusals.js';
 import { returnAnchorScript } from './return-anchor.js';
 
 /** Why the last sign-in did not work, in words a reader can act on. */
@@ -45,13 +45,14 @@ export function renderSignInPage(options: SignInPageOptions): string {
     ? `<p class="notice error" role="alert" data-testid="gate-error">${escapeHtml(signInProblems[options.problem])}</p>`
     : '';
   const { signedInAs } = options;
-  const notAllowed = signedInAs
-    ? `<p class="notice warning" role="alert" data-testid="gate-not-allowed" data-refusal="${signedInAs.refusal}">${refusalHtml(signedInAs.refusal, signedInAs.email)}</p>`
-    : '';
+  const refusal = signedInAs && refusalShown(signedInAs.refusal, signedInAs.email, options.primaryDomains);
+  const notAllowed =
+    signedInAs && refusal
+      ? `<p class="notice warning" role="alert" data-testid="gate-not-allowed" data-refusal="${refusal}">${refusalHtml(refusal, signedInAs.email)}</p>`
+      : '';
   // A company address refused for its kind of account is told to use the company's own account, not "an account from
   // @acme.dev", which it already is.
-  const account =
-    signedInAs && needsCompanyManagedAccount(signedInAs.refusal) ? 'a company-managed account' : 'an account';
+  const account = refusal && needsCompanyManagedAccount(refusal) ? 'a company-managed account' : 'an account';
   const primaryAction = options.signedInAs
     ? `<a class="button" href="${escapeHtml(loginHref(options.returnPath, true))}" data-testid="gate-login">Use another account</a>
 <form method="post" action="/auth/logout"><button class="button secondary" type="submit" data-testid="gate-logout">Sign out</button></form>`

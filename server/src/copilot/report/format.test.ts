@@ -100,3 +100,60 @@ describe('formatReportJson', () => {
     expect(parsed.groups[1].page).toBeNull();
   });
 });
+
+/** A report whose every stored text carries `hidden`. */
+const carrying = (hidden: string): Report => ({
+  ...report,
+  groups: groupReportItems([
+    {
+      kind: 'rated-down',
+      at: new Date('2026-11-21T09:30:00Z'),
+      question: `admin${hidden}only`,
+      comment: `ok${hidden}`,
+      covered: true,
+      mode: 'model',
+      nearestPage: { url: `/faqs${hidden}/`, title: `FAQs${hidden}` },
+      sources: [{ title: `Deploy${hidden}`, url: '/deploy/' }],
+      answerMessageId: 'h2',
+    },
+  ]),
+});
+
+const invisible = [
+  ['DEL', '\u007f', '\\u007f'],
+  ['C1 CSI', '\u009b', '\\u009b'],
+  ['C1 NEL', '\u0085', '\\u0085'],
+  ['line separator', '\u2028', '\\u2028'],
+  ['paragraph separator', '\u2029', '\\u2029'],
+  ['right-to-left override', '\u202e', '\\u202e'],
+  ['left-to-right embedding', '\u202a', '\\u202a'],
+  ['pop directional formatting', '\u202c', '\\u202c'],
+  ['right-to-left isolate', '\u2067', '\\u2067'],
+  ['pop directional isolate', '\u2069', '\\u2069'],
+  ['right-to-left mark', '\u200f', '\\u200f'],
+  ['Arabic letter mark', '\u061c', '\\u061c'],
+  ['zero-width space', '\u200b', '\\u200b'],
+  ['zero-width joiner', '\u200d', '\\u200d'],
+  ['byte order mark', '\ufeff', '\\ufeff'],
+  ['tag character (past U+FFFF)', '\u{e0041}', '\\udb40\\udc41'],
+] as const;
+
+describe('escapesTrojanSourceCharacters: bidi, zero-width, C1 and separators never reach a reader raw', () => {
+  it.each(invisible)('the text report strips a %s', (_name, character) => {
+    const text = formatReportText(carrying(character));
+    expect(text).not.toContain(character);
+    expect(text).toContain('"adminonly"');
+    expect(text).toContain('## FAQs (/faqs/)');
+    expect(text).toContain('sources: Deploy (/deploy/)');
+  });
+
+  it.each(invisible)(
+    'the JSON report escapes a %s as \\uXXXX and still means the same',
+    (_name, character, escaped) => {
+      const json = formatReportJson(carrying(character));
+      expect(json).not.toContain(character);
+      expect(json).toContain(`"question": "admin${escaped}only"`);
+      expect(JSON.parse(json).groups[0].items[0].question).toBe(`admin${character}only`);
+    },
+  );
+});

@@ -3,9 +3,28 @@ import type { ReportGroup } from './group.js';
 export type Report = { generatedAt: Date; since: Date | undefined; limit: number; groups: ReportGroup[] };
 
 const minute = (date: Date) => date.toISOString().slice(0, 16).replace('T', ' ');
-/** Control characters (C0, DEL, C1) could drive the maintainer's terminal: escape sequences, fake links, hidden lines. */
+/**
+ * Control characters (C0, DEL, C1) could drive the maintainer's terminal: escape sequences, fake links, hidden lines.
+ * Invisible format characters (\p{Cf}: bidi overrides and isolates, zero-width spaces and joiners) could reorder or
+ * hide what a line says ("Trojan Source"); the line and paragraph separators could break one.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+
+/**
+ * What JSON.stringify leaves raw but a terminal, a log viewer or a JavaScript reader of the output may act on: DEL and
+ * the C1 controls, the line and paragraph separators, and every invisible format character (the bidi controls among
+ * them). Escaped as \uXXXX, the JSON still says the same.
+ */
+const unsafeInJson = /[\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+/** One \uXXXX per UTF-16 unit: a character past U+FFFF (a tag character) is its surrogate pair, as JSON writes it. */
+function escapeForJson(character: string): string {
+  let escaped = '';
+  for (let index = 0; index < character.length; index += 1) {
+    escaped += `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`;
+  }
+  return escaped;
+}
 
 const oneLine = (text: string, max: number) => {
   const flat = text.replace(controlCharacters, '').replace(/\s+/g, ' ').trim();
@@ -51,7 +70,7 @@ export function formatReportText(report: Report): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The report for machines: the same groups, dates as ISO strings. */
+/** The report for machines: the same groups, dates as ISO strings; no stored text reaches it raw either. */
 export function formatReportJson(report: Report): string {
   return `${JSON.stringify(
     {
@@ -62,5 +81,5 @@ export function formatReportJson(report: Report): string {
     },
     null,
     2,
-  )}\n`;
+  ).replace(unsafeInJson, escapeForJson)}\n`;
 }
