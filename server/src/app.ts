@@ -24,6 +24,7 @@ import { createFastLane } from './gate/fast-lane.js';
 import { followSite, type SiteFollower } from './gate/site-follower.js';
 import { siteRoutes } from './gate/site-routes.js';
 import { registerErrorPages } from './gate/unavailable-page.js';
+import { insightsRoutes } from './insights/routes.js';
 import { openLimits } from './limits/limits.js';
 import { registerHealthRoutes } from './ops/health-routes.js';
 import { loadMetrics, runOperations } from './ops/operations.js';
@@ -196,6 +197,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     currentEngine: () => site.current().search,
     requestsPerMinute: config.searchRequestsPerMinute,
     limits,
+    db: store.db,
+  });
+  await app.register(insightsRoutes, {
+    publicOrigin,
+    db: store.db,
+    currentPolicy,
+    current: () => site.current(),
+    sendSignInPage,
   });
   await app.register(siteRoutes, {
     current: () => site.current(),

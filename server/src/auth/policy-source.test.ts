@@ -20,6 +20,7 @@ describe('the policy of the ACCESS_* settings', () => {
       addresses: ['alex.partner@example.com', 'sam.contractor@example.org', 'qa.vendor@example.net'],
       allowSubdomains: false,
       requireHostedDomain: true,
+      maintainers: [],
     });
   });
 
