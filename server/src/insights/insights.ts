@@ -1,4 +1,5 @@
 import type { InsightsPeriod, InsightsResponse, QuestionDay, RatedDownPage } from '@acme/contract';
+import { redactSecrets } from '../redact-secrets.js';
 import type { Database } from '../store/database.js';
 import {
   pagesAnswersRestOn,
@@ -75,7 +76,12 @@ export function groupRatedDown(answers: readonly RatedDownAnswer[]): RatedDownPa
       const page = pages.get(url) ?? { url, title: title.split(' › ')[0] ?? title, ratedDown: 0, comments: [] };
       page.ratedDown += 1;
       if (answer.comment?.trim() && page.comments.length < commentsPerPage) {
-        page.comments.push({ comment: answer.comment, question: answer.question, at: answer.ratedAt.toISOString() });
+        page.comments.push({
+          // Comments and conversations are kept as written; what maintainers see is masked like the questions log.
+          comment: redactSecrets(answer.comment),
+          question: answer.question && redactSecrets(answer.question),
+          at: answer.ratedAt.toISOString(),
+        });
       }
       pages.set(url, page);
     }
