@@ -54,7 +54,7 @@ export async function searchRoutes(
       const engine = options.currentEngine();
       const hits = query ? engine.search(query, { limit, pathPrefix: ctx, asYouType: true }) : [];
       if (query && request.viewer.state === 'signed-in') {
-        searchLog.record(ownerKeyOf(request.viewer.session), query, hits.length);
+        void searchLog.record(ownerKeyOf(request.viewer.session), query, hits.length);
       }
       const response: SearchResponse = {
         query,

@@ -16,7 +16,8 @@ type Typing = { id: Promise<string>; query: string; at: number };
 export function createSearchLog(db: Database, onError: (error: unknown) => void, now = () => Date.now()) {
   const typing = new Map<string, Typing>();
   return {
-    record(owner: string, query: string, resultCount: number): void {
+    /** Logs the search; the promise (which never rejects) settles once it is written, for tests to await. */
+    record(owner: string, query: string, resultCount: number): Promise<void> {
       const at = now();
       const last = typing.get(owner);
       const continues =
@@ -26,13 +27,12 @@ export function createSearchLog(db: Database, onError: (error: unknown) => void,
       if (last && continues) {
         last.at = at;
         last.query = query;
-        last.id.then((id) => reviseSearchQuery(db, { id, owner, query, resultCount })).catch(onError);
-        return;
+        return last.id.then((id) => reviseSearchQuery(db, { id, owner, query, resultCount })).catch(onError);
       }
       if (typing.size >= maxTypingReaders) typing.clear();
       const id = recordSearchQuery(db, { owner, query, resultCount });
-      id.catch(onError);
       typing.set(owner, { id, query, at });
+      return id.then(() => undefined, onError);
     },
   };
 }

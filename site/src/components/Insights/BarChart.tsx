@@ -1,5 +1,4 @@
 import { BarChart as ChartistBarChart } from 'chartist';
-import 'chartist/dist/index.css';
 import { type ReactNode, useEffect, useRef } from 'react';
 import styles from './styles.module.css';
 
