@@ -72,3 +72,30 @@ describe('a broken ACCESS_POLICY_FILE', () => {
     }
   });
 });
+
+describe('MAINTAINERS', () => {
+  it('reads the maintainers from the environment, folded like the allowed addresses', () => {
+    expect(policyOf({ MAINTAINERS: 'Docs.Lead@Acme.dev, kate@acme.io' }).maintainers).toEqual([
+      'docs.lead@acme.dev',
+      'kate@acme.io',
+    ]);
+  });
+
+  it('reportsMaintainerThatIsNotAnAddress', () => {
+    expect(() => policyOf({ MAINTAINERS: 'docs-team' })).toThrow(/MAINTAINERS.*"docs-team" is not an e-mail address/);
+  });
+
+  it("takes a policy file's maintainers over the environment's, and keeps the environment's when it has none", () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'policy-file-'));
+    const file = path.join(directory, 'policy.json');
+    try {
+      writeFileSync(file, JSON.stringify({ domains: ['acme.dev', 'acme.io'], maintainers: ['file.lead@acme.dev'] }));
+      const settings = loadConfig({ MAINTAINERS: 'env.lead@acme.dev' }).accessSettings;
+      expect(createPolicySource(settings, file, fail).current().maintainers).toEqual(['file.lead@acme.dev']);
+      writeFileSync(file, JSON.stringify({ domains: ['acme.dev', 'acme.io'] }));
+      expect(createPolicySource(settings, file, fail).current().maintainers).toEqual(['env.lead@acme.dev']);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
