@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { test } from './fixtures';
 import { listSiteFiles, siteBuildDirectory } from './harness';
-import { requestPathOf, specDocRoutes, specOtherRoutes, specTagRoutes } from './spec-routes';
+import { maintainerRoutes, requestPathOf, specDocRoutes, specOtherRoutes, specTagRoutes } from './spec-routes';
 
 /** The route each built HTML page answers at, as Docusaurus lays them out. */
 function builtRoutes(): string[] {
@@ -13,7 +13,9 @@ function builtRoutes(): string[] {
 describe('the built site', () => {
   test('has exactly the routes of the spec, and no others', () => {
     const withoutTrailingSlash = (route: string) => (route === '/' ? route : route.replace(/\/$/, ''));
-    const expected = [...specDocRoutes, ...specTagRoutes, ...specOtherRoutes].map(withoutTrailingSlash).sort();
+    const expected = [...specDocRoutes, ...specTagRoutes, ...specOtherRoutes, ...maintainerRoutes]
+      .map(withoutTrailingSlash)
+      .sort();
     expect(builtRoutes().map(withoutTrailingSlash).sort()).toEqual(expected);
   });
 

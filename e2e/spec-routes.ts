@@ -69,6 +69,8 @@ export const specTagRoutes = [
 ] as const;
 
 export const specOtherRoutes = ['/docs/', '/search', '/dev-copilot'] as const;
+/** Pages served to the docs maintainers alone (MAINTAINERS); every other reader gets the 404 page there. */
+export const maintainerRoutes = ['/insights'] as const;
 
 export const topNavigation = [
   { label: 'Training Docs', path: '/getting_started/' },

@@ -50,7 +50,8 @@ const config: Config = {
         },
         blog: false,
         theme: { customCss: './src/css/custom.css' },
-        sitemap: { changefreq: null, priority: null },
+        // The maintainers' page is served to them alone: no reader's sitemap names it.
+        sitemap: { changefreq: null, priority: null, ignorePatterns: ['/insights'] },
       } satisfies Preset.Options,
     ],
   ],

@@ -23,6 +23,7 @@ import { createFastLane } from './gate/fast-lane.js';
 import { followSite, type SiteFollower } from './gate/site-follower.js';
 import { siteRoutes } from './gate/site-routes.js';
 import { registerErrorPages } from './gate/unavailable-page.js';
+import { insightsRoutes } from './insights/routes.js';
 import { openLimits } from './limits/limits.js';
 import { createLogDestination, type LogDestination } from './log-destination.js';
 import { serializeError } from './log-serializers.js';
@@ -209,6 +210,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     currentEngine: () => site.current().search,
     requestsPerMinute: config.searchRequestsPerMinute,
     limits,
+    db: store.db,
+  });
+  await app.register(insightsRoutes, {
+    publicOrigin,
+    db: store.db,
+    currentPolicy,
+    current: () => site.current(),
+    sendSignInPage,
   });
   await app.register(siteRoutes, {
     current: () => site.current(),

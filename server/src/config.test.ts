@@ -34,6 +34,7 @@ describe('loadConfig in development', () => {
       addresses: 'alex.partner@example.com,sam.contractor@example.org,qa.vendor@example.net',
       allowSubdomains: false,
       requireHostedDomain: true,
+      maintainers: '',
     });
   });
 

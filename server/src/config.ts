@@ -49,6 +49,7 @@ const environmentSchema = z.object({
   ACCESS_ALLOW_SUBDOMAINS: booleanFlag.default(false),
   ACCESS_REQUIRE_HOSTED_DOMAIN: booleanFlag.optional(),
   ACCESS_POLICY_FILE: optionalText,
+  MAINTAINERS: z.string().default(''),
   ALLOW_DEVELOPMENT_SIGN_IN: booleanFlag.default(false),
   ASK_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(20),
   SEARCH_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
@@ -86,6 +87,8 @@ export type AccessSettings = {
   addresses: string;
   allowSubdomains: boolean;
   requireHostedDomain: boolean;
+  /** Comma- or space-separated addresses of the docs maintainers, who see the insights page. */
+  maintainers: string;
 };
 
 export type Config = {
@@ -249,6 +252,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       addresses: values.ACCESS_ADDRESSES,
       allowSubdomains: values.ACCESS_ALLOW_SUBDOMAINS,
       requireHostedDomain: values.ACCESS_REQUIRE_HOSTED_DOMAIN ?? identityProvider.kind !== 'oidc',
+      maintainers: values.MAINTAINERS,
     },
     accessPolicyFile: values.ACCESS_POLICY_FILE ? path.resolve(values.ACCESS_POLICY_FILE) : undefined,
     askLimits: { requestsPerMinute: values.ASK_REQUESTS_PER_MINUTE, concurrentPerUser: values.ASK_CONCURRENT_PER_USER },

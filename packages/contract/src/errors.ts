@@ -10,11 +10,13 @@ export const apiErrors = {
   'bad_request:feedback_role': { status: 400, message: 'Only answers from Dev Copilot can be rated.' },
   'bad_request:path': { status: 400, message: 'The address is not valid.' },
   'bad_request:search': { status: 400, message: 'The search is not valid.' },
+  'bad_request:insights': { status: 400, message: 'Choose a period of 7, 30 or 90 days.' },
   'unauthorized:session': { status: 401, message: 'Sign in to continue.' },
   'forbidden:access': { status: 403, message: 'This account may not read the handbook.' },
   'forbidden:origin': { status: 403, message: 'The request came from another site.' },
   'not_found:thread': { status: 404, message: 'There is no chat with this id.' },
   'not_found:message': { status: 404, message: 'There is no message with this id.' },
+  'not_found:insights': { status: 404, message: 'There is no such page.' },
   'not_found:answer': { status: 404, message: 'No answer is being written in this chat.' },
   'conflict:thread_status': { status: 409, message: 'The chat is not in a state that allows this.' },
   'conflict:answer_running': {
@@ -26,6 +28,7 @@ export const apiErrors = {
   'rate_limited:search': { status: 429, message: 'Too many searches; try again in a minute.' },
   'internal:ask': { status: 500, message: 'Dev Copilot could not answer; try again.' },
   'internal:search': { status: 500, message: 'The search failed; try again.' },
+  'internal:insights': { status: 500, message: 'The insights could not be read; try again.' },
   'internal:threads': { status: 500, message: 'Your chats could not be read or saved; try again.' },
   'unavailable:database': { status: 503, message: 'The handbook is unavailable for a moment; try again shortly.' },
   // 503: the question was stopped by a server that is shutting down, and asked again it is answered (Retry-After).

@@ -2,6 +2,7 @@ export * from './ask.js';
 export * from './errors.js';
 export * from './handbook-search.js';
 export * from './ids.js';
+export * from './insights.js';
 export * from './limits.js';
 export * from './search.js';
 export * from './search-request.js';

@@ -13,6 +13,7 @@ describe('parseAccessPolicy', () => {
       addresses: ['alex.partner@example.com', 'sam.contractor@example.org', 'qa.vendor@example.net'],
       allowSubdomains: false,
       requireHostedDomain: false,
+      maintainers: [],
     });
   });
 

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type AccessDecision, type AccessPolicy, decideAccess } from './access-policy.js';
+import { type AccessDecision, type AccessPolicy, decideAccess, isMaintainer } from './access-policy.js';
 
 const policy: AccessPolicy = {
   domains: ['acme.dev', 'acme.io'],
   addresses: ['alex.partner@example.com', 'kate@example.org'],
   allowSubdomains: false,
   requireHostedDomain: false,
+  maintainers: ['docs.lead@acme.dev', 'kate@example.org'],
 };
 const withSubdomains: AccessPolicy = { ...policy, allowSubdomains: true };
 const withHostedDomain: AccessPolicy = { ...policy, requireHostedDomain: true };
@@ -214,5 +215,29 @@ describe('decideAccess', () => {
     expect(decideAccess(withHostedDomain, { email, emailVerified: false, hostedDomain: 'acme.dev' })).toEqual(
       denied('email-not-verified'),
     );
+  });
+});
+
+describe('isMaintainer (MAINTAINERS, matched exactly like the allowed addresses)', () => {
+  it.each([
+    ['docs.lead@acme.dev', true, true],
+    ['Docs.Lead@ACME.dev', true, true],
+    ['kate@example.org', true, true],
+    ['reader@acme.dev', true, false],
+    ['docs.lead@acme.dev.evil.example', true, false],
+    ['docs.lead@eng.acme.dev', true, false],
+    ['docs.lead@acme.dev', false, false],
+    ['docs.le\u0430d@acme.dev', true, false],
+  ])('%s (verified: %s) is a maintainer: %s', (email, emailVerified, expected) => {
+    expect(isMaintainer(policy, { email, emailVerified })).toBe(expected);
+  });
+
+  it('refusesMaintainerNoLongerAllowedToRead: a listed address whose domain was removed is no maintainer', () => {
+    expect(
+      isMaintainer(
+        { ...policy, domains: ['acme.io', 'acme.studio'] },
+        { email: 'docs.lead@acme.dev', emailVerified: true },
+      ),
+    ).toBe(false);
   });
 });

@@ -9,6 +9,8 @@ export type AccessPolicy = {
   allowSubdomains: boolean;
   /** When true, a grant by domain also needs the ID token's `hd` claim to be one of the allowed domains (Google Workspace). */
   requireHostedDomain: boolean;
+  /** The allowed readers who also see the insights page (MAINTAINERS), lower-case. */
+  maintainers: readonly string[];
 };
 
 export type Identity = { email: string; emailVerified: boolean; hostedDomain?: string | undefined };
@@ -62,6 +64,13 @@ export function decideAccess(policy: AccessPolicy, identity: Identity): AccessDe
   return { allowed: true, reason: 'domain' };
 }
 
+/** Whether this identity is a docs maintainer: allowed to read, and its address exactly on the maintainers' list. */
+export function isMaintainer(policy: AccessPolicy, identity: Identity): boolean {
+  if (!decideAccess(policy, identity).allowed) return false;
+  const parsed = parseAddress(identity.email);
+  return parsed !== undefined && policy.maintainers.includes(parsed.address);
+}
+
 function listEntries(list: string): string[] {
   return list.split(/[\s,]+/).filter((entry) => entry !== '');
 }
@@ -72,6 +81,7 @@ export function parseAccessPolicy(input: {
   addresses: string;
   allowSubdomains?: boolean;
   requireHostedDomain?: boolean;
+  maintainers?: string;
 }): AccessPolicy {
   const domains = listEntries(input.domains).map((entry) => {
     const domain = foldEmail(entry);
@@ -80,13 +90,8 @@ export function parseAccessPolicy(input: {
     }
     return domain;
   });
-  const addresses = listEntries(input.addresses).map((entry) => {
-    const parsed = parseAddress(entry);
-    if (!parsed) {
-      throw new Error(`${JSON.stringify(entry)} is not an e-mail address: it needs one @ between a name and a domain`);
-    }
-    return parsed.address;
-  });
+  const addresses = parseAddresses(input.addresses);
+  const maintainers = parseAddresses(input.maintainers ?? '');
   const distinctDomains = [...new Set(domains)];
   if (distinctDomains.length < 2) {
     throw new Error(
@@ -98,7 +103,18 @@ export function parseAccessPolicy(input: {
     addresses: [...new Set(addresses)],
     allowSubdomains: input.allowSubdomains ?? false,
     requireHostedDomain: input.requireHostedDomain ?? false,
+    maintainers: [...new Set(maintainers)],
   };
+}
+
+function parseAddresses(list: string): string[] {
+  return listEntries(list).map((entry) => {
+    const parsed = parseAddress(entry);
+    if (!parsed) {
+      throw new Error(`${JSON.stringify(entry)} is not an e-mail address: it needs one @ between a name and a domain`);
+    }
+    return parsed.address;
+  });
 }
 
 /** The two domains named on the gate. */

@@ -20,6 +20,7 @@ describe('the policy of the ACCESS_* settings', () => {
       addresses: ['alex.partner@example.com', 'sam.contractor@example.org', 'qa.vendor@example.net'],
       allowSubdomains: false,
       requireHostedDomain: true,
+      maintainers: [],
     });
   });
 
@@ -66,6 +67,33 @@ describe('a broken ACCESS_POLICY_FILE', () => {
       expect(reports).toHaveLength(2);
       source.current(start + 132_000 + 5 * 60_000);
       expect(reports).toHaveLength(3);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('MAINTAINERS', () => {
+  it('reads the maintainers from the environment, folded like the allowed addresses', () => {
+    expect(policyOf({ MAINTAINERS: 'Docs.Lead@Acme.dev, kate@acme.io' }).maintainers).toEqual([
+      'docs.lead@acme.dev',
+      'kate@acme.io',
+    ]);
+  });
+
+  it('reportsMaintainerThatIsNotAnAddress', () => {
+    expect(() => policyOf({ MAINTAINERS: 'docs-team' })).toThrow(/MAINTAINERS.*"docs-team" is not an e-mail address/);
+  });
+
+  it("takes a policy file's maintainers over the environment's, and keeps the environment's when it has none", () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'policy-file-'));
+    const file = path.join(directory, 'policy.json');
+    try {
+      writeFileSync(file, JSON.stringify({ domains: ['acme.dev', 'acme.io'], maintainers: ['file.lead@acme.dev'] }));
+      const settings = loadConfig({ MAINTAINERS: 'env.lead@acme.dev' }).accessSettings;
+      expect(createPolicySource(settings, file, fail).current().maintainers).toEqual(['file.lead@acme.dev']);
+      writeFileSync(file, JSON.stringify({ domains: ['acme.dev', 'acme.io'] }));
+      expect(createPolicySource(settings, file, fail).current().maintainers).toEqual(['env.lead@acme.dev']);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

@@ -2,7 +2,13 @@ import { readFileSync, statSync } from 'node:fs';
 import type { AccessSettings } from '../config.js';
 import { type AccessPolicy, parseAccessPolicy } from './access-policy.js';
 
-type PolicyFile = { domains?: unknown; addresses?: unknown; allowSubdomains?: unknown; requireHostedDomain?: unknown };
+type PolicyFile = {
+  domains?: unknown;
+  addresses?: unknown;
+  allowSubdomains?: unknown;
+  requireHostedDomain?: unknown;
+  maintainers?: unknown;
+};
 
 const reportIntervalMs = 5 * 60_000;
 
@@ -13,7 +19,9 @@ function environmentPolicy(settings: AccessSettings): AccessPolicy {
   try {
     return parseAccessPolicy(settings);
   } catch (error) {
-    throw new Error(`Invalid configuration:\n  ACCESS_DOMAINS / ACCESS_ADDRESSES: ${(error as Error).message}`);
+    throw new Error(
+      `Invalid configuration:\n  ACCESS_DOMAINS / ACCESS_ADDRESSES / MAINTAINERS: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -43,6 +51,8 @@ export function createPolicySource(
         typeof contents.requireHostedDomain === 'boolean'
           ? contents.requireHostedDomain
           : fromEnvironment.requireHostedDomain,
+      // A file without a maintainers list keeps MAINTAINERS from the environment.
+      maintainers: contents.maintainers === undefined ? settings.maintainers : list(contents.maintainers),
     });
     loadedVersion = version;
   };

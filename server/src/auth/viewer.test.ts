@@ -16,6 +16,7 @@ for (const backend of embedded) {
       addresses: [],
       allowSubdomains: false,
       requireHostedDomain: false,
+      maintainers: [],
     };
 
     async function signedIn() {

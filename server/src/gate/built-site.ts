@@ -33,6 +33,8 @@ export type BuiltSite = {
   sections: DocSection[];
   /** Of the pages' text: two builds with equal keys have equal sections. */
   sectionsKey: string;
+  /** When the build finished (ms since the epoch): Docusaurus writes 404.html last. */
+  builtAt: number;
 };
 
 /** Finds the doc sections of the pages: parsed, or known from before by `key`. */
@@ -125,8 +127,10 @@ export async function readBuiltSite(
     files.push(built);
   }
   const sectionsKey = pagesHash.digest('hex');
+  const builtAt = listing.find((file) => file.relative === '404.html')?.modifiedAt ?? Date.now();
   return {
     fingerprint: fingerprintOfListing(listing),
+    builtAt,
     files,
     scriptHashes: inlineScriptHashes(pages.map((page) => page.html)),
     canonicalPaths,

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from '../api-errors.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import { type SendSignInPage, signInStatus } from '../auth/sign-in-response.js';
@@ -24,25 +24,29 @@ export async function siteRoutes(
         const status = signInStatus(request.viewer);
         return options.sendSignInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
       }
-      const snapshot = options.current();
-      const queryStart = request.url.indexOf('?');
-      const pathname = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
-      const resolution = resolveSitePath(pathname, snapshot.files, snapshot.canonicalPaths);
-      switch (resolution.kind) {
-        case 'file':
-          return sendServedFile(request, reply, snapshot.files.get(resolution.file) ?? snapshot.notFoundPage);
-        case 'redirect': {
-          const query = queryStart === -1 ? '' : request.url.slice(queryStart);
-          return reply.header('cache-control', 'no-store').redirect(`${resolution.location}${query}`, 301);
-        }
-        case 'bad-request':
-          return sendApiError(reply, 'bad_request:path', resolution.reason);
-        case 'not-found': {
-          const retired = snapshot.retiredAssets.get(pathname);
-          if (retired) return sendServedFile(request, reply, retired);
-          return sendServedFile(request, reply, snapshot.notFoundPage, 404);
-        }
-      }
+      return sendSitePath(request, reply, options.current());
     },
   });
+}
+
+/** Answers a path of the built site from this snapshot: its file, its canonical address, or the site's 404 page. */
+export function sendSitePath(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {
+  const queryStart = request.url.indexOf('?');
+  const pathname = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
+  const resolution = resolveSitePath(pathname, snapshot.files, snapshot.canonicalPaths);
+  switch (resolution.kind) {
+    case 'file':
+      return sendServedFile(request, reply, snapshot.files.get(resolution.file) ?? snapshot.notFoundPage);
+    case 'redirect': {
+      const query = queryStart === -1 ? '' : request.url.slice(queryStart);
+      return reply.header('cache-control', 'no-store').redirect(`${resolution.location}${query}`, 301);
+    }
+    case 'bad-request':
+      return sendApiError(reply, 'bad_request:path', resolution.reason);
+    case 'not-found': {
+      const retired = snapshot.retiredAssets.get(pathname);
+      if (retired) return sendServedFile(request, reply, retired);
+      return sendServedFile(request, reply, snapshot.notFoundPage, 404);
+    }
+  }
 }

@@ -27,6 +27,8 @@ export type SiteSnapshot = {
   search: SearchEngine;
   /** When it was swapped in (ms since the epoch). */
   loadedAt: number;
+  /** When the build itself finished (ms since the epoch), for "since the last docs build" in the insights. */
+  builtAt: number;
 };
 
 const hashedAsset = /^\/assets\//;
@@ -88,5 +90,6 @@ export function siteSnapshot(
     securityHeaders: securityHeaders({ scriptHashes: site.scriptHashes, strictTransport: options.strictTransport }),
     search,
     loadedAt: Date.now(),
+    builtAt: site.builtAt,
   };
 }

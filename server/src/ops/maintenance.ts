@@ -4,6 +4,7 @@ import type { Database } from '../store/database.js';
 import { describeError } from '../store/describe-error.js';
 import type { MaintenanceLock } from '../store/maintenance-lock.js';
 import { pruneQuestions } from '../store/questions.js';
+import { pruneSearchQueries } from '../store/search-queries.js';
 import { deleteExpiredSessions } from '../store/sessions.js';
 
 /** One kind of row that would otherwise only grow, and how to remove what is no longer needed; returns how many. */
@@ -11,7 +12,7 @@ export type MaintenanceTask = { name: string; remove(now: Date): Promise<number>
 
 /**
  * What the database keeps that nobody deletes on the way: sessions past their expiry (a reader who never comes back
- * is never ended on sight), questions older than the log's retention, and the shared limits' ended windows and
+ * is never ended on sight), questions and search-box queries older than the log's retention, and the shared limits' ended windows and
  * expired slots (PostgreSQL limits). Conversations are the readers' to delete.
  */
 export function maintenanceTasks(
@@ -26,6 +27,10 @@ export function maintenanceTasks(
     {
       name: 'old_questions',
       remove: (now) => pruneQuestions(db, new Date(now.getTime() - config.questionLogDays * 86_400_000)),
+    },
+    {
+      name: 'old_search_queries',
+      remove: (now) => pruneSearchQueries(db, new Date(now.getTime() - config.questionLogDays * 86_400_000)),
     },
     { name: 'ended_limits', remove: (now) => deleteEndedLimits(db, now) },
   ];

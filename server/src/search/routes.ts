@@ -1,17 +1,25 @@
-import { type SearchResponse, searchQuerySchema } from '@acme/contract';
+import { type SearchResponse, searchOpenedSchema, searchQuerySchema } from '@acme/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { apiErrorHandler } from '../api-errors.js';
 import { requireAllowedViewer } from '../auth/guards.js';
+import { ownerKeyOf } from '../auth/reader-identity.js';
 import type { Limits } from '../limits/limits.js';
 import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
+import type { Database } from '../store/database.js';
+import { markSearchResultOpened } from '../store/search-queries.js';
 import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
 import { searchableQuery } from './searchable-query.js';
+import { createSearchLog } from './search-log.js';
 
-/** GET /api/search: the search box and the /search page, on the same engine as Dev Copilot. */
+/**
+ * GET /api/search: the search box and the /search page, on the same engine as Dev Copilot. Each search is logged for
+ * the maintainers' insights (one row per search typed, credentials masked); POST /api/search/opened marks that a
+ * result of it was opened, so searches that found nothing useful show up.
+ */
 export async function searchRoutes(
   app: FastifyInstance,
   options: {
@@ -21,8 +29,10 @@ export async function searchRoutes(
     requestsPerMinute: number;
     /** Counts searches across instances; without it, this instance counts alone. */
     limits?: Limits | undefined;
+    db: Database;
   },
 ) {
+  const searchLog = createSearchLog(options.db, (error) => app.log.warn({ err: error }, 'could not log a search'));
   app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'search' }));
   // After the gate, so it counts per signed-in reader; every keystroke is a search, so the bound is generous.
   await registerReaderRateLimit(app, {
@@ -41,6 +51,9 @@ export async function searchRoutes(
       const query = searchableQuery(q);
       const engine = options.currentEngine();
       const hits = query ? engine.search(query, { limit, pathPrefix: ctx, asYouType: true }) : [];
+      if (query && request.viewer.state === 'signed-in') {
+        void searchLog.record(ownerKeyOf(request.viewer.session), query, hits.length);
+      }
       const response: SearchResponse = {
         query,
         results: hits.map((hit) => ({
@@ -56,5 +69,13 @@ export async function searchRoutes(
         })),
       };
       return reply.header('cache-control', 'private, no-cache').send(response);
+    });
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post('/api/search/opened', { schema: { body: searchOpenedSchema } }, async (request, reply) => {
+      if (request.viewer.state !== 'signed-in') return reply.code(401).send();
+      const query = searchableQuery(request.body.q);
+      await markSearchResultOpened(options.db, { owner: ownerKeyOf(request.viewer.session), query });
+      return reply.code(204).send();
     });
 }

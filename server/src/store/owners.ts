@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from './database.js';
-import { feedback, questions, threads } from './schema.js';
+import { feedback, questions, searchQueries, threads } from './schema.js';
 
 /**
  * Hands the rows written before subjects were kept (owner `legacyOwner`, an `email:` key) to the subject now signed
@@ -20,6 +20,7 @@ export async function claimLegacyOwnership(
       .returning({ id: threads.id });
     await tx.update(feedback).set({ owner }).where(eq(feedback.owner, legacyOwner));
     await tx.update(questions).set({ owner }).where(eq(questions.owner, legacyOwner));
+    await tx.update(searchQueries).set({ owner }).where(eq(searchQueries.owner, legacyOwner));
     return claimed.length;
   });
 }

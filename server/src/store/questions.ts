@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { storableText, textOfContent } from '@acme/contract';
+import { type AnswerConfidence, storableText, textOfContent } from '@acme/contract';
 import { and, desc, eq, gte, lt, notExists } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { redactSecrets } from '../redact-secrets.js';
@@ -17,6 +17,8 @@ export type NewQuestion = {
   mode: QuestionMode;
   /** Did the docs answer it (docs-only: `composeDocsOnlyAnswer(...).covered`). */
   covered: boolean;
+  /** Answered, closest or none, when the answer says; left out, the insights read it from `covered`. */
+  confidence?: AnswerConfidence | undefined;
   /** The page closest to the question, answered or not; null when the search found nothing. */
   nearestPage: DocPage | null;
   sources?: MessageSource[] | undefined;
@@ -40,6 +42,7 @@ export async function recordQuestion(db: Database, entry: NewQuestion): Promise<
       question: storableText(redactSecrets(entry.question)).trim().slice(0, maxRecordedQuestionCharacters),
       mode: entry.mode,
       covered: entry.covered,
+      confidence: entry.confidence ?? null,
       nearestPageUrl: entry.nearestPage?.url ?? null,
       nearestPageTitle: entry.nearestPage?.title ?? null,
       sources: entry.sources ?? [],

@@ -1,4 +1,4 @@
-import type { HandbookSearchPart } from '@acme/contract';
+import { answerConfidences, type HandbookSearchPart } from '@acme/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
@@ -127,6 +127,8 @@ export const questions = pgTable(
     question: text('question').notNull(),
     mode: text('mode', { enum: questionModes }).notNull(),
     covered: boolean('covered').notNull(),
+    /** Answered, closest (a page came near) or none; null for entries logged before it was kept (read `covered`). */
+    confidence: text('confidence', { enum: answerConfidences }),
     nearestPageUrl: text('nearest_page_url'),
     nearestPageTitle: text('nearest_page_title'),
     sources: jsonb('sources').$type<MessageSource[]>().notNull().default([]),
@@ -142,6 +144,28 @@ export const questions = pgTable(
 );
 
 export type QuestionRow = typeof questions.$inferSelect;
+
+/**
+ * What readers typed into the search box, for the maintainers' insights: the query (credentials masked), how many
+ * results it found, and whether a result was opened. Kept as long as questions (COPILOT_QUESTION_LOG_DAYS).
+ */
+export const searchQueries = pgTable(
+  'search_queries',
+  {
+    id: text('id').primaryKey(),
+    owner: text('owner').notNull(),
+    query: text('query').notNull(),
+    resultCount: integer('result_count').notNull(),
+    clicked: boolean('clicked').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('search_queries_created_at_index').on(table.createdAt.desc()),
+    index('search_queries_owner_index').on(table.owner),
+  ],
+);
+
+export type SearchQueryRow = typeof searchQueries.$inferSelect;
 
 /**
  * Requests a minute per reader and kind (`ask:user:<e-mail>`), counted for every instance on this PostgreSQL database

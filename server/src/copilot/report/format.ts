@@ -1,6 +1,14 @@
+import type { InsightsSummary } from '../../insights/summary.js';
 import type { ReportGroup } from './group.js';
 
-export type Report = { generatedAt: Date; since: Date | undefined; limit: number; groups: ReportGroup[] };
+export type Report = {
+  generatedAt: Date;
+  since: Date | undefined;
+  limit: number;
+  groups: ReportGroup[];
+  /** The insights page's figures for the same period; absent from reports made without them. */
+  summary?: InsightsSummary | undefined;
+};
 
 const minute = (date: Date) => date.toISOString().slice(0, 16).replace('T', ' ');
 /**
@@ -39,6 +47,7 @@ export function formatReportText(report: Report): string {
     ? `${minute(report.since)} to ${minute(report.generatedAt)} UTC`
     : `up to ${minute(report.generatedAt)} UTC`;
   const lines = [`# Dev Copilot report, ${period}`, ''];
+  if (report.summary) lines.push(...summaryLines(report.summary), '');
   if (items.length === 0) {
     lines.push('No answers rated down and no questions the docs could not answer in this period.');
     return `${lines.join('\n')}\n`;
@@ -70,6 +79,28 @@ export function formatReportText(report: Report): string {
   return `${lines.join('\n')}\n`;
 }
 
+const percent = (part: number, whole: number) => (whole === 0 ? '0 %' : `${Math.round((part / whole) * 100)} %`);
+
+/** The insights page's headline figures, as the report's opening lines. */
+function summaryLines({ questions, unansweredTopics, searches }: InsightsSummary): string[] {
+  const lines = [
+    `${questions.total} question${questions.total === 1 ? '' : 's'}: ${percent(questions.answered, questions.total)} answered, ${percent(questions.closest, questions.total)} closest page only, ${percent(questions.none, questions.total)} not covered.`,
+    `${searches.total} search${searches.total === 1 ? '' : 'es'}: ${searches.withoutResult} found nothing, ${searches.withoutClick} had no result opened.`,
+  ];
+  if (unansweredTopics.length > 0) {
+    lines.push('', 'Topics the docs do not answer, biggest first:');
+    for (const topic of unansweredTopics) {
+      const page = topic.page ? ` (extend ${oneLine(topic.page.url, 500)})` : ' (no page came near)';
+      lines.push(`- ${oneLine(topic.label, 100)}: ${topic.count} question${topic.count === 1 ? '' : 's'}${page}`);
+    }
+  }
+  if (searches.noResult.length > 0) {
+    lines.push('', 'Searches that found nothing:');
+    for (const miss of searches.noResult) lines.push(`- "${oneLine(miss.query, 200)}" ${miss.searches}x`);
+  }
+  return lines;
+}
+
 /** The report for machines: the same groups, dates as ISO strings; no stored text reaches it raw either. */
 export function formatReportJson(report: Report): string {
   return `${JSON.stringify(
@@ -78,6 +109,7 @@ export function formatReportJson(report: Report): string {
       since: report.since ?? null,
       limit: report.limit,
       groups: report.groups,
+      summary: report.summary ?? null,
     },
     null,
     2,

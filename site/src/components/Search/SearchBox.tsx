@@ -3,7 +3,7 @@ import { useHistory, useLocation } from '@docusaurus/router';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { AskCopilotButton } from './AskCopilotButton';
 import { Highlighted } from './Highlighted';
-import { maxSearchQueryCharacters, pathOf, searchContextOf, searchPageUrl } from './search-api';
+import { maxSearchQueryCharacters, pathOf, reportResultOpened, searchContextOf, searchPageUrl } from './search-api';
 import styles from './styles.module.css';
 import { useDocsSearch } from './useDocsSearch';
 
@@ -55,6 +55,7 @@ export function SearchBox(): ReactNode {
     } else if (event.key === 'Enter' && !event.nativeEvent.isComposing && query.trim()) {
       event.preventDefault();
       const chosen = results[active];
+      if (chosen) reportResultOpened(query);
       go(chosen ? chosen.url : searchPageUrl(query.trim()));
     } else if (event.key === 'Escape') {
       if (open && query) setOpen(false);
@@ -120,7 +121,15 @@ export function SearchBox(): ReactNode {
                 className={index === active ? styles.activeOption : undefined}
                 onMouseEnter={() => setActive(index)}
               >
-                <Link to={result.url} tabIndex={-1} onClick={() => setOpen(false)} className={styles.hit}>
+                <Link
+                  to={result.url}
+                  tabIndex={-1}
+                  onClick={() => {
+                    reportResultOpened(query);
+                    setOpen(false);
+                  }}
+                  className={styles.hit}
+                >
                   <span className={styles.hitTitle}>
                     <Highlighted pieces={result.title} />
                   </span>

@@ -4,7 +4,7 @@ import Layout from '@theme/Layout';
 import { type ReactNode, useEffect, useState } from 'react';
 import { AskCopilotButton } from './AskCopilotButton';
 import { Highlighted } from './Highlighted';
-import { decodedPath, maxSearchQueryCharacters, pathOf, searchPageUrl } from './search-api';
+import { decodedPath, maxSearchQueryCharacters, pathOf, reportResultOpened, searchPageUrl } from './search-api';
 import styles from './styles.module.css';
 import { useDocsSearch } from './useDocsSearch';
 
@@ -56,7 +56,7 @@ export function SearchResultsPage(): ReactNode {
         {results.map((result) => (
           <article key={result.url} className={styles.result} data-testid="search-result">
             <h2>
-              <Link to={result.url}>
+              <Link to={result.url} onClick={() => reportResultOpened(query)}>
                 <Highlighted pieces={result.title} />
               </Link>
             </h2>

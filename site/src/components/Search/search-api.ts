@@ -1,4 +1,4 @@
-import type { SearchResponse, SearchResultDto } from '@acme/contract';
+import { maxSearchQueryCharacters, type SearchResponse, type SearchResultDto } from '@acme/contract';
 
 export type { SearchResultDto, TextPiece } from '@acme/contract';
 export { maxSearchQueryCharacters } from '@acme/contract';
@@ -57,4 +57,20 @@ export function decodedPath(value: string): string {
   } catch {
     return value;
   }
+}
+
+/**
+ * Tells the server that a result of this search was opened, so the maintainers' insights can tell searches that
+ * helped from searches that did not. Kept alive across the navigation it comes with; a failure changes nothing here.
+ */
+export function reportResultOpened(query: string): void {
+  const q = query.trim().slice(0, maxSearchQueryCharacters);
+  if (!q) return;
+  fetch('/api/search/opened', {
+    method: 'POST',
+    keepalive: true,
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ q }),
+  }).catch(() => undefined);
 }

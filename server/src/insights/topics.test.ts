@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { UnansweredQuestion } from './queries.js';
+import { groupIntoTopics, topicWords } from './topics.js';
+
+const asked = (question: string, page: string | null, minutesAgo: number): UnansweredQuestion => ({
+  question,
+  confidence: page ? 'closest' : 'none',
+  nearestPageUrl: page,
+  nearestPageTitle: page ? `Title of ${page}` : null,
+  askedAt: new Date(Date.UTC(2026, 10, 26, 12) - minutesAgo * 60_000),
+});
+
+describe('groupIntoTopics', () => {
+  it('keeps questions near one page that share words together, and apart from another subject near it', () => {
+    const topics = groupIntoTopics([
+      asked('How do I rotate the Typesense admin key?', '/typesense#keys', 1),
+      asked('Typesense admin key rotation schedule?', '/typesense', 2),
+      asked('Where is the typesense admin key kept?', '/typesense', 3),
+      asked('Can Typesense run on ARM laptops?', '/typesense', 4),
+    ]);
+
+    expect(topics.map((topic) => [topic.page?.url, topic.count])).toEqual([
+      ['/typesense', 3],
+      ['/typesense', 1],
+    ]);
+    expect(topics[0]?.label).toBe('admin key typesense');
+    expect(topics[0]?.examples).toHaveLength(3);
+    expect(topics[0]?.examples[0]).toBe('How do I rotate the Typesense admin key?');
+  });
+
+  it('never merges the same words near different pages: each topic names one page to extend', () => {
+    const topics = groupIntoTopics([
+      asked('deploy preview environments', '/deploying', 1),
+      asked('deploy preview environments', '/previews', 2),
+      asked('deploy preview environments', null, 3),
+    ]);
+
+    expect(topics.map((topic) => topic.page?.url ?? null)).toEqual(['/deploying', '/previews', null]);
+  });
+
+  it('ranks the biggest topic first, then the newest', () => {
+    const topics = groupIntoTopics([
+      asked('vpn certificate expired', '/vpn', 1),
+      asked('sso login loop', '/sso', 5),
+      asked('sso login loop again', '/sso', 6),
+    ]);
+
+    expect(topics.map((topic) => topic.page?.url)).toEqual(['/sso', '/vpn']);
+  });
+});
+
+describe('topicWords', () => {
+  it('drops how readers phrase a question and keeps what it is about', () => {
+    expect(topicWords('How do I set up the GitLab runner for our CI?')).toEqual(['gitlab', 'runner']);
+    expect(topicWords('node_modules vs. package-lock.json')).toEqual(['node_modules', 'package-lock.json']);
+  });
+});

@@ -1,0 +1,69 @@
+import type { InsightsPage, UnansweredTopic } from '@acme/contract';
+import type { UnansweredQuestion } from './queries.js';
+
+/** Words that say nothing about a topic: how readers phrase questions, not what they ask about. */
+const fillerWords = new Set(
+  `the and for with how what why when where which who does did can could should would will our your you this that
+  there their them are was were has have had not but from into onto about any all use using used get got set make
+  is it in on of to do a an i we my me be or by at as if so no yes ok way need want know tell show please help`.split(
+    /\s+/,
+  ),
+);
+
+/** The words of a question that name its subject, lower-cased, each once. */
+export function topicWords(question: string): string[] {
+  const words = question.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}._-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
+  return [...new Set(words.filter((word) => word.length > 2 && !fillerWords.has(word)))];
+}
+
+const pageOf = (question: UnansweredQuestion): InsightsPage | null =>
+  question.nearestPageUrl
+    ? { url: question.nearestPageUrl.split('#')[0] || question.nearestPageUrl, title: question.nearestPageTitle ?? '' }
+    : null;
+
+type Cluster = { page: InsightsPage | null; words: Map<string, number>; questions: UnansweredQuestion[] };
+
+/**
+ * Groups unanswered questions into topics: near the same page, and sharing a word with what the topic's questions
+ * already say (two words when both have several). Biggest first, ties by the newest question; each with up to
+ * `examples` questions, newest first, and the page to extend. Greedy and order-bound on purpose: a maintainer reads
+ * the topics to decide what to write, so a stable, explainable grouping beats a finer one.
+ */
+export function groupIntoTopics(
+  questions: readonly UnansweredQuestion[],
+  { examples = 3, limit = 20 }: { examples?: number; limit?: number } = {},
+): UnansweredTopic[] {
+  const clusters: Cluster[] = [];
+  const newestFirst = [...questions].sort((a, b) => b.askedAt.getTime() - a.askedAt.getTime());
+  for (const question of newestFirst) {
+    const page = pageOf(question);
+    const words = topicWords(question.question);
+    const needed = words.length > 2 ? 2 : 1;
+    const cluster = clusters.find(
+      (candidate) =>
+        candidate.page?.url === page?.url &&
+        words.filter((word) => candidate.words.has(word)).length >= Math.min(needed, candidate.words.size),
+    );
+    const target = cluster ?? { page, words: new Map<string, number>(), questions: [] };
+    if (!cluster) clusters.push(target);
+    target.questions.push(question);
+    for (const word of words) target.words.set(word, (target.words.get(word) ?? 0) + 1);
+  }
+  return clusters
+    .sort((a, b) => b.questions.length - a.questions.length || newest(b) - newest(a))
+    .slice(0, limit)
+    .map((cluster) => ({
+      label: labelOf(cluster),
+      page: cluster.page,
+      count: cluster.questions.length,
+      examples: [...new Set(cluster.questions.map((question) => question.question))].slice(0, examples),
+    }));
+}
+
+const newest = (cluster: Cluster) => cluster.questions[0]?.askedAt.getTime() ?? 0;
+
+/** The topic's three most frequent words, most frequent first. */
+function labelOf(cluster: Cluster): string {
+  const words = [...cluster.words].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3);
+  return words.map(([word]) => word).join(' ') || (cluster.questions[0]?.question.slice(0, 60) ?? '');
+}

@@ -1,0 +1,40 @@
+import type { Database } from '../store/database.js';
+import { recordSearchQuery, reviseSearchQuery } from '../store/search-queries.js';
+
+/** Keystrokes this close together that extend or shorten the last query are one search being typed. */
+const typingPauseMs = 30_000;
+/** As many readers as are typing at once; when full, the kept searches start afresh (a new row, nothing lost). */
+const maxTypingReaders = 10_000;
+
+type Typing = { id: Promise<string>; query: string; at: number };
+
+/**
+ * Logs what readers search for, one row per search rather than per keystroke: the search box asks at every key, so
+ * "kub", "kube", "kubectl" typed in a row revise one row into "kubectl". Best effort: a failure is reported, never
+ * felt by the reader, and two instances may each keep a row of one reader's typing.
+ */
+export function createSearchLog(db: Database, onError: (error: unknown) => void, now = () => Date.now()) {
+  const typing = new Map<string, Typing>();
+  return {
+    /** Logs the search; the promise (which never rejects) settles once it is written, for tests to await. */
+    record(owner: string, query: string, resultCount: number): Promise<void> {
+      const at = now();
+      const last = typing.get(owner);
+      const continues =
+        last !== undefined &&
+        at - last.at < typingPauseMs &&
+        (query.startsWith(last.query) || last.query.startsWith(query));
+      if (last && continues) {
+        last.at = at;
+        last.query = query;
+        return last.id.then((id) => reviseSearchQuery(db, { id, owner, query, resultCount })).catch(onError);
+      }
+      if (typing.size >= maxTypingReaders) typing.clear();
+      const id = recordSearchQuery(db, { owner, query, resultCount });
+      typing.set(owner, { id, query, at });
+      return id.then(() => undefined, onError);
+    },
+  };
+}
+
+export type SearchLog = ReturnType<typeof createSearchLog>;

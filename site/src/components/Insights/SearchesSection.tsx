@@ -1,0 +1,43 @@
+import type { InsightsResponse, SearchMiss } from '@acme/contract';
+import type { ReactNode } from 'react';
+
+function MissTable(props: { misses: SearchMiss[]; caption: string; testId: string }): ReactNode {
+  if (props.misses.length === 0) return <p>{props.caption}: none.</p>;
+  return (
+    <table data-testid={props.testId}>
+      <caption>{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Query</th>
+          <th scope="col">Searches</th>
+          <th scope="col">Last (UTC)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.misses.map((miss) => (
+          <tr key={miss.query}>
+            <th scope="row">{miss.query}</th>
+            <td>{miss.searches}</td>
+            <td>{miss.lastAt.slice(0, 16).replace('T', ' ')}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** What the search box did not help with: searches with no result, and results nobody opened. */
+export function SearchesSection({ insights }: { insights: InsightsResponse }): ReactNode {
+  const { searches } = insights;
+  return (
+    <section aria-labelledby="insights-searches">
+      <h2 id="insights-searches">Search-box queries</h2>
+      <p data-testid="insights-searches-summary">
+        {searches.total} searches: {searches.withoutResult} found nothing, {searches.withoutClick} found results nobody
+        opened.
+      </p>
+      <MissTable misses={searches.noResult} caption="Searches with no result" testId="insights-no-result" />
+      <MissTable misses={searches.noClick} caption="Searches with no result opened" testId="insights-no-click" />
+    </section>
+  );
+}
