@@ -12,8 +12,8 @@ import { markSearchResultOpened } from '../store/search-queries.js';
 import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
-import { searchableQuery } from './searchable-query.js';
 import { createSearchLog } from './search-log.js';
+import { searchableQuery } from './searchable-query.js';
 
 /**
  * GET /api/search: the search box and the /search page, on the same engine as Dev Copilot. Each search is logged for
