@@ -70,3 +70,21 @@ test('renders /search?q= without a hydration error', async ({ reader: { site } }
   expect(await site.page.getByText('Only pages under').innerText()).toContain('/dev-flow/');
   expect(errors.filter((error) => /418|hydrat/i.test(error))).toEqual([]);
 });
+
+test('lists no page of the earlier topic when a follow-up in the same conversation is not covered', async ({
+  reader: { site, copilot },
+}) => {
+  await returningReader(site, copilot);
+  const earlier = await copilot.lastAnswer
+    .getByTestId('copilot-sources')
+    .locator('a')
+    .evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
+  expect(earlier.length).toBeGreaterThan(0);
+  await copilot.ask(noHits);
+  await copilot.waitForAnswer(2);
+  await expect.poll(() => copilot.lastAnswer.innerText()).toContain('does not seem to cover');
+  const suggested = await copilot.lastAnswer
+    .locator('a')
+    .evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
+  expect(suggested.filter((page) => earlier.includes(page))).toEqual([]);
+});

@@ -69,6 +69,15 @@ function AnswerLink({ href, children, node: _node, ...rest }: ComponentPropsWith
   );
 }
 
+/**
+ * An image in an answer whose address the URL filter emptied (`javascript:`, `data:`) shows its description as text,
+ * never a broken-image icon.
+ */
+function AnswerImage({ src, alt, node: _node, ...rest }: ComponentPropsWithoutRef<'img'> & { node?: unknown }) {
+  if (!src) return alt ? <span>[image: {alt}]</span> : null;
+  return <img {...rest} src={src} alt={alt ?? ''} />;
+}
+
 const noVerdicts: LinkVerdicts = {};
 
 /**
@@ -83,7 +92,7 @@ export function MarkdownText(): ReactNode {
     <MarkdownTextPrimitive
       className={styles.markdown}
       remarkPlugins={remarkPlugins}
-      components={{ CodeHeader, a: AnswerLink, pre: CodeBlock, table: Table }}
+      components={{ CodeHeader, a: AnswerLink, img: AnswerImage, pre: CodeBlock, table: Table }}
     />
   );
 }
