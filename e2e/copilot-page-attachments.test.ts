@@ -140,3 +140,68 @@ test('holds a question with more images than a question may carry until some are
   await copilot.composerInput.fill('What do these say?');
   expect(await copilot.sendButton.isDisabled()).toBe(false);
 });
+
+test('refuses a file named .png that is not an image as soon as it is attached, and never sends it', async ({
+  reader: { site, copilot },
+}) => {
+  const turns: string[] = [];
+  site.page.on('request', (request) => {
+    if (request.url().endsWith('/api/turns')) turns.push(request.url());
+  });
+  await site.open('/');
+  await copilot.open();
+  await attach(site.page, [{ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') }]);
+  // Said beside the composer at once, with no broken thumbnail waiting to be sent.
+  await expect.poll(() => copilot.attachmentError.innerText()).toContain('broken.png is not really an image');
+  expect(await site.page.getByTestId('copilot-attachment').count()).toBe(0);
+  const composer = await site.page.getByTestId('copilot-composer').boundingBox();
+  const notice = await copilot.attachmentError.boundingBox();
+  expect(notice && composer && notice.y >= composer.y && notice.y < composer.y + composer.height).toBe(true);
+  await copilot.ask('What does this screenshot say?');
+  await copilot.waitForAnswer(1);
+  expect(turns).toHaveLength(1);
+  expect(await copilot.userMessages.first().getByTestId('copilot-attachment').count()).toBe(0);
+});
+
+test('sends a JPEG saved under a .png name as the JPEG it is', async ({ reader: { site, copilot } }) => {
+  const sent: TurnRequest[] = [];
+  site.page.on('request', (request) => {
+    if (request.url().endsWith('/api/turns')) sent.push(request.postDataJSON() as TurnRequest);
+  });
+  await site.open('/');
+  await copilot.open();
+  const jpeg = await site.page.screenshot({ type: 'jpeg', clip: { x: 0, y: 0, width: 200, height: 100 } });
+  await attach(site.page, [{ name: 'renamed.png', mimeType: 'image/png', buffer: jpeg }]);
+  await site.page.getByTestId('copilot-composer').getByTestId('copilot-attachment').waitFor();
+  await copilot.ask('What does this say?');
+  await copilot.waitForAnswer(1);
+  expect(sent[0]?.attachments?.[0]).toMatchObject({ contentType: 'image/jpeg', name: 'renamed.png' });
+  expect(await copilot.lastAnswer.getByTestId('copilot-error').count()).toBe(0);
+});
+
+test('shows an image the server refused as an error, not as an answer to retry, rate, copy or read aloud', async ({
+  reader: { site, copilot },
+}) => {
+  // A client that skipped the composer's check: the server's refusal is what the reader sees.
+  await site.page.route('**/api/turns', async (route) => {
+    const turn = route.request().postDataJSON() as TurnRequest;
+    const attachments = turn.attachments?.map((image) => ({
+      ...image,
+      content: Buffer.from('not an image').toString('base64'),
+    }));
+    await route.continue({ postData: JSON.stringify({ ...turn, attachments }) });
+  });
+  await site.open('/');
+  await copilot.open();
+  await attach(site.page, [{ name: 'shot.png', mimeType: 'image/png', buffer: await errorScreenshot(site.page) }]);
+  await site.page.getByTestId('copilot-composer').getByTestId('copilot-attachment').waitFor();
+  await copilot.ask('What does this screenshot say?');
+  const error = copilot.lastAnswer.getByTestId('copilot-error');
+  await error.waitFor();
+  const text = await error.innerText();
+  expect(text).toContain('The image could not be read. Attach a PNG, JPEG, GIF or WebP.');
+  expect(text).not.toMatch(/attachments\.\d|bytes/);
+  for (const name of ['Retry', 'Copy', 'Read aloud', 'Refresh', 'Good response', 'Bad response']) {
+    expect(await copilot.lastAnswer.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+  }
+});

@@ -18,8 +18,10 @@ test('offers no Read aloud where the browser cannot speak', async ({ reader: { s
 });
 
 test('reads an answer aloud with the browser speech synthesis', async ({ reader: { site, copilot } }) => {
-  // Headless Chromium has no voices; the page's own speechSynthesis is watched to see what it was asked to say.
+  // Headless Chromium has no voices: it is given one, and what it was asked to say is watched.
   await site.page.addInitScript(() => {
+    const voice = { name: 'Test', lang: 'en-US', default: true, localService: true, voiceURI: 'test' };
+    window.speechSynthesis.getVoices = () => [voice as SpeechSynthesisVoice];
     const spoken: string[] = [];
     (window as unknown as { spoken: string[] }).spoken = spoken;
     const speak = window.speechSynthesis.speak.bind(window.speechSynthesis);

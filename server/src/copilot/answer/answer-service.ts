@@ -7,6 +7,7 @@ import type { CheckedImage } from '../images.js';
 import { answerWithModel, type ModelPiece } from '../model/model-answer.js';
 import { classifyModelError, type ModelFailure, reasonOf } from '../model/model-errors.js';
 import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
+import { lastQuestionOf, retrieveAsked } from './asked-question.js';
 import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
 import { composePageOverview, outlineOf, overviewPageOf, type PageOutline } from './page-overview.js';
 import { retrieveForAnswer, type SemanticSearch } from './retriever.js';
@@ -115,7 +116,12 @@ export async function startAnswer(
   const outline = overviewUrl ? outlineOf(index, overviewUrl) : undefined;
   const grounding = outline
     ? overviewGrounding(outline)
-    : await questionGrounding(options, index, { typed, imageText, page, imagesSent: images.length > 0 }, signal);
+    : await questionGrounding(
+        options,
+        index,
+        { typed, asked: lastQuestionOf(conversation), imageText, page, imagesSent: images.length > 0 },
+        signal,
+      );
   // A link the model writes in either spelling is kept, pointed at the page's one address (/faqs/#x, not /faqs#x).
   const siteLinks = { publicOrigin: options.publicOrigin, addressOf: (url: string) => index.sectionAt(url)?.url };
   const common = {
@@ -209,11 +215,13 @@ function overviewGrounding(outline: PageOutline): Grounding {
 async function questionGrounding(
   options: AnswerDependencies,
   index: SearchEngine,
-  question: { typed: string; imageText: string; page: string | undefined; imagesSent: boolean },
+  question: { typed: string; asked: string; imageText: string; page: string | undefined; imagesSent: boolean },
   signal: AbortSignal,
 ): Promise<Grounding> {
-  const { typed, imageText, page } = question;
-  const retrieval = await retrieveForAnswer(index, { typed, imageText, page }, options.semanticSearch, signal);
+  const { typed, asked, imageText, page } = question;
+  const search = (text: string) =>
+    retrieveForAnswer(index, { typed: text, imageText, page }, options.semanticSearch, signal);
+  const retrieval = await retrieveAsked(search, { searched: typed, asked });
   const best = retrieval.hits[0];
   return {
     nearestPage: best ? { url: best.pageUrl, title: best.pageTitle } : null,

@@ -8,6 +8,7 @@ import { ThreadList } from './ThreadList';
 import { useOpenLatestThread } from './useOpenLatestThread';
 import { useSuggestions } from './useSuggestions';
 import { Thread } from './view/Thread';
+import { TooltipProvider } from './view/TooltipButton';
 
 /**
  * The page fills the window below what sits above it (the announcement bar while shown, the navbar), so the composer
@@ -55,7 +56,9 @@ export default function CopilotPage(): ReactNode {
   const runtime = useCopilotRuntime();
   return (
     <AssistantRuntimeProvider runtime={runtime}>
-      <Conversations />
+      <TooltipProvider>
+        <Conversations />
+      </TooltipProvider>
     </AssistantRuntimeProvider>
   );
 }

@@ -12,7 +12,7 @@ import { useSuggestions } from './useSuggestions';
 import { Icon } from './view/icons';
 import shared from './view/shared.module.css';
 import { Thread } from './view/Thread';
-import { TooltipButton, TooltipProvider } from './view/TooltipButton';
+import { TooltipButton, TooltipProvider, WithTooltip } from './view/TooltipButton';
 
 type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void };
 
@@ -25,7 +25,9 @@ export default function FloatingCopilot({ initiallyOpen }: { initiallyOpen: bool
   const runtime = useCopilotRuntime();
   return (
     <AssistantRuntimeProvider runtime={runtime}>
-      <CopilotPopover open={open} onOpenChange={setOpen} />
+      <TooltipProvider>
+        <CopilotPopover open={open} onOpenChange={setOpen} />
+      </TooltipProvider>
     </AssistantRuntimeProvider>
   );
 }
@@ -68,26 +70,21 @@ function CopilotPopover({ open, onOpenChange }: PopoverProps): ReactNode {
 function PopoverHeader({ onClose }: { onClose: () => void }) {
   const aui = useAui();
   const isEmpty = useAuiState((s) => s.thread.isEmpty);
+  // A div, not a header: inside the popover a header would be a second banner landmark beside the navbar's.
   return (
-    <TooltipProvider>
-      {/* A div, not a header: inside the popover a header would be a second banner landmark beside the navbar's. */}
-      <div className={styles.popoverHeader}>
-        <span className={styles.popoverTitle}>{siteFacts.assistantName}</span>
-        <TooltipButton tooltip="New conversation" onClick={() => aui.threads.switchToNewThread()} disabled={isEmpty}>
-          <Icon name="plus" />
-        </TooltipButton>
-        <Link
-          to={siteFacts.assistantPath}
-          className={shared.iconButton}
-          aria-label="Open all conversations"
-          title="Open all conversations"
-        >
+    <div className={styles.popoverHeader}>
+      <span className={styles.popoverTitle}>{siteFacts.assistantName}</span>
+      <TooltipButton tooltip="New conversation" onClick={() => aui.threads.switchToNewThread()} disabled={isEmpty}>
+        <Icon name="plus" />
+      </TooltipButton>
+      <WithTooltip tooltip="Open all conversations">
+        <Link to={siteFacts.assistantPath} className={shared.iconButton} aria-label="Open all conversations">
           <Icon name="expand" />
         </Link>
-        <TooltipButton tooltip="Close" onClick={onClose}>
-          <Icon name="close" />
-        </TooltipButton>
-      </div>
-    </TooltipProvider>
+      </WithTooltip>
+      <TooltipButton tooltip="Close" onClick={onClose}>
+        <Icon name="close" />
+      </TooltipButton>
+    </div>
   );
 }

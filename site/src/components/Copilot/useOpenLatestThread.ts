@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
  * Opens the reader's newest regular conversation once the list has loaded (the assistant continues where the reader
  * left off), and again when the open conversation is archived or deleted through `reopen` (spec section 4: switch to
  * the first regular thread, or to a new one). If the server refuses that change, the conversation is back in the
- * list and the reader is taken back to it. `settled` is false until the first choice is made.
+ * list and the reader is taken back to it. `settled` is false until the first choice is made and open.
  */
 export function useOpenLatestThread() {
   const aui = useAui();
@@ -18,8 +18,11 @@ export function useOpenLatestThread() {
     if (leaving.current === undefined || isLoading || !onNewThread) return;
     const latest = regular.find((id) => id !== leaving.current);
     leaving.current = undefined;
-    if (latest) aui.threads.switchToThread(latest);
-    setSettled(true);
+    // Settled once the switch is done: switching loads the thread first, and a question sent before that would go
+    // to the new thread the switch then leaves.
+    // assistant-ui returns the switch's task (typed void).
+    if (latest) void Promise.resolve(aui.threads.switchToThread(latest)).finally(() => setSettled(true));
+    else setSettled(true);
   }, [aui, isLoading, onNewThread, regular]);
   const reopen = useCallback(
     (leftThreadId: string, change: () => Promise<unknown>) => {

@@ -1,5 +1,6 @@
 import Link from '@docusaurus/Link';
 import { useHistory, useLocation } from '@docusaurus/router';
+import useIsBrowser from '@docusaurus/useIsBrowser';
 import Layout from '@theme/Layout';
 import { type ReactNode, useEffect, useState } from 'react';
 import { AskCopilotButton } from './AskCopilotButton';
@@ -12,14 +13,18 @@ import { useDocsSearch } from './useDocsSearch';
 export function SearchResultsPage(): ReactNode {
   const location = useLocation();
   const history = useHistory();
-  const parameters = new URLSearchParams(location.search);
+  // The server renders the page without its query (it never sees one): the first render in the browser must match it,
+  // so the query is read once hydration is over.
+  const isBrowser = useIsBrowser();
+  const search = isBrowser ? location.search : '';
+  const parameters = new URLSearchParams(search);
   // A ctx the server would refuse (not a path) is dropped: the page searches everything instead.
   const givenContext = parameters.get('ctx') ?? undefined;
   const context =
     givenContext && /^\/[^?#]*$/.test(givenContext) && givenContext.length <= 200 ? givenContext : undefined;
   const version = parameters.get('version') ?? undefined;
-  const [query, setQuery] = useState(parameters.get('q') ?? '');
-  useEffect(() => setQuery(new URLSearchParams(location.search).get('q') ?? ''), [location.search]);
+  const [query, setQuery] = useState('');
+  useEffect(() => setQuery(new URLSearchParams(search).get('q') ?? ''), [search]);
   const state = useDocsSearch(query, { limit: 50, context });
   const results = 'results' in state ? state.results : [];
   const title = query.trim() ? `Search results for "${query.trim()}"` : 'Search the handbook';

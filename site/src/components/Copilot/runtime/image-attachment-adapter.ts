@@ -1,5 +1,6 @@
 import { allowedImageTypes, maxImageBytes } from '@acme/contract';
 import type { AttachmentAdapter, CompleteAttachment, PendingAttachment } from '@assistant-ui/react';
+import { imageTypeOf, signatureBytes } from './image-signature';
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
@@ -14,6 +15,12 @@ export function refusalOf(file: { name: string; type: string; size: number }): s
   return null;
 }
 
+/** The image type the file's bytes say it is; null for a file that only claims to be an image (a renamed .png). */
+async function checkedTypeOf(file: File): Promise<string | null> {
+  const start = new Uint8Array(await file.slice(0, signatureBytes).arrayBuffer());
+  return imageTypeOf(start);
+}
+
 const readAsDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {
     const reader = new FileReader();
@@ -22,7 +29,10 @@ const readAsDataUrl = (file: File) =>
     reader.readAsDataURL(file);
   });
 
-/** Images only, checked before anything is sent; on send the image becomes a data URL (spec sections 3 and 4). */
+/** The data URL under the type the bytes were found to have (a JPEG saved as .png is sent as the JPEG it is). */
+const withType = (dataUrl: string, contentType: string) => dataUrl.replace(/^data:[^;,]*/, `data:${contentType}`);
+
+/** Images only, their bytes checked as they are attached, before anything is sent; on send the image becomes a data URL (spec sections 3 and 4). */
 export class ImageAttachmentAdapter implements AttachmentAdapter {
   accept = 'image/*';
   private readonly idsGiven = new Set<string>();
@@ -41,11 +51,17 @@ export class ImageAttachmentAdapter implements AttachmentAdapter {
   async add({ file }: { file: File }): Promise<PendingAttachment> {
     const refusal = refusalOf(file);
     if (refusal) throw new Error(refusal);
+    const contentType = await checkedTypeOf(file);
+    if (!contentType) {
+      throw new Error(
+        `${file.name} is not really an image: its contents are not PNG, JPEG, GIF or WebP. Attach a screenshot saved in one of those formats.`,
+      );
+    }
     return {
       id: this.idFor(file.name),
       type: 'image',
       name: file.name,
-      contentType: file.type,
+      contentType,
       file,
       status: { type: 'requires-action', reason: 'composer-send' },
     };
@@ -55,7 +71,13 @@ export class ImageAttachmentAdapter implements AttachmentAdapter {
     return {
       ...attachment,
       status: { type: 'complete' },
-      content: [{ type: 'image', image: await readAsDataUrl(attachment.file), filename: attachment.name }],
+      content: [
+        {
+          type: 'image',
+          image: withType(await readAsDataUrl(attachment.file), attachment.contentType ?? attachment.file.type),
+          filename: attachment.name,
+        },
+      ],
     };
   }
 

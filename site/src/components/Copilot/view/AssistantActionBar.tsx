@@ -5,13 +5,15 @@ import styles from './AssistantActionBar.module.css';
 import { FeedbackReason } from './FeedbackReason';
 import { Icon } from './icons';
 import { TooltipButton } from './TooltipButton';
+import { useCanSpeak } from './useCanSpeak';
 
 /**
  * Copy, Read aloud / Stop, Refresh, Good / Bad response. Each is left out when the site config switches it off, and
- * Read aloud also when the runtime cannot speak (a browser without speech synthesis).
+ * Read aloud also when the browser cannot speak (no speech synthesis, or no voice yet).
  */
 export function AssistantActionBar(): ReactNode {
   const actions = useCopilotActions();
+  const canSpeak = useCanSpeak();
   const rated = useAuiState((s) => s.message.metadata.submittedFeedback?.type);
   return (
     <>
@@ -33,7 +35,7 @@ export function AssistantActionBar(): ReactNode {
             </TooltipButton>
           </ActionBarPrimitive.Copy>
         )}
-        {actions.allowSpeak && (
+        {actions.allowSpeak && canSpeak && (
           <AuiIf condition={(s) => s.thread.capabilities.speech}>
             <AuiIf condition={(s) => s.message.speech === undefined}>
               <ActionBarPrimitive.Speak asChild>

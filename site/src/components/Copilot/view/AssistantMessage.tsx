@@ -7,17 +7,25 @@ import { AssistantAvatar } from './AssistantAvatar';
 import styles from './AssistantMessage.module.css';
 import { BranchPicker } from './BranchPicker';
 import { HandbookSearch, NoOtherTool } from './HandbookSearch';
-import { MarkdownText } from './MarkdownText';
+import { LazyMarkdownText } from './LazyMarkdownText';
 import { RetryButton } from './RetryButton';
 import { Sources } from './Sources';
 
 const NoInlineSource = () => null;
+
+/**
+ * A question the server refused as asked (an unreadable image, a bad request) or a session that ended gets the same
+ * refusal if sent again: such an error offers no Retry.
+ */
+const isRetryable = (code: unknown) => !(typeof code === 'string' && /^(bad_request|unauthorized)/.test(code));
 
 /** An answer: avatar, streamed markdown, its sources, then what can be done with it. */
 export function AssistantMessage(): ReactNode {
   const actions = useCopilotActions();
   const status = useAuiState((s) => s.message.status);
   const statusName = status?.type === 'incomplete' ? `incomplete-${status.reason}` : (status?.type ?? 'complete');
+  const failed = status?.type === 'incomplete' && status.reason === 'error';
+  const errorCode = failed && typeof status.error === 'object' ? (status.error as { code?: unknown }).code : undefined;
   return (
     <MessagePrimitive.Root
       className={styles.assistantMessage}
@@ -29,7 +37,7 @@ export function AssistantMessage(): ReactNode {
         <div className={styles.assistantContent}>
           <MessagePrimitive.Parts
             components={{
-              Text: MarkdownText,
+              Text: LazyMarkdownText,
               Source: NoInlineSource,
               tools: { by_name: { [handbookSearchToolName]: HandbookSearch }, Fallback: NoOtherTool },
             }}
@@ -44,7 +52,7 @@ export function AssistantMessage(): ReactNode {
         <MessagePrimitive.Error>
           <ErrorPrimitive.Root className={styles.messageError} role="alert" data-testid="copilot-error">
             <ErrorPrimitive.Message />
-            <RetryButton />
+            {isRetryable(errorCode) && <RetryButton />}
           </ErrorPrimitive.Root>
         </MessagePrimitive.Error>
         <AuiIf condition={(s) => s.message.metadata.custom.stillWriting === true}>
@@ -60,7 +68,8 @@ export function AssistantMessage(): ReactNode {
         <AuiIf condition={(s) => s.message.metadata.custom.stillWriting !== true}>
           <div className={styles.assistantFooter}>
             {actions.allowBranchPicker && <BranchPicker />}
-            <AssistantActionBar />
+            {/* An error is not an answer: nothing to copy, read aloud or rate. */}
+            {!failed && <AssistantActionBar />}
           </div>
         </AuiIf>
       </div>

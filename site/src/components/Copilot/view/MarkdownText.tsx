@@ -8,6 +8,7 @@ import { remarkCheckedLinks } from './checked-links';
 import { Icon } from './icons';
 import styles from './MarkdownText.module.css';
 import { remarkRawHtmlAsText } from './raw-html-as-text';
+import { SideScroll } from './SideScroll';
 import shared from './shared.module.css';
 import { TooltipButton } from './TooltipButton';
 import { useCopiedState } from './useCopiedState';
@@ -33,10 +34,22 @@ function CodeHeader({ language, code }: CodeHeaderProps): ReactNode {
   );
 }
 
-/** A code block scrolls sideways, so it takes the keyboard focus: a keyboard reader can scroll it too. */
+/** A long code line scrolls in its block, never clipped at the chat's edge; Copy (in the header) copies all of it. */
 function CodeBlock({ node: _node, ...rest }: ComponentPropsWithoutRef<'pre'> & { node?: unknown }) {
-  // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
-  return <pre {...rest} tabIndex={0} />;
+  return (
+    <SideScroll label="Code">
+      <pre {...rest} />
+    </SideScroll>
+  );
+}
+
+/** A wide table scrolls sideways in its own box instead of breaking its words to fit the chat. */
+function Table({ node: _node, ...rest }: ComponentPropsWithoutRef<'table'> & { node?: unknown }) {
+  return (
+    <SideScroll label="Table">
+      <table {...rest} />
+    </SideScroll>
+  );
 }
 
 /** Handbook links stay inside the single-page app, so the conversation stays open while the reader follows one. */
@@ -56,6 +69,15 @@ function AnswerLink({ href, children, node: _node, ...rest }: ComponentPropsWith
   );
 }
 
+/**
+ * An image in an answer whose address the URL filter emptied (`javascript:`, `data:`) shows its description as text,
+ * never a broken-image icon.
+ */
+function AnswerImage({ src, alt, node: _node, ...rest }: ComponentPropsWithoutRef<'img'> & { node?: unknown }) {
+  if (!src) return alt ? <span>[image: {alt}]</span> : null;
+  return <img {...rest} src={src} alt={alt ?? ''} />;
+}
+
 const noVerdicts: LinkVerdicts = {};
 
 /**
@@ -70,7 +92,7 @@ export function MarkdownText(): ReactNode {
     <MarkdownTextPrimitive
       className={styles.markdown}
       remarkPlugins={remarkPlugins}
-      components={{ CodeHeader, a: AnswerLink, pre: CodeBlock }}
+      components={{ CodeHeader, a: AnswerLink, img: AnswerImage, pre: CodeBlock, table: Table }}
     />
   );
 }

@@ -1,18 +1,24 @@
 import { useAuiState } from '@assistant-ui/react';
 import Link from '@docusaurus/Link';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import styles from './Sources.module.css';
 import shared from './shared.module.css';
 
-/** The handbook sections an answer was built from, each a link to the exact heading. */
+/**
+ * The handbook sections an answer was built from, each a link to the exact heading. A labelled list, not a landmark:
+ * every answer has its own, and a thread of them would fill the page's landmarks with same-named entries.
+ */
 export function Sources(): ReactNode {
+  const labelId = useId();
   const content = useAuiState((s) => s.message.content);
   const sources = content.flatMap((part) => (part.type === 'source' && part.url ? [part] : []));
   if (sources.length === 0) return null;
   return (
-    <nav className={styles.sources} aria-label="Sources" data-testid="copilot-sources">
-      <span className={styles.sourcesLabel}>Sources</span>
-      <ul>
+    <div className={styles.sources} data-testid="copilot-sources">
+      <span className={styles.sourcesLabel} id={labelId}>
+        Sources
+      </span>
+      <ul aria-labelledby={labelId}>
         {sources.map((source) => (
           <li key={source.id}>
             {source.url.startsWith('/') && !source.url.startsWith('//') ? (
@@ -29,6 +35,6 @@ export function Sources(): ReactNode {
           </li>
         ))}
       </ul>
-    </nav>
+    </div>
   );
 }

@@ -1,17 +1,18 @@
 import { AuiIf, ThreadPrimitive } from '@assistant-ui/react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
 import { FollowStoredAnswer } from './FollowStoredAnswer';
 import { Icon } from './icons';
+import { preloadMarkdownText } from './LazyMarkdownText';
 import styles from './Thread.module.css';
-import { TooltipButton, TooltipProvider } from './TooltipButton';
+import { TooltipButton } from './TooltipButton';
 import { EditComposer, UserMessage } from './UserMessage';
 import { type Suggestion, Welcome } from './Welcome';
 
 /**
  * One conversation: the welcome or the messages, a scroll-to-bottom button while the reader is above the end, and
- * the composer. The viewport follows the bottom while an answer streams, unless the reader scrolls up.
+ * the composer (inside the page's `TooltipProvider`). The viewport follows the bottom while an answer streams, unless the reader scrolls up.
  */
 export function Thread({
   suggestions,
@@ -21,26 +22,25 @@ export function Thread({
   /** Shown above the composer, e.g. that the conversation could not be saved. */
   notice?: ReactNode;
 }): ReactNode {
+  useEffect(preloadMarkdownText, []);
   return (
-    <TooltipProvider>
-      <ThreadPrimitive.Root className={styles.thread}>
-        <FollowStoredAnswer />
-        <ThreadPrimitive.Viewport className={styles.viewport} data-testid="copilot-viewport">
-          <AuiIf condition={(s) => s.thread.isEmpty && !s.thread.isLoading && !s.threads.isLoading}>
-            <Welcome suggestions={suggestions} />
-          </AuiIf>
-          <ThreadPrimitive.Messages components={{ UserMessage, EditComposer, AssistantMessage }} />
-          <ThreadPrimitive.ViewportFooter className={styles.viewportFooter}>
-            <ThreadPrimitive.ScrollToBottom asChild>
-              <TooltipButton tooltip="Scroll to bottom" className={styles.scrollToBottom}>
-                <Icon name="down" />
-              </TooltipButton>
-            </ThreadPrimitive.ScrollToBottom>
-            {notice}
-            <Composer />
-          </ThreadPrimitive.ViewportFooter>
-        </ThreadPrimitive.Viewport>
-      </ThreadPrimitive.Root>
-    </TooltipProvider>
+    <ThreadPrimitive.Root className={styles.thread}>
+      <FollowStoredAnswer />
+      <ThreadPrimitive.Viewport className={styles.viewport} data-testid="copilot-viewport">
+        <AuiIf condition={(s) => s.thread.isEmpty && !s.thread.isLoading && !s.threads.isLoading}>
+          <Welcome suggestions={suggestions} />
+        </AuiIf>
+        <ThreadPrimitive.Messages components={{ UserMessage, EditComposer, AssistantMessage }} />
+        <ThreadPrimitive.ViewportFooter className={styles.viewportFooter}>
+          <ThreadPrimitive.ScrollToBottom asChild>
+            <TooltipButton tooltip="Scroll to bottom" className={styles.scrollToBottom}>
+              <Icon name="down" />
+            </TooltipButton>
+          </ThreadPrimitive.ScrollToBottom>
+          {notice}
+          <Composer />
+        </ThreadPrimitive.ViewportFooter>
+      </ThreadPrimitive.Viewport>
+    </ThreadPrimitive.Root>
   );
 }

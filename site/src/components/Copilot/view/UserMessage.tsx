@@ -1,4 +1,4 @@
-import { ActionBarPrimitive, ComposerPrimitive, MessagePrimitive } from '@assistant-ui/react';
+import { ActionBarPrimitive, ComposerPrimitive, MessagePartPrimitive, MessagePrimitive } from '@assistant-ui/react';
 import type { ReactNode } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
 import { AttachmentTile } from './Attachment';
@@ -8,6 +8,13 @@ import { Icon } from './icons';
 import shared from './shared.module.css';
 import { TooltipButton } from './TooltipButton';
 import styles from './UserMessage.module.css';
+
+/** The question's text as typed (its line breaks and indents kept), without a paragraph's margin under it. */
+const QuestionText = () => (
+  <p className={styles.userText}>
+    <MessagePartPrimitive.Text />
+  </p>
+);
 
 /** The reader's question: its images (no longer removable), its text, Edit, and the branches edits made. */
 export function UserMessage(): ReactNode {
@@ -28,7 +35,7 @@ export function UserMessage(): ReactNode {
           </ActionBarPrimitive.Root>
         )}
         <div className={styles.userBubble}>
-          <MessagePrimitive.Parts />
+          <MessagePrimitive.Parts components={{ Text: QuestionText }} />
         </div>
       </div>
       {actions.allowBranchPicker && <BranchPicker className={styles.userBranchPicker} />}

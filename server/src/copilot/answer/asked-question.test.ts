@@ -1,0 +1,78 @@
+import type { AskAiRequest } from '@acme/contract';
+import { describe, expect, it } from 'vitest';
+import { docSection } from '../../../test-support/doc-sections.js';
+import { retrieve } from '../../search/coverage.js';
+import { createSearchEngine } from '../../search/engine.js';
+import { searchQueryOf } from './answer-service.js';
+import { lastQuestionOf, retrieveAsked } from './asked-question.js';
+import { closestPages } from './docs-only-answer.js';
+
+const index = createSearchEngine([
+  docSection('/gitlab-runner', 'GitLab Runner', 'Registering a runner', [
+    { kind: 'text', markdown: 'Register a GitLab runner with gitlab-runner register and the registration token.' },
+  ]),
+  docSection('/gitlab-runner', 'GitLab Runner', 'Windows', [
+    { kind: 'text', markdown: 'On Windows, install the runner as a service with gitlab-runner install.' },
+  ]),
+  docSection('/firestore-ttl', 'Firestore TTL', 'Creating a policy', [
+    { kind: 'text', markdown: 'Create a TTL policy on the expireAt field of the sessions collection group.' },
+  ]),
+  docSection('/figma-handoff', 'Figma hand-off', 'Exporting icons', [
+    { kind: 'text', markdown: 'Designers export icons from Figma as SVG; developers never redraw them.' },
+  ]),
+]);
+
+const thread = (...questions: string[]): AskAiRequest => ({
+  messages: questions.flatMap((text, position) => [
+    ...(position > 0
+      ? [{ role: 'assistant' as const, content: [{ type: 'text' as const, text: 'An answer.' }], attachments: [] }]
+      : []),
+    { role: 'user' as const, content: [{ type: 'text' as const, text }], attachments: [] },
+  ]),
+});
+
+/** How the answer service retrieves for a thread's last question, and the pages a "not covered" would list. */
+async function retrievalFor(conversation: AskAiRequest) {
+  const searched: string[] = [];
+  const retrieval = await retrieveAsked(
+    async (text) => {
+      searched.push(text);
+      return retrieve(index, text, { limit: 8 });
+    },
+    { searched: searchQueryOf(conversation), asked: lastQuestionOf(conversation) },
+  );
+  return { retrieval, searched, closest: closestPages(retrieval.hits).map((page) => page.url) };
+}
+
+describe('retrieveAsked', () => {
+  it('answers a short follow-up in the topic of the question before it', async () => {
+    const { retrieval, searched } = await retrievalFor(thread('How do I register a GitLab runner?', 'On Windows?'));
+    expect(retrieval.coverage.covered).toBe(true);
+    expect(retrieval.hits[0]?.url).toMatch(/^\/gitlab-runner/);
+    expect(searched).toHaveLength(1);
+  });
+
+  it('lists the pages nearest to a short new topic the docs do not cover, not those of the earlier topic', async () => {
+    const { retrieval, closest } = await retrievalFor(thread('How do I register a GitLab runner?', 'Figma kerning?'));
+    expect(retrieval.coverage.covered).toBe(false);
+    expect(closest).toEqual(['/figma-handoff']);
+  });
+
+  it('lists no page of the earlier topic for a follow-up that finds nothing at all', async () => {
+    const { retrieval, closest } = await retrievalFor(thread('How do I register a GitLab runner?', 'qwxzvbnmplk'));
+    expect(retrieval.coverage.covered).toBe(false);
+    expect(closest).toEqual([]);
+  });
+
+  it('searches a standalone question once, as asked', async () => {
+    const { searched } = await retrievalFor(thread('How do I create a TTL policy for expireAt?'));
+    expect(searched).toEqual(['How do I create a TTL policy for expireAt?']);
+  });
+});
+
+describe('lastQuestionOf', () => {
+  it('is the last question alone, its text parts joined', () => {
+    expect(lastQuestionOf(thread('First question here', 'And the second?'))).toBe('And the second?');
+    expect(lastQuestionOf({ messages: [] })).toBe('');
+  });
+});
