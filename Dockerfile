@@ -11,7 +11,20 @@ COPY server/package.json server/
 
 FROM manifests AS build
 RUN npm ci --no-audit --no-fund
-COPY . .
+# What the build reads, and nothing else: never `COPY . .`, which would take an operator's .env and TLS keys
+# (deploy/nginx/certs/) into a build stage even past a forgotten .dockerignore line.
+COPY packages/contract/tsconfig.json packages/contract/
+COPY packages/contract/src packages/contract/src
+COPY site/docusaurus.config.ts site/site.config.ts site/sidebars.ts site/tags.yml site/tsconfig.json site/
+COPY site/docs site/docs
+COPY site/src site/src
+COPY site/static site/static
+COPY site/plugins site/plugins
+COPY site/scripts site/scripts
+COPY server/tsconfig.json server/
+COPY server/scripts server/scripts
+COPY server/src server/src
+COPY server/drizzle server/drizzle
 # The site, the compiled server (server/dist) and the empty embedded database new data directories are copied from.
 RUN npm run build
 

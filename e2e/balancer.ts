@@ -33,6 +33,10 @@ function copyDeployedRules(directory: string) {
   cpSync(path.join(deployDirectory, 'error-pages'), path.join(directory, 'error-pages'), { recursive: true });
 }
 
+/** What nginx's image replaces with SERVER_NAME from the environment (envsubst). */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the template's placeholder, filled by nginx's image
+const serverNamePlaceholder = '${SERVER_NAME}';
+
 /**
  * The template's plain-HTTP server (the redirect to HTTPS) as nginx's image renders it for `serverName`, listening on
  * `port` here instead of 80.
@@ -40,7 +44,7 @@ function copyDeployedRules(directory: string) {
 export async function startRedirectServer(options: { directory: string; port: number; serverName: string }) {
   const template = readFileSync(path.join(deployDirectory, 'templates', 'default.conf.template'), 'utf8');
   const rendered = /server \{\s*listen 80;[^}]*\}/
-    .exec(template.replaceAll('${SERVER_NAME}', options.serverName))?.[0]
+    .exec(template.replaceAll(serverNamePlaceholder, options.serverName))?.[0]
     ?.replace('listen 80;', `listen 127.0.0.1:${options.port};`);
   if (!rendered) throw new Error('deploy/nginx/templates/default.conf.template has no server listening on 80');
   mkdirSync(options.directory, { recursive: true });

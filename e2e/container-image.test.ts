@@ -1,8 +1,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type Copy, readDockerfile, repositoryRoot, type Stage } from './dockerfile';
 import { freePort } from './harness';
 
@@ -64,6 +64,66 @@ function assembleImage(dependencies: string): string {
   }
   return image;
 }
+
+/**
+ * The build stage as the Dockerfile lays it out: its COPY lines (never the whole context), the packages installed
+ * (linked from this checkout instead of a second `npm ci`, which the dependencies stage already runs for real), then
+ * its commands. Returns the stage's directory and what its COPY lines took.
+ */
+function runBuildStage(): { directory: string; sources: string[] } {
+  const lineage = lineageOf('build');
+  const directory = path.join(workDirectory, 'build');
+  const sources = lineage.flatMap((stage) => stage.copies).map((item) => item.source);
+  for (const item of lineage.flatMap((stage) => stage.copies)) {
+    copy(sourceOf(item, {}), path.join(directory, item.destination));
+  }
+  for (const workspace of ['.', 'site', 'server']) {
+    const installed = path.join(repositoryRoot, workspace, 'node_modules');
+    if (existsSync(installed)) symlinkSync(installed, path.join(directory, workspace, 'node_modules'));
+  }
+  // The site's and the server's whole build: minutes on a busy machine.
+  for (const command of lineage.flatMap((stage) => stage.runs).filter((run) => !run.startsWith('npm ci'))) {
+    execFileSync('sh', ['-c', command], { cwd: directory, stdio: 'pipe', timeout: 540_000 });
+  }
+  return { directory, sources };
+}
+
+describe('the build stage', () => {
+  it('keepsSecretsOutOfTheBuild: builds from what it copies alone, never the context with .env or the TLS key', () => {
+    for (const ignoreFile of ['.gitignore', '.dockerignore']) {
+      const lines = readFileSync(path.join(repositoryRoot, ignoreFile), 'utf8').split('\n');
+      expect(lines, ignoreFile).toEqual(
+        expect.arrayContaining(['.env', expect.stringMatching(/^deploy\/nginx\/certs\/?$/)]),
+      );
+    }
+    const ignoredByGit = spawnSync('git', ['check-ignore', '--no-index', '.env', 'deploy/nginx/certs/privkey.pem'], {
+      cwd: repositoryRoot,
+      encoding: 'utf8',
+    });
+    expect(ignoredByGit.stdout.trim().split('\n')).toEqual(['.env', 'deploy/nginx/certs/privkey.pem']);
+
+    const { directory, sources } = runBuildStage();
+    onTestFinished(() => {
+      // The links first, so that removing the stage can never reach this checkout's packages.
+      for (const workspace of ['.', 'site', 'server'])
+        rmSync(path.join(directory, workspace, 'node_modules'), { force: true });
+      rmSync(directory, { recursive: true, force: true });
+    }, 300_000);
+    // Nothing copied holds the secrets' places: not the context, not deploy/, not a directory above them.
+    const takes = (source: string, secret: string) => {
+      const root = path.posix.normalize(source).replace(/\/$/, '');
+      return root === '.' || secret === root || secret.startsWith(`${root}/`);
+    };
+    for (const source of sources) {
+      for (const secret of ['.env', 'deploy/nginx/certs/privkey.pem']) {
+        expect(takes(source, secret), `${source} takes ${secret}`).toBe(false);
+      }
+    }
+    expect(existsSync(path.join(directory, 'server', 'dist', 'start.js'))).toBe(true);
+    expect(existsSync(path.join(directory, 'site', 'build', 'index.html'))).toBe(true);
+    expect(existsSync(path.join(directory, 'server', 'dist', 'doc-sections.json'))).toBe(true);
+  }, 600_000);
+});
 
 describe('the production image, run as processes', () => {
   it('holds production packages only, starts with its command as a non-root user would, and passes its health check', async () => {
