@@ -89,6 +89,7 @@ const config: Config = {
             { label: 'Welcome', to: '/' },
             { label: 'All docs', to: '/docs/' },
             { label: 'Tags', to: '/tags' },
+            { label: 'Access tokens', to: '/access-tokens' },
           ],
         },
         {

@@ -14,6 +14,9 @@ import { authRoutes } from './auth/routes.js';
 import { cookieNames, sessionCookieCodec } from './auth/session-cookie.js';
 import { createSessionService } from './auth/session-service.js';
 import { createSignInResponder } from './auth/sign-in-response.js';
+import { resourceMetadataRoutes, resourceMetadataUrlOf } from './auth/tokens/resource-metadata.js';
+import { tokenRoutes } from './auth/tokens/token-routes.js';
+import { registerTokenViewer } from './auth/tokens/token-viewer.js';
 import { createViewerResolver, registerViewer } from './auth/viewer.js';
 import type { Config } from './config.js';
 import { createChatModel, createEmbeddingModel } from './copilot/model/provider.js';
@@ -129,6 +132,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const sessionCookies = sessionCookieCodec(sessionSecret);
   const viewers = createViewerResolver({ sessions, currentPolicy, cookies: sessionCookies });
   registerViewer(app, { config, viewers });
+  registerTokenViewer(app, {
+    db: store.db,
+    currentPolicy,
+    resourceMetadataUrl: resourceMetadataUrlOf(config.publicUrl),
+  });
 
   let credentials: { clientId: string; clientSecret: string };
   const { identityProvider } = config;
@@ -197,6 +205,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     requestsPerMinute: config.searchRequestsPerMinute,
     limits,
   });
+  await app.register(tokenRoutes, { db: store.db, publicOrigin });
+  await app.register(resourceMetadataRoutes, { publicUrl: config.publicUrl });
   await app.register(siteRoutes, {
     current: () => site.current(),
     sendSignInPage,
