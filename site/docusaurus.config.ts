@@ -9,7 +9,8 @@ const config: Config = {
   title: siteFacts.handbookTitle,
   tagline: siteFacts.tagline,
   favicon: 'img/favicon.svg',
-  url: 'http://localhost:3000',
+  // The origin readers use: pages' Markdown (plugins/markdown-pages) links to it. Set PUBLIC_URL when building.
+  url: process.env.PUBLIC_URL?.replace(/\/+$/, '') || 'http://localhost:3000',
   baseUrl: '/',
   trailingSlash: undefined,
   noIndex: true,
@@ -55,7 +56,11 @@ const config: Config = {
     ],
   ],
 
-  plugins: ['./plugins/docs-index/index.ts', './plugins/workspace-packages/index.ts'],
+  plugins: [
+    './plugins/docs-index/index.ts',
+    './plugins/markdown-pages/index.ts',
+    './plugins/workspace-packages/index.ts',
+  ],
 
   themeConfig: {
     colorMode: { defaultMode: 'light', respectPrefersColorScheme: true, disableSwitch: false },

@@ -28,6 +28,7 @@ import { followSite, type SiteFollower } from './gate/site-follower.js';
 import { siteRoutes } from './gate/site-routes.js';
 import { registerErrorPages } from './gate/unavailable-page.js';
 import { openLimits } from './limits/limits.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { registerHealthRoutes } from './ops/health-routes.js';
 import { loadMetrics, runOperations } from './ops/operations.js';
 import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
@@ -132,11 +133,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const sessionCookies = sessionCookieCodec(sessionSecret);
   const viewers = createViewerResolver({ sessions, currentPolicy, cookies: sessionCookies });
   registerViewer(app, { config, viewers });
-  registerTokenViewer(app, {
-    db: store.db,
-    currentPolicy,
-    resourceMetadataUrl: resourceMetadataUrlOf(config.publicUrl),
-  });
+  const resourceMetadataUrl = resourceMetadataUrlOf(config.publicUrl);
+  registerTokenViewer(app, { db: store.db, currentPolicy, resourceMetadataUrl });
 
   let credentials: { clientId: string; clientSecret: string };
   const { identityProvider } = config;
@@ -207,6 +205,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   });
   await app.register(tokenRoutes, { db: store.db, publicOrigin });
   await app.register(resourceMetadataRoutes, { publicUrl: config.publicUrl });
+  await app.register(mcpRoutes, { publicUrl: config.publicUrl, resourceMetadataUrl });
   await app.register(siteRoutes, {
     current: () => site.current(),
     sendSignInPage,
