@@ -142,6 +142,28 @@ describe('an agent with a personal token', () => {
   });
 });
 
+describe("the README's curl commands", () => {
+  test('get tools/list from /mcp and an answer from askAi with a token alone', async ({ server, sessionCookie }) => {
+    const { token } = await tokensApi(server.baseUrl, sessionCookie).create('curl');
+    const json = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const listed = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...json, accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    expect(listed.status).toBe(200);
+    const tools = ((await listed.json()) as { result: { tools: { name: string }[] } }).result.tools;
+    expect(tools.map((tool) => tool.name)).toContain('search_handbook');
+    const asked = await fetch(`${server.baseUrl}/api/askAi`, {
+      method: 'POST',
+      headers: json,
+      body: '{"messages":[{"role":"user","content":[{"type":"text","text":"How long do TTL deletes take?"}]}]}',
+    });
+    expect(asked.status).toBe(200);
+    expect(((await asked.json()) as { data: string }).data).toContain('TTL');
+  });
+});
+
 describe('the MCP endpoint refuses', () => {
   test('a request without a token, pointing at its protected-resource metadata (RFC 9728)', async ({ server }) => {
     const response = await fetch(`${server.baseUrl}/mcp`, {

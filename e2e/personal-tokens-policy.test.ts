@@ -34,5 +34,15 @@ test('aTokenWhoseOwnerThePolicyNowRefusesIsRefusedAtOnce', async ({ server }) =>
   const refused = await fetch(`${server.baseUrl}/api/search?q=ttl`, withToken(labs.token));
   expect(refused.status).toBe(403);
   expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('forbidden:access');
+  const mcp = await fetch(
+    `${server.baseUrl}/mcp`,
+    withToken(labs.token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    }),
+  );
+  expect(mcp.status).toBe(403);
+  expect((await fetch(`${server.baseUrl}/firestore-ttl.md`, withToken(labs.token))).status).toBe(403);
   expect((await fetch(`${server.baseUrl}/api/search?q=ttl`, withToken(dev.token))).status).toBe(200);
 });

@@ -208,11 +208,14 @@ describe('a token used by a script', () => {
     ['two tokens', (token: string) => `Bearer ${token} ${token}`],
     ['a bare Bearer', () => 'Bearer'],
     ['a NUL-padded token', (token: string) => `Bearer ${token}%00`],
-  ] as const satisfies ReadonlyArray<readonly [string, (token: string) => string]>)('refuses %s with 401, never 500', async ([, header], { server, sessionCookie }) => {
-    const { token } = await tokensApi(server.baseUrl, sessionCookie).create();
-    const response = await fetch(`${server.baseUrl}/api/search?q=ttl`, { headers: { authorization: header(token) } });
-    expect(response.status).toBe(401);
-  });
+  ] as const satisfies ReadonlyArray<readonly [string, (token: string) => string]>)(
+    'refuses %s with 401, never 500',
+    async ([, header], { server, sessionCookie }) => {
+      const { token } = await tokensApi(server.baseUrl, sessionCookie).create();
+      const response = await fetch(`${server.baseUrl}/api/search?q=ttl`, { headers: { authorization: header(token) } });
+      expect(response.status).toBe(401);
+    },
+  );
 
   test('aTokenSharesItsOwnersSearchLimitWithTheBrowser', async ({ server }) => {
     const cookie = await sessionCookieFor(server.baseUrl, 'limited@acme.dev');

@@ -3,6 +3,7 @@ import Link from '@docusaurus/Link';
 import Layout from '@theme/Layout';
 import type { ReactNode } from 'react';
 import AccessTokens from '../components/AccessTokens';
+import styles from '../components/AccessTokens/styles.module.css';
 
 /** /access-tokens: the reader's personal access tokens, for scripts and coding agents (MCP). */
 export default function AccessTokensPage(): ReactNode {
@@ -10,7 +11,7 @@ export default function AccessTokensPage(): ReactNode {
     <Layout title="Access tokens" description="Personal access tokens for scripts and coding agents">
       <main className="container margin-vert--lg">
         <h1>Access tokens</h1>
-        <p>
+        <p className={styles.intro}>
           A personal access token lets a script or a coding agent (Claude Code, Cursor, VS Code) read the handbook as
           you: the pages as Markdown, search, Dev Copilot's answers and your own chats, read-only. Send it as{' '}
           <code>Authorization: Bearer …</code>; it works at <code>/mcp</code>, the <code>/api/askAi</code>,{' '}

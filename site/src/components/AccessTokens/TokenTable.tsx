@@ -36,7 +36,7 @@ export default function TokenTable(props: {
             <td>
               <button
                 type="button"
-                className="button button--outline button--danger button--sm"
+                className="button button--secondary button--sm"
                 aria-label={`Revoke ${token.name}`}
                 disabled={props.revoking === token.id}
                 onClick={() => props.onRevoke(token)}
