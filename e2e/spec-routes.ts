@@ -68,7 +68,8 @@ export const specTagRoutes = [
   '/tags/wsl',
 ] as const;
 
-export const specOtherRoutes = ['/docs/', '/search', '/dev-copilot'] as const;
+/** Beyond the spec's list: the access-tokens page of issue 28 (personal tokens for scripts and coding agents). */
+export const specOtherRoutes = ['/docs/', '/search', '/dev-copilot', '/access-tokens'] as const;
 /** Pages served to the docs maintainers alone (MAINTAINERS); every other reader gets the 404 page there. */
 export const maintainerRoutes = ['/insights'] as const;
 

@@ -9,7 +9,8 @@ const config: Config = {
   title: siteFacts.handbookTitle,
   tagline: siteFacts.tagline,
   favicon: 'img/favicon.svg',
-  url: 'http://localhost:3000',
+  // The origin readers use: pages' Markdown (plugins/markdown-pages) links to it. Set PUBLIC_URL when building.
+  url: process.env.PUBLIC_URL?.replace(/\/+$/, '') || 'http://localhost:3000',
   baseUrl: '/',
   trailingSlash: undefined,
   noIndex: true,
@@ -56,7 +57,11 @@ const config: Config = {
     ],
   ],
 
-  plugins: ['./plugins/docs-index/index.ts', './plugins/workspace-packages/index.ts'],
+  plugins: [
+    './plugins/docs-index/index.ts',
+    './plugins/markdown-pages/index.ts',
+    './plugins/workspace-packages/index.ts',
+  ],
 
   themeConfig: {
     colorMode: { defaultMode: 'light', respectPrefersColorScheme: true, disableSwitch: false },
@@ -90,6 +95,7 @@ const config: Config = {
             { label: 'Welcome', to: '/' },
             { label: 'All docs', to: '/docs/' },
             { label: 'Tags', to: '/tags' },
+            { label: 'Access tokens', to: '/access-tokens' },
           ],
         },
         {

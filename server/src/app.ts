@@ -13,6 +13,9 @@ import { authRoutes } from './auth/routes.js';
 import { cookieNames, sessionCookieCodec } from './auth/session-cookie.js';
 import { createSessionService } from './auth/session-service.js';
 import { createSignInResponder } from './auth/sign-in-response.js';
+import { resourceMetadataRoutes, resourceMetadataUrlOf } from './auth/tokens/resource-metadata.js';
+import { tokenRoutes } from './auth/tokens/token-routes.js';
+import { registerTokenViewer } from './auth/tokens/token-viewer.js';
 import { createViewerResolver, registerViewer } from './auth/viewer.js';
 import type { Config } from './config.js';
 import { createChatModel, createEmbeddingModel } from './copilot/model/provider.js';
@@ -27,6 +30,7 @@ import { insightsRoutes } from './insights/routes.js';
 import { openLimits } from './limits/limits.js';
 import { createLogDestination, type LogDestination } from './log-destination.js';
 import { serializeError } from './log-serializers.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { registerHealthRoutes } from './ops/health-routes.js';
 import { loadMetrics, runOperations } from './ops/operations.js';
 import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
@@ -143,6 +147,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const sessionCookies = sessionCookieCodec(sessionSecret);
   const viewers = createViewerResolver({ sessions, currentPolicy, cookies: sessionCookies });
   registerViewer(app, { config, viewers });
+  const resourceMetadataUrl = resourceMetadataUrlOf(config.publicUrl);
+  registerTokenViewer(app, { db: store.db, currentPolicy, resourceMetadataUrl });
 
   let credentials: { clientId: string; clientSecret: string };
   const { identityProvider } = config;
@@ -219,6 +225,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     current: () => site.current(),
     sendSignInPage,
   });
+  await app.register(tokenRoutes, { db: store.db, publicOrigin });
+  await app.register(resourceMetadataRoutes, { publicUrl: config.publicUrl });
+  await app.register(mcpRoutes, { publicUrl: config.publicUrl, resourceMetadataUrl });
   await app.register(siteRoutes, {
     current: () => site.current(),
     sendSignInPage,

@@ -8,4 +8,5 @@ export * from './search.js';
 export * from './search-request.js';
 export * from './text.js';
 export * from './threads.js';
+export * from './tokens.js';
 export * from './turn.js';

@@ -6,7 +6,7 @@ const readOnlyMethods = new Set(['GET', 'HEAD']);
 
 /**
  * An onRequest hook for a JSON API: only allowed sessions get through (401 signed out, 403 not allowed), and a
- * request that changes something must come from our own pages (403 for any other Origin).
+ * request that changes something must come from our own pages (403 for any other Origin) or carry a personal token.
  */
 export function requireAllowedViewer(options: { publicOrigin: string; feature: string }) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
@@ -17,7 +17,9 @@ export function requireAllowedViewer(options: { publicOrigin: string; feature: s
     if (!isAllowed(viewer)) {
       return sendApiError(reply, 'forbidden:access', `This account is not allowed to use ${options.feature}.`);
     }
-    if (!readOnlyMethods.has(request.method) && request.headers.origin !== options.publicOrigin) {
+    // A personal token comes in a header no other site can make a browser send, so it needs no Origin.
+    const fromOurPages = viewer.personalTokenId !== undefined || request.headers.origin === options.publicOrigin;
+    if (!readOnlyMethods.has(request.method) && !fromOurPages) {
       return sendApiError(reply, 'forbidden:origin', `Use ${options.feature} from the handbook itself.`);
     }
   };

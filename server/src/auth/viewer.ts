@@ -5,10 +5,14 @@ import { type AccessDecision, type AccessPolicy, decideAccess } from './access-p
 import { cookieNames, hashSessionId, type SessionCookieCodec } from './session-cookie.js';
 import type { SessionService } from './session-service.js';
 
-/** Who is asking: resolved once per request from the session cookie, with the access policy applied now. */
+/**
+ * Who is asking: resolved once per request from the session cookie, with the access policy applied now. On the few
+ * routes a script may use, a personal access token stands in for the session (tokens/token-viewer.ts): its owner's
+ * identity as a session row, and `personalTokenId` set.
+ */
 export type Viewer =
   | { state: 'signed-out' }
-  | { state: 'signed-in'; session: SessionRow; idHash: string; access: AccessDecision };
+  | { state: 'signed-in'; session: SessionRow; idHash: string; access: AccessDecision; personalTokenId?: string };
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -125,6 +125,8 @@ export function createFastLane() {
   /** The request's answer, or undefined when Fastify is to answer it. */
   function answerOf(lane: FastLaneParts, method: string, path: string, req: IncomingMessage) {
     if (!lane.routedToSite(method, path)) return undefined;
+    // A script's personal token is checked by Fastify's hooks (auth/tokens/), which need the store.
+    if (req.headers.authorization !== undefined) return undefined;
     const viewer = lane.viewerOf(req.headers.cookie);
     if (!viewer) return undefined;
     return isAllowed(viewer) ? fileAnswer(lane.current(), path, req) : signInAnswer(lane, viewer, req);

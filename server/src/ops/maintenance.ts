@@ -3,6 +3,7 @@ import { deleteEndedLimits } from '../limits/postgres-store.js';
 import type { Database } from '../store/database.js';
 import { describeError } from '../store/describe-error.js';
 import type { MaintenanceLock } from '../store/maintenance-lock.js';
+import { deleteExpiredPersonalTokens } from '../store/personal-tokens.js';
 import { pruneQuestions } from '../store/questions.js';
 import { pruneSearchQueries } from '../store/search-queries.js';
 import { deleteExpiredSessions } from '../store/sessions.js';
@@ -12,8 +13,9 @@ export type MaintenanceTask = { name: string; remove(now: Date): Promise<number>
 
 /**
  * What the database keeps that nobody deletes on the way: sessions past their expiry (a reader who never comes back
- * is never ended on sight), questions and search-box queries older than the log's retention, and the shared limits' ended windows and
- * expired slots (PostgreSQL limits). Conversations are the readers' to delete.
+ * is never ended on sight), questions and search-box queries older than the log's retention, the shared limits' ended
+ * windows and expired slots (PostgreSQL limits), and personal access tokens past their expiry. Conversations are the
+ * readers' to delete.
  */
 export function maintenanceTasks(
   db: Database,
@@ -33,6 +35,7 @@ export function maintenanceTasks(
       remove: (now) => pruneSearchQueries(db, new Date(now.getTime() - config.questionLogDays * 86_400_000)),
     },
     { name: 'ended_limits', remove: (now) => deleteEndedLimits(db, now) },
+    { name: 'expired_tokens', remove: (now) => deleteExpiredPersonalTokens(db, { now }) },
   ];
 }
 

@@ -191,3 +191,32 @@ export const runningQuestionSlots = pgTable(
   },
   (table) => [index('running_question_slots_reader_index').on(table.reader)],
 );
+
+/**
+ * Personal access tokens: a reader's read-only credential for scripts and coding agents (src/auth/tokens/). Only a
+ * SHA-256 hash of the token's secret is kept, so a leaked table opens nothing. The owner's identity is copied from the
+ * session that made the token, so every request with it is checked against the access policy as a session would be.
+ * A revoked token's row is deleted.
+ */
+export const personalTokens = pgTable(
+  'personal_tokens',
+  {
+    id: text('id').primaryKey(),
+    /** ownerKeyOf the reader who made it: the key their threads and limits are under. */
+    owner: text('owner').notNull(),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email').notNull(),
+    emailVerified: boolean('email_verified').notNull(),
+    hostedDomain: text('hosted_domain'),
+    /** The reader's own label for it ("laptop Claude Code"). */
+    name: text('name').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (table) => [index('personal_tokens_owner_index').on(table.owner, table.createdAt.desc())],
+);
+
+export type PersonalTokenRow = typeof personalTokens.$inferSelect;

@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { CreatedToken } from '@acme/contract';
+import { afterAll, expect } from 'vitest';
+import { test } from './fixtures';
+import { sessionCookieFor } from './sign-in';
+import { tokensApi, withToken } from './tokens-api';
+
+/** A token acts for its owner only while the access policy allows the owner (issue 28, item 1). */
+const directory = mkdtempSync(path.join(tmpdir(), 'handbook-token-policy-'));
+const policyFile = path.join(directory, 'policy.json');
+writeFileSync(policyFile, JSON.stringify({ domains: ['acme.dev', 'acme.io', 'acme-labs.dev'], addresses: [] }));
+test.override({ serverEnvironment: { LOG_LEVEL: 'silent', ACCESS_POLICY_FILE: policyFile } });
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+let labs: CreatedToken;
+let dev: CreatedToken;
+test.beforeAll(async ({ server }) => {
+  labs = await tokensApi(server.baseUrl, await sessionCookieFor(server.baseUrl, 'script@acme-labs.dev')).create();
+  dev = await tokensApi(server.baseUrl, await sessionCookieFor(server.baseUrl, 'script@acme.dev')).create();
+});
+
+test('aTokenWhoseOwnerThePolicyNowRefusesIsRefusedAtOnce', async ({ server }) => {
+  expect((await fetch(`${server.baseUrl}/api/search?q=ttl`, withToken(labs.token))).status).toBe(200);
+
+  await writeFile(policyFile, JSON.stringify({ domains: ['acme.dev', 'acme.io'], addresses: [] }));
+  // The file is stat'ed at most once a second; a distinct mtime makes the change visible whatever the clock does.
+  const mtime = new Date(Date.now() + 10_000);
+  await utimes(policyFile, mtime, mtime);
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+
+  const refused = await fetch(`${server.baseUrl}/api/search?q=ttl`, withToken(labs.token));
+  expect(refused.status).toBe(403);
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('forbidden:access');
+  const mcp = await fetch(
+    `${server.baseUrl}/mcp`,
+    withToken(labs.token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    }),
+  );
+  expect(mcp.status).toBe(403);
+  expect((await fetch(`${server.baseUrl}/firestore-ttl.md`, withToken(labs.token))).status).toBe(403);
+  expect((await fetch(`${server.baseUrl}/api/search?q=ttl`, withToken(dev.token))).status).toBe(200);
+});

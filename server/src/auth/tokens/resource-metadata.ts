@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+
+/** Where RFC 9728's metadata of the MCP endpoint lives; the 401 of a bearer request points here. */
+export function resourceMetadataUrlOf(publicUrl: URL): string {
+  return new URL('/.well-known/oauth-protected-resource', publicUrl).href;
+}
+
+/** The protected resource a token is for: the MCP endpoint (its metadata's `resource`). */
+export function protectedResourceOf(publicUrl: URL): string {
+  return new URL('/mcp', publicUrl).href;
+}
+
+/**
+ * RFC 9728 protected-resource metadata, public like any discovery document: it says what the resource is and that a
+ * bearer token goes in the header (never the query). No authorization server is named: a personal access token,
+ * made in the handbook, is the credential. Served at the well-known address and at its `/mcp` suffixed form, the
+ * two places MCP clients look.
+ */
+export async function resourceMetadataRoutes(app: FastifyInstance, options: { publicUrl: URL }) {
+  const document = {
+    resource: protectedResourceOf(options.publicUrl),
+    bearer_methods_supported: ['header'],
+    resource_name: 'Acme Developer Handbook',
+    resource_documentation: new URL('/access-tokens', options.publicUrl).href,
+  };
+  for (const url of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+    app.get(url, async (_request, reply) => reply.header('cache-control', 'public, max-age=3600').send(document));
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Where a personal access token is accepted, in one place for a reviewer to read: the read-only APIs a script needs,
+ * the MCP endpoint, and the Markdown versions of the pages. Nowhere else (HTML pages, settings, the token API itself,
+ * anything that writes) does an `Authorization` header count: there the session cookie decides, as in a browser.
+ */
+const tokenRoutes = new Map<string, ReadonlySet<string>>([
+  ['/api/askAi', new Set(['POST'])],
+  ['/api/search', new Set(['GET', 'HEAD'])],
+  ['/api/threads', new Set(['GET', 'HEAD'])],
+  ['/api/threads/:id', new Set(['GET', 'HEAD'])],
+  ['/mcp', new Set(['GET', 'POST', 'DELETE'])],
+]);
+
+/** Built files a script reads: a page as Markdown (`/coding-standard.md`) and the indexes of them. */
+const markdownPath = /^\/[^?#]*\.md$/;
+const markdownIndexes = new Set(['/llms.txt', '/llms-full.txt']);
+
+/** `routeUrl` is the route's pattern as registered (`/api/threads/:id`, `/*` for the built site). */
+export function acceptsPersonalToken(method: string, routeUrl: string | undefined, path: string): boolean {
+  if (routeUrl === '/*') return (method === 'GET' || method === 'HEAD') && isMarkdownPath(path);
+  return routeUrl !== undefined && (tokenRoutes.get(routeUrl)?.has(method) ?? false);
+}
+
+export function isMarkdownPath(path: string): boolean {
+  return markdownIndexes.has(path) || markdownPath.test(path);
+}

@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendApiError } from '../../api-errors.js';
+import type { Database } from '../../store/database.js';
+import { findPersonalToken, type PersonalTokenRow, touchPersonalToken } from '../../store/personal-tokens.js';
+import { type AccessPolicy, decideAccess } from '../access-policy.js';
+import type { Viewer } from '../viewer.js';
+import { parsePersonalToken, secretMatches } from './personal-token.js';
+import { acceptsPersonalToken } from './token-scope.js';
+
+/** A token's last use is written at most once a minute: the list shows when it was used, not every request. */
+const lastUsedThrottleMs = 60_000;
+
+export type TokenViewerOptions = {
+  db: Database;
+  currentPolicy: () => AccessPolicy;
+  /** `<PUBLIC_URL>/.well-known/oauth-protected-resource`: where a refused client learns how to get a token. */
+  resourceMetadataUrl: string;
+  now?: () => Date;
+};
+
+/** A bearer credential refused: 401 with the RFC 6750 challenge (and RFC 9728's pointer), never what was sent. */
+export function refuseBearer(
+  reply: FastifyReply,
+  resourceMetadataUrl: string,
+  error?: 'invalid_token' | 'invalid_request',
+) {
+  const challenge = [`Bearer resource_metadata="${resourceMetadataUrl}"`, error && `error="${error}"`];
+  reply.header('www-authenticate', challenge.filter(Boolean).join(', '));
+  return sendApiError(reply, 'unauthorized:token');
+}
+
+/** The token's owner as a viewer: their identity as a session would hold it, the access policy applied now. */
+function viewerOfToken(row: PersonalTokenRow, policy: AccessPolicy): Viewer {
+  const access = decideAccess(policy, {
+    email: row.email,
+    emailVerified: row.emailVerified,
+    hostedDomain: row.hostedDomain ?? undefined,
+  });
+  const session = {
+    idHash: `personal-token:${row.id}`,
+    issuer: row.issuer,
+    subject: row.subject,
+    email: row.email,
+    emailVerified: row.emailVerified,
+    hostedDomain: row.hostedDomain,
+    name: null,
+    createdAt: row.createdAt,
+    lastSeenAt: row.lastUsedAt ?? row.createdAt,
+    expiresAt: row.expiresAt,
+  };
+  return { state: 'signed-in', session, idHash: session.idHash, access, personalTokenId: row.id };
+}
+
+/**
+ * On the routes that accept a personal token (token-scope.ts), an `Authorization` header decides who is asking: a
+ * valid token's owner, re-checked against the access policy, or a 401/403 answered here. The row is read from the
+ * store on every request, so a revocation or expiry on any instance holds on the next request everywhere; nothing is
+ * cached. Registered after the session hook; the token is never logged or echoed.
+ */
+export function registerTokenViewer(app: FastifyInstance, options: TokenViewerOptions) {
+  const now = options.now ?? (() => new Date());
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const authorization = request.headers.authorization;
+    if (authorization === undefined) return;
+    const queryStart = request.url.indexOf('?');
+    const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
+    if (!acceptsPersonalToken(request.method, request.routeOptions.url, path)) return;
+    const [scheme, credential, ...rest] = authorization.trim().split(/\s+/);
+    if (scheme?.toLowerCase() !== 'bearer' || !credential || rest.length > 0) {
+      return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_request');
+    }
+    const parsed = parsePersonalToken(credential);
+    const row = parsed && (await findPersonalToken(options.db, { id: parsed.id }));
+    const at = now();
+    if (!parsed || !row || !secretMatches(parsed.secret, row.secretHash) || row.expiresAt <= at) {
+      return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
+    }
+    const viewer = viewerOfToken(row, options.currentPolicy());
+    if (viewer.state === 'signed-in' && !viewer.access.allowed) {
+      return sendApiError(
+        reply,
+        'forbidden:access',
+        'The account this token belongs to may no longer read the handbook.',
+      );
+    }
+    request.viewer = viewer;
+    touchPersonalToken(options.db, { id: row.id, now: at, throttleMs: lastUsedThrottleMs }).catch((error: unknown) =>
+      request.log.warn({ err: error, tokenId: row.id }, 'could not record when a personal token was last used'),
+    );
+  });
+}

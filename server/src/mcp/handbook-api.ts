@@ -1,0 +1,100 @@
+import type { AnswerConfidence, AnswerSource, AskAiResponse, SearchResponse } from '@acme/contract';
+import type { FastifyInstance } from 'fastify';
+
+/** A refusal of the handbook's own API, with the message it gave: the tool reports it to the agent. */
+export class HandbookRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HandbookRefusal';
+  }
+}
+
+export type HandbookAnswer = AskAiResponse & { confidence: AnswerConfidence };
+
+/** The answer service reports `confidence`; an older one only `covered`, from which it follows. */
+function confidenceOf(answer: AskAiResponse & { confidence?: AnswerConfidence }): AnswerConfidence {
+  if (answer.confidence) return answer.confidence;
+  if (answer.covered) return 'answered';
+  return answer.closest.length > 0 ? 'closest' : 'none';
+}
+
+export type PageListing = { title: string; url: string; description: string };
+
+const listedPage = /^- \[(.+?)\]\((\S+?\.md)\)(?::\s*(.*))?$/;
+
+/**
+ * The handbook's own HTTP API, called in process (Fastify's inject) with the agent's own Authorization header: every
+ * tool passes through the same gate, per-reader limits, question log and metrics as a script calling the API, and
+ * nothing here decides who may read what.
+ */
+export function handbookApi(app: FastifyInstance, authorization: string, origin: string) {
+  async function call(method: 'GET' | 'POST', url: string, payload?: unknown) {
+    const response = await app.inject({
+      method,
+      url,
+      headers: {
+        authorization,
+        accept: 'application/json',
+        ...(payload ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(payload ? { payload: JSON.stringify(payload) } : {}),
+    });
+    if (response.statusCode >= 400 && response.statusCode !== 404) {
+      const refusal = safeJson(response.body) as { error?: { message?: string } } | undefined;
+      const retryAfter = response.headers['retry-after'];
+      const message = refusal?.error?.message ?? `The handbook answered ${response.statusCode}.`;
+      throw new HandbookRefusal(
+        response.statusCode,
+        retryAfter ? `${message} (Retry-After: ${retryAfter} s)` : message,
+      );
+    }
+    return response;
+  }
+
+  return {
+    async search(query: string, limit: number): Promise<SearchResponse> {
+      const parameters = new URLSearchParams({ q: query, limit: String(limit) });
+      return (await call('GET', `/api/search?${parameters}`)).json() as SearchResponse;
+    },
+    /** A page's Markdown by its `.md` path; undefined when there is no such page. */
+    async markdown(path: string): Promise<string | undefined> {
+      const response = await call('GET', path);
+      const type = String(response.headers['content-type'] ?? '');
+      return response.statusCode === 200 && /^text\/(markdown|plain)/.test(type) ? response.body : undefined;
+    },
+    async ask(question: string, page: string | undefined): Promise<HandbookAnswer> {
+      const messages = [{ role: 'user', content: [{ type: 'text', text: question }], attachments: [] }];
+      const answer = (
+        await call('POST', '/api/askAi', { messages, ...(page ? { page } : {}) })
+      ).json() as AskAiResponse;
+      return { ...answer, confidence: confidenceOf(answer) };
+    },
+    /**
+     * Every page, from /llms.txt (one line a page: title, Markdown address, description), on this server's origin
+     * (the build may have been made for another).
+     */
+    async pages(): Promise<PageListing[]> {
+      const index = await this.markdown('/llms.txt');
+      return (index ?? '').split('\n').flatMap((line) => {
+        const match = listedPage.exec(line);
+        if (!match?.[1] || !match[2] || !URL.canParse(match[2], origin)) return [];
+        const url = new URL(new URL(match[2], origin).pathname, origin).href;
+        return [{ title: match[1], url, description: match[3] ?? '' }];
+      });
+    },
+  };
+}
+
+export type HandbookApi = ReturnType<typeof handbookApi>;
+export type { AnswerSource };
+
+function safeJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,157 @@
+import { maxSearchQueryCharacters, maxTextCharacters } from '@acme/contract';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { type HandbookApi, HandbookRefusal } from './handbook-api.js';
+import { markdownPathOf, sectionOf } from './page-markdown.js';
+
+const text = (body: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: body }], isError });
+
+/** A tool's handler whose refusals by the handbook (a limit, a bad question) reach the agent as a tool error. */
+const refusalsAsErrors =
+  <Args>(handler: (args: Args) => Promise<CallToolResult>) =>
+  async (args: Args) => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      if (error instanceof HandbookRefusal) return text(error.message, true);
+      throw error;
+    }
+  };
+
+/**
+ * The handbook as an MCP server for one request (stateless): three tools a coding agent can act on and every page
+ * as a resource, each calling the handbook's own API as the agent's reader.
+ */
+export function handbookServer(options: { api: HandbookApi; origin: string; version: string }): McpServer {
+  const { api, origin } = options;
+  const absolute = (url: string) => new URL(url, origin).href;
+  const server = new McpServer(
+    { name: 'acme-handbook', title: 'Acme Developer Handbook', version: options.version },
+    {
+      instructions:
+        "Acme's internal developer handbook: coding standards, procedures, onboarding and how-tos. Search it before " +
+        'answering questions about how Acme builds, ships and supports its apps, and cite the URLs you used.',
+    },
+  );
+
+  server.registerTool(
+    'search_handbook',
+    {
+      title: 'Search the handbook',
+      description:
+        'Full-text search over every section of the Acme developer handbook. Returns the best-matching sections, ' +
+        'each with its title, URL and a snippet. Use read_page on a URL to read a section in full.',
+      inputSchema: {
+        query: z
+          .string()
+          .trim()
+          .min(1)
+          .max(maxSearchQueryCharacters)
+          .describe('Words to search for, e.g. "firestore ttl"'),
+        limit: z.int().min(1).max(20).default(8).describe('How many sections to return (1-20)'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    refusalsAsErrors(async ({ query, limit }) => {
+      const { results } = await api.search(query, limit);
+      if (results.length === 0) return text(`No section of the handbook matches "${query}".`);
+      const lines = results.map((result, index) => {
+        const snippet = result.snippet.map((piece) => piece.text).join('');
+        const where = [...result.breadcrumbs, result.heading ?? result.pageTitle].join(' › ');
+        return `${index + 1}. ${where}\n   ${absolute(result.url)}\n   ${snippet}`;
+      });
+      return text(lines.join('\n'));
+    }),
+  );
+
+  server.registerTool(
+    'read_page',
+    {
+      title: 'Read a handbook page',
+      description:
+        'Reads one page of the handbook as Markdown, or only one section of it when the URL has a #anchor. Give a ' +
+        `URL from search_handbook or ask_dev_copilot (${origin}/coding-standard/#naming) or a path (/firestore-ttl).`,
+      inputSchema: {
+        url: z.string().trim().min(1).max(2048).describe('The page URL or path, optionally with #section'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    refusalsAsErrors(async ({ url }) => {
+      const address = handbookAddress(url, origin);
+      if (!address) return text(`${url.slice(0, 200)} is not an address of the handbook (${origin}).`, true);
+      const markdown = await api.markdown(markdownPathOf(address.pathname));
+      if (markdown === undefined) return text(`The handbook has no page at ${address.pathname}.`, true);
+      if (!address.hash) return text(markdown);
+      const section = sectionOf(markdown, decodeURIComponent(address.hash.slice(1)));
+      return section === undefined
+        ? text(`The page ${address.pathname} has no section ${address.hash}.`, true)
+        : text(section);
+    }),
+  );
+
+  server.registerTool(
+    'ask_dev_copilot',
+    {
+      title: 'Ask Dev Copilot',
+      description:
+        "Asks Dev Copilot, the handbook's assistant, a question. It answers from the handbook only and says how " +
+        'sure it is: "answered" (the handbook answers it; sources linked), "closest" (the nearest the handbook ' +
+        'comes) or "none" (not covered: ask a person in #dev-help). Counts against your questions a minute.',
+      inputSchema: {
+        question: z.string().trim().min(1).max(maxTextCharacters).describe('The question, in plain words'),
+        page: z.string().max(2048).optional().describe('The handbook page the question is about, e.g. /firestore-ttl'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    refusalsAsErrors(async ({ question, page }) => {
+      const pagePath = page === undefined ? undefined : handbookAddress(page, origin)?.pathname;
+      const answer = await api.ask(question, pagePath);
+      const cited = answer.covered ? answer.sources : answer.closest;
+      const listing = cited.map((source) => `- [${source.title}](${absolute(source.url)})`).join('\n');
+      const heading = answer.covered ? 'Sources' : 'Closest pages';
+      return {
+        ...text(`${answer.data}\n\nConfidence: ${answer.confidence}${listing ? `\n${heading}:\n${listing}` : ''}`),
+        structuredContent: {
+          confidence: answer.confidence,
+          mode: answer.mode,
+          sources: answer.sources.map((source) => ({ ...source, url: absolute(source.url) })),
+          closest: answer.closest.map((source) => ({ ...source, url: absolute(source.url) })),
+        },
+      };
+    }),
+  );
+
+  server.registerResource(
+    'page',
+    new ResourceTemplate(`${origin}/{+path}`, {
+      list: async () => ({
+        resources: (await api.pages()).map((page) => ({
+          uri: page.url,
+          name: page.title,
+          description: page.description,
+          mimeType: 'text/markdown',
+        })),
+      }),
+    }),
+    { title: 'Handbook page', description: 'A page of the handbook as Markdown', mimeType: 'text/markdown' },
+    async (uri) => {
+      const address = handbookAddress(uri.href, origin);
+      const markdown = address && (await api.markdown(markdownPathOf(address.pathname)));
+      if (!markdown) throw new Error(`The handbook has no page at ${uri.href}.`);
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: markdown }] };
+    },
+  );
+  return server;
+}
+
+/** A URL or path on the handbook's origin, else undefined (another site, a NUL, not a URL at all). */
+export function handbookAddress(given: string, origin: string): URL | undefined {
+  if (/[\p{Cc}\s]/u.test(given)) return undefined;
+  try {
+    const url = new URL(given, `${origin}/`);
+    return url.origin === origin && url.pathname.startsWith('/') ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,60 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { refuseBearer } from '../auth/tokens/token-viewer.js';
+import { isAllowed } from '../auth/viewer.js';
+import { handbookApi } from './handbook-api.js';
+import { handbookServer } from './handbook-server.js';
+
+/** What a client that is not an MCP request gets: JSON-RPC's own error shape, as the SDK's clients read it. */
+function methodNotAllowed(reply: FastifyReply) {
+  return reply
+    .code(405)
+    .header('allow', 'POST')
+    .header('cache-control', 'no-store')
+    .send({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST.' },
+      id: null,
+    });
+}
+
+/**
+ * POST /mcp: the handbook as an MCP server over Streamable HTTP, stateless (a new server and transport per request,
+ * answers as JSON), so any instance answers any request and nothing is shared between instances. Only a personal
+ * access token is accepted here (auth/tokens/): a browser's session cookie is not, so no other site can make a
+ * signed-in browser call it. Without one: 401 pointing at the RFC 9728 metadata, as the MCP specification asks.
+ */
+export async function mcpRoutes(app: FastifyInstance, options: { publicUrl: URL; resourceMetadataUrl: string }) {
+  const origin = options.publicUrl.origin;
+  app.addHook('onRequest', async (request, reply) => {
+    const viewer = request.viewer;
+    if (viewer.state !== 'signed-in' || viewer.personalTokenId === undefined) {
+      return refuseBearer(reply, options.resourceMetadataUrl);
+    }
+    // The token hook has already refused an owner the policy refuses; this keeps /mcp closed should that change.
+    if (!isAllowed(viewer)) return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
+  });
+  app.get('/mcp', async (_request, reply) => methodNotAllowed(reply));
+  app.delete('/mcp', async (_request, reply) => methodNotAllowed(reply));
+  app.post('/mcp', async (request, reply) => {
+    const api = handbookApi(app, request.headers.authorization ?? '', origin);
+    const server = handbookServer({ api, origin, version: '1.0.0' });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.setHeader('cache-control', 'no-store');
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      request.log.error({ err: error }, 'the MCP request failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+      }
+    }
+  });
+}

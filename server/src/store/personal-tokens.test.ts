@@ -1,0 +1,80 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
+import {
+  countLivePersonalTokens,
+  createPersonalToken,
+  deleteExpiredPersonalTokens,
+  deletePersonalToken,
+  findPersonalToken,
+  listPersonalTokens,
+  type NewPersonalToken,
+  touchPersonalToken,
+} from './personal-tokens.js';
+import { personalTokens } from './schema.js';
+
+const day = 86_400_000;
+const now = new Date('2030-01-10T12:00:00Z');
+
+function newToken(id: string, overrides: Partial<NewPersonalToken> = {}): NewPersonalToken {
+  return {
+    id,
+    owner: 'oidc:https://accounts.acme.example#ada',
+    issuer: 'https://accounts.acme.example',
+    subject: 'ada',
+    email: 'ada@acme.example',
+    emailVerified: true,
+    hostedDomain: 'acme.example',
+    name: `token ${id}`,
+    secretHash: 'a'.repeat(64),
+    expiresAt: new Date(now.getTime() + 30 * day),
+    ...overrides,
+  };
+}
+
+for (const backend of testBackends) {
+  describe.skipIf(backend.skipped)(`personal tokens on ${backend.name}`, () => {
+    const store = storeForSuite(backend);
+
+    beforeEach(async () => {
+      await store.db.delete(personalTokens);
+    });
+
+    it('lists only the owner’s tokens that have not expired, and counts them', async () => {
+      await createPersonalToken(store.db, newToken('live-token-00001'));
+      await createPersonalToken(store.db, newToken('gone-token-00001', { expiresAt: new Date(now.getTime() - 1) }));
+      await createPersonalToken(store.db, newToken('other-token-0001', { owner: 'oidc:x#someone-else' }));
+      const owner = newToken('x').owner;
+      expect((await listPersonalTokens(store.db, { owner, now })).map((row) => row.id)).toEqual(['live-token-00001']);
+      expect(await countLivePersonalTokens(store.db, { owner, now })).toBe(1);
+    });
+
+    it("revokes a token only for its owner: another reader's revocation deletes nothing", async () => {
+      await createPersonalToken(store.db, newToken('kept-token-00001'));
+      expect(await deletePersonalToken(store.db, { owner: 'oidc:x#mallory', id: 'kept-token-00001' })).toBe(false);
+      expect(await findPersonalToken(store.db, { id: 'kept-token-00001' })).toBeDefined();
+      expect(await deletePersonalToken(store.db, { owner: newToken('x').owner, id: 'kept-token-00001' })).toBe(true);
+      expect(await findPersonalToken(store.db, { id: 'kept-token-00001' })).toBeUndefined();
+    });
+
+    it('records the last use at most once per throttle window', async () => {
+      await createPersonalToken(store.db, newToken('used-token-00001'));
+      await touchPersonalToken(store.db, { id: 'used-token-00001', now, throttleMs: 60_000 });
+      await touchPersonalToken(store.db, {
+        id: 'used-token-00001',
+        now: new Date(now.getTime() + 30_000),
+        throttleMs: 60_000,
+      });
+      expect((await findPersonalToken(store.db, { id: 'used-token-00001' }))?.lastUsedAt).toEqual(now);
+      const later = new Date(now.getTime() + 61_000);
+      await touchPersonalToken(store.db, { id: 'used-token-00001', now: later, throttleMs: 60_000 });
+      expect((await findPersonalToken(store.db, { id: 'used-token-00001' }))?.lastUsedAt).toEqual(later);
+    });
+
+    it('deletes expired tokens only', async () => {
+      await createPersonalToken(store.db, newToken('live-token-00002'));
+      await createPersonalToken(store.db, newToken('gone-token-00002', { expiresAt: now }));
+      expect(await deleteExpiredPersonalTokens(store.db, { now })).toBe(1);
+      expect(await findPersonalToken(store.db, { id: 'live-token-00002' })).toBeDefined();
+    });
+  });
+}

@@ -1,0 +1,70 @@
+import { and, count, desc, eq, gt, isNull, lte, or } from 'drizzle-orm';
+import type { Database } from './database.js';
+import { type PersonalTokenRow, personalTokens } from './schema.js';
+
+export type { PersonalTokenRow };
+
+export type NewPersonalToken = Omit<PersonalTokenRow, 'createdAt' | 'lastUsedAt'>;
+
+export async function createPersonalToken(db: Database, token: NewPersonalToken): Promise<PersonalTokenRow> {
+  const [row] = await db.insert(personalTokens).values(token).returning();
+  if (!row) throw new Error(`Inserting personal token ${token.id} returned no row`);
+  return row;
+}
+
+export async function findPersonalToken(db: Database, { id }: { id: string }): Promise<PersonalTokenRow | undefined> {
+  const [row] = await db.select().from(personalTokens).where(eq(personalTokens.id, id)).limit(1);
+  return row;
+}
+
+/** The owner's tokens that have not expired at `now`, newest first. */
+export async function listPersonalTokens(db: Database, { owner, now }: { owner: string; now: Date }) {
+  return db
+    .select()
+    .from(personalTokens)
+    .where(and(eq(personalTokens.owner, owner), gt(personalTokens.expiresAt, now)))
+    .orderBy(desc(personalTokens.createdAt));
+}
+
+export async function countLivePersonalTokens(db: Database, { owner, now }: { owner: string; now: Date }) {
+  const [row] = await db
+    .select({ live: count() })
+    .from(personalTokens)
+    .where(and(eq(personalTokens.owner, owner), gt(personalTokens.expiresAt, now)));
+  return row?.live ?? 0;
+}
+
+/** Revokes one of the owner's tokens; false when the owner has no token with this id. */
+export async function deletePersonalToken(db: Database, { owner, id }: { owner: string; id: string }) {
+  const deleted = await db
+    .delete(personalTokens)
+    .where(and(eq(personalTokens.id, id), eq(personalTokens.owner, owner)))
+    .returning({ id: personalTokens.id });
+  return deleted.length > 0;
+}
+
+/** Marks a token used at `now`, unless it was marked within `throttleMs` (one write a minute, not one a request). */
+export async function touchPersonalToken(
+  db: Database,
+  { id, now, throttleMs }: { id: string; now: Date; throttleMs: number },
+) {
+  const markedBefore = new Date(now.getTime() - throttleMs);
+  await db
+    .update(personalTokens)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(personalTokens.id, id),
+        or(isNull(personalTokens.lastUsedAt), lte(personalTokens.lastUsedAt, markedBefore)),
+      ),
+    );
+}
+
+/** Removes tokens past their expiry; returns how many. */
+export async function deleteExpiredPersonalTokens(db: Database, { now }: { now: Date }): Promise<number> {
+  const deleted = await db
+    .delete(personalTokens)
+    .where(lte(personalTokens.expiresAt, now))
+    .returning({ id: personalTokens.id });
+  return deleted.length;
+}

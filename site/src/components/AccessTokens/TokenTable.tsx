@@ -1,0 +1,52 @@
+import type { ReactNode } from 'react';
+import styles from './styles.module.css';
+import type { PersonalToken } from './tokens-api';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The reader's tokens: name, created, last used, expiry, and a Revoke button each. */
+export default function TokenTable(props: {
+  readonly tokens: readonly PersonalToken[];
+  readonly onRevoke: (token: PersonalToken) => void;
+  readonly revoking: string | undefined;
+}): ReactNode {
+  if (props.tokens.length === 0) return <p data-testid="no-tokens">You have no access tokens.</p>;
+  return (
+    <table data-testid="token-table">
+      <caption className={styles.visuallyHidden}>Your access tokens</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Created</th>
+          <th scope="col">Last used</th>
+          <th scope="col">Expires</th>
+          <th scope="col">
+            <span className={styles.visuallyHidden}>Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.tokens.map((token) => (
+          <tr key={token.id} data-testid="token-row">
+            <td>{token.name}</td>
+            <td>{dateFormat.format(new Date(token.createdAt))}</td>
+            <td>{token.lastUsedAt ? dateTimeFormat.format(new Date(token.lastUsedAt)) : 'Never'}</td>
+            <td>{dateFormat.format(new Date(token.expiresAt))}</td>
+            <td>
+              <button
+                type="button"
+                className="button button--secondary button--sm"
+                aria-label={`Revoke ${token.name}`}
+                disabled={props.revoking === token.id}
+                onClick={() => props.onRevoke(token)}
+              >
+                Revoke
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
