@@ -5,7 +5,7 @@ import { AssistantActionBar } from './AssistantActionBar';
 import { AssistantAvatar } from './AssistantAvatar';
 import styles from './AssistantMessage.module.css';
 import { BranchPicker } from './BranchPicker';
-import { LazyMarkdownText } from './LazyMarkdownText';
+import { MarkdownText } from './MarkdownText';
 import { RetryButton } from './RetryButton';
 import { Sources } from './Sources';
 
@@ -33,7 +33,7 @@ export function AssistantMessage(): ReactNode {
       <AssistantAvatar />
       <div className={styles.assistantBody}>
         <div className={styles.assistantContent}>
-          <MessagePrimitive.Parts components={{ Text: LazyMarkdownText, Source: NoInlineSource }} />
+          <MessagePrimitive.Parts components={{ Text: MarkdownText, Source: NoInlineSource }} />
           <AuiIf condition={(s) => s.message.status?.type === 'running' && s.message.content.length === 0}>
             <span className={styles.thinking} role="status">
               Looking through the handbook…
