@@ -7,7 +7,7 @@ import { AssistantAvatar } from './AssistantAvatar';
 import styles from './AssistantMessage.module.css';
 import { BranchPicker } from './BranchPicker';
 import { HandbookSearch, NoOtherTool } from './HandbookSearch';
-import { LazyMarkdownText } from './LazyMarkdownText';
+import { MarkdownText } from './MarkdownText';
 import { RetryButton } from './RetryButton';
 import { Sources } from './Sources';
 
@@ -37,7 +37,7 @@ export function AssistantMessage(): ReactNode {
         <div className={styles.assistantContent}>
           <MessagePrimitive.Parts
             components={{
-              Text: LazyMarkdownText,
+              Text: MarkdownText,
               Source: NoInlineSource,
               tools: { by_name: { [handbookSearchToolName]: HandbookSearch }, Fallback: NoOtherTool },
             }}

@@ -1,10 +1,9 @@
 import { AuiIf, ThreadPrimitive } from '@assistant-ui/react';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
 import { FollowStoredAnswer } from './FollowStoredAnswer';
 import { Icon } from './icons';
-import { preloadMarkdownText } from './LazyMarkdownText';
 import styles from './Thread.module.css';
 import { TooltipButton } from './TooltipButton';
 import { EditComposer, UserMessage } from './UserMessage';
@@ -22,7 +21,6 @@ export function Thread({
   /** Shown above the composer, e.g. that the conversation could not be saved. */
   notice?: ReactNode;
 }): ReactNode {
-  useEffect(preloadMarkdownText, []);
   return (
     <ThreadPrimitive.Root className={styles.thread}>
       <FollowStoredAnswer />
