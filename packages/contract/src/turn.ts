@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { imageAttachmentSchema } from './ask.js';
+import { type AnswerConfidence, imageAttachmentSchema } from './ask.js';
 import { recordId } from './ids.js';
 import { maxImagesPerMessage, maxPagePathCharacters, maxTextCharacters } from './limits.js';
 import { storableString } from './text.js';
@@ -56,11 +56,19 @@ export type TurnDataParts = {
    * is where it leads, or null when no such page or section exists (the widget shows such a link as plain text).
    */
   link: { url: string; href: string | null };
+  /**
+   * Right after the answer's start: how sure it is that the handbook answers the question, for the widget (the UI
+   * message stream's metadata says the same, but the widget's stream decoder does not read metadata).
+   */
+  confidence: { confidence: AnswerConfidence };
   /** Pages near a question the handbook does not cover; never sources. */
   closest: { pages: Array<{ title: string; url: string }> };
   /** Why the answer stopped, just before the stream's `error` part. */
   failure: { code: string; message: string };
 };
 
-/** Sent with the answer's start: how it was made and whether the handbook covers the question. */
-export type TurnMetadata = { mode: 'docs-only' | 'model'; covered: boolean };
+/**
+ * Sent with the answer's start: how it was made and how sure it is that the handbook answers the question (`covered`
+ * is true only for `answered`).
+ */
+export type TurnMetadata = { mode: 'docs-only' | 'model'; confidence: AnswerConfidence; covered: boolean };

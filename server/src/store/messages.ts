@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, storableText } from '@acme/contract';
+import { type AnswerConfidence, ApiError, storableText } from '@acme/contract';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import {
   getThreadWithMessages,
@@ -193,13 +193,25 @@ export async function updateAnswer(
     text,
     sources,
     status,
-  }: { answerId: string; text: string; sources: MessageSource[]; status: MessageStatus },
+    confidence,
+  }: {
+    answerId: string;
+    text: string;
+    sources: MessageSource[];
+    status: MessageStatus;
+    confidence?: AnswerConfidence | undefined;
+  },
 ): Promise<boolean> {
   // A model's text is not checked like a reader's: it may hold what PostgreSQL cannot store.
   const stored = storableText(text);
   const updated = await db
     .update(messages)
-    .set({ content: stored ? [{ type: 'text', text: stored }] : [], sources, status })
+    .set({
+      content: stored ? [{ type: 'text', text: stored }] : [],
+      sources,
+      status,
+      ...(confidence ? { confidence } : {}),
+    })
     .where(and(eq(messages.id, answerId), eq(messages.role, 'assistant')))
     .returning({ id: messages.id });
   return updated.length > 0;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { storableText } from '@acme/contract';
+import { type AnswerConfidence, storableText } from '@acme/contract';
 import { and, desc, eq, gte, lt, notExists } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { redactSecrets } from '../redact-secrets.js';
@@ -15,8 +15,10 @@ export type NewQuestion = {
   owner: string;
   question: string;
   mode: QuestionMode;
-  /** Did the docs answer it (docs-only: `composeDocsOnlyAnswer(...).covered`). */
+  /** Did the docs answer it (docs-only: `composeDocsOnlyAnswer(...).covered`, true only for `answered`). */
   covered: boolean;
+  /** Answered, only the closest the handbook comes, or not covered. */
+  confidence: AnswerConfidence;
   /** The page closest to the question, answered or not; null when the search found nothing. */
   nearestPage: DocPage | null;
   sources?: MessageSource[] | undefined;
@@ -40,6 +42,7 @@ export async function recordQuestion(db: Database, entry: NewQuestion): Promise<
       question: storableText(redactSecrets(entry.question)).trim().slice(0, maxRecordedQuestionCharacters),
       mode: entry.mode,
       covered: entry.covered,
+      confidence: entry.confidence,
       nearestPageUrl: entry.nearestPage?.url ?? null,
       nearestPageTitle: entry.nearestPage?.title ?? null,
       sources: entry.sources ?? [],

@@ -1,4 +1,4 @@
-import type { AnswerMode, AnswerSource, AskAiRequest } from '@acme/contract';
+import type { AnswerConfidence, AnswerMode, AnswerSource, AskAiRequest } from '@acme/contract';
 import type { LanguageModel } from 'ai';
 import { redactSecrets } from '../../redact-secrets.js';
 import type { DocSection } from '../../search/doc-page.js';
@@ -30,6 +30,9 @@ export type AnswerRun = {
   mode: AnswerMode;
   /** The question as it was searched for: typed text and text read from screenshots, secrets masked. */
   question: string;
+  /** How sure the answer is that the handbook answers the question. */
+  confidence: AnswerConfidence;
+  /** The handbook answers it (`confidence` is `answered`). */
   covered: boolean;
   /** The page of the best-ranked section, whether or not it answered. */
   nearestPage: { url: string; title: string } | null;
@@ -66,10 +69,15 @@ export function searchQueryOf(conversation: AskAiRequest): string {
 
 /** What an answer rests on: the sections retrieved for the question, or the whole page it asks an overview of. */
 type Grounding = {
-  covered: boolean;
+  confidence: AnswerConfidence;
   nearestPage: { url: string; title: string } | null;
   /** The answer from the docs alone. */
-  docsAnswer: () => { markdown: string; sources: AnswerSource[]; closest: AnswerSource[] };
+  docsAnswer: () => {
+    markdown: string;
+    sources: AnswerSource[];
+    closest: AnswerSource[];
+    confidence: AnswerConfidence;
+  };
   /** The sections the model is given: best first, or in the page's order for an overview. */
   modelSections: readonly DocSection[];
   /** Pages listed after a model's answer to a question the docs do not cover. */
@@ -105,7 +113,8 @@ export async function startAnswer(
   const siteLinks = { publicOrigin: options.publicOrigin, addressOf: (url: string) => index.sectionAt(url)?.url };
   const common = {
     question: [typed, imageText].filter(Boolean).join('\n'),
-    covered: grounding.covered,
+    confidence: grounding.confidence,
+    covered: grounding.confidence === 'answered',
     nearestPage: grounding.nearestPage,
     judgeLinks: createLinkWatcher(siteLinks),
   };
@@ -116,6 +125,8 @@ export async function startAnswer(
     return {
       ...common,
       mode: 'docs-only',
+      confidence: answer.confidence,
+      covered: answer.confidence === 'answered',
       closest: answer.closest,
       // Ready at once: one piece; the widget smooths what it shows.
       pieces: [markdown],
@@ -149,7 +160,7 @@ export async function startAnswer(
       modelFailure: { ...classifyModelError(error), reason: reasonOf(error) },
     };
   }
-  const { closest, covered } = grounding;
+  const { closest } = grounding;
   return {
     ...common,
     mode: 'model',
@@ -157,7 +168,7 @@ export async function startAnswer(
     pieces: closest.length ? withClosestPages(pieces, closest) : pieces,
     finish: (text) => {
       const checked = checkAnswerLinks(text, siteLinks);
-      return { ...checked, sources: covered ? answer.sourcesOf(checked) : [] };
+      return { ...checked, sources: grounding.confidence === 'none' ? [] : answer.sourcesOf(checked) };
     },
   };
 }
@@ -165,9 +176,9 @@ export async function startAnswer(
 /** An overview of one page: its purpose and sections, whatever the search would rank for the question's words. */
 function overviewGrounding(outline: PageOutline): Grounding {
   return {
-    covered: true,
+    confidence: 'answered',
     nearestPage: { url: outline.url, title: outline.title },
-    docsAnswer: () => ({ ...composePageOverview(outline), closest: [] }),
+    docsAnswer: () => ({ ...composePageOverview(outline), closest: [], confidence: 'answered' }),
     modelSections: outline.sections,
     closest: [],
     overviewOf: outline.url,
@@ -184,9 +195,11 @@ async function questionGrounding(
   const { typed, imageText, page } = question;
   const retrieval = await retrieveForAnswer(index, { typed, imageText, page }, options.semanticSearch, signal);
   const best = retrieval.hits[0];
-  const covered = retrieval.coverage.covered;
+  const { confidence } = retrieval.coverage;
+  // The closest the handbook comes still goes to a model, which can judge whether it answers.
+  const grounded = confidence !== 'none';
   return {
-    covered,
+    confidence,
     nearestPage: best ? { url: best.pageUrl, title: best.pageTitle } : null,
     docsAnswer: () =>
       composeDocsOnlyAnswer({
@@ -196,8 +209,8 @@ async function questionGrounding(
         readFromImages: imageText || undefined,
         imagesUnread: question.imagesSent && !imageText,
       }),
-    modelSections: covered ? retrieval.hits : [],
-    closest: covered ? [] : closestPages(retrieval.hits),
+    modelSections: grounded ? retrieval.hits : [],
+    closest: grounded ? [] : closestPages(retrieval.hits),
   };
 }
 

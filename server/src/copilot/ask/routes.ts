@@ -40,6 +40,7 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
           options.observer?.answered(run.covered, (performance.now() - asked) / 1000, run.mode);
           const response: AskAiResponse = {
             data: finished.text,
+            confidence: run.confidence,
             covered: run.covered,
             sources: finished.sources,
             closest: run.closest,

@@ -1,4 +1,4 @@
-import type { AnswerSource, ParsedTurnRequest, TurnDataParts, TurnMetadata } from '@acme/contract';
+import type { AnswerConfidence, AnswerSource, ParsedTurnRequest, TurnDataParts, TurnMetadata } from '@acme/contract';
 import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../store/database.js';
@@ -20,6 +20,7 @@ export type AnsweredQuestion = {
   owner: string;
   question: string;
   mode: TurnMetadata['mode'];
+  confidence: TurnMetadata['confidence'];
   covered: boolean;
   nearestPage: { url: string; title: string } | null;
   sources: AnswerSource[];
@@ -106,7 +107,11 @@ async function writeAnswer(
       );
       deps.observer?.modelFellBack(run.modelFailure.code);
     }
-    writer.write({ type: 'message-metadata', messageMetadata: { mode: run.mode, covered: run.covered } });
+    writer.write({
+      type: 'message-metadata',
+      messageMetadata: { mode: run.mode, confidence: run.confidence, covered: run.covered },
+    });
+    writer.write({ type: 'data-confidence', data: { confidence: run.confidence } });
     writer.write({ type: 'text-start', id: answerId });
     for await (const piece of run.pieces) {
       signal.throwIfAborted();
@@ -122,7 +127,7 @@ async function writeAnswer(
       writer.write({ type: 'data-link', id: verdict.url, data: verdict });
     }
     const finished = run.finish(text);
-    const kept = await progress.end('complete', finished.text, finished.sources);
+    const kept = await progress.end('complete', finished.text, finished.sources, run.confidence);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
     if (kept) await deps.onAnswered?.({ ...run, owner: answering.owner, sources: finished.sources, answerId });
@@ -132,7 +137,7 @@ async function writeAnswer(
     if (run.closest.length) writer.write({ type: 'data-closest', data: { pages: run.closest } });
     writer.write({ type: 'text-end', id: answerId });
     writer.write({ type: 'finish', finishReason: 'stop' });
-    deps.log.info({ mode: run.mode, covered: run.covered, sources: finished.sources.length }, 'answered');
+    deps.log.info({ mode: run.mode, confidence: run.confidence, sources: finished.sources.length }, 'answered');
     deps.observer?.answered(run.covered, (performance.now() - asked) / 1000, run.mode);
   } catch (error) {
     const stopped = signal.reason instanceof StoppedByReader;
@@ -170,10 +175,10 @@ const progressIntervalMs = 1000;
 function progressSaver(deps: TurnDependencies, answering: Answering) {
   let writes = Promise.resolve(true);
   let lastSaved = Date.now();
-  const write = (status: MessageStatus, text: string, sources: AnswerSource[]) => {
+  const write = (status: MessageStatus, text: string, sources: AnswerSource[], confidence?: AnswerConfidence) => {
     writes = writes
       .catch(() => {})
-      .then(() => updateAnswer(deps.db, { answerId: answering.answerId, text, sources, status }));
+      .then(() => updateAnswer(deps.db, { answerId: answering.answerId, text, sources, status, confidence }));
     return writes;
   };
   return {

@@ -5,6 +5,7 @@ import { AssistantActionBar } from './AssistantActionBar';
 import { AssistantAvatar } from './AssistantAvatar';
 import styles from './AssistantMessage.module.css';
 import { BranchPicker } from './BranchPicker';
+import { ConfidenceNote } from './ConfidenceNote';
 import { MarkdownText } from './MarkdownText';
 import { RetryButton } from './RetryButton';
 import { Sources } from './Sources';
@@ -24,6 +25,7 @@ export function AssistantMessage(): ReactNode {
     >
       <AssistantAvatar />
       <div className={styles.assistantBody}>
+        <ConfidenceNote />
         <div className={styles.assistantContent}>
           <MessagePrimitive.Parts components={{ Text: MarkdownText, Source: NoInlineSource }} />
           <AuiIf condition={(s) => s.message.status?.type === 'running' && s.message.content.length === 0}>
