@@ -70,6 +70,12 @@ describe('queryTerms', () => {
     expect(terms.some((term) => term.foreign)).toBe(false);
   });
 
+  it('takes a dictionary word written with a capital inside a sentence as a product the docs do not name', () => {
+    const terms = queryTerms('can we roll back on our Nomad cluster like a nomad would', knows);
+    expect(terms.find((term) => term.term === 'nomad')).toMatchObject({ foreign: true, generic: false });
+    expect(queryTerms('a nomad roll back', knows).find((term) => term.term === 'nomad')?.foreign).toBe(false);
+  });
+
   it('corrects a word the docs do not use to the one they do', () => {
     const terms = queryTerms('polcy', knows, (word) => (word === 'polcy' ? 'polici' : undefined));
     expect(terms.map((term) => term.term)).toEqual(['polici']);

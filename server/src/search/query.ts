@@ -44,6 +44,15 @@ export function readersOwnNames(query: string): Set<string> {
   return names;
 }
 
+/** Words written with a capital inside a sentence (`on our Nomad cluster`), folded: names rather than words. */
+function capitalisedMidSentence(query: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of query.matchAll(/(?<=[\p{L}\p{N},;:)] +)\p{Lu}\p{Ll}+\b/gu)) {
+    for (const word of words(match[0])) names.add(word);
+  }
+  return names;
+}
+
 const require = createRequire(import.meta.url);
 
 /**
@@ -78,14 +87,17 @@ export function queryTerms(
   const kindOf = (word: string, term: string) => {
     const unknown = !knows(term);
     // An unknown number or id (a timestamp, a log file's name) says as little about the subject as an everyday word.
-    const generic =
-      (everydayWords.has(word) && !namesSubject(term)) || (unknown && (commonEnglish.has(word) || /\d/.test(word)));
     const everyday = everydayWords.has(word) && !namesSubject(term);
     const optional = everyday || ownNames.has(word) || /^\d+(\.\d+)?$/.test(word);
-    const foreign = unknown && !generic && !optional && /^\p{L}+$/u.test(word) && !commonEnglish.has(word);
+    // `Nomad` or `Snowflake` in the middle of a sentence names a product, though the dictionary knows the word.
+    const productName = unknown && !everyday && properNames.has(word);
+    const generic = !productName && (everyday || (unknown && (commonEnglish.has(word) || /\d/.test(word))));
+    const foreign =
+      unknown && !generic && !optional && /^\p{L}+$/u.test(word) && (productName || !commonEnglish.has(word));
     return { generic, foreign, optional };
   };
   const ownNames = readersOwnNames(query);
+  const properNames = capitalisedMidSentence(query);
   const spoken = numbersAsDigits(words(query));
   /** The parts of a joined word are the reader's own when the whole is. */
   const partKind = (whole: string, part: string) => {
