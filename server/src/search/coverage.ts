@@ -22,8 +22,8 @@ export type CoverageEvidence = {
  * the best sections hold enough of its meaning.
  */
 export const coverageThresholds = {
-  best: 0.2,
-  together: 0.4,
+  best: 0.3,
+  together: 0.7,
   /** With a foreign name in the question, the best section must hold almost all the rest of it. */
   withForeignName: 0.85,
   /** Below what answers it, the best section is still the closest the handbook comes when it holds this much. */
@@ -56,7 +56,7 @@ export function judgeCoverage(
 const rank: Record<AnswerConfidence, number> = { none: 0, closest: 1, answered: 2 };
 
 /** What the Copilot and the search box get for a question: the ranked sections and the verdict on coverage. */
-export type Retrieval = { hits: SearchHit[]; terms: QueryTerm[]; coverage: CoverageEvidence };
+export type Retrieval = { question: string; hits: SearchHit[]; terms: QueryTerm[]; coverage: CoverageEvidence };
 
 /**
  * Searches the docs for a question and judges whether they answer it. `alsoJudgeBy` is a part of the question that
@@ -70,7 +70,7 @@ export function retrieve(
   const terms = engine.queryTerms(question);
   const hits = engine.search(terms, { limit: options.limit ?? 8, currentPage: options.currentPage });
   const whole = judgeCoverage(terms, hits, engine.meaningWeight);
-  if (whole.covered || options.alsoJudgeBy === undefined) return { hits, terms, coverage: whole };
+  if (whole.covered || options.alsoJudgeBy === undefined) return { question, hits, terms, coverage: whole };
   const typed = judgeCoverage(engine.queryTerms(options.alsoJudgeBy), hits, engine.meaningWeight);
-  return { hits, terms, coverage: rank[typed.confidence] > rank[whole.confidence] ? typed : whole };
+  return { question, hits, terms, coverage: rank[typed.confidence] > rank[whole.confidence] ? typed : whole };
 }

@@ -1,6 +1,7 @@
 import type { AnswerConfidence, AnswerSource } from '@acme/contract';
 import type { Retrieval } from '../../search/coverage.js';
 import type { SearchHit } from '../../search/engine.js';
+import { answerKindsOf } from '../../search/answer-kind.js';
 import { answerPassages } from '../../search/passages.js';
 import { coverageShare, type QueryTerm } from '../../search/query.js';
 
@@ -86,6 +87,7 @@ export function composeDocsOnlyAnswer(options: {
   imagesUnread?: boolean | undefined;
 }): DocsOnlyAnswer {
   const { hits, terms, coverage } = options.retrieval;
+  const kinds = answerKindsOf(options.retrieval.question);
   const imageNote = options.readFromImages
     ? `From your screenshot I read: "${plain(clipWords(options.readFromImages.replace(/\s+/g, ' ').trim(), 240))}".\n\n`
     : options.imagesUnread
@@ -95,7 +97,7 @@ export function composeDocsOnlyAnswer(options: {
   if (coverage.confidence === 'closest') {
     const [best] = quotedSections(hits, terms, options.meaningWeight);
     if (best) {
-      const passages = answerPassages(best, best.matchedTerms, options.termWeight);
+      const passages = answerPassages(best, best.matchedTerms, options.termWeight, kinds);
       return {
         markdown: `${imageNote}${closestOpening} [${sourceTitle(best)}](${best.url}):\n\n${passages}\n\n${notWhatYouNeed}`,
         sources: [{ title: sourceTitle(best), url: best.url }],
@@ -119,7 +121,7 @@ export function composeDocsOnlyAnswer(options: {
 
   const quoted = quotedSections(hits, terms, options.meaningWeight);
   const parts = quoted.map((hit) => {
-    const passages = answerPassages(hit, hit.matchedTerms, options.termWeight);
+    const passages = answerPassages(hit, hit.matchedTerms, options.termWeight, kinds);
     return `**[${sourceTitle(hit)}](${hit.url})**\n\n${passages}`;
   });
   return {
