@@ -161,14 +161,18 @@ export async function startAnswer(
     };
   }
   const { closest } = grounding;
+  // The model is given sections only for an answered question; otherwise it says the handbook does not cover it.
+  const answered = grounding.confidence === 'answered';
   return {
     ...common,
     mode: 'model',
+    confidence: answered ? 'answered' : 'none',
+    covered: answered,
     closest,
     pieces: closest.length ? withClosestPages(pieces, closest) : pieces,
     finish: (text) => {
       const checked = checkAnswerLinks(text, siteLinks);
-      return { ...checked, sources: grounding.confidence === 'none' ? [] : answer.sourcesOf(checked) };
+      return { ...checked, sources: answered ? answer.sourcesOf(checked) : [] };
     },
   };
 }
@@ -196,8 +200,7 @@ async function questionGrounding(
   const retrieval = await retrieveForAnswer(index, { typed, imageText, page }, options.semanticSearch, signal);
   const best = retrieval.hits[0];
   const { confidence } = retrieval.coverage;
-  // The closest the handbook comes still goes to a model, which can judge whether it answers.
-  const grounded = confidence !== 'none';
+  const grounded = confidence === 'answered';
   return {
     confidence,
     nearestPage: best ? { url: best.pageUrl, title: best.pageTitle } : null,
