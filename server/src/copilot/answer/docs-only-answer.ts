@@ -1,7 +1,7 @@
 import type { AnswerConfidence, AnswerSource } from '@acme/contract';
+import { answerKindsOf } from '../../search/answer-kind.js';
 import type { Retrieval } from '../../search/coverage.js';
 import type { SearchHit } from '../../search/engine.js';
-import { answerKindsOf } from '../../search/answer-kind.js';
 import { answerPassages } from '../../search/passages.js';
 import { coverageShare, type QueryTerm } from '../../search/query.js';
 
