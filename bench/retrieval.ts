@@ -1,6 +1,6 @@
 /**
- * Retrieval figures on both question sets (tuning, and held-out: written before any tuning, never tuned on): the
- * Copilot's ranking, coverage and docs-only answers; the search box; the previous search box's engine (lunr, as
+ * Retrieval figures on every question set (bench/questions/*.json: tuning, and the held-out ones, never tuned on): the
+ * Copilot's ranking, confidence and docs-only answers; the search box; the previous search box's engine (lunr, as
  * docusaurus-search-local ran it) on the same questions as the reference; and latency on the handbook and on a
  * generated handbook ten times larger. Prints figures only; it never fails on a number.
  */
@@ -11,11 +11,11 @@ import { retrieve } from '../server/src/search/coverage.js';
 import type { DocSection } from '../server/src/search/doc-page.js';
 import { createSearchEngine, type SearchEngine } from '../server/src/search/engine.js';
 import { readDocSections } from '../server/src/search/sections.js';
-import { evaluateCopilot, type QuestionSet, questionSet, scoreRankings } from './questions/evaluate';
+import { figureLines, type QuestionSet, questionSets, scoreRankings } from './questions/evaluate';
 
 const sections = readDocSections(siteBuildDirectory);
 const engine = createSearchEngine(sections);
-const sets = { tuning: questionSet('tuning'), 'held-out': questionSet('held-out') };
+const sets = questionSets();
 
 /** The previous search box: lunr over titles and texts, every word required (as the plugin queried), or any word. */
 function lunrRanker(all: readonly DocSection[], requireEvery: boolean) {
@@ -44,27 +44,13 @@ function lunrRanker(all: readonly DocSection[], requireEvery: boolean) {
   };
 }
 
-const percent = (value: number) => (Number.isNaN(value) ? '  n/a' : `${(value * 100).toFixed(1).padStart(5)}%`);
 const figure = (value: number) => value.toFixed(3);
 
 function printSet(name: string, set: QuestionSet) {
-  const copilot = evaluateCopilot(engine, set);
-  const box = scoreRankings(set.inScope, (question) =>
-    engine.search(question, { limit: 8, asYouType: true }).map((hit) => hit.url),
-  );
+  console.log(figureLines(engine, name, set).join('\n'));
   const lunrAll = scoreRankings(set.inScope, lunrRanker(sections, true));
   const lunrAny = scoreRankings(set.inScope, lunrRanker(sections, false));
   const emptyForLunr = set.inScope.filter((entry) => lunrRanker(sections, true)(entry.question).length === 0).length;
-  console.log(`  ${name} set: ${set.inScope.length} in scope, ${set.outOfScope.length} out of scope`);
-  console.log(
-    `    Copilot     recall@1 ${figure(copilot.recallAt1)}  recall@3 ${figure(copilot.recallAt3)}  page recall@3 ${figure(copilot.pageRecallAt3)}  MRR ${figure(copilot.mrr)}`,
-  );
-  console.log(
-    `                fact rate ${percent(copilot.factRate)}  out of scope declined ${percent(copilot.outOfScopeDeclined)}  false "not covered" ${percent(copilot.falseNotCovered)}  two-page questions with both pages in top 3 ${percent(copilot.twoPagesBoth)} of ${copilot.twoPageQuestions}`,
-  );
-  console.log(
-    `    search box  recall@1 ${figure(box.recallAt1)}  recall@3 ${figure(box.recallAt3)}  page recall@3 ${figure(box.pageRecallAt3)}  MRR ${figure(box.mrr)}`,
-  );
   console.log(
     `    reference: lunr, every word required (the old box)  recall@3 ${figure(lunrAll.recallAt3)}  page recall@3 ${figure(lunrAll.pageRecallAt3)}  MRR ${figure(lunrAll.mrr)}; nothing at all for ${emptyForLunr} of ${set.inScope.length}`,
   );
@@ -117,9 +103,12 @@ function latency(searchEngine: SearchEngine, questions: readonly string[]) {
 }
 
 console.log('Retrieval figures (held-out questions were written before any tuning and never tuned on)');
-for (const [name, set] of Object.entries(sets)) printSet(name, set);
+for (const { name, set } of sets) printSet(name, set);
 
-const questions = [...sets['held-out'].inScope, ...sets['held-out'].outOfScope].map((entry) => entry.question);
+const questions = sets
+  .filter(({ name }) => name !== 'tuning')
+  .flatMap(({ set }) => [...set.inScope, ...set.outOfScope])
+  .map((entry) => entry.question);
 for (const copies of [1, 10]) {
   const handbook = copies === 1 ? sections : largerHandbook(copies);
   const started = performance.now();

@@ -10,6 +10,8 @@ import { ownerKeyOfReader } from './threads-api';
 
 const question = (text: string) => ({ role: 'user', content: [{ type: 'text', text }], attachments: [] });
 const uncovered = 'How do I configure the nginx ingress controller on our Kubernetes cluster with Helm?';
+/** The TTL pages come near, but the handbook never names DynamoDB. */
+const closeOnly = 'How do I set a TTL policy on a DynamoDB table?';
 
 describe('a turn, answered from the docs', () => {
   test('streams the answer askAi gives, and stores it under the ids it streamed', async ({ copilot }) => {
@@ -55,6 +57,26 @@ describe('a turn, answered from the docs', () => {
     }
   });
 
+  test('streams how sure the answer is, as askAi says it, and the stored thread keeps it', async ({ copilot }) => {
+    for (const [text, confidence] of [
+      ['How do I use WSL?', 'answered'],
+      [closeOnly, 'closest'],
+      [uncovered, 'none'],
+    ] as const) {
+      const json = (await (await copilot.ask({ messages: [question(text)] })).json()) as AskAiResponse;
+      expect(json.confidence).toBe(confidence);
+      const { threadId, response } = await copilot.askInNewThread(text);
+      const chunks = await readChunks(response);
+      expect(chunks.find((chunk) => chunk.type === 'message-metadata')).toMatchObject({
+        messageMetadata: { mode: 'docs-only', confidence, covered: confidence === 'answered' },
+      });
+      expect(dataOf(chunks, 'confidence')).toEqual([{ confidence }]);
+      expect(sourceUrlsOf(chunks)).toEqual(json.sources.map((source) => source.url));
+      const { messages } = await copilot.thread(threadId);
+      expect(messages.map((message) => message.confidence)).toEqual([null, confidence]);
+    }
+  });
+
   test('answers a short follow-up with the question before it, from the stored chat', async ({ copilot }) => {
     const { threadId, response } = await copilot.askInNewThread('How do I create a TTL policy in Firestore?');
     const first = turnIdsOf(await readChunks(response));
@@ -74,11 +96,18 @@ describe('a turn, answered from the docs', () => {
   }) => {
     const covered = turnIdsOf(await readChunks((await copilot.askInNewThread('How do I use WSL?')).response));
     const notCovered = turnIdsOf(await readChunks((await copilot.askInNewThread(uncovered)).response));
+    const close = turnIdsOf(await readChunks((await copilot.askInNewThread(closeOnly)).response));
     const logged = await server.store.db.select().from(questions);
     const loggedAs = (answerId: string) => logged.find((row) => row.answerMessageId === answerId);
     const owner = await ownerKeyOfReader(server.store.db, readerEmail);
-    expect(loggedAs(covered.answerId)).toMatchObject({ owner, covered: true, mode: 'docs-only' });
-    expect(loggedAs(notCovered.answerId)).toMatchObject({ question: uncovered, covered: false });
+    expect(loggedAs(covered.answerId)).toMatchObject({
+      owner,
+      covered: true,
+      confidence: 'answered',
+      mode: 'docs-only',
+    });
+    expect(loggedAs(notCovered.answerId)).toMatchObject({ question: uncovered, covered: false, confidence: 'none' });
+    expect(loggedAs(close.answerId)).toMatchObject({ question: closeOnly, covered: false, confidence: 'closest' });
     const report = await findReportItems(server.store.db, { limit: 1000 });
     expect(report.map((item) => item.answerMessageId)).toContain(notCovered.answerId);
     expect(report.map((item) => item.answerMessageId)).not.toContain(covered.answerId);

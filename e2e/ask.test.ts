@@ -124,6 +124,34 @@ describe('docs-only answers to questions as people ask them', () => {
     expect(body.data).toContain(`](${first?.url})`);
   });
 
+  test('says how sure it is: answered, only the closest the handbook comes, or not covered', async ({ copilot }) => {
+    const sure = await answer(copilot, 'How do I create a TTL policy for expireAt in Firestore?');
+    expect(sure).toMatchObject({ confidence: 'answered', covered: true, closest: [] });
+    expect(sure.data).toMatch(/^\*\*\[Firestore TTL › /);
+
+    // The TTL pages come near, but the handbook never names DynamoDB.
+    const close = await answer(copilot, 'How do I set a TTL policy on a DynamoDB table?');
+    expect(close).toMatchObject({ confidence: 'closest', covered: false, closest: [] });
+    expect(close.sources).toHaveLength(1);
+    const [quoted] = close.sources;
+    expect(quoted?.url).toMatch(/^\/firestore-ttl#[\w-]+$/);
+    // Opens by saying it may not answer, with the closest section linked: never a bold link that reads as the answer.
+    expect(
+      close.data.startsWith(
+        `The handbook may not answer this exactly; the closest it comes is [${quoted?.title}](${quoted?.url}):`,
+      ),
+    ).toBe(true);
+    expect(close.data).not.toContain('**[');
+    expect(close.data).toContain('#dev-help');
+
+    const unsure = await answer(
+      copilot,
+      'How do I configure the nginx ingress controller on our Kubernetes cluster with Helm?',
+    );
+    expect(unsure).toMatchObject({ confidence: 'none', covered: false, sources: [] });
+    expect(unsure.closest.length).toBeGreaterThan(0);
+  });
+
   test('declines an out-of-scope question: no sources, the closest pages apart', async ({ copilot }) => {
     const body = await answer(
       copilot,

@@ -2,9 +2,10 @@
  * Scores retrieval, coverage and docs-only answers on a question set. Shared by `npm run bench` and nothing else:
  * tests check behaviour, never these figures.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { AnswerConfidence } from '@acme/contract';
 import { composeDocsOnlyAnswer } from '../../server/src/copilot/answer/docs-only-answer.js';
-import { retrieve } from '../../server/src/search/coverage.js';
+import { type Retrieval, retrieve } from '../../server/src/search/coverage.js';
 import type { SearchEngine } from '../../server/src/search/engine.js';
 import { pageKey, parseDocUrl } from '../../server/src/search/urls.js';
 
@@ -23,8 +24,24 @@ export type QuestionSet = {
   outOfScope: Array<{ question: string; why: string }>;
 };
 
-export const questionSet = (name: 'tuning' | 'held-out'): QuestionSet =>
+export const questionSet = (name: string): QuestionSet =>
   JSON.parse(readFileSync(new URL(`./${name}.json`, import.meta.url), 'utf8')) as QuestionSet;
+
+/** Every question set beside this file (tuning, held-out, held-out-2, ...), tuning first; absent ones are skipped. */
+export function questionSets(): Array<{ name: string; set: QuestionSet }> {
+  const names = readdirSync(new URL('.', import.meta.url))
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => file.slice(0, -'.json'.length))
+    .sort((first, second) => (first === 'tuning' ? -1 : second === 'tuning' ? 1 : first.localeCompare(second)));
+  return names.map((name) => ({ name, set: questionSet(name) }));
+}
+
+export type ConfidenceShares = Record<AnswerConfidence, number>;
+const sharesOf = (confidences: readonly AnswerConfidence[]): ConfidenceShares => {
+  const count = Math.max(1, confidences.length);
+  const share = (level: AnswerConfidence) => confidences.filter((each) => each === level).length / count;
+  return { answered: share('answered'), closest: share('closest'), none: share('none') };
+};
 
 const sectionKey = (url: string) => {
   const { path, anchor } = parseDocUrl(url);
@@ -64,36 +81,56 @@ export function scoreRankings(questions: readonly InScopeQuestion[], rank: (ques
   } satisfies RankingFigures;
 }
 
+const answerOf = (engine: SearchEngine, question: string, retrieval: Retrieval = retrieve(engine, question)) =>
+  composeDocsOnlyAnswer({ retrieval, termWeight: engine.termWeight, meaningWeight: engine.meaningWeight });
+
 /** Everything the bench prints for one set on the Copilot's side. */
 export function evaluateCopilot(engine: SearchEngine, set: QuestionSet) {
   const ranking = scoreRankings(set.inScope, (question) =>
     retrieve(engine, question, { limit: 10 }).hits.map((hit) => hit.url),
   );
   let facts = 0;
-  let falselyDeclined = 0;
   let twoPagesBoth = 0;
+  const answerable: AnswerConfidence[] = [];
   const twoPageQuestions = set.inScope.filter((entry) => entry.secondSection);
   for (const entry of set.inScope) {
     const retrieval = retrieve(engine, entry.question);
-    const answer = composeDocsOnlyAnswer({
-      retrieval,
-      termWeight: engine.termWeight,
-      meaningWeight: engine.meaningWeight,
-    });
-    if (!answer.covered) falselyDeclined += 1;
+    const answer = answerOf(engine, entry.question, retrieval);
+    answerable.push(answer.confidence);
     if (entry.facts.some((fact) => normalised(answer.markdown).includes(normalised(fact)))) facts += 1;
     if (entry.secondSection) {
       const pages = new Set(retrieval.hits.slice(0, 3).map((hit) => pageOf(hit.url)));
       if (pages.has(pageOf(entry.sections[0] ?? '')) && pages.has(pageOf(entry.secondSection))) twoPagesBoth += 1;
     }
   }
-  const declined = set.outOfScope.filter((entry) => !retrieve(engine, entry.question).coverage.covered).length;
+  const unanswerable = set.outOfScope.map((entry) => answerOf(engine, entry.question).confidence);
   return {
     ...ranking,
     factRate: facts / Math.max(1, set.inScope.length),
-    outOfScopeDeclined: declined / Math.max(1, set.outOfScope.length),
-    falseNotCovered: falselyDeclined / Math.max(1, set.inScope.length),
+    answerable: sharesOf(answerable),
+    unanswerable: sharesOf(unanswerable),
     twoPagesBoth: twoPageQuestions.length ? twoPagesBoth / twoPageQuestions.length : Number.NaN,
     twoPageQuestions: twoPageQuestions.length,
   };
+}
+
+const percent = (value: number) => (Number.isNaN(value) ? '  n/a' : `${(value * 100).toFixed(1).padStart(5)}%`);
+const figure = (value: number) => value.toFixed(3);
+const shares = (levels: ConfidenceShares) =>
+  `answered ${percent(levels.answered)}  closest ${percent(levels.closest)}  none ${percent(levels.none)}`;
+
+/** The lines the bench prints for one set: the Copilot's docs-only answers, then the search box. */
+export function figureLines(engine: SearchEngine, name: string, set: QuestionSet): string[] {
+  const copilot = evaluateCopilot(engine, set);
+  const box = scoreRankings(set.inScope, (question) =>
+    engine.search(question, { limit: 8, asYouType: true }).map((hit) => hit.url),
+  );
+  return [
+    `  ${name} set: ${set.inScope.length} answerable, ${set.outOfScope.length} unanswerable`,
+    `    Copilot     recall@1 ${figure(copilot.recallAt1)}  recall@3 ${figure(copilot.recallAt3)}  page recall@3 ${figure(copilot.pageRecallAt3)}  MRR ${figure(copilot.mrr)}  fact rate ${percent(copilot.factRate)}`,
+    `                answerable: ${shares(copilot.answerable)}`,
+    `                unanswerable: ${shares(copilot.unanswerable)}`,
+    `                two-page questions with both pages in top 3 ${percent(copilot.twoPagesBoth)} of ${copilot.twoPageQuestions}`,
+    `    search box  recall@1 ${figure(box.recallAt1)}  recall@3 ${figure(box.recallAt3)}  page recall@3 ${figure(box.pageRecallAt3)}  MRR ${figure(box.mrr)}`,
+  ];
 }

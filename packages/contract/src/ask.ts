@@ -82,8 +82,8 @@ export type AnswerConfidence = (typeof answerConfidences)[number];
 
 /**
  * The JSON answer: `data` is the markdown to show (spec section 7); the rest is ours. `sources` are the sections the
- * answer rests on, empty when the handbook does not cover the question (`covered: false`); the pages nearest to such
- * a question are in `closest`.
+ * answer quotes (for `answered` and `closest`), empty when the handbook does not cover the question (`none`); the
+ * pages nearest to such a question are in `closest`.
  */
 export type AskAiResponse = {
   data: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textPartSchema } from './ask.js';
+import { answerConfidences, textPartSchema } from './ask.js';
 import { handbookSearchPartSchema } from './handbook-search.js';
 import { maxFeedbackCommentCharacters, maxThreadTitleCharacters } from './limits.js';
 import { storableString } from './text.js';
@@ -67,6 +67,8 @@ export const messageSchema = z.strictObject({
   attachments: z.array(attachmentMetadataSchema),
   sources: z.array(sourceSchema),
   status: messageStatusSchema,
+  /** How sure an answer was that the handbook answers its question; null for a question, or an answer kept from before. */
+  confidence: z.enum(answerConfidences).nullable(),
   createdAt: timestamp,
   feedback: feedbackSchema.nullable(),
 });

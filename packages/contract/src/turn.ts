@@ -56,6 +56,11 @@ export type TurnDataParts = {
    * is where it leads, or null when no such page or section exists (the widget shows such a link as plain text).
    */
   link: { url: string; href: string | null };
+  /**
+   * Right after the answer's start: how sure it is that the handbook answers the question, for the widget (the UI
+   * message stream's metadata says the same, but the widget's stream decoder does not read metadata).
+   */
+  confidence: { confidence: AnswerConfidence };
   /** Pages near a question the handbook does not cover; never sources. */
   closest: { pages: Array<{ title: string; url: string }> };
   /** Why the answer stopped, just before the stream's `error` part. */

@@ -43,6 +43,7 @@ export async function copilotRoutes(app: FastifyInstance, options: CopilotOption
         question: answered.question,
         mode: answered.mode,
         covered: answered.covered,
+        confidence: answered.confidence,
         nearestPage: answered.nearestPage,
         sources: answered.sources,
         answerMessageId: answered.answerId,

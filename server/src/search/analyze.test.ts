@@ -59,6 +59,23 @@ describe('queryTerms', () => {
     expect(terms.find((term) => term.term === 'polici')).toMatchObject({ generic: false, foreign: false });
   });
 
+  it("takes the reader's own names and numbers as optional: they count only where a section holds them", () => {
+    const terms = queryTerms('why does syncOrders_v2 skip "Gift Cards" on shop-9.myshopify.com after 60 days', knows);
+    const optional = terms.filter((term) => term.optional && !term.expansion).map((term) => term.term);
+    expect(optional).toEqual(['syncord', 'v2', 'gift', 'card', 'shop', '9', 'myshopifi', 'com', '60']);
+    // Words of the question itself still count, known to the docs or not.
+    expect(terms.filter((term) => !term.optional).map((term) => term.term)).toEqual(
+      expect.arrayContaining(['skip', 'dai']),
+    );
+    expect(terms.some((term) => term.foreign)).toBe(false);
+  });
+
+  it('takes a dictionary word written with a capital inside a sentence as a product the docs do not name', () => {
+    const terms = queryTerms('can we roll back on our Nomad cluster like a nomad would', knows);
+    expect(terms.find((term) => term.term === 'nomad')).toMatchObject({ foreign: true, generic: false });
+    expect(queryTerms('a nomad roll back', knows).find((term) => term.term === 'nomad')?.foreign).toBe(false);
+  });
+
   it('corrects a word the docs do not use to the one they do', () => {
     const terms = queryTerms('polcy', knows, (word) => (word === 'polcy' ? 'polici' : undefined));
     expect(terms.map((term) => term.term)).toEqual(['polici']);

@@ -44,4 +44,25 @@ describe('judgeCoverage', () => {
     expect(retrieve(engine, noisy).coverage.covered).toBe(false);
     expect(retrieve(engine, noisy, { alsoJudgeBy: 'register the gitlab runner' }).coverage.covered).toBe(true);
   });
+
+  it("never counts the reader's own names, numbers or everyday words against a question", () => {
+    const asked =
+      'our runnerPool_2 on build-box-42.acme.dev in "Night Shift" stopped after 3 days: how do I register a gitlab runner?';
+    expect(retrieve(engine, asked).coverage).toMatchObject({ confidence: 'answered', covered: true, foreignNames: [] });
+  });
+
+  it('answers, comes close, or declines by how much of the question the best section holds', () => {
+    expect(retrieve(engine, 'how do I register a gitlab runner?').coverage.confidence).toBe('answered');
+    // The runner section holds the subject, not the cloud it runs on.
+    expect(retrieve(engine, 'how do I register a gitlab runner on hetzner with ansible?').coverage).toMatchObject({
+      confidence: 'closest',
+      covered: false,
+    });
+    expect(retrieve(engine, 'which grafana dashboard shows the kubernetes pods of our runner?').coverage).toMatchObject(
+      {
+        confidence: 'none',
+        covered: false,
+      },
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { analyze, stem, words } from './analyze.js';
+import { analyze, numbersAsDigits, stem, termsOfWord, words } from './analyze.js';
 import type { DocSection } from './doc-page.js';
 import { coverageShare, type QueryTerm, queryTerms } from './query.js';
 import { isRootRelative, pageKey, parseDocUrl } from './urls.js';
@@ -106,6 +106,18 @@ const newVocabulary = (): Vocabulary => ({
   spelling: new SearchableMap(),
 });
 
+/**
+ * The words a title or heading is known by, in no order: what a query must hold, and only that, to name it. A joined
+ * word counts by its parts, as a query's own terms do.
+ */
+export function searchNameOf(text: string): string {
+  const terms = numbersAsDigits(words(text)).flatMap((word) => {
+    const [whole, ...parts] = termsOfWord(word);
+    return parts.length ? parts : whole === undefined ? [] : [whole];
+  });
+  return [...new Set(terms)].sort().join(' ');
+}
+
 /** The docs search over the sections of one build, built at once (start-up, tests). */
 export function createSearchEngine(sections: readonly DocSection[]): SearchEngine {
   const vocabulary = newVocabulary();
@@ -166,6 +178,26 @@ function searchEngineOver(
   };
   const sectionsByUrl = new Map(sections.map((section) => [sectionKey(section.url), section]));
   const pageKeys = sections.map((section) => pageKey(section.pageUrl));
+  // A query that is a page's title or a section's heading, word for word, asks for that page or section.
+  const namedBy = new Map<string, { titles: Set<number>; headings: Set<number> }>();
+  const addName = (text: string, id: number, kind: 'titles' | 'headings') => {
+    const name = searchNameOf(text);
+    if (!name) return;
+    const entry = namedBy.get(name) ?? { titles: new Set(), headings: new Set() };
+    entry[kind].add(id);
+    namedBy.set(name, entry);
+  };
+  sections.forEach((section, id) => {
+    if (section.level === 1) addName(section.pageTitle, id, 'titles');
+    if (section.heading) addName(section.heading, id, 'headings');
+  });
+  /** 2 for the intro of the page the query names, 1 for a section it names, 0 otherwise. */
+  const namedRank = (terms: readonly QueryTerm[]) => {
+    const named = namedBy.get(
+      [...new Set(terms.filter((term) => !term.expansion).map((term) => term.term))].sort().join(' '),
+    );
+    return (id: number) => (named?.titles.has(id) ? 2 : named?.headings.has(id) ? 1 : 0);
+  };
 
   /** A query's terms; a pasted log's tail adds nothing a reader asked, so only the first part counts. */
   const queryTermsOf = (query: string) =>
@@ -211,12 +243,14 @@ function searchEngineOver(
       const page = pageKeys[result.id as number] ?? '';
       pageScore.set(page, (pageScore.get(page) ?? 0) + score);
     }
+    const named = namedRank(terms);
     const ranked = rescored
       .map(({ result, score }) => ({
         result,
+        named: named(result.id as number),
         score: score + pageWeight * (pageScore.get(pageKeys[result.id as number] ?? '') ?? 0),
       }))
-      .sort((first, second) => second.score - first.score);
+      .sort((first, second) => second.named - first.named || second.score - first.score);
     return ranked.slice(0, options.limit ?? 8).flatMap(({ result, score }) => {
       const section = sections[result.id as number];
       if (!section) return [];

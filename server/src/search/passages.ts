@@ -1,4 +1,5 @@
 import { analyze } from './analyze.js';
+import { type AnswerKind, holdsKind } from './answer-kind.js';
 import type { Block, DocSection } from './doc-page.js';
 
 /** One quotable unit of a section: a sentence, a list item, a table row or a code block. */
@@ -25,6 +26,11 @@ const longestCode = 25;
 const codeWeight = 0.7;
 /** Further units are quoted when they match at least this share of the best one. */
 const relevantShare = 0.35;
+/** A unit that holds the kind of thing asked for first (a duration, a command) outranks one that only shares words. */
+const kindBonus = 0.3;
+/** A pitfall's "Symptom:" restates the reader's question; its "Fix:" is the answer. */
+const symptomLabel = /^\*\*Symptoms?:\*\*/;
+const fixLabel = /^\*\*(Fix|Solution|What to do):\*\*/;
 
 /** What a reader sees of inline markdown: link texts, no code or emphasis marks, entities as characters. */
 const plainOf = (markdown: string) =>
@@ -134,10 +140,33 @@ export function answerPassages(
   section: Pick<DocSection, 'blocks'>,
   wanted: ReadonlySet<string>,
   weightOf: (term: string) => number,
+  kinds: readonly AnswerKind[] = [],
 ): string {
   const units = unitsOf(section);
   if (units.length === 0) return '';
-  const scored = units.map((unit) => ({ unit, score: scoreOf(unit, wanted, weightOf) }));
+  const holdsAsked = (unit: Unit) =>
+    kinds.slice(0, 1).some((kind) =>
+      holdsKind(kind, {
+        markdown: unit.markdown,
+        code: unit.kind === 'code',
+        step: unit.kind === 'list' && isOrderedList(section, unit.block),
+      }),
+    );
+  const symptomBest = units.some((unit) => symptomLabel.test(unit.markdown));
+  const scored = units.map((unit) => {
+    let score = scoreOf(unit, wanted, weightOf);
+    if (score > 0 && holdsAsked(unit)) score *= 1 + kindBonus;
+    return { unit, score };
+  });
+  // In a pitfall, the fix answers what the symptom describes: it goes first, as far as its paragraph runs.
+  const fix = symptomBest ? units.find((unit) => fixLabel.test(unit.markdown)) : undefined;
+  if (fix) {
+    const best = Math.max(...scored.map((entry) => entry.score));
+    for (const entry of scored) {
+      if (entry.unit === fix) entry.score = best * 2 + 1;
+      else if (entry.unit.block === fix.block) entry.score = Math.max(entry.score, best);
+    }
+  }
   const ranked = [...scored].sort(
     (first, second) => second.score - first.score || first.unit.order - second.unit.order,
   );

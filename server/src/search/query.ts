@@ -1,5 +1,13 @@
 import { createRequire } from 'node:module';
-import { analyze, durationEquivalents, joinedNeighbours, numbersAsDigits, queryWords, termsOfWord } from './analyze.js';
+import {
+  analyze,
+  durationEquivalents,
+  joinedNeighbours,
+  numbersAsDigits,
+  queryWords,
+  termsOfWord,
+  words,
+} from './analyze.js';
 
 /** One term of a query, and the terms of the question it can stand for when it matches. */
 export type QueryTerm = {
@@ -15,7 +23,43 @@ export type QueryTerm = {
    * something else, unless it turns out to be a typo of a word the docs do use.
    */
   foreign: boolean;
+  /**
+   * The reader's own name for something (`orderCount`, `sync_job_2`, `"Bulk Sync"`, `acme.myshopify.com`), a number
+   * or an everyday word: it counts for a section that holds it, never against one that does not.
+   */
+  optional: boolean;
 };
+
+/**
+ * The words of a question the reader wrote as names of their own: camelCase, snake_case, words with digits, quoted
+ * names and shop domains, folded as the index folds them.
+ */
+export function readersOwnNames(query: string): Set<string> {
+  const names = new Set<string>();
+  const addWords = (text: string) => {
+    for (const word of words(text)) names.add(word);
+  };
+  const quotedNames = /["“`]([^"”`\n]{1,60})["”`]|(?<=^|[\s(])'([^'\n]{1,60})'(?=$|[\s.,;:!?)])/g;
+  for (const [quoted] of query.matchAll(quotedNames)) addWords(quoted);
+  for (const [token] of query.matchAll(/[\p{L}\p{N}_.$-]+/gu)) {
+    // `orderCount` is the reader's variable; `PagerDuty` or `MySQL` is a product's name.
+    const camel = /^\p{Ll}+\p{Lu}/u.test(token);
+    const snake = /[\p{L}\p{N}]_[\p{L}\p{N}]/u.test(token);
+    const digits = /\p{L}/u.test(token) && /\p{N}/u.test(token);
+    const domain = /^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.(com|io|dev|app|net|org)$/iu.test(token);
+    if (camel || snake || digits || domain || /^\d+([.,]\d+)?$/.test(token)) addWords(token);
+  }
+  return names;
+}
+
+/** Words written with a capital inside a sentence (`on our Nomad cluster`), folded: names rather than words. */
+function capitalisedMidSentence(query: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of query.matchAll(/(?<=[\p{L}\p{N},;:)] +)\p{Lu}\p{Ll}+\b/gu)) {
+    for (const word of words(match[0])) names.add(word);
+  }
+  return names;
+}
 
 const require = createRequire(import.meta.url);
 
@@ -51,12 +95,23 @@ export function queryTerms(
   const kindOf = (word: string, term: string) => {
     const unknown = !knows(term);
     // An unknown number or id (a timestamp, a log file's name) says as little about the subject as an everyday word.
-    const generic =
-      (everydayWords.has(word) && !namesSubject(term)) || (unknown && (commonEnglish.has(word) || /\d/.test(word)));
-    const foreign = unknown && !generic && /^\p{L}+$/u.test(word) && !commonEnglish.has(word);
-    return { generic, foreign };
+    const everyday = everydayWords.has(word) && !namesSubject(term);
+    const optional = everyday || ownNames.has(word) || /^\d+(\.\d+)?$/.test(word);
+    // `Nomad` or `Snowflake` in the middle of a sentence names a product, though the dictionary knows the word.
+    const productName = unknown && !everyday && properNames.has(word);
+    const generic = !productName && (everyday || (unknown && (commonEnglish.has(word) || /\d/.test(word))));
+    const foreign =
+      unknown && !generic && !optional && /^\p{L}+$/u.test(word) && (productName || !commonEnglish.has(word));
+    return { generic, foreign, optional };
   };
+  const ownNames = readersOwnNames(query);
+  const properNames = capitalisedMidSentence(query);
   const spoken = numbersAsDigits(queryWords(query));
+  /** The parts of a joined word are the reader's own when the whole is. */
+  const partKind = (whole: string, part: string) => {
+    const kind = kindOf(part, part);
+    return ownNames.has(whole) ? { ...kind, optional: true, foreign: false } : kind;
+  };
   const terms = new Map<string, QueryTerm>();
   for (const word of spoken) {
     const [typed, ...parts] = termsOfWord(word);
@@ -71,14 +126,21 @@ export function queryTerms(
     }
     // A joined word (`stand-up`, `reviews_events`) counts by its parts; the whole is a rewording that may match.
     for (const part of parts) {
-      if (!terms.has(part)) terms.set(part, { term: part, covers: [part], expansion: false, ...kindOf(part, part) });
+      if (!terms.has(part)) terms.set(part, { term: part, covers: [part], expansion: false, ...partKind(word, part) });
     }
     if (!terms.has(whole))
-      terms.set(whole, { term: whole, covers: parts, expansion: true, generic: false, foreign: false });
+      terms.set(whole, {
+        term: whole,
+        covers: parts,
+        expansion: true,
+        generic: false,
+        foreign: false,
+        optional: false,
+      });
   }
   const add = (term: string, covers: string[]) => {
     if (!terms.has(term) && knows(term)) {
-      terms.set(term, { term, covers, expansion: true, generic: false, foreign: false });
+      terms.set(term, { term, covers, expansion: true, generic: false, foreign: false, optional: false });
     }
   };
   spoken.slice(1).forEach((word, index) => {
@@ -92,7 +154,10 @@ export function queryTerms(
   return [...terms.values()];
 }
 
-/** Share of the weight of the question's own terms that the matched terms account for. */
+/**
+ * Share of the weight of the question's own terms that the matched terms account for. The reader's own names, numbers
+ * and everyday words count only where they are matched: a section is never judged by words the handbook cannot hold.
+ */
 export function coverageShare(
   terms: readonly QueryTerm[],
   matched: ReadonlySet<string>,
@@ -100,7 +165,7 @@ export function coverageShare(
 ): number {
   const covered = new Set<string>();
   for (const term of terms) if (matched.has(term.term)) for (const each of term.covers) covered.add(each);
-  const asked = terms.filter((term) => !term.expansion);
+  const asked = terms.filter((term) => !term.expansion && (covered.has(term.term) || !term.optional));
   const total = asked.reduce((sum, term) => sum + weightOf(term), 0);
   const held = asked.filter((term) => covered.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);
   return total > 0 ? held / total : 0;

@@ -42,6 +42,7 @@ export const messageColumns = {
   attachments: messages.attachments,
   sources: messages.sources,
   status: messages.status,
+  confidence: messages.confidence,
   createdAt: messages.createdAt,
 };
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, type HandbookSearchPart, storableText, textOfContent } from '@acme/contract';
+import { type AnswerConfidence, ApiError, type HandbookSearchPart, storableText, textOfContent } from '@acme/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import {
   getThreadWithMessages,
@@ -190,12 +190,14 @@ export async function updateAnswer(
     text,
     sources,
     status,
+    confidence,
   }: {
     answerId: string;
     searches?: readonly HandbookSearchPart[] | undefined;
     text: string;
     sources: MessageSource[];
     status: MessageStatus;
+    confidence?: AnswerConfidence | undefined;
   },
 ): Promise<boolean> {
   // A model's text is not checked like a reader's: it may hold what PostgreSQL cannot store.
@@ -203,7 +205,7 @@ export async function updateAnswer(
   const content: MessagePart[] = [...searches, ...(stored ? [{ type: 'text' as const, text: stored }] : [])];
   const updated = await db
     .update(messages)
-    .set({ content, sources, status, progressAt: sql`now()` })
+    .set({ content, sources, status, progressAt: sql`now()`, ...(confidence ? { confidence } : {}) })
     .where(and(eq(messages.id, answerId), eq(messages.role, 'assistant')))
     .returning({ id: messages.id });
   return updated.length > 0;

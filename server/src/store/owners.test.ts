@@ -95,6 +95,7 @@ for (const backend of testBackends) {
         question: 'Q?',
         mode: 'docs-only',
         covered: false,
+        confidence: 'none',
         nearestPage: null,
         answerMessageId: 'a',
       });

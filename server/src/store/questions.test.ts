@@ -27,6 +27,7 @@ const logged = (overrides: Partial<NewQuestion> & { answerMessageId: string }): 
   nearestPage: cliPage,
   sources: [cliSource],
   ...overrides,
+  confidence: overrides.confidence ?? (overrides.covered ? 'answered' : 'none'),
 });
 
 /** PGlite's clock counts whole milliseconds; orderings by time need the clock to have moved on. */
@@ -69,10 +70,12 @@ for (const backend of testBackends) {
         store.db,
         logged({ answerMessageId: 'a2', question: `  ${'x'.repeat(5000)}`, covered: true, nearestPage: null }),
       );
+      await recordQuestion(store.db, logged({ answerMessageId: 'a3', confidence: 'closest' }));
 
       const rows = await store.db.select().from(questions).orderBy(questions.answerMessageId);
 
-      expect(rows).toHaveLength(2);
+      expect(rows).toHaveLength(3);
+      expect(rows.map((row) => row.confidence)).toEqual(['none', 'answered', 'closest']);
       expect(rows[0]).toMatchObject({
         owner: ada,
         question: 'How do I fix npm E401 installing @acme/cli?',

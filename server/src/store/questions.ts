@@ -15,9 +15,9 @@ export type NewQuestion = {
   owner: string;
   question: string;
   mode: QuestionMode;
-  /** Did the docs answer it (docs-only: `composeDocsOnlyAnswer(...).covered`). */
+  /** Did the docs answer it (docs-only: `composeDocsOnlyAnswer(...).covered`, true only for `answered`). */
   covered: boolean;
-  /** Answered, closest or none, when the answer says; left out, the insights read it from `covered`. */
+  /** Answered, only the closest the handbook comes, or not covered; left out, the insights read it from `covered`. */
   confidence?: AnswerConfidence | undefined;
   /** The page closest to the question, answered or not; null when the search found nothing. */
   nearestPage: DocPage | null;

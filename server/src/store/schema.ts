@@ -1,4 +1,4 @@
-import { answerConfidences, type HandbookSearchPart } from '@acme/contract';
+import { type AnswerConfidence, answerConfidences, type HandbookSearchPart } from '@acme/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
@@ -75,6 +75,8 @@ export const messages = pgTable(
     attachments: jsonb('attachments').$type<AttachmentMetadata[]>().notNull().default([]),
     sources: jsonb('sources').$type<MessageSource[]>().notNull().default([]),
     status: text('status', { enum: messageStatuses }).notNull().default('complete'),
+    /** An answer's confidence that the handbook answers its question; null for a question and older answers. */
+    confidence: text('confidence', { enum: answerConfidences }).$type<AnswerConfidence>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Breaks ties in `created_at`: PGlite's clock counts whole milliseconds, too coarse for a question and its answer. */
     sequence: bigint('sequence', { mode: 'number' }).generatedAlwaysAsIdentity(),
@@ -89,6 +91,7 @@ export const messages = pgTable(
     index('messages_running_progress_at_index').on(table.progressAt).where(sql`${table.status} = 'running'`),
     check('messages_role_check', sql`${table.role} in ('user', 'assistant')`),
     check('messages_status_check', sql`${table.status} in ('running', 'complete', 'incomplete', 'error')`),
+    check('messages_confidence_check', sql`${table.confidence} in ('answered', 'closest', 'none')`),
   ],
 );
 
@@ -127,8 +130,8 @@ export const questions = pgTable(
     question: text('question').notNull(),
     mode: text('mode', { enum: questionModes }).notNull(),
     covered: boolean('covered').notNull(),
-    /** Answered, closest (a page came near) or none; null for entries logged before it was kept (read `covered`). */
-    confidence: text('confidence', { enum: answerConfidences }),
+    /** Answered, only the closest the handbook comes, or not covered; null for questions logged before it was kept. */
+    confidence: text('confidence', { enum: answerConfidences }).$type<AnswerConfidence>(),
     nearestPageUrl: text('nearest_page_url'),
     nearestPageTitle: text('nearest_page_title'),
     sources: jsonb('sources').$type<MessageSource[]>().notNull().default([]),
@@ -138,6 +141,7 @@ export const questions = pgTable(
   (table) => [
     index('questions_created_at_index').on(table.createdAt.desc()),
     check('questions_mode_check', sql`${table.mode} in ('docs-only', 'model')`),
+    check('questions_confidence_check', sql`${table.confidence} in ('answered', 'closest', 'none')`),
     // One entry per answer; the server makes answer ids (a stateless askAi call gets an id of its own).
     unique('questions_owner_answer_unique').on(table.owner, table.answerMessageId),
   ],

@@ -82,7 +82,12 @@ export function searchQueryOf(conversation: AskAiRequest): string {
 type Grounding = {
   nearestPage: { url: string; title: string } | null;
   /** The answer from the docs alone. */
-  docsAnswer: () => { markdown: string; sources: AnswerSource[]; closest: AnswerSource[]; covered: boolean };
+  docsAnswer: () => {
+    markdown: string;
+    sources: AnswerSource[];
+    closest: AnswerSource[];
+    confidence: AnswerConfidence;
+  };
   /**
    * The sections the model is given: the best ones whatever the docs-only coverage rule says of them (the model
    * judges whether they answer), or the page's own in its order for an overview.
@@ -133,8 +138,13 @@ export async function startAnswer(
   const docsOnly = (notice?: string): AnswerRun => {
     const answer = grounding.docsAnswer();
     const markdown = notice ? `${notice}\n\n${answer.markdown}` : answer.markdown;
-    const confidence: AnswerConfidence = answer.covered ? 'answered' : 'none';
-    const verdict = { confidence, covered: answer.covered, sources: answer.sources, closest: answer.closest };
+    const { confidence } = answer;
+    const verdict = {
+      confidence,
+      covered: confidence === 'answered',
+      sources: answer.sources,
+      closest: answer.closest,
+    };
     return {
       ...common,
       mode: 'docs-only',
@@ -204,7 +214,7 @@ export async function startAnswer(
 function overviewGrounding(outline: PageOutline): Grounding {
   return {
     nearestPage: { url: outline.url, title: outline.title },
-    docsAnswer: () => ({ ...composePageOverview(outline), closest: [], covered: true }),
+    docsAnswer: () => ({ ...composePageOverview(outline), closest: [], confidence: 'answered' as const }),
     modelSections: outline.sections,
     closest: [],
     overviewOf: outline.url,

@@ -89,10 +89,23 @@ describe('composeDocsOnlyAnswer', () => {
     );
   });
 
-  it('declines honestly, with no sources and the closest pages apart', () => {
+  it('says when the handbook only comes close: the closest section quoted and linked, never as the answer', () => {
     const reply = answer('How do I roll back a Kubernetes release with Helm?');
-    expect(reply.covered).toBe(false);
-    expect(reply.sources).toEqual([]);
+    expect(reply).toMatchObject({ confidence: 'closest', covered: false, closest: [] });
+    expect(reply.sources).toEqual([
+      { title: 'Go-Live Procedure › Rolling back', url: '/go-live-procedure#rolling-back' },
+    ]);
+    expect(reply.markdown).toMatch(
+      /^The handbook may not answer this exactly; the closest it comes is \[Go-Live Procedure › Rolling back\]\(\/go-live-procedure#rolling-back\):\n\n/,
+    );
+    expect(reply.markdown).toContain('Re-run its deploy-production job.');
+    expect(reply.markdown).not.toContain('**[');
+    expect(reply.markdown).toMatch(/#dev-help channel\.$/);
+  });
+
+  it('declines honestly, with no sources and the closest pages apart', () => {
+    const reply = answer('Which Grafana dashboard shows the Kubernetes pods of the Terraform stack in the office?');
+    expect(reply).toMatchObject({ confidence: 'none', covered: false, sources: [] });
     expect(reply.markdown).toMatch(/^The handbook does not seem to cover this\.\n\nThese pages come closest/);
     expect(reply.markdown).toMatch(/\n\nTo ask a person, post your question in the #dev-help channel\. [^\n]+$/);
     expect(reply.closest.length).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
-import type { AnswerSource } from '@acme/contract';
+import type { AnswerConfidence, AnswerSource } from '@acme/contract';
+import { answerKindsOf } from '../../search/answer-kind.js';
 import type { Retrieval } from '../../search/coverage.js';
 import type { SearchHit } from '../../search/engine.js';
 import { answerPassages } from '../../search/passages.js';
@@ -8,6 +9,8 @@ export type DocsOnlyAnswer = {
   markdown: string;
   /** The sections the answer quotes; empty when the handbook does not cover the question. */
   sources: AnswerSource[];
+  confidence: AnswerConfidence;
+  /** The handbook answers it (`confidence` is `answered`). */
   covered: boolean;
   /** The pages nearest to an uncovered question, shown as such, never as sources. */
   closest: AnswerSource[];
@@ -28,6 +31,11 @@ export const closestPagesMarkdown = (closest: readonly AnswerSource[]) =>
 /** Where a reader takes a question the handbook does not answer, in plain words. */
 export const askTheTeam =
   'To ask a person, post your question in the #dev-help channel. Once you have the answer, please add it to the handbook so the next reader finds it there.';
+
+/** How an answer that is only the closest the handbook comes opens, so it never reads as a confident one. */
+export const closestOpening = 'The handbook may not answer this exactly; the closest it comes is';
+
+const notWhatYouNeed = 'If this is not what you need, post your question in the #dev-help channel.';
 
 /** A second section is quoted when it holds this much more of the question than the best one alone. */
 const secondSectionGain = 0.05;
@@ -67,8 +75,8 @@ function quotedSections(
 
 /**
  * The answer without a language model: the parts of the best section (and of a second one when the question needs
- * it) that answer the question, key fact first, each linked to its exact section; or an honest "not covered" with
- * the closest pages.
+ * it) that answer the question, key fact first, each linked to its exact section; when the handbook only comes close,
+ * the best section's closest parts, said to be no more than that; or an honest "not covered" with the closest pages.
  */
 export function composeDocsOnlyAnswer(options: {
   retrieval: Retrieval;
@@ -79,18 +87,33 @@ export function composeDocsOnlyAnswer(options: {
   imagesUnread?: boolean | undefined;
 }): DocsOnlyAnswer {
   const { hits, terms, coverage } = options.retrieval;
+  const kinds = answerKindsOf(options.retrieval.question);
   const imageNote = options.readFromImages
     ? `From your screenshot I read: "${plain(clipWords(options.readFromImages.replace(/\s+/g, ' ').trim(), 240))}".\n\n`
     : options.imagesUnread
       ? 'I could not read any text in your screenshot, so this answer goes by your typed question alone.\n\n'
       : '';
 
-  if (!coverage.covered) {
+  if (coverage.confidence === 'closest') {
+    const [best] = quotedSections(hits, terms, options.meaningWeight);
+    if (best) {
+      const passages = answerPassages(best, best.matchedTerms, options.termWeight, kinds);
+      return {
+        markdown: `${imageNote}${closestOpening} [${sourceTitle(best)}](${best.url}):\n\n${passages}\n\n${notWhatYouNeed}`,
+        sources: [{ title: sourceTitle(best), url: best.url }],
+        confidence: 'closest',
+        covered: false,
+        closest: [],
+      };
+    }
+  }
+  if (coverage.confidence !== 'answered') {
     const closest = closestPages(hits);
     const nearest = closest.length ? `\n\n${closestPagesMarkdown(closest)}` : '';
     return {
       markdown: `${imageNote}The handbook does not seem to cover this.${nearest}\n\n${askTheTeam}`,
       sources: [],
+      confidence: 'none',
       covered: false,
       closest,
     };
@@ -98,12 +121,13 @@ export function composeDocsOnlyAnswer(options: {
 
   const quoted = quotedSections(hits, terms, options.meaningWeight);
   const parts = quoted.map((hit) => {
-    const passages = answerPassages(hit, hit.matchedTerms, options.termWeight);
+    const passages = answerPassages(hit, hit.matchedTerms, options.termWeight, kinds);
     return `**[${sourceTitle(hit)}](${hit.url})**\n\n${passages}`;
   });
   return {
     markdown: `${imageNote}${parts.join('\n\n')}`,
     sources: quoted.map((hit) => ({ title: sourceTitle(hit), url: hit.url })),
+    confidence: 'answered',
     covered: true,
     closest: [],
   };

@@ -42,7 +42,7 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
           for await (const piece of run.pieces) if (typeof piece === 'string') text += piece;
           const finished = run.finish(text);
           const { covered, confidence, sources, closest } = finished;
-          await options.recordAnswer({ ...run, covered, owner: reader, sources, answerId: randomUUID() });
+          await options.recordAnswer({ ...run, covered, confidence, owner: reader, sources, answerId: randomUUID() });
           options.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
           const response: AskAiResponse = {
             data: finished.text,

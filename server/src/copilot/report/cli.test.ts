@@ -54,6 +54,7 @@ async function seed(store: Store) {
     question: 'How do I rotate the Typesense admin key?',
     mode: 'docs-only',
     covered: false,
+    confidence: 'none',
     nearestPage: { url: '/installing-typesense-instance', title: 'Installing a Typesense instance' },
     answerMessageId: 'answer-2',
   });
@@ -91,6 +92,7 @@ describe('npm run copilot:report on PGlite, while the server holds the database'
       question: 'asked after the report',
       mode: 'model',
       covered: false,
+      confidence: 'none',
       nearestPage: null,
       answerMessageId: 'answer-3',
     });

@@ -1,4 +1,11 @@
-import type { AnswerSource, HandbookSearchPart, ParsedTurnRequest, TurnDataParts, TurnMetadata } from '@acme/contract';
+import type {
+  AnswerConfidence,
+  AnswerSource,
+  HandbookSearchPart,
+  ParsedTurnRequest,
+  TurnDataParts,
+  TurnMetadata,
+} from '@acme/contract';
 import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import { staleAnswerMs, stillWriting } from '../../store/answer-progress.js';
@@ -21,6 +28,7 @@ export type AnsweredQuestion = {
   owner: string;
   question: string;
   mode: TurnMetadata['mode'];
+  confidence: TurnMetadata['confidence'];
   covered: boolean;
   nearestPage: { url: string; title: string } | null;
   sources: AnswerSource[];
@@ -140,12 +148,14 @@ async function writeAnswer(
     }
     const finished = run.finish(text);
     const { covered, confidence, sources, closest } = finished;
-    const kept = await progress.end('complete', finished.text, sources);
+    const kept = await progress.end('complete', finished.text, sources, confidence);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
-    if (kept) await deps.onAnswered?.({ ...run, covered, owner: answering.owner, sources, answerId });
+    if (kept) await deps.onAnswered?.({ ...run, covered, confidence, owner: answering.owner, sources, answerId });
     // Known once the answer is written: a model says itself how far the handbook answered.
     writer.write({ type: 'message-metadata', messageMetadata: { mode: run.mode, covered, confidence } });
+    // The widget's stream reader passes data parts on, not message metadata.
+    writer.write({ type: 'data-confidence', data: { confidence } });
     for (const source of sources) {
       writer.write({ type: 'source-url', sourceId: source.url, url: source.url, title: source.title });
     }
@@ -202,11 +212,11 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
     );
   }, stillWritingAfterMs / 2).unref();
   const searches: HandbookSearchPart[] = [];
-  const write = (status: MessageStatus, text: string, sources: AnswerSource[]) => {
+  const write = (status: MessageStatus, text: string, sources: AnswerSource[], confidence?: AnswerConfidence) => {
     if (status !== 'running') clearInterval(alive);
     writes = writes
       .catch(() => {})
-      .then(() => updateAnswer(deps.db, { answerId: answering.answerId, searches, text, sources, status }));
+      .then(() => updateAnswer(deps.db, { answerId: answering.answerId, searches, text, sources, status, confidence }));
     return writes;
   };
   return {

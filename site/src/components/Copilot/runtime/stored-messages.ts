@@ -53,6 +53,7 @@ export function fromStoredMessage(stored: MessageDto): ThreadMessage {
       custom: {
         ...(stored.feedback?.comment ? { feedbackComment: stored.feedback.comment } : {}),
         ...(stored.status === 'running' ? { stillWriting: true } : {}),
+        ...(stored.confidence ? { confidence: stored.confidence } : {}),
       },
       ...(stored.feedback ? { submittedFeedback: { type: stored.feedback.rating } } : {}),
     },

@@ -6,6 +6,7 @@ import { CopilotError, errorFromResponse } from './copilot-error';
 export type TurnData = {
   turn?: TurnDataParts['turn'];
   links: TurnDataParts['link'][];
+  confidence?: TurnDataParts['confidence']['confidence'];
   failure?: TurnDataParts['failure'];
 };
 
@@ -33,6 +34,7 @@ export async function* askTurn(turn: TurnRequest, signal: AbortSignal): AsyncGen
     onData: ({ name, data: value }) => {
       if (name === 'turn') data.turn = value as TurnData['turn'];
       else if (name === 'link') data.links.push(value as TurnDataParts['link']);
+      else if (name === 'confidence') data.confidence = (value as TurnDataParts['confidence']).confidence;
       else if (name === 'failure') data.failure = value as TurnData['failure'];
     },
   });

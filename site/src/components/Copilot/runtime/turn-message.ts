@@ -44,5 +44,5 @@ export function answerParts({ message, data }: TurnSnapshot): ChatModelRunResult
     }
   }
   const links: LinkVerdicts = Object.fromEntries(data.links.map((verdict) => [verdict.url, verdict.href]));
-  return { content, metadata: { custom: { links } } };
+  return { content, metadata: { custom: { links, ...(data.confidence ? { confidence: data.confidence } : {}) } } };
 }

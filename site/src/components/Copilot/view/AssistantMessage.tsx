@@ -6,6 +6,7 @@ import { AssistantActionBar } from './AssistantActionBar';
 import { AssistantAvatar } from './AssistantAvatar';
 import styles from './AssistantMessage.module.css';
 import { BranchPicker } from './BranchPicker';
+import { ConfidenceNote } from './ConfidenceNote';
 import { HandbookSearch, NoOtherTool } from './HandbookSearch';
 import { MarkdownText } from './MarkdownText';
 import { RetryButton } from './RetryButton';
@@ -34,6 +35,7 @@ export function AssistantMessage(): ReactNode {
     >
       <AssistantAvatar />
       <div className={styles.assistantBody}>
+        <ConfidenceNote />
         <div className={styles.assistantContent}>
           <MessagePrimitive.Parts
             components={{
