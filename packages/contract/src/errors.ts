@@ -28,6 +28,10 @@ export const apiErrors = {
   'internal:search': { status: 500, message: 'The search failed; try again.' },
   'internal:threads': { status: 500, message: 'Your chats could not be read or saved; try again.' },
   'unavailable:database': { status: 503, message: 'The handbook is unavailable for a moment; try again shortly.' },
+  'unavailable:search': {
+    status: 503,
+    message: 'The handbook is being indexed for search; try again in a few seconds.',
+  },
   'cancelled:ask': { status: 502, message: 'The question was cancelled.' },
   'model_timeout:ask': { status: 504, message: 'The model took too long to answer. Try again.' },
   'model_busy:ask': { status: 503, message: 'The model provider is rate-limiting us. Try again in a minute.' },
