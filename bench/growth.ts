@@ -143,10 +143,15 @@ for (const copies of sizes) {
   const { engine, buildMs, longestBlockMs } = await buildAsTheServerDoes(sections);
   const { search, answer } = inProcess(engine);
   measured.set(copies, { search: search.p50, answer: answer.p50 });
-  const process = await asProcess(copies);
-  console.log(
-    `| ${copies}x | ${sections.length} | ${ms(search.p50)} / ${ms(search.p99)} | ${ms(answer.p50)} / ${ms(answer.p99)} | ${seconds(buildMs)} | ${ms(longestBlockMs)} | ${seconds(process.healthyMs)} / ${seconds(process.firstSearchMs)} (${process.unavailable} x 503 meanwhile) | ${ms(process.longestHealthMs)} | ${process.residentMb.peak.toFixed(0)} / ${process.residentMb.last.toFixed(0)} MB |`,
-  );
+  const row = `| ${copies}x | ${sections.length} | ${ms(search.p50)} / ${ms(search.p99)} | ${ms(answer.p50)} / ${ms(answer.p99)} | ${seconds(buildMs)} | ${ms(longestBlockMs)} |`;
+  try {
+    const process = await asProcess(copies);
+    console.log(
+      `${row} ${seconds(process.healthyMs)} / ${seconds(process.firstSearchMs)} (${process.unavailable} x 503 meanwhile) | ${ms(process.longestHealthMs)} | ${process.residentMb.peak.toFixed(0)} / ${process.residentMb.last.toFixed(0)} MB |`,
+    );
+  } catch (error) {
+    console.log(`${row} ${(error as Error).message.split('\n')[0]} | | |`);
+  }
 }
 const ten = measured.get(10);
 const hundred = measured.get(100);

@@ -227,6 +227,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     });
   }
   app.decorate('fastLaneAnswers', lane.answered);
+  app.decorate('searchReady', site.searchReady);
   if (options.waitForSearchIndex) await site.searchReady();
   return app;
 }
