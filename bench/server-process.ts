@@ -77,6 +77,8 @@ export async function startServerProcess(options: {
   logFile: string;
   siteDirectory?: string;
   viaNpmStart?: boolean;
+  /** How long it may take to answer /healthz; 120 s unless given. */
+  healthyWithinMs?: number;
 }) {
   const environment: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -99,10 +101,12 @@ export async function startServerProcess(options: {
   const url = `http://127.0.0.1:${options.port}`;
   while (!(await answersHealthz(url))) {
     const exited = child.exitCode !== null || child.signalCode !== null;
-    if (exited || performance.now() - startedAt > 120_000) {
+    if (exited || performance.now() - startedAt > (options.healthyWithinMs ?? 120_000)) {
       await stopProcess(child);
       const lastLines = readFileSync(options.logFile, 'utf8').trim().split('\n').slice(-5).join('\n');
-      const how = exited ? `it exited (${child.exitCode ?? child.signalCode})` : 'not within 120 s';
+      const how = exited
+        ? `it exited (${child.exitCode ?? child.signalCode})`
+        : `not within ${(options.healthyWithinMs ?? 120_000) / 1000} s`;
       throw new Error(`The server did not become healthy: ${how}. Its log ends:\n${lastLines}`);
     }
     await sleep(25);

@@ -60,7 +60,7 @@ export async function startServer(
   const { port, config, baseUrl } = await testConfig(environment);
   const ownStore = !options.store;
   const store = options.store ?? (await openStore({ dataDirectory: inMemoryDataDirectory }));
-  const app = await buildApp(config, { ...options, store });
+  const app = await buildApp(config, { waitForSearchIndex: options.holdFirstSearch === undefined, ...options, store });
   await app.listen({ host: '127.0.0.1', port });
   return {
     app,
@@ -77,7 +77,7 @@ export async function startServer(
 /** Starts the server as production does: it opens its own store from `DATA_DIR` or `DATABASE_URL`. */
 export async function startServerOnItsOwnStore(environment: Record<string, string>) {
   const { port, config, baseUrl } = await testConfig(environment);
-  const app = await buildApp(config);
+  const app = await buildApp(config, { waitForSearchIndex: true });
   await app.listen({ host: '127.0.0.1', port });
   return { baseUrl, close: () => app.close() };
 }

@@ -35,6 +35,7 @@ import { registerHealthRoutes } from './ops/health-routes.js';
 import { loadMetrics, runOperations } from './ops/operations.js';
 import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
 import { searchRoutes } from './search/routes.js';
+import { requireSearchIndex } from './search/search-being-built.js';
 import { createSemanticIndex } from './search/semantic-index.js';
 import { openStore, type Store } from './store/database.js';
 import { keepDataDirectoryPrivate } from './store/private-files.js';
@@ -62,6 +63,10 @@ export type BuildOptions = {
   store?: Store;
   /** False sends every request through Fastify (tests compare the fast lane's answers with Fastify's). */
   fastLane?: boolean;
+  /** Returns only once the first search index is in, as tests that search at once expect. */
+  waitForSearchIndex?: boolean;
+  /** The first search index is swapped in only once this settles (tests of what answers while it is built). */
+  holdFirstSearch?: Promise<unknown>;
 };
 
 /** Opens our own store and the site at once; when either fails, the other is closed before the error goes on. */
@@ -121,6 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
         strictTransport: config.secureCookies,
         onSwapped: (snapshot) => app.log.info({ fingerprint: snapshot.fingerprint }, 'serving a new site build'),
         onKeptPrevious: (reason) => app.log.warn({ reason }, 'keeping the previous site build'),
+        holdFirstSearch: options.holdFirstSearch,
       }),
   );
   if (!options.store) app.addHook('onClose', () => store.close());
@@ -171,6 +177,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     developmentSignIn: identityProvider.kind === 'development',
   });
   registerHealthRoutes(app, { store, siteLoaded: () => site.current().files.size > 0 });
+  // Until the first index is built, what needs it answers 503 with Retry-After at once; the pages are served meanwhile.
+  app.addHook(
+    'preHandler',
+    requireSearchIndex(() => site.current().search, ['/api/search', '/api/askAi', '/api/turns']),
+  );
   await app.register(authRoutes, {
     config,
     sessions,
@@ -247,5 +258,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     });
   }
   app.decorate('fastLaneAnswers', lane.answered);
+  app.decorate('searchReady', site.searchReady);
+  if (options.waitForSearchIndex) await site.searchReady();
   return app;
 }

@@ -39,6 +39,10 @@ export const apiErrors = {
   'internal:tokens': { status: 500, message: 'Your tokens could not be read or saved; try again.' },
   'internal:threads': { status: 500, message: 'Your chats could not be read or saved; try again.' },
   'unavailable:database': { status: 503, message: 'The handbook is unavailable for a moment; try again shortly.' },
+  'unavailable:search': {
+    status: 503,
+    message: 'The handbook is being indexed for search; try again in a few seconds.',
+  },
   // 503: the question was stopped by a server that is shutting down, and asked again it is answered (Retry-After).
   'cancelled:ask': { status: 503, message: 'The question was cancelled.' },
   'model_timeout:ask': { status: 504, message: 'The model took too long to answer. Try again.' },

@@ -1,5 +1,10 @@
-/** Run in a worker thread by site-follower.ts: reads one build and posts it back, or why it could not. */
+/**
+ * Run in a worker thread by site-follower.ts: reads one build and posts it back, or why it could not; then indexes its
+ * sections for search and posts the index, so the server can serve the pages while the index is being built.
+ */
 import * as workerThreads from 'node:worker_threads';
+import { type PackedIndex, transferablesOf } from '../search/inverted-index.js';
+import { indexSections } from '../search/section-terms.js';
 import { type BuiltSite, fingerprintOf, type HoldLimits, readBuiltSite } from './built-site.js';
 import { cachedDocSections } from './doc-sections-cache.js';
 
@@ -9,6 +14,8 @@ export type BuiltSiteReply =
   | { kind: 'read'; site: BuiltSite }
   | { kind: 'changed' }
   | { kind: 'failed'; reason: string };
+/** The second message, after a `read`: the search index of its sections, or why there is none. */
+export type SearchIndexReply = { kind: 'indexed'; index: PackedIndex } | { kind: 'index-failed'; reason: string };
 
 const { parentPort, workerData } = workerThreads;
 const { siteDirectory, limits } = workerData as BuiltSiteRequest;
@@ -40,3 +47,15 @@ if (reply.kind === 'read') {
     }
 }
 parentPort?.postMessage(reply, [...transfer]);
+
+if (reply.kind === 'read') {
+  const { sections } = reply.site;
+  let indexed: SearchIndexReply;
+  try {
+    const index = indexSections(sections);
+    indexed = { kind: 'indexed', index };
+  } catch (error) {
+    indexed = { kind: 'index-failed', reason: (error as Error).message };
+  }
+  parentPort?.postMessage(indexed, indexed.kind === 'indexed' ? transferablesOf(indexed.index) : []);
+}

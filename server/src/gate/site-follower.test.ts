@@ -17,7 +17,7 @@ function writeSite(directory: string, body: string) {
   writeFileSync(path.join(directory, '404.html'), '<html><body>Page Not Found</body></html>');
 }
 
-async function follow(body: string) {
+async function follow(body: string, holdFirstSearch?: Promise<unknown>) {
   const parent = mkdtempSync(path.join(tmpdir(), 'site-follower-'));
   directories.push(parent);
   const directory = path.join(parent, 'build');
@@ -27,8 +27,10 @@ async function follow(body: string) {
     strictTransport: false,
     quietMs: 50,
     onKeptPrevious: (reason) => kept.push(reason),
+    holdFirstSearch,
   });
   followers.push(follower);
+  if (!holdFirstSearch) await follower.searchReady();
   return { directory, follower, kept };
 }
 
@@ -103,6 +105,50 @@ describe('followSite', () => {
     await follower.settled();
     expect(follower.current().search.search('restart worker')[0]?.url).toBe('/runbook#restart');
     expect(kept.join('\n')).toMatch(/no doc pages/);
+  });
+
+  it('serves the pages while the first index is built, refusing searches at once until it is in', async () => {
+    let release = () => {};
+    const { follower } = await follow(
+      restart,
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
+    const building = follower.current();
+    expect(building.files.has('/runbook/index.html')).toBe(true);
+    expect(() => building.search.search('restart')).toThrow(
+      expect.objectContaining({ code: 'unavailable:search', retryAfterSeconds: expect.any(Number) }),
+    );
+    release();
+    await follower.searchReady();
+    expect(follower.current().search.search('restart worker')[0]?.url).toBe('/runbook#restart');
+    expect(follower.current().files).toBe(building.files);
+  });
+
+  it('swaps a rebuild in under a stream of searches: none fails, none mixes the two builds', async () => {
+    const { directory, follower } = await follow(restart);
+    const oldEtag = follower.current().files.get('/runbook/index.html')?.etag;
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
+    const seen: Array<{ newFile: boolean; newSearch: boolean }> = [];
+    let searching = true;
+    const settled = (async () => {
+      await changeSeen();
+      await follower.settled();
+      searching = false;
+    })();
+    while (searching) {
+      const snapshot = follower.current();
+      const newSearch = snapshot.search.search('zanzibar keys').length > 0;
+      const oldSearch = snapshot.search.search('restart worker').length > 0;
+      expect(newSearch).not.toBe(oldSearch);
+      seen.push({ newFile: snapshot.files.get('/runbook/index.html')?.etag !== oldEtag, newSearch });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await settled;
+    expect(seen.every(({ newFile, newSearch }) => newFile === newSearch)).toBe(true);
+    expect(seen.some(({ newSearch }) => !newSearch)).toBe(true);
+    expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
   });
 
   it('refuses to start on a directory that holds no finished build', async () => {

@@ -1,17 +1,28 @@
 import { existsSync, type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { buildSearchEngineInBackground } from '../search/engine.js';
+import type { DocSection } from '../search/doc-page.js';
+import { buildSearchEngineInBackground, type SearchEngine, searchEngineFromIndex } from '../search/engine.js';
+import type { PackedIndex } from '../search/inverted-index.js';
+import { searchBeingBuilt } from '../search/search-being-built.js';
+import { startWorker } from '../search/worker-source.js';
 import type { HoldLimits } from './built-site.js';
-import type { BuiltSiteReply, BuiltSiteRequest } from './built-site-worker.js';
+import type { BuiltSiteReply, BuiltSiteRequest, SearchIndexReply } from './built-site-worker.js';
 import { type SiteSnapshot, siteSnapshot } from './site-snapshot.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Resolves once the first build's search index is in (or could not be built). */
+    searchReady(): Promise<void>;
+  }
+}
 
 export type SiteFollower = {
   /** The newest complete build. Never waits: a rebuild is read in the background and swapped in whole. */
   current(): SiteSnapshot;
-  /** Resolves once no rebuild is being read or waited for (tests). */
+  /** Resolves once the first search index is in and no rebuild is being read or waited for (tests). */
   settled(): Promise<void>;
+  /** Resolves once the first build's search index is in (or could not be built). */
+  searchReady(): Promise<void>;
   close(): void;
 };
 
@@ -22,30 +33,50 @@ export type SiteFollowerOptions = {
   limits?: HoldLimits;
   onSwapped?: (snapshot: SiteSnapshot) => void;
   onKeptPrevious: (reason: string) => void;
+  /** The first index is swapped in only once this settles: tests of what answers while it is built. */
+  holdFirstSearch?: Promise<unknown> | undefined;
 };
 
 /** The whole of a docs site's text fits; images or downloads past these are streamed from disk. */
 const defaultHoldLimits: HoldLimits = { maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 128 * 1024 * 1024 };
 
-const compiled = !import.meta.url.endsWith('.ts');
-const workerScript = new URL(compiled ? './built-site-worker.js' : './built-site-worker.ts', import.meta.url);
-/** From the sources (tests, `npm run dev`), the worker registers tsx first: a worker's execArgv cannot load it. */
-const workerSource = compiled
-  ? fileURLToPath(workerScript)
-  : `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerScript.href)}); });`;
+/** A build as the worker reads it: its files and sections first, then the search index of its sections. */
+type Reading = { site: Promise<BuiltSiteReply>; index: Promise<PackedIndex | string> };
 
-/** Reads a build in a worker thread: the HTML parsing and hashing never hold up a request, and its memory goes after. */
-function readInWorker(request: BuiltSiteRequest): Promise<BuiltSiteReply> {
-  return new Promise((resolve) => {
-    const worker = new Worker(workerSource, {
-      eval: !compiled,
-      workerData: request,
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-    });
-    worker.once('message', (reply: BuiltSiteReply) => resolve(reply));
-    worker.once('error', (error) => resolve({ kind: 'failed', reason: error.message }));
-    worker.once('exit', (code) => resolve({ kind: 'failed', reason: `the build reader stopped (exit code ${code})` }));
+/**
+ * Reads a build in a worker thread: the HTML parsing, hashing and indexing never hold up a request, and their memory
+ * goes with the thread.
+ */
+function readInWorker(request: BuiltSiteRequest): Reading {
+  let site: (reply: BuiltSiteReply) => void = () => undefined;
+  let index: (reply: PackedIndex | string) => void = () => undefined;
+  const reading: Reading = {
+    site: new Promise((resolve) => (site = resolve)),
+    index: new Promise((resolve) => (index = resolve)),
+  };
+  // The worker may stop or fail after its first message: later settlements of a promise are ignored.
+  const failed = (reason: string) => {
+    site({ kind: 'failed', reason });
+    index(reason);
+  };
+  const worker = startWorker(new URL('./built-site-worker.js', import.meta.url), request, 1024);
+  worker.on('message', (reply: BuiltSiteReply | SearchIndexReply) => {
+    if (reply.kind === 'indexed') index(reply.index);
+    else if (reply.kind === 'index-failed') index(reply.reason);
+    else {
+      site(reply);
+      if (reply.kind !== 'read') index('the build was not read');
+    }
   });
+  worker.once('error', (error) => failed(error.message));
+  worker.once('exit', (code) => failed(`the build reader stopped (exit code ${code})`));
+  return reading;
+}
+
+/** The search over a build's sections once its index is read; a failed index is built again on its own. */
+async function searchOf(sections: readonly DocSection[], index: Promise<PackedIndex | string>): Promise<SearchEngine> {
+  const read = await index;
+  return typeof read === 'string' ? buildSearchEngineInBackground(sections) : searchEngineFromIndex(sections, read);
 }
 
 async function load(
@@ -53,11 +84,12 @@ async function load(
   options: SiteFollowerOptions,
   previous?: SiteSnapshot,
 ): Promise<SiteSnapshot | string> {
-  const reply = await readInWorker({ siteDirectory, limits: options.limits ?? defaultHoldLimits });
+  const reading = readInWorker({ siteDirectory, limits: options.limits ?? defaultHoldLimits });
+  const reply = await reading.site;
   if (reply.kind === 'changed') return 'the build changed while it was read';
   if (reply.kind === 'failed') return reply.reason;
   try {
-    const search = await buildSearchEngineInBackground(reply.site.sections);
+    const search = await searchOf(reply.site.sections, reading.index);
     return siteSnapshot(reply.site, search, { strictTransport: options.strictTransport, previous });
   } catch (error) {
     return (error as Error).message;
@@ -71,14 +103,33 @@ async function load(
  * too and the watch on the build is renewed when it reappears.
  */
 export async function followSite(siteDirectory: string, options: SiteFollowerOptions): Promise<SiteFollower> {
-  const first = await load(siteDirectory, options);
-  if (typeof first === 'string')
-    throw new Error(`${siteDirectory} cannot be served: ${first}. Build the site first (npm run build).`);
+  const firstReading = readInWorker({ siteDirectory, limits: options.limits ?? defaultHoldLimits });
+  const firstReply = await firstReading.site;
+  const cannotServe = (reason: string) =>
+    new Error(`${siteDirectory} cannot be served: ${reason}. Build the site first (npm run build).`);
+  if (firstReply.kind === 'changed') throw cannotServe('the build changed while it was read');
+  if (firstReply.kind === 'failed') throw cannotServe(firstReply.reason);
+  // The pages are served at once; search answers once the first index is in (503 with Retry-After until then).
+  const { sections } = firstReply.site;
+  let first: SiteSnapshot;
+  try {
+    first = siteSnapshot(firstReply.site, searchBeingBuilt(sections), { strictTransport: options.strictTransport });
+  } catch (error) {
+    throw cannotServe((error as Error).message);
+  }
   let snapshot = first;
+  let closed = false;
+  const firstSearch = (async () => {
+    await options.holdFirstSearch;
+    const search = await searchOf(sections, firstReading.index);
+    // A rebuild swapped in meanwhile came with its own index.
+    if (!closed && snapshot === first) snapshot = { ...first, search };
+  })().catch((error: unknown) =>
+    options.onKeptPrevious(`the search index could not be built: ${(error as Error).message}`),
+  );
   let timer: NodeJS.Timeout | undefined;
   let reading: Promise<void> | undefined;
   let readAgain = false;
-  let closed = false;
   let buildWatcher: FSWatcher | undefined;
 
   async function refresh() {
@@ -130,7 +181,9 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
 
   return {
     current: () => snapshot,
+    searchReady: () => firstSearch,
     async settled() {
+      await firstSearch;
       while (timer || reading) await (reading ?? new Promise((resolve) => setTimeout(resolve, 20)));
     },
     close() {

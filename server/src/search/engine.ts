@@ -1,8 +1,11 @@
-import MiniSearch, { type SearchResult } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { analyze, numbersAsDigits, stem, termsOfWord, words } from './analyze.js';
+import { numbersAsDigits, stem, termsOfWord, words } from './analyze.js';
 import type { DocSection } from './doc-page.js';
+import { indexMatcher, type TermQuery } from './index-query.js';
+import { indexSectionsInWorker } from './index-worker-client.js';
+import type { PackedIndex } from './inverted-index.js';
 import { coverageShare, type QueryTerm, queryTerms } from './query.js';
+import { fieldBoosts, indexSections } from './section-terms.js';
 import { isRootRelative, pageKey, parseDocUrl } from './urls.js';
 
 /** A section the query found, with what matched: the evidence for coverage and for choosing what to quote. */
@@ -40,12 +43,6 @@ export type SearchEngine = {
   sectionAt(url: string): DocSection | undefined;
 };
 
-/**
- * Field boosts, chosen on the tuning questions: code counts for less, since a long listing matches many words of a
- * question by chance.
- */
-const boost = { title: 1, headings: 1, keywords: 1, body: 1, code: 0.4 };
-const fields = Object.keys(boost);
 /** A rewording of the question counts for less than the words the reader typed. */
 const expansionBoost = 0.6;
 const currentPageBoost = 1.5;
@@ -55,56 +52,26 @@ const genericBoost = 0.3;
 const genericShare = 0.25;
 /** A section gains a tenth of its page's total score: a page that treats the question lifts its sections. */
 const pageWeight = 0.1;
+/** A prefix match counts for half an exact one (less the more letters it adds). */
+const prefixWeight = 0.5;
 /** Bounds on what one query may cost, whatever is pasted into it. */
 const longestQuery = 2000;
 const mostTerms = 80;
 const longestCorrectedWord = 30;
+/** Spelling words added to the correction map per turn of the event loop when it is made in the background. */
+const spellingChunk = 5000;
 
-const headingPath = (section: DocSection) =>
-  [section.parentHeading, section.heading].filter((part): part is string => part !== undefined).join(' ');
+const fieldBoostList = Object.values(fieldBoosts);
 
-/** The text of each field of a section, already normalised (MiniSearch only splits it again on spaces). */
-const fieldTexts = (section: DocSection): Record<string, string[]> => ({
-  title: analyze(section.pageTitle),
-  headings: analyze(headingPath(section)),
-  // A page's keywords name its subject as a whole: they go with its intro, and lift its sections through the page.
-  keywords: section.level === 1 ? analyze(section.keywords.join(' ')) : [],
-  body: analyze(section.text.replace(section.code, ' ')),
-  code: analyze(section.code),
-});
-
-type IndexedDocument = Record<string, string | number>;
-
-/** What indexing learns of the docs besides the MiniSearch index itself. */
-type Vocabulary = {
-  documentFrequency: Map<string, number>;
-  /** Terms of titles, headings and keywords: the subjects the docs name. */
-  subjects: Set<string>;
-  /** Every word the docs write, for correcting a misspelt query word to one of them. */
-  spelling: SearchableMap<number>;
-};
-
-/** One section as MiniSearch indexes it; its words and terms are counted into the vocabulary. */
-function indexedDocument(section: DocSection, id: number, vocabulary: Vocabulary): IndexedDocument {
-  const texts = fieldTexts(section);
-  for (const word of words(`${section.pageTitle} ${headingPath(section)} ${section.text}`)) {
-    if (/^\p{L}{4,}$/u.test(word)) vocabulary.spelling.set(word, (vocabulary.spelling.get(word) ?? 0) + 1);
-  }
-  for (const field of ['title', 'headings', 'keywords'])
-    for (const term of texts[field] ?? []) vocabulary.subjects.add(term);
-  for (const term of new Set(Object.values(texts).flat())) {
-    vocabulary.documentFrequency.set(term, (vocabulary.documentFrequency.get(term) ?? 0) + 1);
-  }
-  return { id, ...Object.fromEntries(Object.entries(texts).map(([field, terms]) => [field, terms.join(' ')])) };
+function spellingMapOf(
+  index: PackedIndex,
+  from = 0,
+  to = index.spellingWords.length,
+  map = new SearchableMap<number>(),
+) {
+  for (let at = from; at < to; at += 1) map.set(index.spellingWords[at] ?? '', index.spellingUses[at] ?? 0);
+  return map;
 }
-
-const newIndex = () =>
-  new MiniSearch<IndexedDocument>({ fields, tokenize: (text) => text.split(' '), processTerm: (term) => term || null });
-const newVocabulary = (): Vocabulary => ({
-  documentFrequency: new Map(),
-  subjects: new Set(),
-  spelling: new SearchableMap(),
-});
 
 /**
  * The words a title or heading is known by, in no order: what a query must hold, and only that, to name it. A joined
@@ -120,40 +87,44 @@ export function searchNameOf(text: string): string {
 
 /** The docs search over the sections of one build, built at once (start-up, tests). */
 export function createSearchEngine(sections: readonly DocSection[]): SearchEngine {
-  const vocabulary = newVocabulary();
-  const index = newIndex();
-  index.addAll(sections.map((section, id) => indexedDocument(section, id, vocabulary)));
-  return searchEngineOver(sections, index, vocabulary);
+  const index = indexSections(sections);
+  return searchEngineOver(sections, index, spellingMapOf(index));
 }
 
-/** The same, built a few hundred sections at a time so that requests go on being answered meanwhile. */
-export async function buildSearchEngineInBackground(sections: readonly DocSection[]): Promise<SearchEngine> {
-  const vocabulary = newVocabulary();
-  const index = newIndex();
-  const chunk = 200;
-  for (let start = 0; start < sections.length; start += chunk) {
-    index.addAll(
-      sections
-        .slice(start, start + chunk)
-        .map((section, offset) => indexedDocument(section, start + offset, vocabulary)),
-    );
+/**
+ * The search over sections whose index was built elsewhere (a worker thread): only the spelling map is made here, a
+ * few thousand words per turn of the event loop, so requests go on being answered meanwhile.
+ */
+export async function searchEngineFromIndex(
+  sections: readonly DocSection[],
+  index: PackedIndex,
+): Promise<SearchEngine> {
+  const spelling = new SearchableMap<number>();
+  for (let start = 0; start < index.spellingWords.length; start += spellingChunk) {
+    spellingMapOf(index, start, Math.min(index.spellingWords.length, start + spellingChunk), spelling);
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return searchEngineOver(sections, index, vocabulary);
+  return searchEngineOver(sections, index, spelling);
 }
 
-/** MiniSearch (BM25+) over our normaliser, with coverage evidence and the site's links. */
+/** The same, its index built in a worker thread so that requests go on being answered meanwhile. */
+export async function buildSearchEngineInBackground(sections: readonly DocSection[]): Promise<SearchEngine> {
+  return searchEngineFromIndex(sections, await indexSectionsInWorker(sections));
+}
+
+/** BM25+ over our normaliser, with coverage evidence and the site's links. */
 function searchEngineOver(
   sections: readonly DocSection[],
-  index: MiniSearch<IndexedDocument>,
-  { documentFrequency, subjects, spelling }: Vocabulary,
+  index: PackedIndex,
+  spelling: SearchableMap<number>,
 ): SearchEngine {
+  const matcher = indexMatcher(index);
   const sectionCount = Math.max(1, sections.length);
   const termWeight = (term: string) => {
-    const frequency = documentFrequency.get(term) ?? 0;
+    const frequency = matcher.documentFrequency(term);
     return Math.log(1 + (sectionCount - frequency + 0.5) / (frequency + 0.5));
   };
-  const knows = (term: string) => documentFrequency.has(term);
+  const knows = matcher.knows;
   /** The docs' word nearest to a misspelt one (`verison`: `version`): fewest edits, then the most used. */
   const correct = (word: string): string | undefined => {
     // Trying swaps and edits costs the square of a word's length; no real word of the docs is this long.
@@ -198,10 +169,18 @@ function searchEngineOver(
     );
     return (id: number) => (named?.titles.has(id) ? 2 : named?.headings.has(id) ? 1 : 0);
   };
+  const pageIds = new Map<string, number>();
+  const pageOf = Int32Array.from(pageKeys, (key) => {
+    const known = pageIds.get(key);
+    if (known !== undefined) return known;
+    pageIds.set(key, pageIds.size);
+    return pageIds.size - 1;
+  });
+  const pageScore = new Float64Array(pageIds.size);
 
   /** A query's terms; a pasted log's tail adds nothing a reader asked, so only the first part counts. */
   const queryTermsOf = (query: string) =>
-    queryTerms(query.slice(0, longestQuery), knows, correct, (term) => subjects.has(term)).slice(0, mostTerms);
+    queryTerms(query.slice(0, longestQuery), knows, correct, matcher.isSubject).slice(0, mostTerms);
 
   /** A term's share in the question's meaning: its rarity in the docs, less for an everyday word. */
   const meaningWeight = (term: QueryTerm) => termWeight(term.term) * (term.generic ? genericShare : 1);
@@ -215,52 +194,86 @@ function searchEngineOver(
     const lastTerm = terms.filter((term) => !term.expansion).at(-1)?.term;
     const currentPage = options.currentPage ? pageKey(parseDocUrl(options.currentPage).path) : undefined;
     const prefixPath = options.pathPrefix ? pageKey(options.pathPrefix) : undefined;
-    const results: SearchResult[] = index.search(terms.map((term) => term.term).join(' '), {
-      boost,
-      // A known word needs no prefix match (stemming already joins its forms); an unknown one may be cut short.
-      // Misspellings were corrected against the docs' own words already, so MiniSearch's fuzzy search stays off.
-      prefix: (term) => term.length >= 3 && ((options.asYouType === true && term === lastTerm) || !knows(term)),
-      weights: { fuzzy: 0.6, prefix: 0.5 },
-      boostTerm: (term) => boosts.get(term) ?? 1,
-      ...(currentPage ? { boostDocument: (id: number) => (pageKeys[id] === currentPage ? currentPageBoost : 1) } : {}),
-      ...(prefixPath
-        ? {
-            filter: (result: SearchResult) => {
-              const page = pageKeys[result.id as number] ?? '';
-              return page === prefixPath || page.startsWith(`${prefixPath}/`);
-            },
-          }
-        : {}),
-    });
-    // MiniSearch multiplies a score by how many query terms matched; an everyday word or a rewording should count for
-    // its boost there as well, or a chatty question ranks the sections that share its filler.
-    const rescored = results.map((result) => {
-      const matched = result.queryTerms.reduce((sum, term) => sum + (boosts.get(term) ?? 1), 0);
-      return { result, score: (result.score / Math.max(1, result.queryTerms.length)) * matched };
-    });
-    const pageScore = new Map<string, number>();
-    for (const { result, score } of rescored) {
-      const page = pageKeys[result.id as number] ?? '';
-      pageScore.set(page, (pageScore.get(page) ?? 0) + score);
+    const seen = new Set<string>();
+    const termQueries: TermQuery[] = [];
+    for (const { term } of terms) {
+      if (term === '' || seen.has(term)) continue;
+      seen.add(term);
+      termQueries.push({
+        term,
+        // A known word needs no prefix match (stemming already joins its forms); an unknown one may be cut short.
+        // Misspellings were corrected against the docs' own words already, so there is no fuzzy matching.
+        prefix: term.length >= 3 && ((options.asYouType === true && term === lastTerm) || !knows(term)),
+        boost: boosts.get(term) ?? 1,
+      });
     }
+    const matches = matcher.match(termQueries, {
+      fieldBoosts: fieldBoostList,
+      prefixWeight,
+      documentBoost: currentPage
+        ? (document) => (pageKeys[document] === currentPage ? currentPageBoost : 1)
+        : undefined,
+    });
+    const accepted = (document: number) => {
+      if (!prefixPath) return true;
+      const page = pageKeys[document] ?? '';
+      return page === prefixPath || page.startsWith(`${prefixPath}/`);
+    };
+    // A score counts each query term that matched by its boost (an everyday word or a rewording for less), or a
+    // chatty question ranks the sections that share its filler. Then each section gains a share of its page's score.
+    const sectionScore = (document: number) => {
+      const quality = matches.quality[document] ?? 0;
+      const scaled = (matches.score[document] ?? 0) * quality;
+      return { scaled, score: (scaled / Math.max(1, quality)) * (matches.boostSum[document] ?? 0) };
+    };
+    for (let at = 0; at < matches.count; at += 1) {
+      const document = matches.documents[at] ?? 0;
+      const page = pageOf[document] ?? 0;
+      if (accepted(document)) pageScore[page] = (pageScore[page] ?? 0) + sectionScore(document).score;
+    }
+    // Only the best `limit` sections get the per-hit work (their matched terms and coverage).
     const named = namedRank(terms);
-    const ranked = rescored
-      .map(({ result, score }) => ({
-        result,
-        named: named(result.id as number),
-        score: score + pageWeight * (pageScore.get(pageKeys[result.id as number] ?? '') ?? 0),
-      }))
-      .sort((first, second) => second.named - first.named || second.score - first.score);
-    return ranked.slice(0, options.limit ?? 8).flatMap(({ result, score }) => {
-      const section = sections[result.id as number];
+    const best: Array<{ document: number; named: number; score: number; scaled: number; order: number }> = [];
+    const limit = options.limit ?? 8;
+    // A section the query names by its title or heading comes first, whatever its score.
+    const ranksAbove = (first: (typeof best)[number], second: (typeof best)[number]) =>
+      first.named !== second.named
+        ? first.named > second.named
+        : first.score !== second.score
+          ? first.score > second.score
+          : first.scaled !== second.scaled
+            ? first.scaled > second.scaled
+            : first.order < second.order;
+    for (let at = 0; at < matches.count; at += 1) {
+      const document = matches.documents[at] ?? 0;
+      if (!accepted(document)) continue;
+      const { scaled, score } = sectionScore(document);
+      const candidate = {
+        document,
+        named: named(document),
+        scaled,
+        order: at,
+        score: score + pageWeight * (pageScore[pageOf[document] ?? 0] ?? 0),
+      };
+      const worst = best[best.length - 1];
+      if (best.length >= limit && worst && !ranksAbove(candidate, worst)) continue;
+      let position = best.length;
+      while (position > 0 && ranksAbove(candidate, best[position - 1] ?? candidate)) position -= 1;
+      best.splice(position, 0, candidate);
+      if (best.length > limit) best.pop();
+    }
+    for (let at = 0; at < matches.count; at += 1) pageScore[pageOf[matches.documents[at] ?? 0] ?? 0] = 0;
+    return best.flatMap(({ document, score }) => {
+      const section = sections[document];
       if (!section) return [];
+      const matched = matcher.matchedTermsOf(document, matches.expansions);
       return [
         {
           ...section,
           score,
-          matchedTerms: new Set(result.terms),
-          matchedQueryTerms: new Set(result.queryTerms),
-          coverage: coverageShare(terms, new Set(result.queryTerms), meaningWeight),
+          matchedTerms: matched.terms,
+          matchedQueryTerms: matched.queryTerms,
+          coverage: coverageShare(terms, matched.queryTerms, meaningWeight),
         },
       ];
     });

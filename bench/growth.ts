@@ -1,0 +1,167 @@
+/**
+ * How search and docs-only answers grow with the handbook: the handbook and generated handbooks 10, 30 and 100 times
+ * larger (`GROWTH_SIZES=1,10,30` to run fewer). In process: search and askAi docs-only latency over held-out questions,
+ * the index build as the server runs it and the longest event-loop block meanwhile. As a process (`node
+ * server/dist/start.js` over a build with that many pages): time to /healthz, to the first search answered, the
+ * longest wait for /healthz while the index is built, and resident memory. Prints figures only; it never fails on a
+ * number.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { freePort, siteBuildDirectory } from '../e2e/harness';
+import { sessionCookieFor } from '../e2e/sign-in';
+import { composeDocsOnlyAnswer } from '../server/src/copilot/answer/docs-only-answer.js';
+import { retrieve } from '../server/src/search/coverage.js';
+import type { DocSection } from '../server/src/search/doc-page.js';
+import { buildSearchEngineInBackground, type SearchEngine } from '../server/src/search/engine.js';
+import { readDocSections } from '../server/src/search/sections.js';
+import { largerHandbook } from './larger-handbook';
+import { questionSet } from './questions/evaluate';
+import { ensureCompiledServer, sampleMemory, startServerProcess } from './server-process';
+import { copyBuild, multiplyPages } from './site-copies';
+
+const sizes = (process.env.GROWTH_SIZES ?? '1,10,30,100').split(',').map(Number);
+const goals = {
+  searchP50: 15,
+  searchP99: 60,
+  answerP50: 30,
+  readyMs: 10_000,
+  blockMs: 50,
+  residentMb: 700,
+  exponent: 1,
+};
+
+const heldOut = questionSet('held-out');
+const questions = [
+  ...heldOut.inScope.slice(0, 100).map((entry) => entry.question),
+  ...heldOut.outOfScope.slice(0, 20).map((entry) => entry.question),
+];
+/** What a search box sends while a question is typed: its first words, cut mid-word. */
+const typed = questions.map((question) => question.slice(0, Math.max(4, Math.floor(question.length / 3))));
+
+const percentile = (values: readonly number[], share: number) =>
+  [...values].sort((first, second) => first - second)[Math.min(values.length - 1, Math.floor(values.length * share))] ??
+  0;
+
+function timeEach(run: (question: string) => void, inputs: readonly string[]) {
+  const times = inputs.map((input) => {
+    const started = performance.now();
+    run(input);
+    return performance.now() - started;
+  });
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+}
+
+/** The index built as the server builds it, with the longest event-loop block meanwhile. */
+async function buildAsTheServerDoes(sections: readonly DocSection[]) {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const started = performance.now();
+  const engine = await buildSearchEngineInBackground(sections);
+  const buildMs = performance.now() - started;
+  delay.disable();
+  return { engine, buildMs, longestBlockMs: delay.max / 1e6 };
+}
+
+function inProcess(engine: SearchEngine) {
+  // Once untimed, so that every size is timed with warm code.
+  for (const question of questions) retrieve(engine, question);
+  const search = timeEach((query) => engine.search(query, { limit: 8, asYouType: true }), [...typed, ...questions]);
+  const answer = timeEach((question) => {
+    const retrieval = retrieve(engine, question);
+    composeDocsOnlyAnswer({ retrieval, termWeight: engine.termWeight, meaningWeight: engine.meaningWeight });
+  }, questions);
+  return { search, answer };
+}
+
+/** The compiled server over a build with `copies` times the pages: its start, first search and memory. */
+async function asProcess(copies: number) {
+  const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-growth-bench-'));
+  const siteDirectory = path.join(workDirectory, 'build');
+  copyBuild(siteBuildDirectory, siteDirectory);
+  if (copies > 1) multiplyPages(siteDirectory, copies);
+  const port = await freePort();
+  const started = performance.now();
+  const server = await startServerProcess({
+    port,
+    dataDirectory: path.join(workDirectory, 'data'),
+    logFile: path.join(workDirectory, 'server.log'),
+    siteDirectory,
+    healthyWithinMs: 600_000,
+  });
+  const memory = sampleMemory(server.pid);
+  try {
+    const healthyMs = performance.now() - started;
+    // The longest /healthz takes until the first search is answered: the event loop's longest block, seen from outside.
+    let longestHealthMs = 0;
+    let searching = true;
+    const probe = (async () => {
+      while (searching) {
+        const asked = performance.now();
+        await fetch(`${server.url}/healthz`).then((response) => response.arrayBuffer());
+        longestHealthMs = Math.max(longestHealthMs, performance.now() - asked);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const cookie = await sessionCookieFor(server.publicOrigin, 'bench@acme.dev');
+    let firstSearchMs = Number.NaN;
+    let unavailable = 0;
+    // The index may take minutes at 100x on a busy machine; past ten more the figure is reported as missing.
+    while (Number.isNaN(firstSearchMs) && performance.now() - started < healthyMs + 600_000) {
+      const response = await fetch(`${server.url}/api/search?q=deploy`, { headers: { cookie } });
+      await response.arrayBuffer();
+      if (response.status === 200) firstSearchMs = performance.now() - started;
+      else if (response.status === 503) {
+        unavailable += 1;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } else throw new Error(`/api/search answered ${response.status}`);
+    }
+    searching = false;
+    await probe;
+    return { healthyMs, firstSearchMs, longestHealthMs, unavailable, residentMb: memory.stop() };
+  } finally {
+    memory.stop();
+    await server.stop();
+    rmSync(workDirectory, { recursive: true, force: true });
+  }
+}
+
+const ms = (value: number) => (Number.isNaN(value) ? 'n/a' : `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`);
+const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
+
+ensureCompiledServer();
+const base = readDocSections(siteBuildDirectory);
+console.log('Growth: the handbook and generated handbooks N times larger (in process unless marked "process")');
+console.log(
+  '| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: healthy / first search | process: longest /healthz wait | process: RSS peak / after |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|');
+const measured = new Map<number, { search: number; answer: number }>();
+for (const copies of sizes) {
+  const sections = copies === 1 ? base : largerHandbook(base, copies);
+  const { engine, buildMs, longestBlockMs } = await buildAsTheServerDoes(sections);
+  const { search, answer } = inProcess(engine);
+  measured.set(copies, { search: search.p50, answer: answer.p50 });
+  const row = `| ${copies}x | ${sections.length} | ${ms(search.p50)} / ${ms(search.p99)} | ${ms(answer.p50)} / ${ms(answer.p99)} | ${seconds(buildMs)} | ${ms(longestBlockMs)} |`;
+  try {
+    const process = await asProcess(copies);
+    console.log(
+      `${row} ${seconds(process.healthyMs)} / ${seconds(process.firstSearchMs)} (${process.unavailable} x 503 meanwhile) | ${ms(process.longestHealthMs)} | ${process.residentMb.peak.toFixed(0)} / ${process.residentMb.last.toFixed(0)} MB |`,
+    );
+  } catch (error) {
+    console.log(`${row} ${(error as Error).message.split('\n')[0]} | | |`);
+  }
+}
+const ten = measured.get(10);
+const hundred = measured.get(100);
+if (ten && hundred) {
+  const exponent = (from: number, to: number) => Math.log(to / from) / Math.log(10);
+  console.log(
+    `  growth exponent 10x -> 100x: search ${exponent(ten.search, hundred.search).toFixed(2)}, askAi docs-only ${exponent(ten.answer, hundred.answer).toFixed(2)} (goal <= ${goals.exponent})`,
+  );
+}
+console.log(
+  `  goals at 100x: search p50 <= ${goals.searchP50} ms, p99 <= ${goals.searchP99} ms; askAi docs-only p50 <= ${goals.answerP50} ms; index ready <= ${seconds(goals.readyMs)}; longest block <= ${goals.blockMs} ms; RSS <= ${goals.residentMb} MB`,
+);

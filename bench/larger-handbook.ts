@@ -1,0 +1,23 @@
+import type { DocSection } from '../server/src/search/doc-page.js';
+
+/**
+ * A handbook `copies` times larger: every page again under another path, its words shuffled between sections (each
+ * copy's section takes sixty words of another section), so no two copies rank exactly alike.
+ */
+export function largerHandbook(sections: readonly DocSection[], copies: number): DocSection[] {
+  const all: DocSection[] = [...sections];
+  for (let copy = 1; copy < copies; copy += 1) {
+    for (const [position, section] of sections.entries()) {
+      const donor = sections[(position * 7 + copy * 13) % sections.length] ?? section;
+      const prefix = `/copy-${copy}`;
+      all.push({
+        ...section,
+        id: `${prefix}${section.id}`,
+        pageUrl: `${prefix}${section.pageUrl}`,
+        url: `${prefix}${section.url}`,
+        text: `${section.text} ${donor.text.split(' ').slice(0, 60).join(' ')}`,
+      });
+    }
+  }
+  return all;
+}
