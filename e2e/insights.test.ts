@@ -11,6 +11,7 @@ import { test } from './fixtures';
 import { DocsSite } from './pages/docs-site';
 import { signInContext } from './pages/sign-in-pages';
 import { sessionCookieFor } from './sign-in';
+import { tokensApi, withToken } from './tokens-api';
 
 /**
  * The docs maintainers' insights (`/insights` and `GET /api/insights`): a maintainer sees the figures of what readers
@@ -206,5 +207,14 @@ describe('the insights page', () => {
     const json = await server.app.inject({ url: '/api/insights?days=7', headers: { cookie: sessionCookie } });
     expect(json.statusCode).toBe(200);
     expect(json.body).not.toContain(asker);
+  });
+
+  test("never opens to a personal access token, not even the maintainer's own", async ({ server, sessionCookie }) => {
+    const { token } = await tokensApi(server.baseUrl, sessionCookie).create('insights attempt');
+    for (const url of ['/api/insights?days=7', '/insights', '/insights/']) {
+      const response = await fetch(`${server.baseUrl}${url}`, withToken(token, { redirect: 'manual' }));
+      expect({ url, status: response.status }).toEqual({ url, status: 401 });
+      expect(await response.text()).not.toContain('Questions a day');
+    }
   });
 });
