@@ -74,7 +74,8 @@ describe('an overview of a page', () => {
     let text = '';
     for await (const piece of run.pieces) text += piece;
     const finished = run.finish(text);
-    expect(run).toMatchObject({ mode: 'docs-only', covered: true, nearestPage: { url: '/firestore-ttl' } });
+    expect(run).toMatchObject({ mode: 'docs-only', nearestPage: { url: '/firestore-ttl' } });
+    expect(finished).toMatchObject({ confidence: 'answered', covered: true });
     expect(finished.text).toBe(composePageOverview(outlineOf(index, '/firestore-ttl') ?? ({} as never)).markdown);
     expect(finished.sources).toEqual([{ title: 'Firestore TTL', url: '/firestore-ttl' }]);
   });
