@@ -51,11 +51,12 @@ describe.skipIf(process.env.SKIP_POSTGRES_TESTS === '1')('scheduled maintenance 
     for (const { round, outcome } of rounds)
       outcomesByRound.set(round, [...(outcomesByRound.get(round) ?? []), outcome]);
     expect(outcomesByRound.size).toBeGreaterThanOrEqual(5);
-    for (const outcomes of outcomesByRound.values()) {
-      // Both tried each round (the first, at start, included); one ran, the other skipped.
-      expect(outcomes.sort()).toEqual(['ran', 'skipped']);
-    }
-    expect(workDone).toHaveLength(outcomesByRound.size);
+    const byRound = [...outcomesByRound.entries()].sort(([first], [second]) => first - second);
+    // Both tried each round (the first, at start, included); one ran, the other skipped. The last round may have been
+    // cut by stopping, after one instance tried it: there it is enough that nobody ran it twice.
+    for (const [, outcomes] of byRound.slice(0, -1)) expect(outcomes.sort()).toEqual(['ran', 'skipped']);
+    for (const [, outcomes] of byRound) expect(outcomes.filter((outcome) => outcome === 'ran').length).toBeLessThan(2);
+    expect(workDone).toHaveLength(rounds.filter(({ outcome }) => outcome === 'ran').length);
   });
 
   it('survives a database that is not there yet: the round fails, a later round runs', async () => {
