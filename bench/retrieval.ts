@@ -11,6 +11,7 @@ import { retrieve } from '../server/src/search/coverage.js';
 import type { DocSection } from '../server/src/search/doc-page.js';
 import { createSearchEngine, type SearchEngine } from '../server/src/search/engine.js';
 import { readDocSections } from '../server/src/search/sections.js';
+import { largerHandbook } from './larger-handbook';
 import { figureLines, type QuestionSet, questionSets, scoreRankings } from './questions/evaluate';
 
 const sections = readDocSections(siteBuildDirectory);
@@ -59,25 +60,6 @@ function printSet(name: string, set: QuestionSet) {
   );
 }
 
-/** A handbook `copies` times larger: every page again under another path, its words shuffled between sections. */
-function largerHandbook(copies: number): DocSection[] {
-  const all: DocSection[] = [...sections];
-  for (let copy = 1; copy < copies; copy += 1) {
-    for (const [position, section] of sections.entries()) {
-      const donor = sections[(position * 7 + copy * 13) % sections.length] ?? section;
-      const prefix = `/copy-${copy}`;
-      all.push({
-        ...section,
-        id: `${prefix}${section.id}`,
-        pageUrl: `${prefix}${section.pageUrl}`,
-        url: `${prefix}${section.url}`,
-        text: `${section.text} ${donor.text.split(' ').slice(0, 60).join(' ')}`,
-      });
-    }
-  }
-  return all;
-}
-
 const median = (values: number[]) => [...values].sort((first, second) => first - second)[values.length >> 1] ?? 0;
 function latency(searchEngine: SearchEngine, questions: readonly string[]) {
   const search: number[] = [];
@@ -110,7 +92,7 @@ const questions = sets
   .flatMap(({ set }) => [...set.inScope, ...set.outOfScope])
   .map((entry) => entry.question);
 for (const copies of [1, 10]) {
-  const handbook = copies === 1 ? sections : largerHandbook(copies);
+  const handbook = copies === 1 ? sections : largerHandbook(sections, copies);
   const started = performance.now();
   const built = copies === 1 ? engine : createSearchEngine(handbook);
   const buildMs = copies === 1 ? Number.NaN : performance.now() - started;
