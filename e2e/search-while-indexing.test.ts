@@ -70,7 +70,7 @@ describe('while the first search index is being built', () => {
 
   it('answers search and askAi once the index is in', async () => {
     releaseIndex();
-    await server.app.searchReady();
+    await server.app.searchIndex.ready();
     expect((await call('GET', '/api/search?q=deploy')).status).toBe(200);
     expect((await call('POST', '/api/askAi', question)).status).toBe(200);
   });

@@ -1,31 +1,54 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
 /** Told of every finished request: method, path without query, status and milliseconds (the server's metrics). */
 export type RequestObserver = (method: string, path: string, status: number, ms: number) => void;
 
+/** An answered request as its access line and the metrics see it. */
+export type AnsweredRequest = { method: string; path: string; status: number; ms: number };
+
+/** A request target without its query, as every line and metric names it: a sign-in callback's query is a secret. */
+export function withoutQuery(url: string): string {
+  const queryStart = url.indexOf('?');
+  return queryStart === -1 ? url : url.slice(0, queryStart);
+}
+
 /**
- * One line per request instead of Fastify's two (received, completed), each with a serialised request: method, path
- * without its query (a sign-in callback's query carries a one-time code), status and milliseconds. Written at info
- * level from the request's logger, so LOG_LEVEL=warn turns it off; failures keep Fastify's error line. The metrics
- * are taken here too, where the path is already cut, rather than in a hook of their own on every request.
+ * Writes an answered request down, whichever path answered it (Fastify, or the gate's fast lane): the metrics sample,
+ * and one access line at info level (LOG_LEVEL=warn turns it off). `reqId` names a request `log` does not bind; no
+ * line is written for a failure, which has Fastify's error line instead.
+ */
+export function requestRecorder(observe: RequestObserver | undefined) {
+  return (log: FastifyBaseLogger, answered: AnsweredRequest, line: { reqId?: string; failed?: boolean } = {}) => {
+    const { method, path, status, ms } = answered;
+    observe?.(method, path, status, ms);
+    if (line.failed) return;
+    const fields = { method, path, status, ms: Math.round(ms * 10) / 10 };
+    log.info(line.reqId === undefined ? fields : { reqId: line.reqId, ...fields });
+  };
+}
+
+export type RequestRecorder = ReturnType<typeof requestRecorder>;
+
+/**
+ * One line per request instead of Fastify's two (received, completed), each with a serialised request, written by
+ * `requestRecorder` from the request's logger; failures keep Fastify's error line. The metrics are taken there too,
+ * where the path is already cut, rather than in a hook of their own on every request.
  */
 export class AccessLog extends LogController {
-  constructor(private readonly observe?: RequestObserver) {
+  constructor(private readonly record: RequestRecorder) {
     super();
   }
 
   override incomingRequest() {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    const queryStart = request.url.indexOf('?');
-    const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
-    this.observe?.(request.method, path, reply.statusCode, reply.elapsedTime);
-    if (error) return super.requestCompleted(error, request, reply);
-    request.log.info({
+    const answered = {
       method: request.method,
-      path,
+      path: withoutQuery(request.url),
       status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
-    });
+      ms: reply.elapsedTime,
+    };
+    this.record(request.log, answered, { failed: Boolean(error) });
+    if (error) super.requestCompleted(error, request, reply);
   }
 }

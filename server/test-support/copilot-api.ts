@@ -2,8 +2,11 @@ import { threadWithMessagesResponseSchema } from '@acme/contract';
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
 import Fastify from 'fastify';
 import type { Viewer } from '../src/auth/viewer.js';
-import { createChatModel } from '../src/copilot/model/provider.js';
-import { type CopilotOptions, copilotRoutes } from '../src/copilot/routes.js';
+import { loadConfig } from '../src/config.js';
+import { modelPlugin } from '../src/copilot/model/model-plugin.js';
+import type { ImageTextReader } from '../src/copilot/ocr/image-text-reader.js';
+import { copilotRoutes } from '../src/copilot/routes.js';
+import { openLimits } from '../src/limits/limits.js';
 import { createSearchEngine } from '../src/search/engine.js';
 import type { Store } from '../src/store/database.js';
 import { docSection } from './doc-sections.js';
@@ -50,40 +53,57 @@ export const handbookSections = [
 /** Where each provider's API lives under the local model stand-in, as under its real host. */
 const apiRoots = { openai: '/v1', anthropic: '/v1', google: '/v1beta' } as const;
 
+/** The model settings of a server that calls the local model stand-in at `modelUrl` in `provider`'s protocol. */
+const modelEnvironment = (modelUrl: string, provider: keyof typeof apiRoots) => ({
+  COPILOT_PROVIDER: provider,
+  COPILOT_MODEL: 'test-model',
+  COPILOT_API_KEY: 'test-key',
+  COPILOT_BASE_URL: `${modelUrl}${apiRoots[provider]}`,
+  COPILOT_TIMEOUT_SECONDS: '10',
+  COPILOT_VISION: 'false',
+  COPILOT_MAX_OUTPUT_TOKENS: '500',
+});
+
+/** Stands in for the OCR engine: it finds no text on any screenshot. */
+const readsNoText: ImageTextReader = { read: async () => ({ text: '' }), close: async () => {} };
+
 /**
- * Dev Copilot's API on a real port, with the gate replaced by `viewerFrom`: docs-only, or answering with the model
- * at `modelUrl` (the local model stand-in, spoken to in `provider`'s protocol, OpenAI's by default).
+ * Dev Copilot's API on a real port, with the gate replaced by `viewerFrom`, the search by one over `handbookSections`
+ * and OCR by `readsNoText`: docs-only, or answering with the model at `modelUrl` (the local model stand-in, spoken to
+ * in `provider`'s protocol, OpenAI's by default). `environment` adds settings (ASK_REQUESTS_PER_MINUTE, say).
  */
 export async function startCopilotApi(
   store: Store,
-  options: { modelUrl?: string; provider?: keyof typeof apiRoots } & Partial<CopilotOptions> = {},
+  options: { modelUrl?: string; provider?: keyof typeof apiRoots; environment?: Record<string, string> } = {},
 ) {
+  const { modelUrl, provider = 'openai' } = options;
   const app = Fastify();
+  app.decorate(
+    'config',
+    loadConfig({
+      NODE_ENV: 'test',
+      PUBLIC_URL: publicOrigin,
+      // Never asked: `viewerFrom` stands in for signing in.
+      OIDC_ISSUER: testIssuer,
+      OIDC_CLIENT_ID: 'handbook',
+      OIDC_CLIENT_SECRET: 'test-secret',
+      ...(modelUrl ? modelEnvironment(modelUrl, provider) : {}),
+      ...options.environment,
+    }),
+  );
+  app.decorate('metrics', undefined);
+  app.decorate('store', store);
+  // Counted in this process alone.
+  app.decorate('limits', await openLimits({ log: app.log }));
+  const engine = createSearchEngine(handbookSections);
+  app.decorate('searchIndex', { current: () => engine, semantic: undefined, ready: async () => {} });
+  app.decorate('imageText', readsNoText);
   app.decorateRequest('viewer', null as never);
   app.addHook('onRequest', async (request) => {
     request.viewer = viewerFrom(request.headers);
   });
-  const engine = createSearchEngine(handbookSections);
-  const { modelUrl, provider = 'openai', ...rest } = options;
-  const model = modelUrl
-    ? await createChatModel({
-        provider,
-        model: 'test-model',
-        apiKey: 'test-key',
-        baseUrl: `${modelUrl}${apiRoots[provider]}`,
-        timeoutMs: 10_000,
-        vision: false,
-        maxOutputTokens: 500,
-        embeddingModel: undefined,
-      })
-    : undefined;
-  await app.register(copilotRoutes, {
-    publicOrigin,
-    db: store.db,
-    currentIndex: () => engine,
-    model: model && { languageModel: model, timeoutMs: 10_000, vision: false, maxOutputTokens: 500 },
-    ...rest,
-  });
+  await app.register(modelPlugin);
+  await app.register(copilotRoutes);
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 
   /** Calls the API as `as` (signed out without it), from our own origin unless told otherwise. */

@@ -25,7 +25,7 @@ async function laneServer(parts: Partial<FastLaneParts>) {
       body: 'sign in',
     }),
     currentPolicy: () => ({}),
-    accessLine: undefined,
+    record: () => {},
     onError: (error) => errors.push(error),
     ...parts,
   });

@@ -1,11 +1,11 @@
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import type { RequestObserver } from '../access-log.js';
+import { type AnsweredRequest, withoutQuery } from '../access-log.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import { type SignInAnswer, type SignInDetails, signInStatus } from '../auth/sign-in-response.js';
 import { isAllowed, type Viewer } from '../auth/viewer.js';
 import { encodingFor, matchesEtag } from './file-response.js';
 import { keptAnswers } from './kept-answers.js';
-import { answerWriter, fileHeaderLists, headerList, type PreparedAnswer, type Written } from './lane-output.js';
+import { answerWriter, fileHeaderLists, headerList, type PreparedAnswer } from './lane-output.js';
 import { resolveSitePath } from './site-files.js';
 import type { SiteSnapshot } from './site-snapshot.js';
 
@@ -29,9 +29,8 @@ export type FastLaneParts = {
   signInAnswer: (viewer: Viewer, accept: string | undefined, details: SignInDetails) => SignInAnswer;
   /** The access policy in force; the sign-in page names its domains, so a new policy object means new pages. */
   currentPolicy: () => object;
-  /** Writes the access line of an answered request; undefined when access lines are off (LOG_LEVEL above info). */
-  accessLine: ((line: { reqId: string; method: string; path: string; status: number; ms: number }) => void) | undefined;
-  observe?: RequestObserver | undefined;
+  /** Writes an answered request down as Fastify's are (access-log.ts: its access line and metrics). */
+  record: (answered: AnsweredRequest, reqId: string) => void;
   /** Told of a failure in the lane; the request then goes to Fastify (or, when already answered, is left as it is). */
   onError: (error: unknown) => void;
 };
@@ -72,17 +71,10 @@ export function createFastLane() {
     }
   };
   const write = answerWriter({
-    onWritten({ method, path, status, ms }: Written) {
+    onWritten(written) {
       answered += 1;
       try {
-        parts?.observe?.(method, path, status, ms);
-        parts?.accessLine?.({
-          reqId: `lane-${answered.toString(36)}`,
-          method,
-          path,
-          status,
-          ms: Math.round(ms * 10) / 10,
-        });
+        parts?.record(written, `lane-${answered.toString(36)}`);
       } catch (error) {
         reportError(error);
       }
@@ -138,9 +130,7 @@ export function createFastLane() {
     const method = req.method;
     if (!lane || stopping || (method !== 'GET' && method !== 'HEAD')) return false;
     const startedAt = performance.now();
-    const url = req.url ?? '/';
-    const queryStart = url.indexOf('?');
-    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const path = withoutQuery(req.url ?? '/');
     let answer: PreparedAnswer | undefined;
     try {
       answer = answerOf(lane, method, path, req);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { AnsweredRequest } from '../access-log.js';
 import type { Encoding } from './built-site.js';
 import type { SecurityHeaders } from './security-headers.js';
 import type { ServedFile } from './site-snapshot.js';
@@ -48,9 +49,6 @@ export function fileHeaderLists() {
   };
 }
 
-/** An answer written: what the access line and the metrics are told. */
-export type Written = { method: string; path: string; status: number; ms: number };
-
 type Waiting = { res: ServerResponse; answer: PreparedAnswer; method: string; path: string; startedAt: number };
 
 /**
@@ -60,7 +58,10 @@ type Waiting = { res: ServerResponse; answer: PreparedAnswer; method: string; pa
  * only for the other requests that arrived with it. `onWritten` is told of each answer handed to its connection (ms
  * from the request to then); a write that throws ends that connection alone and goes to `onError`.
  */
-export function answerWriter(handlers: { onWritten: (written: Written) => void; onError: (error: unknown) => void }) {
+export function answerWriter(handlers: {
+  onWritten: (written: AnsweredRequest) => void;
+  onError: (error: unknown) => void;
+}) {
   let waiting: Waiting[] = [];
   const writeAll = () => {
     const answers = waiting;

@@ -9,13 +9,6 @@ import type { HoldLimits } from './built-site.js';
 import type { BuiltSiteReply, BuiltSiteRequest, SearchIndexReply } from './built-site-worker.js';
 import { type SiteSnapshot, siteSnapshot } from './site-snapshot.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Resolves once the first build's search index is in (or could not be built). */
-    searchReady(): Promise<void>;
-  }
-}
-
 export type SiteFollower = {
   /** The newest complete build. Never waits: a rebuild is read in the background and swapped in whole. */
   current(): SiteSnapshot;

@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { sendApiError } from '../api-errors.js';
 import { safeReturnPath } from '../auth/return-path.js';
-import { type SendSignInPage, signInStatus } from '../auth/sign-in-response.js';
+import { signInStatus } from '../auth/sign-in-response.js';
 import { isAllowed } from '../auth/viewer.js';
 import { sendServedFile } from './file-response.js';
 import { resolveSitePath } from './site-files.js';
@@ -12,22 +13,23 @@ import type { SiteSnapshot } from './site-snapshot.js';
  * redirects, precompressed files and the site's own 404 page. Everyone else gets the sign-in page, whatever the path,
  * so not even the route list leaks. Each page answers at one address, its canonical one; the other spelling redirects.
  */
-export async function siteRoutes(
-  app: FastifyInstance,
-  options: { current: () => SiteSnapshot; sendSignInPage: SendSignInPage },
-) {
-  app.route({
-    method: ['GET', 'HEAD'],
-    url: '/*',
-    handler: (request, reply) => {
-      if (!isAllowed(request.viewer)) {
-        const status = signInStatus(request.viewer);
-        return options.sendSignInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
-      }
-      return sendSitePath(request, reply, options.current());
-    },
-  });
-}
+export const siteRoutes = fp(
+  async (app) => {
+    const { site, signInPage } = app;
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: '/*',
+      handler: (request, reply) => {
+        if (!isAllowed(request.viewer)) {
+          const status = signInStatus(request.viewer);
+          return signInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
+        }
+        return sendSitePath(request, reply, site.current());
+      },
+    });
+  },
+  { name: 'site-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['site', 'signInPage'] } },
+);
 
 /** Answers a path of the built site from this snapshot: its file, its canonical address, or the site's 404 page. */
 export function sendSitePath(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {

@@ -1,5 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import { resourceMetadataUrlOf } from '../auth/tokens/resource-metadata.js';
 import { refuseBearer } from '../auth/tokens/token-viewer.js';
 import { isAllowed } from '../auth/viewer.js';
 import { handbookApi } from './handbook-api.js';
@@ -24,37 +26,43 @@ function methodNotAllowed(reply: FastifyReply) {
  * access token is accepted here (auth/tokens/): a browser's session cookie is not, so no other site can make a
  * signed-in browser call it. Without one: 401 pointing at the RFC 9728 metadata, as the MCP specification asks.
  */
-export async function mcpRoutes(app: FastifyInstance, options: { publicUrl: URL; resourceMetadataUrl: string }) {
-  const origin = options.publicUrl.origin;
-  app.addHook('onRequest', async (request, reply) => {
-    const viewer = request.viewer;
-    if (viewer.state !== 'signed-in' || viewer.personalTokenId === undefined) {
-      return refuseBearer(reply, options.resourceMetadataUrl);
-    }
-    // The token hook has already refused an owner the policy refuses; this keeps /mcp closed should that change.
-    if (!isAllowed(viewer)) return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
-  });
-  app.get('/mcp', async (_request, reply) => methodNotAllowed(reply));
-  app.delete('/mcp', async (_request, reply) => methodNotAllowed(reply));
-  app.post('/mcp', async (request, reply) => {
-    const api = handbookApi(app, request.headers.authorization ?? '', origin);
-    const server = handbookServer({ api, origin, version: '1.0.0' });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
-    reply.raw.setHeader('cache-control', 'no-store');
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (error) {
-      request.log.error({ err: error }, 'the MCP request failed');
-      if (!reply.raw.headersSent) {
-        reply.raw.writeHead(500, { 'content-type': 'application/json' });
-        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+export const mcpRoutes = fp(
+  async (app) => {
+    const origin = app.config.publicUrl.origin;
+    const resourceMetadataUrl = resourceMetadataUrlOf(app.config.publicUrl);
+    app.addHook('onRequest', async (request, reply) => {
+      const viewer = request.viewer;
+      if (viewer.state !== 'signed-in' || viewer.personalTokenId === undefined) {
+        return refuseBearer(reply, resourceMetadataUrl);
       }
-    }
-  });
-}
+      // The token hook has already refused an owner the policy refuses; this keeps /mcp closed should that change.
+      if (!isAllowed(viewer)) return refuseBearer(reply, resourceMetadataUrl, 'invalid_token');
+    });
+    app.get('/mcp', async (_request, reply) => methodNotAllowed(reply));
+    app.delete('/mcp', async (_request, reply) => methodNotAllowed(reply));
+    app.post('/mcp', async (request, reply) => {
+      const api = handbookApi(app, request.headers.authorization ?? '', origin);
+      const server = handbookServer({ api, origin, version: '1.0.0' });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.hijack();
+      reply.raw.setHeader('cache-control', 'no-store');
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (error) {
+        request.log.error({ err: error }, 'the MCP request failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json' });
+          reply.raw.end(
+            JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }),
+          );
+        }
+      }
+    });
+  },
+  { name: 'mcp-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['config'] } },
+);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Store } from '../store/database.js';
 import { watchWriteFailures } from './write-failures.js';
 
@@ -49,6 +50,15 @@ export function registerHealthRoutes(
       .send({ status: ready ? 'ready' : 'unavailable', checks });
   });
 }
+
+/** The probes on the server's own store and site, on the instance itself (no encapsulation): every hook applies. */
+export const healthPlugin = fp(
+  async (app) => {
+    const { store, site } = app;
+    registerHealthRoutes(app, { store, siteLoaded: () => site.current().files.size > 0 });
+  },
+  { name: 'health', fastify: '5.x', dependencies: ['store', 'site'], decorators: { fastify: ['store', 'site'] } },
+);
 
 async function checkDatabase(store: Store): Promise<Check> {
   let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
 import { type MaintenanceLock, openMaintenanceLock, soleInstanceLock } from '../store/maintenance-lock.js';
@@ -7,6 +8,13 @@ import { countActiveSessions } from '../store/sessions.js';
 import { type MaintenanceReport, maintenanceTasks, runMaintenance, scheduleRounds } from './maintenance.js';
 import type { Metrics } from './metrics.js';
 import { listenForScrapes } from './metrics-listener.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's metrics when METRICS_PORT is set (`loadMetrics`), else undefined. */
+    metrics: Metrics | undefined;
+  }
+}
 
 export type OperationsOptions = {
   config: Pick<
@@ -39,12 +47,26 @@ const activeSessionsTtlMs = 15_000;
 
 /**
  * What keeps the server fit to run for months: the scheduled maintenance and, when METRICS_PORT is set, the metrics
- * and their listener. Called before any plugin is registered, so its error hook covers every route.
+ * and their listener. Its error hook is the instance's own, so it covers every route.
  */
 export function runOperations(app: FastifyInstance, options: OperationsOptions) {
   scheduleMaintenance(app, options);
   if (options.metrics) watchForMetrics(app, options, options.metrics);
 }
+
+/** `runOperations` on the server's own store, metrics and site. */
+export const operationsPlugin = fp(
+  async (app) => {
+    const { config, store, metrics, site } = app;
+    runOperations(app, { config, store, metrics, buildLoadedAt: () => site.current().loadedAt });
+  },
+  {
+    name: 'operations',
+    fastify: '5.x',
+    dependencies: ['store', 'site'],
+    decorators: { fastify: ['config', 'metrics', 'store', 'site'] },
+  },
+);
 
 function scheduleMaintenance(app: FastifyInstance, { config, store, metrics }: OperationsOptions) {
   // Instances sharing PostgreSQL take turns; the embedded database has one server.

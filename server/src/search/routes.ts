@@ -1,15 +1,12 @@
 import { type SearchResponse, searchOpenedSchema, searchQuerySchema } from '@acme/contract';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { apiErrorHandler } from '../api-errors.js';
 import { requireAllowedViewer } from '../auth/guards.js';
 import { ownerKeyOf } from '../auth/reader-identity.js';
-import type { Limits } from '../limits/limits.js';
 import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
-import type { Database } from '../store/database.js';
 import { markSearchResultOpened } from '../store/search-queries.js';
-import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
 import { createSearchLog } from './search-log.js';
@@ -20,62 +17,61 @@ import { searchableQuery } from './searchable-query.js';
  * the maintainers' insights (one row per search typed, credentials masked); POST /api/search/opened marks that a
  * result of it was opened, so searches that found nothing useful show up.
  */
-export async function searchRoutes(
-  app: FastifyInstance,
-  options: {
-    publicOrigin: string;
-    currentEngine: () => SearchEngine;
-    /** A reader typing fast sends a search per keystroke; the bound must allow that. */
-    requestsPerMinute: number;
-    /** Counts searches across instances; without it, this instance counts alone. */
-    limits?: Limits | undefined;
-    db: Database;
+export const searchRoutes = fp(
+  async (app) => {
+    const { config, searchIndex, limits, store } = app;
+    const searchLog = createSearchLog(store.db, (error) => app.log.warn({ err: error }, 'could not log a search'));
+    app.addHook('onRequest', requireAllowedViewer({ publicOrigin: config.publicUrl.origin, feature: 'search' }));
+    // After the gate, so it counts per signed-in reader; every keystroke is a search, so the bound is generous.
+    await registerReaderRateLimit(app, {
+      scope: 'search',
+      code: 'rate_limited:search',
+      what: 'searches',
+      // A reader typing fast sends a search per keystroke; the bound must allow that.
+      perMinute: config.searchRequestsPerMinute,
+      store: limits.perMinuteStore,
+    });
+    app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:search', internal: 'internal:search' }));
+    app.setValidatorCompiler(validatorCompiler);
+    app
+      .withTypeProvider<ZodTypeProvider>()
+      .get('/api/search', { schema: { querystring: searchQuerySchema } }, async (request, reply) => {
+        const { q, limit, ctx } = request.query;
+        const query = searchableQuery(q);
+        const engine = searchIndex.current();
+        const hits = query ? engine.search(query, { limit, pathPrefix: ctx, asYouType: true }) : [];
+        if (query && request.viewer.state === 'signed-in') {
+          void searchLog.record(ownerKeyOf(request.viewer.session), query, hits.length);
+        }
+        const response: SearchResponse = {
+          query,
+          results: hits.map((hit) => ({
+            url: hit.url,
+            pageTitle: hit.pageTitle,
+            heading: hit.heading ?? null,
+            breadcrumbs: hit.breadcrumbs,
+            title: highlight(hit.heading ?? hit.pageTitle, hit.matchedTerms),
+            snippet: highlight(
+              around(bestSentence(hit, hit.matchedTerms, engine.termWeight), hit.matchedTerms),
+              hit.matchedTerms,
+            ),
+          })),
+        };
+        return reply.header('cache-control', 'private, no-cache').send(response);
+      });
+    app
+      .withTypeProvider<ZodTypeProvider>()
+      .post('/api/search/opened', { schema: { body: searchOpenedSchema } }, async (request, reply) => {
+        if (request.viewer.state !== 'signed-in') return reply.code(401).send();
+        const query = searchableQuery(request.body.q);
+        await markSearchResultOpened(store.db, { owner: ownerKeyOf(request.viewer.session), query });
+        return reply.code(204).send();
+      });
   },
-) {
-  const searchLog = createSearchLog(options.db, (error) => app.log.warn({ err: error }, 'could not log a search'));
-  app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'search' }));
-  // After the gate, so it counts per signed-in reader; every keystroke is a search, so the bound is generous.
-  await registerReaderRateLimit(app, {
-    scope: 'search',
-    code: 'rate_limited:search',
-    what: 'searches',
-    perMinute: options.requestsPerMinute,
-    store: options.limits?.perMinuteStore,
-  });
-  app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:search', internal: 'internal:search' }));
-  app.setValidatorCompiler(validatorCompiler);
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get('/api/search', { schema: { querystring: searchQuerySchema } }, async (request, reply) => {
-      const { q, limit, ctx } = request.query;
-      const query = searchableQuery(q);
-      const engine = options.currentEngine();
-      const hits = query ? engine.search(query, { limit, pathPrefix: ctx, asYouType: true }) : [];
-      if (query && request.viewer.state === 'signed-in') {
-        void searchLog.record(ownerKeyOf(request.viewer.session), query, hits.length);
-      }
-      const response: SearchResponse = {
-        query,
-        results: hits.map((hit) => ({
-          url: hit.url,
-          pageTitle: hit.pageTitle,
-          heading: hit.heading ?? null,
-          breadcrumbs: hit.breadcrumbs,
-          title: highlight(hit.heading ?? hit.pageTitle, hit.matchedTerms),
-          snippet: highlight(
-            around(bestSentence(hit, hit.matchedTerms, engine.termWeight), hit.matchedTerms),
-            hit.matchedTerms,
-          ),
-        })),
-      };
-      return reply.header('cache-control', 'private, no-cache').send(response);
-    });
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .post('/api/search/opened', { schema: { body: searchOpenedSchema } }, async (request, reply) => {
-      if (request.viewer.state !== 'signed-in') return reply.code(401).send();
-      const query = searchableQuery(request.body.q);
-      await markSearchResultOpened(options.db, { owner: ownerKeyOf(request.viewer.session), query });
-      return reply.code(204).send();
-    });
-}
+  {
+    name: 'search-routes',
+    fastify: '5.x',
+    encapsulate: true,
+    decorators: { fastify: ['config', 'searchIndex', 'limits', 'store'] },
+  },
+);

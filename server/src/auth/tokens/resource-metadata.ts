@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 
 /** Where RFC 9728's metadata of the MCP endpoint lives; the 401 of a bearer request points here. */
 export function resourceMetadataUrlOf(publicUrl: URL): string {
@@ -16,14 +16,18 @@ export function protectedResourceOf(publicUrl: URL): string {
  * made in the handbook, is the credential. Served at the well-known address and at its `/mcp` suffixed form, the
  * two places MCP clients look.
  */
-export async function resourceMetadataRoutes(app: FastifyInstance, options: { publicUrl: URL }) {
-  const document = {
-    resource: protectedResourceOf(options.publicUrl),
-    bearer_methods_supported: ['header'],
-    resource_name: 'Acme Developer Handbook',
-    resource_documentation: new URL('/access-tokens', options.publicUrl).href,
-  };
-  for (const url of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-    app.get(url, async (_request, reply) => reply.header('cache-control', 'public, max-age=3600').send(document));
-  }
-}
+export const resourceMetadataRoutes = fp(
+  async (app) => {
+    const { publicUrl } = app.config;
+    const document = {
+      resource: protectedResourceOf(publicUrl),
+      bearer_methods_supported: ['header'],
+      resource_name: 'Acme Developer Handbook',
+      resource_documentation: new URL('/access-tokens', publicUrl).href,
+    };
+    for (const url of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+      app.get(url, async (_request, reply) => reply.header('cache-control', 'public, max-age=3600').send(document));
+    }
+  },
+  { name: 'resource-metadata-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['config'] } },
+);

@@ -6,11 +6,10 @@ import {
   type TokenList,
   tokenIdParamsSchema,
 } from '@acme/contract';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
-import type { Database } from '../../store/database.js';
 import {
   countLivePersonalTokens,
   createPersonalToken,
@@ -43,67 +42,73 @@ const listed = (row: PersonalTokenRow): PersonalToken => ({
  * The reader's personal access tokens: make one (shown this once), list them, revoke one. Session only (a token is
  * never accepted here: token-scope.ts), writes only from our own pages, as every other write.
  */
-export async function tokenRoutes(app: FastifyInstance, options: { db: Database; publicOrigin: string }) {
-  const { db } = options;
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:token', internal: 'internal:tokens' }));
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
-  app.addHook('onRequest', requireAllowedViewer({ publicOrigin: options.publicOrigin, feature: 'access tokens' }));
-  app.addHook('onRequest', async (request, reply) => {
-    // Not reachable while token-scope.ts leaves this API out; kept so that widening that list cannot open it.
-    if (request.viewer.state === 'signed-in' && request.viewer.personalTokenId !== undefined) {
-      return sendApiError(reply, 'unauthorized:session', 'Sign in to the handbook to manage access tokens.');
-    }
-  });
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-
-  routes.get('/api/tokens', async (request): Promise<TokenList> => {
-    const owner = ownerKeyOf(signedInSession(request.viewer));
-    const rows = await listPersonalTokens(db, { owner, now: new Date() });
-    return { tokens: rows.map(listed) };
-  });
-
-  routes.post('/api/tokens', { schema: { body: createTokenRequestSchema } }, async (request, reply) => {
-    const session = signedInSession(request.viewer);
-    const owner = ownerKeyOf(session);
-    const now = new Date();
-    if ((await countLivePersonalTokens(db, { owner, now })) >= maxTokensPerReader) {
-      return sendApiError(
-        reply,
-        'conflict:token_limit',
-        `You have ${maxTokensPerReader} tokens, the most one reader may hold; revoke one you no longer use.`,
-      );
-    }
-    const minted = mintPersonalToken();
-    const row = await createPersonalToken(db, {
-      id: minted.id,
-      owner,
-      issuer: session.issuer,
-      subject: session.subject,
-      email: session.email,
-      emailVerified: session.emailVerified,
-      hostedDomain: session.hostedDomain,
-      name: request.body.name,
-      secretHash: minted.secretHash,
-      expiresAt: new Date(now.getTime() + request.body.expiresInDays * day),
+export const tokenRoutes = fp(
+  async (app) => {
+    const { db } = app.store;
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:token', internal: 'internal:tokens' }));
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
     });
-    const created: CreatedToken = {
-      id: row.id,
-      token: minted.token,
-      name: row.name,
-      expiresAt: row.expiresAt.toISOString(),
-    };
-    return reply.code(201).send(created);
-  });
+    app.addHook(
+      'onRequest',
+      requireAllowedViewer({ publicOrigin: app.config.publicUrl.origin, feature: 'access tokens' }),
+    );
+    app.addHook('onRequest', async (request, reply) => {
+      // Not reachable while token-scope.ts leaves this API out; kept so that widening that list cannot open it.
+      if (request.viewer.state === 'signed-in' && request.viewer.personalTokenId !== undefined) {
+        return sendApiError(reply, 'unauthorized:session', 'Sign in to the handbook to manage access tokens.');
+      }
+    });
+    const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.delete('/api/tokens/:id', { schema: { params: tokenIdParamsSchema } }, async (request, reply) => {
-    const owner = ownerKeyOf(signedInSession(request.viewer));
-    if (!(await deletePersonalToken(db, { owner, id: request.params.id }))) {
-      return sendApiError(reply, 'not_found:token');
-    }
-    return reply.code(204).send();
-  });
-}
+    routes.get('/api/tokens', async (request): Promise<TokenList> => {
+      const owner = ownerKeyOf(signedInSession(request.viewer));
+      const rows = await listPersonalTokens(db, { owner, now: new Date() });
+      return { tokens: rows.map(listed) };
+    });
+
+    routes.post('/api/tokens', { schema: { body: createTokenRequestSchema } }, async (request, reply) => {
+      const session = signedInSession(request.viewer);
+      const owner = ownerKeyOf(session);
+      const now = new Date();
+      if ((await countLivePersonalTokens(db, { owner, now })) >= maxTokensPerReader) {
+        return sendApiError(
+          reply,
+          'conflict:token_limit',
+          `You have ${maxTokensPerReader} tokens, the most one reader may hold; revoke one you no longer use.`,
+        );
+      }
+      const minted = mintPersonalToken();
+      const row = await createPersonalToken(db, {
+        id: minted.id,
+        owner,
+        issuer: session.issuer,
+        subject: session.subject,
+        email: session.email,
+        emailVerified: session.emailVerified,
+        hostedDomain: session.hostedDomain,
+        name: request.body.name,
+        secretHash: minted.secretHash,
+        expiresAt: new Date(now.getTime() + request.body.expiresInDays * day),
+      });
+      const created: CreatedToken = {
+        id: row.id,
+        token: minted.token,
+        name: row.name,
+        expiresAt: row.expiresAt.toISOString(),
+      };
+      return reply.code(201).send(created);
+    });
+
+    routes.delete('/api/tokens/:id', { schema: { params: tokenIdParamsSchema } }, async (request, reply) => {
+      const owner = ownerKeyOf(signedInSession(request.viewer));
+      if (!(await deletePersonalToken(db, { owner, id: request.params.id }))) {
+        return sendApiError(reply, 'not_found:token');
+      }
+      return reply.code(204).send();
+    });
+  },
+  { name: 'token-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['config', 'store'] } },
+);

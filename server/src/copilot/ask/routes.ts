@@ -3,47 +3,47 @@ import { ApiError, type AskAiResponse, askAiRequestSchema } from '@acme/contract
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
-import { startAnswer } from '../answer/answer-service.js';
+import { questionBodyLimit, tooLargeAdvice } from '../copilot.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { readerOf } from '../reader.js';
-import { type CopilotRouteOptions, tooLargeAdvice } from '../route-options.js';
 import { StoppedByShutdown } from '../turn/running-answers.js';
 
 /** A question a shutdown stopped may be asked again at once: the balancer sends it to another instance. */
 const askAgainAfterSeconds = 1;
 
 /** POST /api/askAi, spec section 7's call: stateless, for scripts; the whole answer at once as `{data}`. */
-export async function askRoute(app: FastifyInstance, options: CopilotRouteOptions) {
+export async function askRoute(app: FastifyInstance) {
+  const { copilot } = app;
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:ask', internal: 'internal:ask', tooLargeAdvice }));
   app
     .withTypeProvider<ZodTypeProvider>()
     .post(
       '/api/askAi',
-      { schema: { body: askAiRequestSchema }, bodyLimit: options.bodyLimit },
+      { schema: { body: askAiRequestSchema }, bodyLimit: questionBodyLimit },
       async (request, reply) => {
         const asked = performance.now();
         const images = checkImages(request.body.messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
         const reader = readerOf(request);
-        const slot = await options.running.begin(reader);
+        const slot = await copilot.running.begin(reader);
         // Nobody reads an answer whose caller went away: stop it, the provider's request included. The caller may have
         // gone while the slot was taken (a round trip to the shared limits), before this listened.
         reply.raw.on('close', () => reply.raw.writableFinished || slot.cancel());
         if (request.raw.socket.destroyed) slot.cancel();
         try {
-          const run = await startAnswer(options, request.body, { images, owner: reader }, slot.signal);
+          const run = await copilot.answer(request.body, { images, owner: reader }, slot.signal);
           if (run.modelFailure) {
             const { code, reason } = run.modelFailure;
             request.log.warn({ code, reason }, 'the model failed; docs answered');
-            options.observer?.modelFellBack(code);
+            copilot.observer?.modelFellBack(code);
           }
           let text = '';
           // A JSON caller gets the answer; the model's search shows in the sources it led to.
           for await (const piece of run.pieces) if (typeof piece === 'string') text += piece;
           const finished = run.finish(text);
           const { covered, confidence, sources, closest } = finished;
-          await options.recordAnswer({ ...run, covered, confidence, owner: reader, sources, answerId: randomUUID() });
-          options.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
+          await copilot.record({ ...run, covered, confidence, owner: reader, sources, answerId: randomUUID() });
+          copilot.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
           const response: AskAiResponse = {
             data: finished.text,
             covered,
@@ -55,7 +55,7 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
           return response;
         } catch (error) {
           if (slot.signal.aborted) {
-            options.observer?.cancelled();
+            copilot.observer?.cancelled();
             // Stopped by a shutdown, the caller is still waiting: tell it to ask again (another instance answers)
             // rather than leave its connection to be cut. A caller that went away is told nothing.
             const reason: unknown = slot.signal.reason;
@@ -65,7 +65,7 @@ export async function askRoute(app: FastifyInstance, options: CopilotRouteOption
             return reply;
           }
           const failure = classifyModelError(error);
-          options.observer?.failed(failure.code);
+          copilot.observer?.failed(failure.code);
           request.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the model failed');
           return sendApiError(reply, failure.code, failure.message);
         } finally {

@@ -22,7 +22,7 @@ describe('thread routes', () => {
   beforeAll(async () => {
     store = await openStore({ dataDirectory: inMemoryDataDirectory });
     // Docs-only answers; the limit is out of the way of the many questions these tests ask.
-    api = await startCopilotApi(store, { requestsPerMinute: 1000 });
+    api = await startCopilotApi(store, { environment: { ASK_REQUESTS_PER_MINUTE: '1000' } });
   });
 
   afterAll(async () => {

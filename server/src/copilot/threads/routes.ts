@@ -20,14 +20,15 @@ import {
 } from '../../store/conversations.js';
 import { clearFeedback, setFeedback } from '../../store/messages.js';
 import { readerOf } from '../reader.js';
-import type { CopilotRouteOptions } from '../route-options.js';
 
 const byId = { params: z.strictObject({ id: recordId }) };
 // A POST without a body creates an untitled chat; Fastify validates a missing body as null.
 const createThreadBody = z.preprocess((body) => body ?? {}, createThreadRequestSchema);
 
 /** Dev Copilot's saved conversations: each reader sees and changes only their own; another's are not found. */
-export async function threadRoutes(app: FastifyInstance, { db, running }: CopilotRouteOptions) {
+export async function threadRoutes(app: FastifyInstance) {
+  const { db } = app.store;
+  const { running } = app.copilot;
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:input', internal: 'internal:threads' }));
   const routes = app.withTypeProvider<ZodTypeProvider>();
 

@@ -3,24 +3,21 @@ import { pipeUIMessageStreamToResponse } from 'ai';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler } from '../../api-errors.js';
+import { questionBodyLimit, tooLargeAdvice } from '../copilot.js';
 import { readerOf } from '../reader.js';
-import { type CopilotRouteOptions, tooLargeAdvice } from '../route-options.js';
 import { startTurn } from './turn-service.js';
 
 /** POST /api/turns: one turn of a stored conversation, its answer streamed as an AI SDK UI message stream. */
-export async function turnRoutes(app: FastifyInstance, options: CopilotRouteOptions) {
+export async function turnRoutes(app: FastifyInstance) {
+  const { copilot, store } = app;
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:ask', internal: 'internal:ask', tooLargeAdvice }));
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(
     '/api/turns',
-    { schema: { body: turnRequestSchema }, bodyLimit: options.bodyLimit },
+    { schema: { body: turnRequestSchema }, bodyLimit: questionBodyLimit },
     async (request, reply) => {
-      const stream = await startTurn(
-        { ...options, log: request.log, onAnswered: options.recordAnswer },
-        readerOf(request),
-        request.body,
-      );
+      const stream = await startTurn({ db: store.db, copilot, log: request.log }, readerOf(request), request.body);
       // The headers set so far (security headers among them) go out with the stream.
       const headers = Object.fromEntries(
         Object.entries(reply.getHeaders()).flatMap(([name, value]) =>

@@ -12,37 +12,18 @@ import { staleAnswerMs, stillWriting } from '../../store/answer-progress.js';
 import type { Database } from '../../store/database.js';
 import { appendMessage, updateAnswer } from '../../store/messages.js';
 import type { MessageStatus } from '../../store/schema.js';
-import { type AnswerDependencies, type AnswerRun, startAnswer } from '../answer/answer-service.js';
-import type { CopilotObserver } from '../copilot-observer.js';
+import type { AnswerRun } from '../answer/answer-service.js';
+import type { Copilot } from '../copilot.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { conversationFor, placeQuestion, textOf } from './conversation.js';
-import { type RunningAnswers, StoppedByReader } from './running-answers.js';
+import { StoppedByReader } from './running-answers.js';
 
 export type TurnMessage = UIMessage<TurnMetadata, TurnDataParts>;
 type Writer = UIMessageStreamWriter<TurnMessage>;
 
-/** What is known of one answered question once its answer is stored; the maintainers' report reads these. */
-export type AnsweredQuestion = {
-  /** The reader's subject key, as the threads are owned (src/auth/reader-identity.ts). */
-  owner: string;
-  question: string;
-  mode: TurnMetadata['mode'];
-  confidence: TurnMetadata['confidence'];
-  covered: boolean;
-  nearestPage: { url: string; title: string } | null;
-  sources: AnswerSource[];
-  answerId: string;
-};
-
-export type TurnDependencies = AnswerDependencies & {
-  db: Database;
-  running: RunningAnswers;
-  log: FastifyBaseLogger;
-  /** Called with every stored complete answer; must not throw. */
-  onAnswered?: ((question: AnsweredQuestion) => Promise<void>) | undefined;
-  observer?: CopilotObserver | undefined;
-};
+/** What a turn is taken with: the store, Dev Copilot, and the request's logger. */
+export type TurnDependencies = { db: Database; copilot: Copilot; log: FastifyBaseLogger };
 
 type Answering = { owner: string; threadId: string; questionId: string; answerId: string; signal: AbortSignal };
 
@@ -54,7 +35,7 @@ type Answering = { owner: string; threadId: string; questionId: string; answerId
 export async function startTurn(deps: TurnDependencies, owner: string, turn: ParsedTurnRequest) {
   const images = checkImages(turn.attachments, 'attachments');
   const place = await placeQuestion(deps.db, owner, turn);
-  const slot = await deps.running.begin(owner, turn.threadId);
+  const slot = await deps.copilot.running.begin(owner, turn.threadId);
   try {
     const question =
       place.retried ??
@@ -84,7 +65,7 @@ export async function startTurn(deps: TurnDependencies, owner: string, turn: Par
     return createUIMessageStream<TurnMessage>({
       execute: ({ writer }) =>
         writeAnswer(deps, { ...answering, signal: slot.signal }, writer, (signal) =>
-          startAnswer(deps, conversation, { images, owner }, signal),
+          deps.copilot.answer(conversation, { images, owner }, signal),
         ).finally(slot.end),
     });
   } catch (error) {
@@ -113,7 +94,7 @@ async function writeAnswer(
         { code: run.modelFailure.code, reason: run.modelFailure.reason },
         'the model failed; docs answered',
       );
-      deps.observer?.modelFellBack(run.modelFailure.code);
+      deps.copilot.observer?.modelFellBack(run.modelFailure.code);
     }
     // The text part starts with its first words, so a search the model made before them comes first in the message.
     let textStarted = false;
@@ -151,7 +132,7 @@ async function writeAnswer(
     const kept = await progress.end('complete', finished.text, sources, confidence);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
-    if (kept) await deps.onAnswered?.({ ...run, covered, confidence, owner: answering.owner, sources, answerId });
+    if (kept) await deps.copilot.record({ ...run, covered, confidence, owner: answering.owner, sources, answerId });
     // Known once the answer is written: a model says itself how far the handbook answered.
     writer.write({ type: 'message-metadata', messageMetadata: { mode: run.mode, covered, confidence } });
     // The widget's stream reader passes data parts on, not message metadata.
@@ -164,7 +145,7 @@ async function writeAnswer(
     writer.write({ type: 'text-end', id: answerId });
     writer.write({ type: 'finish', finishReason: 'stop' });
     deps.log.info({ mode: run.mode, confidence, sources: sources.length }, 'answered');
-    deps.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
+    deps.copilot.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
   } catch (error) {
     const stopped = signal.reason instanceof StoppedByReader;
     const partial = run ? run.finish(text).text : text;
@@ -176,7 +157,7 @@ async function writeAnswer(
       },
     );
     if (stopped) {
-      deps.observer?.cancelled();
+      deps.copilot.observer?.cancelled();
       writer.write({ type: 'abort', reason: 'stopped' });
       return;
     }
@@ -185,7 +166,7 @@ async function writeAnswer(
       ? classifyModelError(signal.aborted ? signal.reason : error)
       : { code: 'internal:threads' as const, message: 'The answer could not be saved.' };
     deps.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the answer failed');
-    deps.observer?.failed(failure.code);
+    deps.copilot.observer?.failed(failure.code);
     writer.write({ type: 'data-failure', data: { code: failure.code, message: failure.message } });
     writer.write({ type: 'error', errorText: failure.message });
   }

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { followSite, type SiteFollower } from './site-follower.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The built site as one snapshot (files, headers, sections, search index), swapped whole on a rebuild. */
+    site: SiteFollower;
+  }
+}
+
+/**
+ * Starts reading the build on another thread, so that the store opens meanwhile; `sitePlugin` takes it in. The first
+ * search index is swapped in only once `holdFirstSearch` settles (tests of what answers while it is built).
+ */
+export function startReadingSite(app: FastifyInstance, holdFirstSearch?: Promise<unknown>): Promise<SiteFollower> {
+  const reading = followSite(app.config.siteDirectory, {
+    strictTransport: app.config.secureCookies,
+    onSwapped: (snapshot) => app.log.info({ fingerprint: snapshot.fingerprint }, 'serving a new site build'),
+    onKeptPrevious: (reason) => app.log.warn({ reason }, 'keeping the previous site build'),
+    holdFirstSearch,
+  });
+  // It may fail while the store is still opening, before the plugin awaits it: that is no unhandled rejection.
+  reading.catch(() => {});
+  return reading;
+}
+
+/** The snapshot being read (`startReadingSite`), closed with the server; every answer carries its security headers. */
+export const sitePlugin = fp<{ reading: Promise<SiteFollower> }>(
+  async (app, { reading }) => {
+    const site = await reading;
+    app.addHook('onClose', async () => site.close());
+    app.decorate('site', site);
+    app.addHook('onRequest', function sendSecurityHeaders(_request, reply, done) {
+      reply.headers(site.current().securityHeaders);
+      done();
+    });
+  },
+  { name: 'site', fastify: '5.x', decorators: { fastify: ['config'] } },
+);
