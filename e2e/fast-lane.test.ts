@@ -1,6 +1,8 @@
 import http from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
+import { pageHooksTheLaneKnows } from '../server/src/gate/fast-lane.js';
 import { inMemoryDataDirectory, openStore, type Store } from '../server/src/store/database.js';
 import { html, sessionCookie, signedInSession } from './gate-security';
 import { listSiteFiles, siteBuildDirectory, startServer, type TestServer } from './harness';
@@ -32,6 +34,33 @@ function rawRequest(baseUrl: string, path: string, headers: Record<string, strin
     request.end();
   });
 }
+
+/**
+ * The hooks Fastify runs for a page (the catch-all route at the top of the route tree, GET and HEAD), read from its
+ * own listing of the routes and their hooks, each as `hook: function name` ("anonymous" for an unnamed function).
+ */
+function pageRouteHooks(app: FastifyInstance): string[] {
+  const hooks = new Set<string>();
+  for (const method of ['GET', 'HEAD']) {
+    const lines = app.printRoutes({ method, includeHooks: true, commonPrefix: false }).split('\n');
+    const route = lines.findIndex((line) => line === `└── * (${method})` || line === `├── * (${method})`);
+    if (route === -1) throw new Error(`no page route (${method}) in the route listing`);
+    for (const line of lines.slice(route + 1)) {
+      const listed = /^[│ ] {3}• \((\w+)\) (\[.*\])$/.exec(line);
+      if (!listed) break;
+      for (const name of JSON.parse(listed[2] ?? '[]') as string[])
+        hooks.add(`${listed[1]}: ${name.replace(/\(\)$/, '')}`);
+    }
+  }
+  return [...hooks];
+}
+
+/** The page hooks the lane does not know (pageHooksTheLaneKnows). */
+const unknownPageHooks = (app: FastifyInstance) =>
+  pageRouteHooks(app).filter((entry) => {
+    const [hook = '', name = ''] = entry.split(': ');
+    return pageHooksTheLaneKnows[hook]?.[name] === undefined;
+  });
 
 const sharedSecret = 'one-secret-for-both-servers-of-the-handbook';
 /** A cookie both servers issue the tag of, for an id no session has: it takes a store read to refuse. */
@@ -120,6 +149,21 @@ describe('the fast lane answers as Fastify does', () => {
     }
     expect(withLane.app.fastLaneAnswers() - before).toBe(4);
     expect(withoutLane.app.fastLaneAnswers()).toBe(0);
+  });
+
+  it('knows every hook Fastify runs for a page: a hook added to the pages fails here until the lane takes it up', async () => {
+    expect(pageRouteHooks(withLane.app)).toEqual(
+      expect.arrayContaining(['onRequest: resolveViewer', 'onSend: headRouteOnSendHandler']),
+    );
+    expect(unknownPageHooks(withLane.app)).toEqual([]);
+    // The same reading sees a new hook on the pages, named or not.
+    const other = Fastify();
+    other.addHook('onRequest', async function rewriteSomething() {});
+    other.addHook('onSend', async () => {});
+    other.route({ method: ['GET', 'HEAD'], url: '/*', handler: async () => 'page' });
+    await other.ready();
+    expect(unknownPageHooks(other)).toEqual(['onRequest: rewriteSomething', 'onSend: anonymous']);
+    await other.close();
   });
 
   it('a reader who logs out gets the sign-in page on the next request, lane or not', async () => {

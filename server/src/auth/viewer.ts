@@ -99,7 +99,7 @@ export function registerViewer(app: FastifyInstance, options: { config: Config; 
   const sessionCookie = cookieNames(options.config).session;
   app.decorateRequest('viewer', null as never);
   // Callback style, so a request whose viewer is known at once (strangers, cached sessions) settles without a promise.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', function resolveViewer(request, _reply, done) {
     const cookieValue = request.cookies[sessionCookie];
     const known = options.viewers.known(cookieValue);
     if (known) {

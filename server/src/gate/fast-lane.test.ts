@@ -1,4 +1,6 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFastLane, type FastLaneParts } from './fast-lane.js';
 import type { SiteSnapshot } from './site-snapshot.js';
@@ -60,5 +62,25 @@ describe('fast lane', () => {
     lane.stop();
     expect(await (await fetch(`${url}/page`)).text()).toBe('fastify');
     expect(lane.answered()).toBe(0);
+  });
+
+  it("gives its server Fastify's own settings: timeouts, keep-alive and requests per connection", async () => {
+    const settings = {
+      keepAliveTimeout: 7000,
+      requestTimeout: 300_000,
+      connectionTimeout: 90_000,
+      maxRequestsPerSocket: 50,
+    };
+    const withLane = Fastify({ ...settings, serverFactory: createFastLane().serverFactory });
+    const plain = Fastify(settings);
+    const of = (server: Server) => ({
+      keepAliveTimeout: server.keepAliveTimeout,
+      requestTimeout: server.requestTimeout,
+      timeout: server.timeout,
+      maxRequestsPerSocket: server.maxRequestsPerSocket,
+      headersTimeout: server.headersTimeout,
+    });
+    expect(of(withLane.server)).toEqual(of(plain.server));
+    expect(of(withLane.server)).toMatchObject({ keepAliveTimeout: 7000, timeout: 90_000, maxRequestsPerSocket: 50 });
   });
 });

@@ -35,6 +35,29 @@ export type FastLaneParts = {
   onError: (error: unknown) => void;
 };
 
+/**
+ * Every hook Fastify runs for a page (the site's catch-all route, GET and HEAD), each with what the lane does in its
+ * place. The lane answers before them all, so a hook it does not know is work it silently skips: e2e/fast-lane.test.ts
+ * compares this list with the page route's hooks and fails until a new one is added here, its counterpart in the lane.
+ */
+export const pageHooksTheLaneKnows: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  onRequest: {
+    sendSecurityHeaders: "every answer's headers start with the snapshot's security headers (headerList)",
+    fastifyCookieHandler: 'the Cookie header is parsed by the same parser (viewerOf, app.parseCookie)',
+    resolveViewer: 'viewerOf: the session cache alone; a session that needs the store goes to Fastify',
+    acceptPersonalToken: 'a request with an Authorization header goes to Fastify',
+  },
+  preHandler: { refuseUntilIndexed: 'it refuses only the APIs that search, never a page' },
+  onSend: {
+    fastifyCookieOnSendHandler: 'it writes the cookies a handler set; a page sets none',
+    headRouteOnSendHandler: "a HEAD answer is the GET's headers without its body (node writes none for a HEAD)",
+  },
+  onError: {
+    noteOutOfSpace: 'a lane answer writes nothing to the store',
+    countDatabaseErrors: 'a lane answer reads nothing from the store',
+  },
+};
+
 /** The settings of Fastify's own HTTP server, as Fastify hands them to a `serverFactory` (its defaults applied). */
 type ServerSettings = {
   http?: http.ServerOptions;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { withoutQuery } from '../access-log.js';
 import { sendApiError } from '../api-errors.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import { signInStatus } from '../auth/sign-in-response.js';
@@ -33,14 +34,13 @@ export const siteRoutes = fp(
 
 /** Answers a path of the built site from this snapshot: its file, its canonical address, or the site's 404 page. */
 export function sendSitePath(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {
-  const queryStart = request.url.indexOf('?');
-  const pathname = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
+  const pathname = withoutQuery(request.url);
   const resolution = resolveSitePath(pathname, snapshot.files, snapshot.canonicalPaths);
   switch (resolution.kind) {
     case 'file':
       return sendServedFile(request, reply, snapshot.files.get(resolution.file) ?? snapshot.notFoundPage);
     case 'redirect': {
-      const query = queryStart === -1 ? '' : request.url.slice(queryStart);
+      const query = request.url.slice(pathname.length);
       return reply.header('cache-control', 'no-store').redirect(`${resolution.location}${query}`, 301);
     }
     case 'bad-request':

@@ -111,7 +111,7 @@ function logMaintenance(app: FastifyInstance, report: MaintenanceReport) {
 }
 
 function watchForMetrics(app: FastifyInstance, { config, store, buildLoadedAt }: OperationsOptions, metrics: Metrics) {
-  app.addHook('onError', (_request, _reply, error, done) => {
+  app.addHook('onError', function countDatabaseErrors(_request, _reply, error, done) {
     if (causedByDatabase(error)) metrics.countDatabaseError('request');
     done();
   });

@@ -24,7 +24,7 @@ export function isOutOfSpace(error: unknown): boolean {
  */
 export function watchWriteFailures(app: FastifyInstance, now: () => number = Date.now) {
   let lastFailureAt: number | undefined;
-  app.addHook('onError', async (_request, _reply, error) => {
+  app.addHook('onError', async function noteOutOfSpace(_request, _reply, error) {
     if (isOutOfSpace(error)) lastFailureAt = now();
   });
   return {

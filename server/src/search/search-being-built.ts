@@ -44,7 +44,7 @@ export const searchIsReady = (engine: SearchEngine) => !beingBuilt.has(engine);
  */
 export function requireSearchIndex(current: () => SearchEngine, routes: readonly string[]): preHandlerHookHandler {
   const needing = new Set(routes);
-  return (request: FastifyRequest, _reply, done) => {
+  return function refuseUntilIndexed(request: FastifyRequest, _reply, done) {
     if (needing.has(request.routeOptions.url ?? '') && !searchIsReady(current())) done(unavailable());
     else done();
   };

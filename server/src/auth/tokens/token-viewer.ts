@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withoutQuery } from '../../access-log.js';
 import { sendApiError } from '../../api-errors.js';
 import type { Database } from '../../store/database.js';
 import { findPersonalToken, type PersonalTokenRow, touchPersonalToken } from '../../store/personal-tokens.js';
@@ -59,12 +60,10 @@ function viewerOfToken(row: PersonalTokenRow, policy: AccessPolicy): Viewer {
  */
 export function registerTokenViewer(app: FastifyInstance, options: TokenViewerOptions) {
   const now = options.now ?? (() => new Date());
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onRequest', async function acceptPersonalToken(request: FastifyRequest, reply: FastifyReply) {
     const authorization = request.headers.authorization;
     if (authorization === undefined) return;
-    const queryStart = request.url.indexOf('?');
-    const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
-    if (!acceptsPersonalToken(request.method, request.routeOptions.url, path)) return;
+    if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url))) return;
     const [scheme, credential, ...rest] = authorization.trim().split(/\s+/);
     if (scheme?.toLowerCase() !== 'bearer' || !credential || rest.length > 0) {
       return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_request');

@@ -1,11 +1,11 @@
 import type { AnswerConfidence, AnswerMode, AnswerSource, AskAiRequest, HandbookSearchPart } from '@acme/contract';
-import type { LanguageModel } from 'ai';
 import { redactSecrets } from '../../redact-secrets.js';
 import type { DocSection } from '../../search/doc-page.js';
 import type { SearchEngine } from '../../search/engine.js';
 import type { CheckedImage } from '../images.js';
 import { answerWithModel, type ModelPiece } from '../model/model-answer.js';
 import { classifyModelError, type ModelFailure, reasonOf } from '../model/model-errors.js';
+import type { ChatModel } from '../model/model-plugin.js';
 import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
 import { lastQuestionOf, retrieveAsked } from './asked-question.js';
 import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
@@ -17,9 +17,11 @@ export type AnswerDependencies = {
   publicOrigin: string;
   currentIndex: () => SearchEngine;
   /** The configured language model; without one, answers are built from the docs alone. */
-  model?: { languageModel: LanguageModel; timeoutMs: number; vision: boolean; maxOutputTokens: number } | undefined;
-  /** Reads the text of the question's screenshots (OCR); without it, screenshots reach only a vision model. */
-  /** The text of a reader's (`owner`'s) screenshots; readers take turns at the one engine. */
+  model?: ChatModel | undefined;
+  /**
+   * The text of a reader's (`owner`'s) screenshots (OCR; readers take turns at the one engine); without it,
+   * screenshots reach only a vision model.
+   */
   readImageText?:
     | ((images: readonly CheckedImage[], signal: AbortSignal, owner: string) => Promise<string>)
     | undefined;
