@@ -48,10 +48,7 @@ export const pageHooksTheLaneKnows: Readonly<Record<string, Readonly<Record<stri
     acceptPersonalToken: 'a request with an Authorization header goes to Fastify',
   },
   preHandler: { refuseUntilIndexed: 'it refuses only the APIs that search, never a page' },
-  onSend: {
-    fastifyCookieOnSendHandler: 'it writes the cookies a handler set; a page sets none',
-    headRouteOnSendHandler: "a HEAD answer is the GET's headers without its body (node writes none for a HEAD)",
-  },
+  onSend: { fastifyCookieOnSendHandler: 'it writes the cookies a handler set; a page sets none' },
   onError: {
     noteOutOfSpace: 'a lane answer writes nothing to the store',
     countDatabaseErrors: 'a lane answer reads nothing from the store',
