@@ -12,8 +12,8 @@ type Check = 'ok' | string;
  * `/healthz`: the process answers (liveness; restarting it would not help a database outage). `/readyz`: it can serve
  * readers now: the database answers a trivial query within two seconds, no write was refused for lack of space in
  * the last minute, and a site build is loaded. Neither needs a session, and neither says more than which check
- * failed. While the server shuts down it takes no new connections. Registered before the routes whose write failures
- * it watches.
+ * failed. While the server shuts down it takes no new connections. The write failures are watched by a hook of the
+ * instance `app`, which Fastify runs for every route of it and of its plugins.
  */
 export function registerHealthRoutes(
   app: FastifyInstance,
