@@ -125,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     () =>
       followSite(config.siteDirectory, {
         strictTransport: config.secureCookies,
+        publicOrigin: config.publicUrl.origin,
         onSwapped: (snapshot) => app.log.info({ fingerprint: snapshot.fingerprint }, 'serving a new site build'),
         onKeptPrevious: (reason) => app.log.warn({ reason }, 'keeping the previous site build'),
         holdFirstSearch: options.holdFirstSearch,
