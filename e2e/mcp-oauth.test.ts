@@ -8,16 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, expect } from 'vitest';
 import { test } from './fixtures';
-import {
-  consentOverHttp,
-  InMemoryOAuthProvider,
-  pkcePair,
-  registerClient,
-  startCallbackServer,
-  tokenRequest,
-} from './oauth-client';
+import { grantOverHttp, InMemoryOAuthProvider, startCallbackServer, tokenRequest } from './oauth-client';
 import { SignInPages } from './pages/sign-in-pages';
-import { signIn } from './sign-in';
 import { tokensApi } from './tokens-api';
 
 /** Adding the handbook to a coding agent by its URL alone: the MCP authorization flow (issue 28, item 2). */
@@ -46,36 +38,6 @@ const listTools = (baseUrl: string, accessToken: string) =>
     },
     body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
   });
-
-/** Access granted over HTTP (sign-in, consent, code exchange), for the tests that are not about the browser. */
-async function grantedAccess(baseUrl: string, email: string) {
-  const { jar } = await signIn(baseUrl, { email });
-  const redirectUri = 'http://127.0.0.1:9/callback';
-  const { body } = await registerClient(baseUrl, { client_name: 'Script agent', redirect_uris: [redirectUri] });
-  const clientId = String(body.client_id);
-  const pkce = pkcePair();
-  const consent = await consentOverHttp(baseUrl, jar, {
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    code_challenge: pkce.challenge,
-    code_challenge_method: 'S256',
-    resource: `${baseUrl}/mcp`,
-    state: 'xyz',
-  });
-  const code = new URL(consent.location ?? '').searchParams.get('code') ?? '';
-  const tokens = await tokenRequest(baseUrl, {
-    grant_type: 'authorization_code',
-    code,
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    code_verifier: pkce.verifier,
-    resource: `${baseUrl}/mcp`,
-  });
-  expect(tokens.status).toBe(200);
-  const cookie = `acme_session=${jar.get('acme_session')}`;
-  return { clientId, cookie, access: tokens.body.access_token ?? '', refresh: tokens.body.refresh_token ?? '' };
-}
 
 test('anAgentAddedByUrlAloneHasTheReaderSignInAndAllowThenUsesTheTools', async ({ server, page }) => {
   const callback = await startCallbackServer();
@@ -140,7 +102,7 @@ test('denyOnTheConsentPageSendsAccessDeniedWithTheStateBackToTheAgent', async ({
 });
 
 test('aRefreshTokenWorksOnceAndReplacesTheAccessToken', async ({ server }) => {
-  const granted = await grantedAccess(server.baseUrl, 'refresher@acme.dev');
+  const granted = await grantOverHttp(server.baseUrl, 'refresher@acme.dev');
   const refresh = { grant_type: 'refresh_token', client_id: granted.clientId, refresh_token: granted.refresh };
   const renewed = await tokenRequest(server.baseUrl, refresh);
   expect(renewed.status).toBe(200);
@@ -152,7 +114,7 @@ test('aRefreshTokenWorksOnceAndReplacesTheAccessToken', async ({ server }) => {
 });
 
 test('aRevokedGrantStopsWorkingAtOnce', async ({ server }) => {
-  const granted = await grantedAccess(server.baseUrl, 'revoker@acme.dev');
+  const granted = await grantOverHttp(server.baseUrl, 'revoker@acme.dev');
   expect((await listTools(server.baseUrl, granted.access)).status).toBe(200);
   const api = tokensApi(server.baseUrl, granted.cookie);
   const [grant] = (await api.list()).tokens;
@@ -166,8 +128,8 @@ test('aRevokedGrantStopsWorkingAtOnce', async ({ server }) => {
 });
 
 test('aReaderThePolicyLaterRefusesLosesTheAgentsAccessAtOnce', async ({ server }) => {
-  const labs = await grantedAccess(server.baseUrl, 'agent@acme-labs.dev');
-  const dev = await grantedAccess(server.baseUrl, 'agent@acme.dev');
+  const labs = await grantOverHttp(server.baseUrl, 'agent@acme-labs.dev');
+  const dev = await grantOverHttp(server.baseUrl, 'agent@acme.dev');
   expect((await listTools(server.baseUrl, labs.access)).status).toBe(200);
   await writePolicy({ domains: ['acme.dev', 'acme.io'], addresses: [] });
   try {

@@ -7,7 +7,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { type CookieJar, send } from './sign-in';
+import { type CookieJar, send, signIn } from './sign-in';
 
 /** A coding agent's local callback (http://127.0.0.1:<port>/callback): resolves with the first URL it is sent to. */
 export async function startCallbackServer() {
@@ -125,4 +125,34 @@ export async function tokenRequest(baseUrl: string, parameters: Record<string, s
     body: new URLSearchParams(parameters),
   });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
+}
+
+/** Access granted over HTTP (sign-in, consent, code exchange), for the tests that are not about the browser. */
+export async function grantOverHttp(baseUrl: string, email: string) {
+  const { jar } = await signIn(baseUrl, { email });
+  const redirectUri = 'http://127.0.0.1:9/callback';
+  const { body } = await registerClient(baseUrl, { client_name: 'Script agent', redirect_uris: [redirectUri] });
+  const clientId = String(body.client_id);
+  const pkce = pkcePair();
+  const consent = await consentOverHttp(baseUrl, jar, {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: pkce.challenge,
+    code_challenge_method: 'S256',
+    resource: `${baseUrl}/mcp`,
+    state: 'xyz',
+  });
+  const code = new URL(consent.location ?? '').searchParams.get('code') ?? '';
+  const tokens = await tokenRequest(baseUrl, {
+    grant_type: 'authorization_code',
+    code,
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_verifier: pkce.verifier,
+    resource: `${baseUrl}/mcp`,
+  });
+  if (tokens.status !== 200) throw new Error(`The code exchange answered ${tokens.status}.`);
+  const cookie = `acme_session=${jar.get('acme_session')}`;
+  return { clientId, cookie, code, access: tokens.body.access_token ?? '', refresh: tokens.body.refresh_token ?? '' };
 }
