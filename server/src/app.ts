@@ -8,6 +8,7 @@ import { createDevelopmentProvider } from './auth/dev-idp/provider.js';
 import { developmentProviderRoutes } from './auth/dev-idp/routes.js';
 import { createIdentityProviderClient } from './auth/identity-provider.js';
 import { sessionSecretOf } from './auth/kept-secret.js';
+import { oauthRoutes } from './auth/oauth/routes.js';
 import { createPolicySource } from './auth/policy-source.js';
 import { authRoutes } from './auth/routes.js';
 import { cookieNames, sessionCookieCodec } from './auth/session-cookie.js';
@@ -124,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     () =>
       followSite(config.siteDirectory, {
         strictTransport: config.secureCookies,
+        publicOrigin: config.publicUrl.origin,
         onSwapped: (snapshot) => app.log.info({ fingerprint: snapshot.fingerprint }, 'serving a new site build'),
         onKeptPrevious: (reason) => app.log.warn({ reason }, 'keeping the previous site build'),
         holdFirstSearch: options.holdFirstSearch,
@@ -238,6 +240,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   });
   await app.register(tokenRoutes, { db: store.db, publicOrigin });
   await app.register(resourceMetadataRoutes, { publicUrl: config.publicUrl });
+  await app.register(oauthRoutes, {
+    db: store.db,
+    publicUrl: config.publicUrl,
+    currentPolicy,
+    sendSignInPage,
+    registrationCounts: limits.perMinuteStore,
+  });
   await app.register(mcpRoutes, { publicUrl: config.publicUrl, resourceMetadataUrl });
   await app.register(siteRoutes, {
     current: () => site.current(),
