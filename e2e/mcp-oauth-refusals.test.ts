@@ -190,7 +190,8 @@ describe('the token endpoint', () => {
 describe('registration', () => {
   test.for([
     ['plain http to another host', ['http://evil.example/callback'], 'invalid_redirect_uri'],
-    ['a private-use scheme', ['cursor://anysphere.cursor-mcp/oauth/callback'], 'invalid_redirect_uri'],
+    ['a file: URI', ['file:///tmp/callback'], 'invalid_redirect_uri'],
+    ['a javascript: URI among good ones', ['http://127.0.0.1:33418/cb', 'javascript:alert(1)'], 'invalid_redirect_uri'],
     ['no redirect URI', [], 'invalid_client_metadata'],
     [
       'six redirect URIs',
@@ -201,6 +202,27 @@ describe('registration', () => {
     const { response, body } = await registerClient(server.baseUrl, { client_name: 'x', redirect_uris: uris });
     expect(response.status).toBe(400);
     expect(body.error).toBe(error);
+  });
+
+  test('acceptsANativeAgentsPrivateUseCallbackAndSendsTheCodeThere', async ({ server }) => {
+    // Cursor registers its own scheme beside loopback ones (RFC 8252 7.1); the code goes back to that scheme.
+    const callback = 'cursor://anysphere.cursor-mcp/oauth/callback';
+    const { response, body } = await registerClient(server.baseUrl, {
+      client_name: 'Cursor',
+      redirect_uris: [callback, 'http://127.0.0.1:33418/callback'],
+    });
+    expect(response.status).toBe(201);
+    const pkce = pkcePair();
+    const consent = await consentOverHttp(server.baseUrl, jar, {
+      ...authorization(server.baseUrl, pkce.challenge),
+      client_id: String(body.client_id),
+      redirect_uri: callback,
+    });
+    expect(consent.html).toContain('<code>anysphere.cursor-mcp</code> (cursor)');
+    const location = new URL(consent.location ?? '');
+    expect(`${location.protocol}//${location.host}${location.pathname}`).toBe(callback);
+    expect(location.searchParams.get('state')).toBe('state-42');
+    expect(location.searchParams.get('code')).toMatch(/\S{20,}/);
   });
 
   test('refusesAnOversizedRegistrationAndAFloodOfThem', async ({ server }) => {

@@ -8,6 +8,8 @@ describe('redirect URIs a coding agent may register', () => {
     'http://[::1]:9000/oauth/callback',
     'https://vscode.dev/redirect',
     'https://agent.example.com/oauth/callback?tenant=1',
+    'cursor://anysphere.cursor-mcp/oauth/callback',
+    'com.example.agent:/oauth2redirect',
   ])('accepts %s', (uri) => {
     expect(isAcceptableRedirectUri(uri)).toBe(true);
   });
@@ -21,7 +23,13 @@ describe('redirect URIs a coding agent may register', () => {
     ['credentials in the URI', 'https://user:pass@agent.example.com/callback'],
     ['javascript:', 'javascript:alert(1)'],
     ['data:', 'data:text/html,<script>alert(1)</script>'],
-    ['a private-use scheme', 'cursor://anysphere.cursor-mcp/oauth/callback'],
+    ['file:', 'file:///etc/passwd'],
+    ['vbscript:', 'vbscript:msgbox(1)'],
+    ['a browser-internal scheme', 'chrome://settings/'],
+    ['view-source:', 'view-source:https://agent.example.com/'],
+    ['websocket', 'ws://agent.example.com/callback'],
+    ['a scheme with nothing after it', 'cursor:'],
+    ['a scheme with an opaque body', 'cursor:callback'],
     ['a relative path', '/callback'],
     ['an overlong URI', `https://agent.example.com/${'a'.repeat(500)}`],
   ])('refusesRedirectUriWith %s', (_case, uri) => {
