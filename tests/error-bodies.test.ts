@@ -21,6 +21,8 @@ const ownShapes: Record<string, string> = {
   'server/src/auth/routes.ts': 'the sign-in state API',
   // JSON-RPC has its own error object (numeric codes), which MCP clients read.
   'server/src/mcp/routes.ts': 'JSON-RPC',
+  // OAuth 2.1 has its own error body ({ error, error_description }, RFC 6749 5.2), which coding agents' clients read.
+  'server/src/auth/oauth/oauth-error.ts': 'OAuth',
 };
 
 function handWrittenBodies(file: string, source: string): string[] {
