@@ -70,7 +70,7 @@ describe('Dev Copilot with a model', () => {
     await copilot.ask('How do I deploy?');
     await copilot.waitForAnswer(1);
     const error = copilot.lastAnswer.getByTestId('copilot-error');
-    expect(await error.innerText()).toContain('The connection to the model provider broke off mid-answer');
+    expect(await error.innerText()).toContain('The connection to the model provider failed or broke off mid-answer');
     fake.behave({ reply: 'Deploy with [the go-live procedure](/go-live-procedure).' });
     await error.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => copilot.lastAnswer.innerText()).toContain('Deploy with the go-live procedure');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { builtMarkdownOrigin } from '@acme/contract';
 import { describe, expect } from 'vitest';
 import { test } from './fixtures';
 import { listSiteFiles, siteBuildDirectory } from './harness';
@@ -89,6 +90,22 @@ describe('pages as Markdown', () => {
         await fetch(`${server.baseUrl}${markdownPathOf(page.pagePath)}`, { headers: { cookie: sessionCookie } })
       ).text();
       expect(full).toContain(markdown);
+    }
+  });
+
+  test('linksToTheServersOwnPublicOriginWhateverTheBuildWasMadeFor', async ({ server, sessionCookie }) => {
+    const origin = server.config.publicUrl.origin;
+    for (const file of ['llms.txt', 'llms-full.txt', 'firestore-ttl.md']) {
+      const built = readFileSync(path.join(siteBuildDirectory, file), 'utf8');
+      expect(built, file).toContain(`](${builtMarkdownOrigin}/`);
+      for (const encoding of ['identity', 'gzip', 'br']) {
+        const response = await fetch(`${server.baseUrl}/${file}`, {
+          headers: { cookie: sessionCookie, 'accept-encoding': encoding },
+        });
+        const text = await response.text();
+        expect(text, `${file} ${encoding}`).toBe(built.replaceAll(builtMarkdownOrigin, origin));
+        expect(text, `${file} ${encoding}`).toContain(`](${origin}/`);
+      }
     }
   });
 

@@ -9,7 +9,7 @@ const config: Config = {
   title: siteFacts.handbookTitle,
   tagline: siteFacts.tagline,
   favicon: 'img/favicon.svg',
-  // The origin readers use: pages' Markdown (plugins/markdown-pages) links to it. Set PUBLIC_URL when building.
+  // The origin of the pages' canonical links. The Markdown pages' links get the server's PUBLIC_URL when served.
   url: process.env.PUBLIC_URL?.replace(/\/+$/, '') || 'http://localhost:3000',
   baseUrl: '/',
   trailingSlash: undefined,

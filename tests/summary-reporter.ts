@@ -1,6 +1,9 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
-/** Ends the run with one plain "N passed, N failed" line, which CI reads as the verdict. */
+/**
+ * Ends the run with the ten slowest files (to keep `npm test` within its time) and one plain
+ * "N passed, N failed" line, which CI reads as the verdict.
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
     const counts = { passed: 0, failed: 0, skipped: 0 };
@@ -12,6 +15,12 @@ export default class SummaryReporter implements Reporter {
         else counts.skipped++;
       }
     }
+    const slowest = testModules
+      .map((testModule) => ({ file: testModule.relativeModuleId, ms: testModule.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 10);
+    console.log('\nSlowest test files:');
+    for (const { file, ms } of slowest) console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`);
     console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   }
 }

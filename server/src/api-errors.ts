@@ -1,4 +1,4 @@
-import { ApiError, type ApiErrorBody, type ApiErrorCode, apiErrors } from '@acme/contract';
+import { ApiError, type ApiErrorCode, apiErrors, errorBody } from '@acme/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,8 +11,7 @@ export function sendApiError(
   message: string = apiErrors[code].message,
   status: number = apiErrors[code].status,
 ) {
-  const body: ApiErrorBody = { error: { code, message } };
-  return reply.header('cache-control', 'no-store').code(status).send(body);
+  return reply.header('cache-control', 'no-store').code(status).send(errorBody(code, message));
 }
 
 /**

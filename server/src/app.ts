@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { AccessLog, requestRecorder } from './access-log.js';
 import { accessPolicyPlugin } from './auth/access-policy-plugin.js';
 import { authPlugin } from './auth/auth-plugin.js';
+import { oauthRoutes } from './auth/oauth/routes.js';
 import { resourceMetadataRoutes } from './auth/tokens/resource-metadata.js';
 import { tokenRoutes } from './auth/tokens/token-routes.js';
 import type { Config } from './config.js';
@@ -93,8 +94,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     await app.register(modelPlugin);
     await app.register(searchIndexPlugin);
     await app.register(imageTextPlugin);
-    const routes = [copilotRoutes, searchRoutes, insightsRoutes, tokenRoutes, resourceMetadataRoutes, mcpRoutes];
-    for (const plugin of routes) await app.register(plugin);
+    const apiRoutes = [copilotRoutes, searchRoutes, insightsRoutes, tokenRoutes];
+    // MCP: its resource metadata, the authorization server that grants its tokens, the endpoint itself.
+    const mcp = [resourceMetadataRoutes, oauthRoutes, mcpRoutes];
+    for (const plugin of [...apiRoutes, ...mcp]) await app.register(plugin);
     await app.register(siteRoutes);
     await app.register(fastLanePlugin, { lane, open: options.fastLane !== false });
   } catch (error) {

@@ -1,296 +1,178 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { count, directory, flag, isLoopbackHost, proxyList, seconds, text, url, webUrl } from './environment-values.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const googleIssuer = 'https://accounts.google.com';
-
-const modelProviders = ['none', 'openai', 'anthropic', 'google', 'openai-compatible'] as const;
-
-const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
-const optionalText = z
-  .string()
-  .optional()
-  .transform((value) => (value?.trim() ? value.trim() : undefined));
-
-const environmentSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  METRICS_PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
-  METRICS_HOST: optionalText,
-  MAINTENANCE_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
-  PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-  TRUST_PROXY: z
-    .string()
-    .default('')
-    .transform((value) => value.split(/[\s,]+/).filter(Boolean))
-    .pipe(z.array(z.string().refine(isAddressOrRange, 'must list IP addresses or CIDR ranges, e.g. 10.0.0.0/8'))),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
-  SITE_DIR: z
-    .string()
-    .min(1)
-    .default(path.join(repoRoot, 'site', 'build')),
-  DATA_DIR: z.string().min(1).default(path.join(repoRoot, 'data')),
-  DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
-  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(5),
-  DATABASE_QUERY_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(5),
-  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(10),
-  OIDC_ISSUER: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-  OIDC_CLIENT_ID: optionalText,
-  OIDC_CLIENT_SECRET: optionalText,
-  SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  SESSION_IDLE_TIMEOUT_HOURS: z.coerce.number().positive().default(168),
-  SESSION_ABSOLUTE_TIMEOUT_HOURS: z.coerce.number().positive().default(720),
-  ACCESS_DOMAINS: z.string().default('acme.dev,acme.io,acme-labs.dev,acme.studio'),
-  ACCESS_ADDRESSES: z.string().default('alex.partner@example.com,sam.contractor@example.org,qa.vendor@example.net'),
-  ACCESS_ALLOW_SUBDOMAINS: booleanFlag.default(false),
-  ACCESS_REQUIRE_HOSTED_DOMAIN: booleanFlag.optional(),
-  ACCESS_POLICY_FILE: optionalText,
-  MAINTAINERS: z.string().default(''),
-  ALLOW_DEVELOPMENT_SIGN_IN: booleanFlag.default(false),
-  ASK_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(20),
-  SEARCH_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
-  SIGN_IN_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(60),
-  ASK_CONCURRENT_PER_USER: z.coerce.number().int().positive().default(2),
-  REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
-  COPILOT_PROVIDER: z.enum(modelProviders).default('none'),
-  COPILOT_MODEL: optionalText,
-  COPILOT_API_KEY: optionalText,
-  COPILOT_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-  COPILOT_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
-  COPILOT_VISION: booleanFlag.optional(),
-  COPILOT_EMBEDDING_MODEL: optionalText,
-  COPILOT_QUESTION_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
-  COPILOT_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(65_536).default(4096),
-});
-
-function isAddressOrRange(entry: string): boolean {
-  const [address = '', prefix, ...rest] = entry.split('/');
-  const version = isIP(address);
-  if (version === 0 || rest.length > 0) return false;
-  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
-}
-
-const loopbackHost = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|.+\.localhost)$/;
-
-export type IdentityProvider =
-  | { kind: 'development'; issuer: string }
-  | { kind: 'google' | 'oidc'; issuer: string; clientId: string; clientSecret: string };
-
-/** The ACCESS_* settings as written; auth/access-policy.ts reads them into the policy and refuses a bad entry. */
-export type AccessSettings = {
-  /** Comma- or space-separated; the first two are the "primary" domains named on the sign-in page. */
-  domains: string;
-  addresses: string;
-  allowSubdomains: boolean;
-  requireHostedDomain: boolean;
-  /** Comma- or space-separated addresses of the docs maintainers, who see the insights page. */
-  maintainers: string;
-};
-
-export type Config = {
-  environment: 'development' | 'production' | 'test';
-  host: string;
-  port: number;
-  /** Where Prometheus scrapes /metrics; undefined: no metrics listener. Never the public port. */
-  metrics: { host: string; port: number } | undefined;
-  /** How often expired sessions and old log entries are removed (once across instances on PostgreSQL). */
-  maintenanceIntervalMs: number;
-  /** The origin readers use, e.g. https://docs.acme.dev; redirects and cookies are built from it. */
-  publicUrl: URL;
-  /** The balancers whose X-Forwarded-For is believed for the reader's address; empty: none (the server faces readers). */
-  trustedProxies: string[];
-  /** True when the public URL is https: cookies get Secure and the __Host- prefix, responses get HSTS. */
-  secureCookies: boolean;
-  logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
-  logFormat: 'json' | 'pretty';
-  /** The built Docusaurus site that the server serves. */
-  siteDirectory: string;
-  dataDirectory: string;
-  databaseUrl: string | undefined;
-  /** PostgreSQL: past these a connection or query fails, and readers get a short 503 instead of waiting. */
-  databaseTimeouts: { connectSeconds: number; querySeconds: number };
-  /** On SIGTERM/SIGINT, how long running answers may go on before they are stopped and the server exits. */
-  shutdownTimeoutMs: number;
-  identityProvider: IdentityProvider;
-  /** Seals the short-lived sign-in attempt cookie and tags session cookies. */
-  sessionSecret: string;
-  /** Development without SESSION_SECRET: where the server keeps the secret it made, so restarts keep sessions. */
-  keptSessionSecretFile: string | undefined;
-  sessionIdleTimeoutMs: number;
-  sessionAbsoluteTimeoutMs: number;
-  /** The policy's settings from the environment; ACCESS_POLICY_FILE, when set, replaces them (re-read on change). */
-  accessSettings: AccessSettings;
-  accessPolicyFile: string | undefined;
-  /** Dev Copilot's limits per signed-in user. */
-  askLimits: { requestsPerMinute: number; concurrentPerUser: number };
-  /** Where the limits per reader are counted across instances; undefined: PostgreSQL when used, else this process. */
-  redisUrl: string | undefined;
-  searchRequestsPerMinute: number;
-  /** Returns from the identity provider one address may make a minute: a whole office behind one NAT shares it. */
-  signInRequestsPerMinute: number;
-  /** Days the questions log keeps a question for the maintainers' report. */
-  questionLogDays: number;
-  /** The language model behind Dev Copilot; undefined means docs-only answers. */
-  model: ModelSettings | undefined;
-};
-
-export type ModelSettings = {
-  provider: Exclude<(typeof modelProviders)[number], 'none'>;
-  model: string;
-  apiKey: string | undefined;
-  /** The provider's API root, e.g. http://localhost:11434/v1 for Ollama; undefined means the provider's own. */
-  baseUrl: string | undefined;
-  /** The whole answer must arrive within this; a stream that stalls for a third of it is cut too. */
-  timeoutMs: number;
-  /** Whether screenshots go to the model as images; otherwise their OCR text does. */
-  vision: boolean;
-  /** The longest answer, in tokens; reasoning models count their thinking in it too. */
-  maxOutputTokens: number;
-  /** An embedding model of the same provider; when set, retrieval ranks by meaning as well as by words. */
-  embeddingModel: string | undefined;
-};
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The mount path of the embedded development identity provider. */
 export const developmentIssuerPath = '/dev-idp';
 
-function readableIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
-}
+/** The environment as written: every variable README lists, with its default. */
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  METRICS_PORT: text.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
+  METRICS_HOST: text,
+  MAINTENANCE_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  PUBLIC_URL: webUrl,
+  TRUST_PROXY: proxyList,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  SITE_DIR: directory(path.join(repoRoot, 'site', 'build')),
+  DATA_DIR: directory(path.join(repoRoot, 'data')),
+  DATABASE_URL: url(/^postgres(ql)?$/),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(5, 120),
+  DATABASE_QUERY_TIMEOUT_SECONDS: seconds(5, 600),
+  SHUTDOWN_TIMEOUT_SECONDS: seconds(10, 600),
+  OIDC_ISSUER: webUrl.transform((issuer) => issuer?.replace(/\/$/, '')),
+  OIDC_CLIENT_ID: text,
+  OIDC_CLIENT_SECRET: text,
+  SESSION_SECRET: text.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  SESSION_IDLE_TIMEOUT_HOURS: z.coerce.number().positive().default(168),
+  SESSION_ABSOLUTE_TIMEOUT_HOURS: z.coerce.number().positive().default(720),
+  ACCESS_DOMAINS: z.string().default('acme.dev,acme.io,acme-labs.dev,acme.studio'),
+  ACCESS_ADDRESSES: z.string().default('alex.partner@example.com,sam.contractor@example.org,qa.vendor@example.net'),
+  ACCESS_ALLOW_SUBDOMAINS: flag.default(false),
+  ACCESS_REQUIRE_HOSTED_DOMAIN: flag.optional(),
+  ACCESS_POLICY_FILE: text.transform((file) => (file ? path.resolve(file) : undefined)),
+  MAINTAINERS: z.string().default(''),
+  ALLOW_DEVELOPMENT_SIGN_IN: flag.default(false),
+  ASK_REQUESTS_PER_MINUTE: count(20),
+  SEARCH_REQUESTS_PER_MINUTE: count(300),
+  SIGN_IN_REQUESTS_PER_MINUTE: count(60),
+  ASK_CONCURRENT_PER_USER: count(2),
+  REDIS_URL: url(/^rediss?$/),
+  COPILOT_PROVIDER: z.enum(['none', 'openai', 'anthropic', 'google', 'openai-compatible']).default('none'),
+  COPILOT_MODEL: text,
+  COPILOT_API_KEY: text,
+  COPILOT_BASE_URL: webUrl,
+  COPILOT_TIMEOUT_SECONDS: seconds(60, 600),
+  COPILOT_VISION: flag.optional(),
+  COPILOT_EMBEDDING_MODEL: text,
+  COPILOT_QUESTION_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  COPILOT_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(65_536).default(4096),
+});
 
-/** Only where the data lives (DATA_DIR, DATABASE_URL), for tools such as the report that need nothing else. */
-export function loadStoreLocation(
-  environment: NodeJS.ProcessEnv = process.env,
-): Pick<Config, 'dataDirectory' | 'databaseUrl'> {
-  const parsed = environmentSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).safeParse(environment);
-  if (!parsed.success) throw new Error(`Invalid configuration:\n${readableIssues(parsed.error)}`);
-  return { dataDirectory: path.resolve(parsed.data.DATA_DIR), databaseUrl: parsed.data.DATABASE_URL };
-}
+type Environment = z.output<typeof environmentSchema>;
+/** Records a problem that needs more than one variable to see; start-up names them all at once. */
+type Report = (variable: keyof Environment, message: string) => void;
 
-/** Parses the environment once; a bad or missing value stops start-up with a message naming the variable. */
-export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = environmentSchema.safeParse(environment);
-  if (!parsed.success) throw new Error(`Invalid configuration:\n${readableIssues(parsed.error)}`);
-  const values = parsed.data;
+/** The environment read into what the code uses, refused with every cross-variable problem named. */
+const configSchema = environmentSchema.transform((values, context) => {
+  const report: Report = (variable, message) => context.addIssue({ code: 'custom', path: [variable], message });
   const production = values.NODE_ENV === 'production';
-  const problems: string[] = [];
-
+  const keepsSecret = values.NODE_ENV === 'development' && !values.SESSION_SECRET;
+  const { DATABASE_CONNECT_TIMEOUT_SECONDS: connectSeconds, DATABASE_QUERY_TIMEOUT_SECONDS: querySeconds } = values;
   const publicUrl = new URL(values.PUBLIC_URL ?? `http://localhost:${values.PORT}`);
-  const dataDirectory = path.resolve(values.DATA_DIR);
   if (publicUrl.pathname !== '/' || publicUrl.search || publicUrl.hash) {
-    problems.push('  PUBLIC_URL: must be an origin only, like https://docs.acme.dev (no path)');
+    report('PUBLIC_URL', 'must be an origin only, like https://docs.acme.dev (no path)');
   }
-  if (production && publicUrl.protocol !== 'https:') problems.push('  PUBLIC_URL: must be https in production');
-
-  let identityProvider: IdentityProvider;
-  if (values.OIDC_ISSUER) {
-    if (!values.OIDC_CLIENT_ID) problems.push('  OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
-    if (!values.OIDC_CLIENT_SECRET) problems.push('  OIDC_CLIENT_SECRET: required when OIDC_ISSUER is set');
-    const issuer = values.OIDC_ISSUER.replace(/\/$/, '');
-    identityProvider = {
-      kind: issuer === googleIssuer ? 'google' : 'oidc',
-      issuer,
-      clientId: values.OIDC_CLIENT_ID ?? '',
-      clientSecret: values.OIDC_CLIENT_SECRET ?? '',
-    };
-  } else {
-    if (production) problems.push('  OIDC_ISSUER: required in production (the development sign-in is refused there)');
-    // The development sign-in believes any e-mail typed into it: keep it off anything but this machine by default.
-    else if (!loopbackHost.test(publicUrl.hostname) && !values.ALLOW_DEVELOPMENT_SIGN_IN) {
-      problems.push(
-        `  OIDC_ISSUER: required when PUBLIC_URL (${publicUrl.host}) is not this machine; the development sign-in accepts any e-mail. Set ALLOW_DEVELOPMENT_SIGN_IN=true only for a throwaway test deployment`,
-      );
-    }
-    identityProvider = { kind: 'development', issuer: new URL(developmentIssuerPath, publicUrl).href };
-  }
-  if (production && !values.SESSION_SECRET) problems.push('  SESSION_SECRET: required in production');
+  if (production && publicUrl.protocol !== 'https:') report('PUBLIC_URL', 'must be https in production');
+  const identityProvider = identityProviderOf(values, publicUrl, report);
+  if (production && !values.SESSION_SECRET) report('SESSION_SECRET', 'required in production');
   // The public port is gated; metrics there would either leak to readers or sit behind the sign-in page.
   if (values.METRICS_PORT !== undefined && values.METRICS_PORT === values.PORT) {
-    problems.push('  METRICS_PORT: must differ from PORT (metrics are never served on the public port)');
+    report('METRICS_PORT', 'must differ from PORT (metrics are never served on the public port)');
   }
-
-  const model = modelSettings(values, problems);
-
-  if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   return {
     environment: values.NODE_ENV,
     host: values.HOST,
     port: values.PORT,
-    metrics:
-      values.METRICS_PORT === undefined
-        ? undefined
-        : { host: values.METRICS_HOST ?? values.HOST, port: values.METRICS_PORT },
+    /** Where Prometheus scrapes /metrics; undefined: no metrics listener. Never the public port. */
+    metrics: values.METRICS_PORT ? { host: values.METRICS_HOST ?? values.HOST, port: values.METRICS_PORT } : undefined,
     maintenanceIntervalMs: values.MAINTENANCE_INTERVAL_MINUTES * 60_000,
+    /** The origin readers use, e.g. https://docs.acme.dev; redirects and cookies are built from it. */
     publicUrl,
+    /** The balancers whose X-Forwarded-For is believed for the reader's address; empty: the server faces readers. */
     trustedProxies: values.TRUST_PROXY,
+    /** True when the public URL is https: cookies get Secure and the __Host- prefix, responses get HSTS. */
     secureCookies: publicUrl.protocol === 'https:',
     logLevel: values.LOG_LEVEL,
     // JSON lines for log collectors; pretty only for a developer reading a terminal.
     logFormat: values.LOG_FORMAT ?? (values.NODE_ENV === 'development' && process.stdout.isTTY ? 'pretty' : 'json'),
-    siteDirectory: path.resolve(values.SITE_DIR),
-    dataDirectory,
+    siteDirectory: values.SITE_DIR,
+    dataDirectory: values.DATA_DIR,
     databaseUrl: values.DATABASE_URL,
-    databaseTimeouts: {
-      connectSeconds: values.DATABASE_CONNECT_TIMEOUT_SECONDS,
-      querySeconds: values.DATABASE_QUERY_TIMEOUT_SECONDS,
-    },
+    databaseTimeouts: { connectSeconds, querySeconds },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     identityProvider,
     sessionSecret: values.SESSION_SECRET ?? randomDevelopmentSecret(),
-    // Development without SESSION_SECRET keeps one in DATA_DIR, so a restart does not sign every reader out.
-    keptSessionSecretFile:
-      values.NODE_ENV === 'development' && !values.SESSION_SECRET
-        ? path.join(dataDirectory, 'session-secret')
-        : undefined,
+    /** Development without SESSION_SECRET keeps one in DATA_DIR, so a restart does not sign every reader out. */
+    keptSessionSecretFile: keepsSecret ? path.join(values.DATA_DIR, 'session-secret') : undefined,
     sessionIdleTimeoutMs: values.SESSION_IDLE_TIMEOUT_HOURS * 3_600_000,
     sessionAbsoluteTimeoutMs: values.SESSION_ABSOLUTE_TIMEOUT_HOURS * 3_600_000,
+    /** The ACCESS_* settings as written; auth/access-policy.ts reads them and refuses a bad entry. */
     accessSettings: {
+      /** Comma- or space-separated; the first two are the "primary" domains named on the sign-in page. */
       domains: values.ACCESS_DOMAINS,
       addresses: values.ACCESS_ADDRESSES,
       allowSubdomains: values.ACCESS_ALLOW_SUBDOMAINS,
       requireHostedDomain: values.ACCESS_REQUIRE_HOSTED_DOMAIN ?? identityProvider.kind !== 'oidc',
       maintainers: values.MAINTAINERS,
     },
-    accessPolicyFile: values.ACCESS_POLICY_FILE ? path.resolve(values.ACCESS_POLICY_FILE) : undefined,
+    accessPolicyFile: values.ACCESS_POLICY_FILE,
     askLimits: { requestsPerMinute: values.ASK_REQUESTS_PER_MINUTE, concurrentPerUser: values.ASK_CONCURRENT_PER_USER },
     redisUrl: values.REDIS_URL,
     searchRequestsPerMinute: values.SEARCH_REQUESTS_PER_MINUTE,
     signInRequestsPerMinute: values.SIGN_IN_REQUESTS_PER_MINUTE,
     questionLogDays: values.COPILOT_QUESTION_LOG_DAYS,
-    model,
+    /** The language model behind Dev Copilot; undefined means docs-only answers. */
+    model: modelSettings(values, report),
   };
+});
+
+export type Config = z.output<typeof configSchema>;
+export type IdentityProvider = Config['identityProvider'];
+export type AccessSettings = Config['accessSettings'];
+export type ModelSettings = NonNullable<Config['model']>;
+
+function identityProviderOf(values: Environment, publicUrl: URL, report: Report) {
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId = '', OIDC_CLIENT_SECRET: clientSecret = '' } = values;
+  if (issuer) {
+    if (!clientId) report('OIDC_CLIENT_ID', 'required when OIDC_ISSUER is set');
+    if (!clientSecret) report('OIDC_CLIENT_SECRET', 'required when OIDC_ISSUER is set');
+    return { kind: issuer === googleIssuer ? 'google' : 'oidc', issuer, clientId, clientSecret } as const;
+  }
+  if (values.NODE_ENV === 'production') {
+    report('OIDC_ISSUER', 'required in production (the development sign-in is refused there)');
+  } else if (!isLoopbackHost(publicUrl.hostname) && !values.ALLOW_DEVELOPMENT_SIGN_IN) {
+    // The development sign-in believes any e-mail typed into it: keep it off anything but this machine by default.
+    const anyEmail = `required when PUBLIC_URL (${publicUrl.host}) is not this machine; the development sign-in accepts any e-mail. Set ALLOW_DEVELOPMENT_SIGN_IN=true only for a throwaway test deployment`;
+    report('OIDC_ISSUER', anyEmail);
+  }
+  return { kind: 'development', issuer: new URL(developmentIssuerPath, publicUrl).href } as const;
 }
 
-function modelSettings(values: z.infer<typeof environmentSchema>, problems: string[]): ModelSettings | undefined {
+function modelSettings(values: Environment, report: Report) {
   const provider = values.COPILOT_PROVIDER;
   if (provider === 'none') return undefined;
-  if (!values.COPILOT_MODEL) problems.push(`  COPILOT_MODEL: required when COPILOT_PROVIDER is ${provider}`);
+  if (!values.COPILOT_MODEL) report('COPILOT_MODEL', `required when COPILOT_PROVIDER is ${provider}`);
   if (provider === 'openai-compatible' && !values.COPILOT_BASE_URL) {
-    problems.push('  COPILOT_BASE_URL: required for openai-compatible (e.g. http://localhost:11434/v1 for Ollama)');
+    report('COPILOT_BASE_URL', 'required for openai-compatible (e.g. http://localhost:11434/v1 for Ollama)');
   }
   const baseUrl = values.COPILOT_BASE_URL ? new URL(values.COPILOT_BASE_URL) : undefined;
-  if (values.NODE_ENV === 'production' && baseUrl?.protocol === 'http:' && !loopbackHost.test(baseUrl.hostname)) {
-    problems.push(
-      '  COPILOT_BASE_URL: must be https in production unless it is on this machine (the key would travel in clear)',
-    );
+  const inClear = 'must be https in production unless it is on this machine (the key would travel in clear)';
+  if (values.NODE_ENV === 'production' && baseUrl?.protocol === 'http:' && !isLoopbackHost(baseUrl.hostname)) {
+    report('COPILOT_BASE_URL', inClear);
   }
   // Hosted APIs refuse a call without a key; better to say so at start than on the first question.
   if (provider !== 'openai-compatible' && !values.COPILOT_API_KEY) {
-    problems.push(`  COPILOT_API_KEY: required for ${provider}`);
+    report('COPILOT_API_KEY', `required for ${provider}`);
   }
   if (provider === 'anthropic' && values.COPILOT_EMBEDDING_MODEL) {
-    problems.push('  COPILOT_EMBEDDING_MODEL: Anthropic offers no embedding models; leave it empty');
+    report('COPILOT_EMBEDDING_MODEL', 'Anthropic offers no embedding models; leave it empty');
   }
   return {
     provider,
     model: values.COPILOT_MODEL ?? '',
     apiKey: values.COPILOT_API_KEY,
     baseUrl: values.COPILOT_BASE_URL?.replace(/\/+$/, ''),
+    /** The whole answer must arrive within this; a stream that stalls for a third of it is cut too. */
     timeoutMs: values.COPILOT_TIMEOUT_SECONDS * 1000,
-    // The hosted providers' current models all read images; a self-hosted one often does not.
+    /** Whether screenshots go to the model as images (the hosted providers' models all read them); else OCR text. */
     vision: values.COPILOT_VISION ?? provider !== 'openai-compatible',
     embeddingModel: values.COPILOT_EMBEDDING_MODEL,
     maxOutputTokens: values.COPILOT_MAX_OUTPUT_TOKENS,
@@ -298,8 +180,20 @@ function modelSettings(values: z.infer<typeof environmentSchema>, problems: stri
 }
 
 /** A secret for this start alone: tests, and development when DATA_DIR cannot keep one. */
-function randomDevelopmentSecret(): string {
-  return crypto
-    .getRandomValues(new Uint8Array(32))
-    .reduce((text, byte) => text + byte.toString(16).padStart(2, '0'), '');
+const randomDevelopmentSecret = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex');
+
+function parsed<Schema extends z.ZodType>(schema: Schema, environment: NodeJS.ProcessEnv): z.output<Schema> {
+  const result = schema.safeParse(environment);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+/** Parses the environment once; a bad or missing value stops start-up with a message naming the variable. */
+export const loadConfig = (environment: NodeJS.ProcessEnv = process.env): Config => parsed(configSchema, environment);
+
+/** Only where the data lives (DATA_DIR, DATABASE_URL), for tools such as the report that need nothing else. */
+export function loadStoreLocation(environment: NodeJS.ProcessEnv = process.env) {
+  const values = parsed(environmentSchema.pick({ DATA_DIR: true, DATABASE_URL: true }), environment);
+  return { dataDirectory: values.DATA_DIR, databaseUrl: values.DATABASE_URL };
 }

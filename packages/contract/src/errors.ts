@@ -12,12 +12,12 @@ export const apiErrors = {
   'bad_request:search': { status: 400, message: 'The search is not valid.' },
   'bad_request:insights': { status: 400, message: 'Choose a period of 7, 30 or 90 days.' },
   'bad_request:token': { status: 400, message: 'The token request is not valid.' },
-  'unauthorized:session': { status: 401, message: 'Sign in to continue.' },
+  'unauthorized:session': { status: 401, message: 'Sign in to read the handbook.' },
   'unauthorized:token': {
     status: 401,
     message: 'The personal access token is not valid, has expired or was revoked. Make a new one in the handbook.',
   },
-  'forbidden:access': { status: 403, message: 'This account may not read the handbook.' },
+  'forbidden:access': { status: 403, message: 'This account is not allowed to read the handbook.' },
   'forbidden:origin': { status: 403, message: 'The request came from another site.' },
   'not_found:thread': { status: 404, message: 'There is no chat with this id.' },
   'not_found:message': { status: 404, message: 'There is no message with this id.' },
@@ -38,20 +38,25 @@ export const apiErrors = {
   'internal:insights': { status: 500, message: 'The insights could not be read; try again.' },
   'internal:tokens': { status: 500, message: 'Your tokens could not be read or saved; try again.' },
   'internal:threads': { status: 500, message: 'Your chats could not be read or saved; try again.' },
+  'internal:server': { status: 500, message: 'Something went wrong; try again.' },
   'unavailable:database': { status: 503, message: 'The handbook is unavailable for a moment; try again shortly.' },
   'unavailable:search': {
     status: 503,
     message: 'The handbook is being indexed for search; try again in a few seconds.',
   },
   // 503: the question was stopped by a server that is shutting down, and asked again it is answered (Retry-After).
-  'cancelled:ask': { status: 503, message: 'The question was cancelled.' },
+  'cancelled:ask': { status: 503, message: 'The server restarted before the answer was finished. Ask again.' },
   'model_timeout:ask': { status: 504, message: 'The model took too long to answer. Try again.' },
   'model_busy:ask': { status: 503, message: 'The model provider is rate-limiting us. Try again in a minute.' },
   'model_refused_key:ask': {
     status: 502,
     message: 'The model provider refused our API key. Tell the handbook maintainers.',
   },
-  'model_unreachable:ask': { status: 502, message: 'The model provider could not be reached. Try again.' },
+  // Before the first words (the provider could not be reached) or after them (its stream broke off).
+  'model_unreachable:ask': {
+    status: 502,
+    message: 'The connection to the model provider failed or broke off mid-answer. Try again.',
+  },
   'model_bad_response:ask': {
     status: 502,
     message: 'The model provider sent an answer that could not be read. Try again.',
@@ -64,6 +69,11 @@ export type ApiErrorCode = keyof typeof apiErrors;
 /** The body of every error response. */
 export type ApiErrorBody = { error: { code: ApiErrorCode; message: string } };
 
+/** The body of a refusal with `code`: the registry's message, or for a bad request what exactly is wrong with it. */
+export const errorBody = (code: ApiErrorCode, message: string = apiErrors[code].message): ApiErrorBody => ({
+  error: { code, message },
+});
+
 /** A refusal with one of the codes above; the server's API error handler answers with it, the widget shows it. */
 export class ApiError extends Error {
   constructor(
@@ -71,8 +81,10 @@ export class ApiError extends Error {
     message: string = apiErrors[code].message,
     /** When to try again, for a refusal that passes (sent as Retry-After). */
     readonly retryAfterSeconds?: number,
+    /** What went wrong underneath, for the log (`cause`); never sent. */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'ApiError';
   }
 

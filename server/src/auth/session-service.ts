@@ -1,33 +1,47 @@
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
 import { claimLegacyOwnership } from '../store/owners.js';
 import { createSession, deleteSession, findSessionByIdHash, type NewSession, touchSession } from '../store/sessions.js';
 import { legacyOwnerKey, ownerKeyOf } from './reader-identity.js';
-import { createSessionCache } from './session-cache.js';
 
 type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByIdHash>>>;
 
 /** Writing last-seen on every request would cost a write per file; once a minute keeps idle expiry accurate enough. */
 const touchIntervalMs = 60_000;
 
-/** Sessions as the gate sees them: read through a short cache, expired ones ended on sight. */
+/**
+ * Sessions as the gate sees them: read through a short cache, expired ones ended on sight. The cache spares serving a
+ * page's dozens of files a database round trip each; sign-out and expiry on this instance drop its entry at once,
+ * another instance's sign-out is seen within `cacheTtlMs`. It holds `cachedSessions`, the least recently used going
+ * first.
+ */
 export function createSessionService(options: {
   db: Database;
   config: Pick<Config, 'sessionIdleTimeoutMs'>;
   cacheTtlMs?: number;
+  cachedSessions?: number;
+  now?: () => number;
 }) {
-  const { db, config } = options;
-  const cacheTtlMs = options.cacheTtlMs ?? 5_000;
-  const cache = createSessionCache<SessionRow>({ ttlMs: cacheTtlMs, maxEntries: 10_000 });
+  const { db, config, now = Date.now } = options;
+  const recent = <Row extends object | boolean>() =>
+    new LRUCache<string, Row>({
+      max: options.cachedSessions ?? 10_000,
+      ttl: options.cacheTtlMs ?? 5_000,
+      // Read the clock on every look (no 1 ms reuse), so a test's clock moves at once.
+      perf: { now },
+      ttlResolution: 0,
+    });
+  const cache = recent<SessionRow>();
   /**
    * Id hashes known to name no session, for as long as a cached row may live: ended here, or not in the store. A
    * forged or stale cookie sent again is then refused without a read (a flood of one such cookie was 1.1k requests a
    * second, each a query), and a read under way when its session ended does not cache it again. An id cannot come to
    * name a session later: sign-in makes a new random one.
    */
-  const gone = createSessionCache<true>({ ttlMs: cacheTtlMs, maxEntries: 10_000 });
-  const markGone = (idHash: string) => gone.set(idHash, true, Date.now());
-  const isGone = (idHash: string, now = Date.now()) => gone.get(idHash, now) === true;
+  const gone = recent<true>();
+  const markGone = (idHash: string) => gone.set(idHash, true);
+  const isGone = (idHash: string) => gone.get(idHash) === true;
 
   async function end(idHash: string) {
     cache.delete(idHash);
@@ -36,11 +50,12 @@ export function createSessionService(options: {
   }
 
   /** A cached session that needs nothing done now (not expired, not due a touch), for answers that cannot wait. */
-  function peek(idHash: string, now = Date.now()): SessionRow | undefined {
-    const session = cache.get(idHash, now);
+  function peek(idHash: string): SessionRow | undefined {
+    const session = cache.get(idHash);
     if (!session) return undefined;
-    const idleFor = now - session.lastSeenAt.getTime();
-    if (session.expiresAt.getTime() <= now || idleFor >= Math.min(touchIntervalMs, config.sessionIdleTimeoutMs)) {
+    const at = now();
+    const idleFor = at - session.lastSeenAt.getTime();
+    if (session.expiresAt.getTime() <= at || idleFor >= Math.min(touchIntervalMs, config.sessionIdleTimeoutMs)) {
       return undefined;
     }
     return session;
@@ -51,26 +66,29 @@ export function createSessionService(options: {
     /** Whether this id hash is known, without a read, to name no session. */
     isGone,
     /** The live session for this id hash, or undefined when there is none or it has expired (it is then deleted). */
-    async find(idHash: string, now = Date.now()): Promise<SessionRow | undefined> {
-      let session = cache.get(idHash, now);
+    async find(idHash: string): Promise<SessionRow | undefined> {
+      const at = now();
+      let session = cache.get(idHash);
       if (!session) {
-        if (isGone(idHash, now)) return undefined;
+        if (isGone(idHash)) return undefined;
         session = await findSessionByIdHash(db, { idHash });
         if (!session) {
           markGone(idHash);
           return undefined;
         }
-        if (!isGone(idHash)) cache.set(idHash, session, now);
+        if (!isGone(idHash)) cache.set(idHash, session);
       }
-      const idleFor = now - session.lastSeenAt.getTime();
-      if (session.expiresAt.getTime() <= now || idleFor >= config.sessionIdleTimeoutMs) {
+      const idleFor = at - session.lastSeenAt.getTime();
+      if (session.expiresAt.getTime() <= at || idleFor >= config.sessionIdleTimeoutMs) {
         await end(idHash);
         return undefined;
       }
       if (idleFor >= touchIntervalMs) {
-        const lastSeenAt = new Date(now);
+        const lastSeenAt = new Date(at);
         await touchSession(db, { idHash, lastSeenAt });
-        cache.update(idHash, (row) => ({ ...row, lastSeenAt }));
+        const cached = cache.get(idHash);
+        // The touched row replaces the cached one without renewing its time to live (a read renews nothing).
+        if (cached) cache.set(idHash, { ...cached, lastSeenAt }, { noUpdateTTL: true });
       }
       return session;
     },

@@ -1,14 +1,11 @@
+import { errorBody } from '@acme/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AccessPolicy, primaryDomains } from './access-policy.js';
 import { renderSignInPage, type SignInProblem, signInPageTemplate } from './sign-in-page.js';
 import type { Viewer } from './viewer.js';
 
-const signInRequired = JSON.stringify({
-  error: { code: 'unauthorized:session', message: 'Sign in to read the handbook.' },
-});
-const notAllowedResponse = JSON.stringify({
-  error: { code: 'forbidden:access', message: 'This account is not allowed to read the handbook.' },
-});
+const signInRequired = JSON.stringify(errorBody('unauthorized:session'));
+const notAllowedResponse = JSON.stringify(errorBody('forbidden:access'));
 
 export type SignInDetails = { status: number; returnPath?: string; problem?: SignInProblem; forceHtml?: boolean };
 

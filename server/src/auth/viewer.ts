@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import type { SessionRow } from '../store/schema.js';
 import { type AccessDecision, type AccessPolicy, decideAccess } from './access-policy.js';
@@ -25,7 +26,7 @@ export function isAllowed(viewer: Viewer): boolean {
 }
 
 const signedOut: Viewer = { state: 'signed-out' };
-/** As many as the session cache holds; when full the kept hashes start afresh. */
+/** As many as the session cache holds; when full the least recently sent cookie goes first. */
 const maxKeptIdHashes = 10_000;
 
 /**
@@ -44,7 +45,7 @@ export function createViewerResolver(options: {
   // A reader sends the same cookie with every file of a page: the id hash of a live session's cookie is kept, so its
   // tag and hash are checked once (SHA-256 alone was 4 % of serving a page). Cookies that name no session are not
   // kept, so strangers cannot fill it.
-  const idHashes = new Map<string, string>();
+  const idHashes = new LRUCache<string, string>({ max: maxKeptIdHashes });
   /** The id hash a cookie value names; undefined for one no session could have (absent, too long, not our tag). */
   const idHashOf = (cookieValue: string | undefined) => {
     if (!cookieValue || cookieValue.length > 100) return undefined;
@@ -54,9 +55,7 @@ export function createViewerResolver(options: {
     return sessionId === undefined ? undefined : hashSessionId(sessionId);
   };
   const keepHash = (cookieValue: string, idHash: string) => {
-    if (idHashes.has(cookieValue)) return;
-    if (idHashes.size >= maxKeptIdHashes) idHashes.clear();
-    idHashes.set(cookieValue, idHash);
+    if (!idHashes.has(cookieValue)) idHashes.set(cookieValue, idHash);
   };
 
   function viewerOf(session: SessionRow, idHash: string): Viewer {

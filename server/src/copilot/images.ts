@@ -15,42 +15,38 @@ const signatures: Record<AllowedImageType, (bytes: Buffer) => boolean> = {
 /** Linear-time check (a grouped pattern overflows the regex engine's stack on a 7 MB string). */
 const isStrictBase64 = (text: string) => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
 
-export class ImageProblem extends Error {}
+/** A 400 that says what is wrong with the image, as a script needs it (the widget shows the registry's words). */
+const refused = (detail: string) => new ApiError('bad_request:attachment', detail);
 
-/** Decodes and checks one attachment; throws ImageProblem with a message fit for a 400. */
+/** Decodes and checks one attachment; throws a bad_request:attachment ApiError naming what is wrong. */
 export function checkImage(attachment: { contentType: string; content: string }, label: string): CheckedImage {
   const contentType = attachment.contentType.toLowerCase() as CheckedImage['contentType'];
   if (!allowedImageTypes.includes(contentType)) {
-    throw new ImageProblem(
+    throw refused(
       `${label}: ${attachment.contentType || 'an empty type'} is not accepted; send PNG, JPEG, GIF or WebP`,
     );
   }
   if (attachment.content.length > Math.ceil(maxImageBytes / 3) * 4 + 4) {
-    throw new ImageProblem(`${label}: images may be at most 5 MB`);
+    throw refused(`${label}: images may be at most 5 MB`);
   }
   if (!isStrictBase64(attachment.content)) {
-    throw new ImageProblem(`${label}: content must be plain base64 (no data: prefix, no spaces or line breaks)`);
+    throw refused(`${label}: content must be plain base64 (no data: prefix, no spaces or line breaks)`);
   }
   const bytes = Buffer.from(attachment.content, 'base64');
-  if (bytes.length === 0) throw new ImageProblem(`${label}: the image is empty`);
-  if (bytes.length > maxImageBytes) throw new ImageProblem(`${label}: images may be at most 5 MB`);
+  if (bytes.length === 0) throw refused(`${label}: the image is empty`);
+  if (bytes.length > maxImageBytes) throw refused(`${label}: images may be at most 5 MB`);
   if (!signatures[contentType](bytes)) {
-    throw new ImageProblem(`${label}: the bytes are not a ${contentType.slice(6).toUpperCase()} image`);
+    throw refused(`${label}: the bytes are not a ${contentType.slice(6).toUpperCase()} image`);
   }
   // No image program writes one; a file read as one format and decoded as another is built to get past a size check.
   const formats = sniffImageFormats(bytes);
   if (formats.length > 1) {
-    throw new ImageProblem(`${label}: the bytes are ${describeFormats(formats)}; send the image as saved`);
+    throw refused(`${label}: the bytes are ${describeFormats(formats)}; send the image as saved`);
   }
   return { contentType, bytes };
 }
 
 /** Checks every image of a question; a bad one is a 400 that names it (`label.index`). */
 export function checkImages(attachments: readonly { contentType: string; content: string }[], label: string) {
-  try {
-    return attachments.map((attachment, index) => checkImage(attachment, `${label}.${index}`));
-  } catch (error) {
-    if (error instanceof ImageProblem) throw new ApiError('bad_request:attachment', error.message);
-    throw error;
-  }
+  return attachments.map((attachment, index) => checkImage(attachment, `${label}.${index}`));
 }

@@ -8,7 +8,7 @@ import { indexSections } from '../search/section-terms.js';
 import { type BuiltSite, fingerprintOf, type HoldLimits, readBuiltSite } from './built-site.js';
 import { cachedDocSections } from './doc-sections-cache.js';
 
-export type BuiltSiteRequest = { siteDirectory: string; limits: HoldLimits };
+export type BuiltSiteRequest = { siteDirectory: string; limits: HoldLimits; publicOrigin: string | undefined };
 /** `changed` when files moved while they were read: a build still being written, to be read again once quiet. */
 export type BuiltSiteReply =
   | { kind: 'read'; site: BuiltSite }
@@ -18,7 +18,7 @@ export type BuiltSiteReply =
 export type SearchIndexReply = { kind: 'indexed'; index: PackedIndex } | { kind: 'index-failed'; reason: string };
 
 const { parentPort, workerData } = workerThreads;
-const { siteDirectory, limits } = workerData as BuiltSiteRequest;
+const { siteDirectory, limits, publicOrigin } = workerData as BuiltSiteRequest;
 let reply: BuiltSiteReply;
 try {
   // The parser (cheerio) is loaded only when the sections are not known from the build: a second of a first start.
@@ -26,6 +26,7 @@ try {
     siteDirectory,
     limits,
     async (pages, key) => cachedDocSections(key) ?? (await import('../search/sections.js')).docSectionsOf(pages),
+    publicOrigin,
   );
   reply = fingerprintOf(siteDirectory) === site.fingerprint ? { kind: 'read', site } : { kind: 'changed' };
 } catch (error) {

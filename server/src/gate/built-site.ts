@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { BuiltPage, DocSection } from '../search/sections.js';
 import { canonicalPathOf } from './canonical-paths.js';
 import { inlineScriptHashes } from './content-security-policy.js';
+import { withPublicOrigin } from './markdown-origin.js';
 
 /** How a file of the build can be sent; a compressed twin (x.js.br, x.js.gz) is never served under its own name. */
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -83,6 +84,8 @@ export async function readBuiltSite(
   siteDirectory: string,
   limits: HoldLimits,
   sectionsOf: SectionsOf,
+  /** Put in the Markdown pages' links (markdown-origin.ts); without it they are served as built. */
+  publicOrigin?: string,
 ): Promise<BuiltSite> {
   const listing = listFiles(siteDirectory);
   const sizes = new Map(listing.map((file) => [file.relative, file.size]));
@@ -95,7 +98,9 @@ export async function readBuiltSite(
   for (const file of listing) {
     if (/\.(br|gz)$/.test(file.relative)) continue;
     const diskPath = path.join(siteDirectory, file.relative);
-    const bytes = readFileSync(diskPath);
+    const read = readFileSync(diskPath);
+    const rewritten = publicOrigin === undefined ? undefined : withPublicOrigin(file.relative, read, publicOrigin);
+    const bytes = rewritten?.bytes ?? read;
     if (file.relative.endsWith('.html')) {
       const html = bytes.toString('utf8');
       pages.push({ relative: file.relative, html });
@@ -108,7 +113,12 @@ export async function readBuiltSite(
       held: {},
       onDisk: {},
     };
+    if (rewritten) {
+      built.held.gzip = rewritten.gzip;
+      heldBytes += rewritten.gzip.length;
+    }
     for (const encoding of ['br', 'gzip'] as const) {
+      if (rewritten) break;
       const twinSize = sizes.get(file.relative + twinSuffix[encoding]);
       if (twinSize === undefined) continue;
       if (fits(twinSize)) {

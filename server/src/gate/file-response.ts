@@ -3,27 +3,21 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Encoding } from './built-site.js';
 import type { ServedFile } from './site-snapshot.js';
 
 const unzip = promisify(gunzip);
 
-/** Browsers send a handful of distinct Accept-Encoding values; each is parsed once, and the cache stays small. */
-function boundedCache(maxEntries: number) {
-  const entries = new Map<string, string>();
-  const cache = {
-    get: (key: string) => entries.get(key),
-    has: (key: string) => entries.has(key),
-    set(key: string, value: string) {
-      if (entries.size >= maxEntries) entries.clear();
-      entries.set(key, value);
-      return cache;
-    },
-  };
-  return cache;
-}
+/**
+ * Browsers send a handful of distinct Accept-Encoding values: each is parsed once, and a client sending a new one
+ * with every request only pushes out the least recently used.
+ */
+const negotiated = new LRUCache<string, string>({ max: 256 });
+const negotiator = new Negotiator<Encoding>({ supportedValues: ['br', 'gzip', 'identity'], cache: negotiated });
 
-const negotiator = new Negotiator<Encoding>({ supportedValues: ['br', 'gzip', 'identity'], cache: boundedCache(256) });
+/** How many Accept-Encoding values are kept parsed. */
+export const negotiatedEncodings = () => negotiated.size;
 
 /** The best encoding of `file` an Accept-Encoding header takes: br, else gzip, else the file as it is. */
 export function encodingFor(acceptEncoding: string | undefined, file: ServedFile): Encoding {

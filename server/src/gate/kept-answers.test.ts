@@ -31,16 +31,19 @@ describe('keptAnswers', () => {
     expect(afterChange.body.toString()).toBe('page 2');
   });
 
-  it('holds at most maxEntries answers', () => {
+  it('holds at most maxEntries answers, the least recently used going first', () => {
     const kept = keptAnswers(2);
     const sources = [{}];
-    let prepared = 0;
-    const prepare = () => answer(`page ${++prepared}`);
-    for (const key of ['/a', '/b', '/c']) kept(key, sources, prepare);
-    // Full at the third key, so it started afresh: /a is prepared again, /c is still there.
-    kept('/c', sources, prepare);
-    expect(prepared).toBe(3);
-    kept('/a', sources, prepare);
-    expect(prepared).toBe(4);
+    const prepared: string[] = [];
+    const prepare = (key: string) => () => {
+      prepared.push(key);
+      return answer(key);
+    };
+    const ask = (key: string) => kept(key, sources, prepare(key));
+    for (const key of ['/a', '/b', '/a', '/c']) ask(key);
+    expect(prepared).toEqual(['/a', '/b', '/c']);
+    // /b was the least recently used when /c came: it is prepared again, /a and /c are still kept.
+    for (const key of ['/a', '/c', '/b']) ask(key);
+    expect(prepared).toEqual(['/a', '/b', '/c', '/b']);
   });
 });

@@ -21,6 +21,8 @@ export type SiteFollower = {
 
 export type SiteFollowerOptions = {
   strictTransport: boolean;
+  /** PUBLIC_URL's origin, for the links of the Markdown pages (markdown-origin.ts). */
+  publicOrigin?: string;
   /** A rebuild is read once the build has been quiet this long. Default 300 ms. */
   quietMs?: number;
   limits?: HoldLimits;
@@ -77,7 +79,11 @@ async function load(
   options: SiteFollowerOptions,
   previous?: SiteSnapshot,
 ): Promise<SiteSnapshot | string> {
-  const reading = readInWorker({ siteDirectory, limits: options.limits ?? defaultHoldLimits });
+  const reading = readInWorker({
+    siteDirectory,
+    limits: options.limits ?? defaultHoldLimits,
+    publicOrigin: options.publicOrigin,
+  });
   const reply = await reading.site;
   if (reply.kind === 'changed') return 'the build changed while it was read';
   if (reply.kind === 'failed') return reply.reason;
@@ -96,7 +102,11 @@ async function load(
  * too and the watch on the build is renewed when it reappears.
  */
 export async function followSite(siteDirectory: string, options: SiteFollowerOptions): Promise<SiteFollower> {
-  const firstReading = readInWorker({ siteDirectory, limits: options.limits ?? defaultHoldLimits });
+  const firstReading = readInWorker({
+    siteDirectory,
+    limits: options.limits ?? defaultHoldLimits,
+    publicOrigin: options.publicOrigin,
+  });
   const firstReply = await firstReading.site;
   const cannotServe = (reason: string) =>
     new Error(`${siteDirectory} cannot be served: ${reason}. Build the site first (npm run build).`);

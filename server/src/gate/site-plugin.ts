@@ -16,6 +16,7 @@ declare module 'fastify' {
 export function startReadingSite(app: FastifyInstance, holdFirstSearch?: Promise<unknown>): Promise<SiteFollower> {
   const reading = followSite(app.config.siteDirectory, {
     strictTransport: app.config.secureCookies,
+    publicOrigin: app.config.publicUrl.origin,
     onSwapped: (snapshot) => app.log.info({ fingerprint: snapshot.fingerprint }, 'serving a new site build'),
     onKeptPrevious: (reason) => app.log.warn({ reason }, 'keeping the previous site build'),
     holdFirstSearch,

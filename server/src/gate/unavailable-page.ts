@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { clientHungUp, databaseRetryAfterSeconds, sendDatabaseUnavailable } from '../api-errors.js';
+import { clientHungUp, databaseRetryAfterSeconds, sendApiError, sendDatabaseUnavailable } from '../api-errors.js';
 import { logoSvg } from '../auth/assets.js';
 import { pageStylesheet, renderPage } from '../auth/html.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
@@ -44,9 +44,6 @@ export function registerErrorPages(app: FastifyInstance) {
     }
     if (error.statusCode !== undefined && error.statusCode < 500) return fastifyDefault(error, request, reply);
     request.log.error({ err: error }, 'request failed');
-    return reply
-      .code(500)
-      .header('cache-control', 'no-store')
-      .send({ statusCode: 500, error: 'Internal Server Error', message: 'Something went wrong; try again.' });
+    return sendApiError(reply, 'internal:server');
   });
 }

@@ -1,14 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPostgresTestDatabase, type TestDatabase } from '../../test-support/test-databases.js';
 import { openMaintenanceLock } from '../store/maintenance-lock.js';
 import { type MaintenanceReport, runMaintenance, scheduleRounds } from './maintenance.js';
 
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const intervalMs = 500;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Collects what the rounds report; `count(n)` resolves once n have reported, so a test waits for rounds, not time. */
+function reported<Report>() {
+  const reports: Report[] = [];
+  let waiting: Array<{ count: number; resolve: () => void }> = [];
+  return {
+    reports,
+    add(report: Report) {
+      reports.push(report);
+      for (const waiter of waiting.filter(({ count }) => reports.length >= count)) waiter.resolve();
+      waiting = waiting.filter(({ count }) => reports.length < count);
+    },
+    count: (count: number) =>
+      reports.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve })),
+  };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe.skipIf(process.env.SKIP_POSTGRES_TESTS === '1')('scheduled maintenance on one PostgreSQL database', () => {
   let database: TestDatabase;
@@ -21,7 +40,7 @@ describe.skipIf(process.env.SKIP_POSTGRES_TESTS === '1')('scheduled maintenance 
 
   it('runs the work once per round across two instances, whichever started first', async () => {
     const url = database.options.databaseUrl ?? '';
-    const rounds: Array<{ instance: string; round: number; outcome: MaintenanceReport['outcome'] }> = [];
+    const rounds = reported<{ instance: string; round: number; outcome: MaintenanceReport['outcome'] }>();
     const workDone: string[] = [];
     const instances = ['a', 'b'].map((instance) => {
       const lock = openMaintenanceLock(url);
@@ -36,27 +55,27 @@ describe.skipIf(process.env.SKIP_POSTGRES_TESTS === '1')('scheduled maintenance 
       ];
       const schedule = scheduleRounds(intervalMs, async (plannedAt) => {
         const round = Math.floor(plannedAt / intervalMs);
-        rounds.push({ instance, round, outcome: (await runMaintenance(lock, tasks)).outcome });
+        rounds.add({ instance, round, outcome: (await runMaintenance(lock, tasks)).outcome });
       });
       return { lock, schedule };
     });
     for (const { schedule } of instances) schedule.start();
-    await sleep(6 * intervalMs);
+    // The first round at start, then five on the clock's multiples of the interval: stopped once both tried the
+    // sixth, so no round is cut by the stopping.
+    await rounds.count(12);
     for (const { schedule, lock } of instances) {
       await schedule.stop();
       await lock.close();
     }
 
     const outcomesByRound = new Map<number, string[]>();
-    for (const { round, outcome } of rounds)
+    for (const { round, outcome } of rounds.reports) {
       outcomesByRound.set(round, [...(outcomesByRound.get(round) ?? []), outcome]);
-    expect(outcomesByRound.size).toBeGreaterThanOrEqual(5);
-    const byRound = [...outcomesByRound.entries()].sort(([first], [second]) => first - second);
-    // Both tried each round (the first, at start, included); one ran, the other skipped. The last round may have been
-    // cut by stopping, after one instance tried it: there it is enough that nobody ran it twice.
-    for (const [, outcomes] of byRound.slice(0, -1)) expect(outcomes.sort()).toEqual(['ran', 'skipped']);
-    for (const [, outcomes] of byRound) expect(outcomes.filter((outcome) => outcome === 'ran').length).toBeLessThan(2);
-    expect(workDone).toHaveLength(rounds.filter(({ outcome }) => outcome === 'ran').length);
+    }
+    expect(outcomesByRound.size).toBe(6);
+    // Both tried each round (the first, at start, included); one ran, the other skipped.
+    for (const outcomes of outcomesByRound.values()) expect(outcomes.sort()).toEqual(['ran', 'skipped']);
+    expect(workDone).toHaveLength(6);
   });
 
   it('survives a database that is not there yet: the round fails, a later round runs', async () => {
@@ -65,17 +84,18 @@ describe.skipIf(process.env.SKIP_POSTGRES_TESTS === '1')('scheduled maintenance 
     url.pathname = `/${name}`;
     const lock = openMaintenanceLock(url.toString());
     const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    const reports: MaintenanceReport[] = [];
+    const { reports, add, count } = reported<MaintenanceReport>();
     const schedule = scheduleRounds(intervalMs, async () => {
-      reports.push(await runMaintenance(lock, [{ name: 'work', remove: async () => 1 }]));
+      add(await runMaintenance(lock, [{ name: 'work', remove: async () => 1 }]));
     });
     try {
       schedule.start();
-      await expect.poll(() => reports.length).toBeGreaterThanOrEqual(1);
+      await count(1);
       expect(reports[0]).toMatchObject({ outcome: 'failed', reason: expect.stringContaining(name) });
       await admin.unsafe(`create database "${name}"`);
-      await expect.poll(() => reports.at(-1)?.outcome, { timeout: 5_000 }).toBe('ran');
-      expect(reports.at(-1)).toMatchObject({ removed: { work: 1 } });
+      // The next round on the clock finds it.
+      await count(2);
+      expect(reports[1]).toMatchObject({ outcome: 'ran', removed: { work: 1 } });
     } finally {
       await schedule.stop();
       await lock.close();
@@ -114,15 +134,33 @@ describe('the maintenance lock on a database gone silent', () => {
 
 describe('scheduleRounds', () => {
   it('lets a round under way finish before stopping, and plans none after', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     let finished = 0;
     const schedule = scheduleRounds(intervalMs, async () => {
-      await sleep(100);
+      await new Promise((resolve) => setTimeout(resolve, 100));
       finished += 1;
     });
     schedule.start();
+    const stopped = schedule.stop();
+    await vi.advanceTimersByTimeAsync(100);
+    await stopped;
+    expect(finished).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(2 * intervalMs);
+    expect(finished).toBe(1);
+  });
+
+  it('plans each round on the next multiple of the interval, after the last has ended', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: 10 * intervalMs + 120 });
+    const planned: number[] = [];
+    const schedule = scheduleRounds(intervalMs, async (plannedAt) => {
+      planned.push(plannedAt);
+      // The second round takes longer than an interval: the moment it overran is not run again.
+      if (planned.length === 2) await new Promise((resolve) => setTimeout(resolve, intervalMs + 50));
+    });
+    schedule.start();
+    await vi.advanceTimersByTimeAsync(4 * intervalMs);
     await schedule.stop();
-    expect(finished).toBe(1);
-    await sleep(2 * intervalMs);
-    expect(finished).toBe(1);
+    expect(planned.map((at) => at - 10 * intervalMs)).toEqual([120, 500, 1500, 2000]);
   });
 });

@@ -3,6 +3,7 @@ import { deleteEndedLimits } from '../limits/postgres-store.js';
 import type { Database } from '../store/database.js';
 import { describeError } from '../store/describe-error.js';
 import type { MaintenanceLock } from '../store/maintenance-lock.js';
+import { deleteStaleOAuthRows } from '../store/oauth.js';
 import { deleteExpiredPersonalTokens } from '../store/personal-tokens.js';
 import { pruneQuestions } from '../store/questions.js';
 import { pruneSearchQueries } from '../store/search-queries.js';
@@ -14,8 +15,8 @@ export type MaintenanceTask = { name: string; remove(now: Date): Promise<number>
 /**
  * What the database keeps that nobody deletes on the way: sessions past their expiry (a reader who never comes back
  * is never ended on sight), questions and search-box queries older than the log's retention, the shared limits' ended
- * windows and expired slots (PostgreSQL limits), and personal access tokens past their expiry. Conversations are the
- * readers' to delete.
+ * windows and expired slots (PostgreSQL limits), personal access tokens past their expiry, and OAuth codes past
+ * theirs and clients nobody granted anything within a day. Conversations are the readers' to delete.
  */
 export function maintenanceTasks(
   db: Database,
@@ -36,6 +37,7 @@ export function maintenanceTasks(
     },
     { name: 'ended_limits', remove: (now) => deleteEndedLimits(db, now) },
     { name: 'expired_tokens', remove: (now) => deleteExpiredPersonalTokens(db, { now }) },
+    { name: 'stale_oauth', remove: (now) => deleteStaleOAuthRows(db, { now }) },
   ];
 }
 

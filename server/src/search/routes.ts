@@ -2,7 +2,7 @@ import { type SearchResponse, searchOpenedSchema, searchQuerySchema } from '@acm
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import { apiErrorHandler } from '../api-errors.js';
+import { apiErrorHandler, sendApiError } from '../api-errors.js';
 import { requireAllowedViewer } from '../auth/guards.js';
 import { ownerKeyOf } from '../auth/reader-identity.js';
 import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
@@ -62,7 +62,7 @@ export const searchRoutes = fp(
     app
       .withTypeProvider<ZodTypeProvider>()
       .post('/api/search/opened', { schema: { body: searchOpenedSchema } }, async (request, reply) => {
-        if (request.viewer.state !== 'signed-in') return reply.code(401).send();
+        if (request.viewer.state !== 'signed-in') return sendApiError(reply, 'unauthorized:session');
         const query = searchableQuery(request.body.q);
         await markSearchResultOpened(store.db, { owner: ownerKeyOf(request.viewer.session), query });
         return reply.code(204).send();

@@ -1,9 +1,10 @@
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/database.js';
 import { recordSearchQuery, reviseSearchQuery } from '../store/search-queries.js';
 
 /** Keystrokes this close together that extend or shorten the last query are one search being typed. */
 const typingPauseMs = 30_000;
-/** As many readers as are typing at once; when full, the kept searches start afresh (a new row, nothing lost). */
+/** As many readers as are typing at once; when full, the longest idle goes first (its next key starts a new row). */
 const maxTypingReaders = 10_000;
 
 type Typing = { id: Promise<string>; query: string; at: number };
@@ -14,7 +15,7 @@ type Typing = { id: Promise<string>; query: string; at: number };
  * felt by the reader, and two instances may each keep a row of one reader's typing.
  */
 export function createSearchLog(db: Database, onError: (error: unknown) => void, now = () => Date.now()) {
-  const typing = new Map<string, Typing>();
+  const typing = new LRUCache<string, Typing>({ max: maxTypingReaders });
   return {
     /** Logs the search; the promise (which never rejects) settles once it is written, for tests to await. */
     record(owner: string, query: string, resultCount: number): Promise<void> {
@@ -29,7 +30,6 @@ export function createSearchLog(db: Database, onError: (error: unknown) => void,
         last.query = query;
         return last.id.then((id) => reviseSearchQuery(db, { id, owner, query, resultCount })).catch(onError);
       }
-      if (typing.size >= maxTypingReaders) typing.clear();
       const id = recordSearchQuery(db, { owner, query, resultCount });
       typing.set(owner, { id, query, at });
       return id.then(() => undefined, onError);

@@ -4,7 +4,7 @@ import { type PersonalTokenRow, personalTokens } from './schema.js';
 
 export type { PersonalTokenRow };
 
-export type NewPersonalToken = Omit<PersonalTokenRow, 'createdAt' | 'lastUsedAt'>;
+export type NewPersonalToken = Omit<typeof personalTokens.$inferInsert, 'createdAt' | 'lastUsedAt'>;
 
 export async function createPersonalToken(db: Database, token: NewPersonalToken): Promise<PersonalTokenRow> {
   const [row] = await db.insert(personalTokens).values(token).returning();
@@ -41,6 +41,11 @@ export async function deletePersonalToken(db: Database, { owner, id }: { owner: 
     .where(and(eq(personalTokens.id, id), eq(personalTokens.owner, owner)))
     .returning({ id: personalTokens.id });
   return deleted.length > 0;
+}
+
+/** Revokes the reader's earlier grants to one OAuth client (a new consent replaces them). */
+export async function deleteOAuthGrants(db: Database, { owner, clientId }: { owner: string; clientId: string }) {
+  await db.delete(personalTokens).where(and(eq(personalTokens.owner, owner), eq(personalTokens.clientId, clientId)));
 }
 
 /** Marks a token used at `now`, unless it was marked within `throttleMs` (one write a minute, not one a request). */

@@ -219,8 +219,54 @@ export const personalTokens = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /**
+     * Set when the reader granted this access to a coding agent through OAuth (auth/oauth/): then `secretHash` is the
+     * access token's, which ends at `accessExpiresAt`, `refreshHash` the refresh token's, and `expiresAt` the grant's
+     * end. A revoked grant's row is deleted like a revoked token's.
+     */
+    clientId: text('client_id').references(() => oauthClients.id, { onDelete: 'cascade' }),
+    refreshHash: text('refresh_hash'),
+    accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
   },
   (table) => [index('personal_tokens_owner_index').on(table.owner, table.createdAt.desc())],
 );
 
 export type PersonalTokenRow = typeof personalTokens.$inferSelect;
+
+/** Coding agents registered through OAuth dynamic client registration (RFC 7591): public clients, no secret. */
+export const oauthClients = pgTable('oauth_clients', {
+  id: text('id').primaryKey(),
+  /** As the client named itself: shown escaped on the consent page, never trusted. */
+  name: text('name').notNull(),
+  /** The exact redirect URIs it registered; an authorization request must name one of them. */
+  redirectUris: jsonb('redirect_uris').$type<string[]>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type OAuthClientRow = typeof oauthClients.$inferSelect;
+
+/**
+ * Authorization codes between the reader's consent and the client's token request: only a hash of the code, used
+ * once (`usedAt`); `tokenId` is the access it was exchanged for, revoked should the code be presented again.
+ */
+export const oauthCodes = pgTable('oauth_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  clientId: text('client_id')
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: 'cascade' }),
+  redirectUri: text('redirect_uri').notNull(),
+  /** PKCE: the S256 challenge the token request's verifier must hash to. */
+  codeChallenge: text('code_challenge').notNull(),
+  resource: text('resource').notNull(),
+  owner: text('owner').notNull(),
+  issuer: text('issuer').notNull(),
+  subject: text('subject').notNull(),
+  email: text('email').notNull(),
+  emailVerified: boolean('email_verified').notNull(),
+  hostedDomain: text('hosted_domain'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  tokenId: text('token_id'),
+});
+
+export type OAuthCodeRow = typeof oauthCodes.$inferSelect;

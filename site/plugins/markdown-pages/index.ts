@@ -1,5 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+// The one module of the contract without zod: Docusaurus loads plugins through its own module loader.
+import { builtMarkdownOrigin } from '@acme/contract/markdown-pages';
 import type { LoadedContent } from '@docusaurus/plugin-content-docs';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import { buildDocsIndex, type SidebarItem } from '../docs-index/build-docs-index';
@@ -8,7 +10,8 @@ import { buildMarkdownPages, type MarkdownSourceDoc } from './build-markdown-pag
 /**
  * Writes every doc page as Markdown (`/coding-standard.md`), `/llms.txt` and `/llms-full.txt` into the build, for
  * scripts and coding agents; the server gates them like any built file (a session, or a personal access token).
- * Links are made absolute to the site's `url` (docusaurus.config.ts, from PUBLIC_URL at build time).
+ * Links are made absolute to a stand-in origin that the server replaces with its PUBLIC_URL when it reads the build
+ * (server/src/gate/markdown-origin.ts), so an image built without knowing its address links right wherever it runs.
  */
 export default function markdownPagesPlugin(context: LoadContext): Plugin {
   let loaded: { sidebar: SidebarItem[]; docs: MarkdownSourceDoc[] } | undefined;
@@ -35,7 +38,7 @@ export default function markdownPagesPlugin(context: LoadContext): Plugin {
       const files = buildMarkdownPages({
         title: siteConfig.title,
         description: siteConfig.tagline,
-        origin: siteConfig.url.replace(/\/+$/, ''),
+        origin: builtMarkdownOrigin,
         sections: buildDocsIndex(loaded.sidebar, loaded.docs),
         docs: loaded.docs,
       });

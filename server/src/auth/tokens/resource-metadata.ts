@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { handbookScope } from '../oauth/oauth-tokens.js';
 
 /** Where RFC 9728's metadata of the MCP endpoint lives; the 401 of a bearer request points here. */
 export function resourceMetadataUrlOf(publicUrl: URL): string {
@@ -10,10 +11,15 @@ export function protectedResourceOf(publicUrl: URL): string {
   return new URL('/mcp', publicUrl).href;
 }
 
+/** The handbook's own OAuth authorization server (auth/oauth/): its issuer is the site's origin. */
+export function authorizationServerOf(publicUrl: URL): string {
+  return publicUrl.origin;
+}
+
 /**
- * RFC 9728 protected-resource metadata, public like any discovery document: it says what the resource is and that a
- * bearer token goes in the header (never the query). No authorization server is named: a personal access token,
- * made in the handbook, is the credential. Served at the well-known address and at its `/mcp` suffixed form, the
+ * RFC 9728 protected-resource metadata, public like any discovery document: what the resource is, that a bearer token
+ * goes in the header (never the query), and the authorization server an MCP client gets one from (a personal access
+ * token made in the handbook works as well). Served at the well-known address and at its `/mcp` suffixed form, the
  * two places MCP clients look.
  */
 export const resourceMetadataRoutes = fp(
@@ -21,6 +27,8 @@ export const resourceMetadataRoutes = fp(
     const { publicUrl } = app.config;
     const document = {
       resource: protectedResourceOf(publicUrl),
+      authorization_servers: [authorizationServerOf(publicUrl)],
+      scopes_supported: [handbookScope],
       bearer_methods_supported: ['header'],
       resource_name: 'Acme Developer Handbook',
       resource_documentation: new URL('/access-tokens', publicUrl).href,

@@ -4,8 +4,9 @@ import { sendApiError } from '../../api-errors.js';
 import type { Database } from '../../store/database.js';
 import { findPersonalToken, type PersonalTokenRow, touchPersonalToken } from '../../store/personal-tokens.js';
 import { type AccessPolicy, decideAccess } from '../access-policy.js';
+import { accessTokenPrefix } from '../oauth/oauth-tokens.js';
 import type { Viewer } from '../viewer.js';
-import { parsePersonalToken, secretMatches } from './personal-token.js';
+import { parsePersonalToken, parseToken, secretMatches } from './personal-token.js';
 import { acceptsPersonalToken } from './token-scope.js';
 
 /** A token's last use is written at most once a minute: the list shows when it was used, not every request. */
@@ -53,6 +54,19 @@ function viewerOfToken(row: PersonalTokenRow, policy: AccessPolicy): Viewer {
 }
 
 /**
+ * The row a bearer credential names, when its secret matches and it is live at `at`: a personal token (`acme_pat_`)
+ * or the access token of a grant made through OAuth (`acme_oat_`, auth/oauth/), each only for a row of its own kind.
+ */
+async function rowOfBearer(db: Database, credential: string, at: Date): Promise<PersonalTokenRow | undefined> {
+  const personal = parsePersonalToken(credential);
+  const parsed = personal ?? parseToken(accessTokenPrefix, credential);
+  const row = parsed && (await findPersonalToken(db, { id: parsed.id }));
+  if (!parsed || !row || !secretMatches(parsed.secret, row.secretHash) || row.expiresAt <= at) return undefined;
+  if (personal) return row.clientId === null ? row : undefined;
+  return row.clientId !== null && row.accessExpiresAt !== null && row.accessExpiresAt > at ? row : undefined;
+}
+
+/**
  * On the routes that accept a personal token (token-scope.ts), an `Authorization` header decides who is asking: a
  * valid token's owner, re-checked against the access policy, or a 401/403 answered here. The row is read from the
  * store on every request, so a revocation or expiry on any instance holds on the next request everywhere; nothing is
@@ -68,12 +82,9 @@ export function registerTokenViewer(app: FastifyInstance, options: TokenViewerOp
     if (scheme?.toLowerCase() !== 'bearer' || !credential || rest.length > 0) {
       return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_request');
     }
-    const parsed = parsePersonalToken(credential);
-    const row = parsed && (await findPersonalToken(options.db, { id: parsed.id }));
     const at = now();
-    if (!parsed || !row || !secretMatches(parsed.secret, row.secretHash) || row.expiresAt <= at) {
-      return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
-    }
+    const row = await rowOfBearer(options.db, credential, at);
+    if (!row) return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
     const viewer = viewerOfToken(row, options.currentPolicy());
     if (viewer.state === 'signed-in' && !viewer.access.allowed) {
       return sendApiError(

@@ -1,10 +1,17 @@
-import type { AnswerConfidence, AnswerMode, AnswerSource, AskAiRequest, HandbookSearchPart } from '@acme/contract';
+import type {
+  AnswerConfidence,
+  AnswerMode,
+  AnswerSource,
+  ApiErrorCode,
+  AskAiRequest,
+  HandbookSearchPart,
+} from '@acme/contract';
 import { redactSecrets } from '../../redact-secrets.js';
 import type { DocSection } from '../../search/doc-page.js';
 import type { SearchEngine } from '../../search/engine.js';
 import type { CheckedImage } from '../images.js';
 import { answerWithModel, type ModelPiece } from '../model/model-answer.js';
-import { classifyModelError, type ModelFailure, reasonOf } from '../model/model-errors.js';
+import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import type { ChatModel } from '../model/model-plugin.js';
 import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
 import { lastQuestionOf, retrieveAsked } from './asked-question.js';
@@ -58,7 +65,7 @@ export type AnswerRun = {
    */
   finish: (text: string) => CheckedAnswer & AnswerVerdict;
   /** Why the model wrote nothing, when this docs-only answer stands in for its answer; `reason` is for the log. */
-  modelFailure?: (ModelFailure & { reason: string }) | undefined;
+  modelFailure?: { code: ApiErrorCode; reason: string } | undefined;
 };
 
 /** The line a docs-only answer opens with when it stands in for a model that failed before writing a word. */
@@ -188,7 +195,7 @@ export async function startAnswer(
     // Nothing was written yet: the docs can still answer, and say whose answer it is.
     return {
       ...docsOnly(modelUnavailableNotice),
-      modelFailure: { ...classifyModelError(error), reason: reasonOf(error) },
+      modelFailure: { code: classifyModelError(error), reason: reasonOf(error) },
     };
   }
   // Judged once, on the model's own text, when its stream ends: the closest pages added after it are no citations.

@@ -60,14 +60,14 @@ export async function askRoute(app: FastifyInstance) {
             // rather than leave its connection to be cut. A caller that went away is told nothing.
             const reason: unknown = slot.signal.reason;
             if (reason instanceof StoppedByShutdown) {
-              throw new ApiError('cancelled:ask', reason.message, askAgainAfterSeconds);
+              throw new ApiError('cancelled:ask', undefined, askAgainAfterSeconds);
             }
             return reply;
           }
-          const failure = classifyModelError(error);
-          copilot.observer?.failed(failure.code);
-          request.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the model failed');
-          return sendApiError(reply, failure.code, failure.message);
+          const code = classifyModelError(error);
+          copilot.observer?.failed(code);
+          request.log.warn({ code, reason: reasonOf(error) }, 'the model failed');
+          return sendApiError(reply, code);
         } finally {
           slot.end();
         }

@@ -4,7 +4,7 @@ import type { DocSection } from '../../search/doc-page.js';
 import { type CheckedAnswer, citedNumbers } from '../answer/answer-links.js';
 import { sourceTitle } from '../answer/docs-only-answer.js';
 import { type AnswerStatus, answerStatusOf, answerStatusToolName, handbookTools } from './handbook-tools.js';
-import { classifyModelError, ModelRunError } from './model-errors.js';
+import { classifyModelError, modelFailure } from './model-errors.js';
 import { type ModelVerdict, modelVerdict } from './model-verdict.js';
 import { type ContextSection, conversationForModel, systemPrompt } from './prompt.js';
 
@@ -42,7 +42,7 @@ export type ModelAnswerOptions = {
 export type ModelPiece = string | HandbookSearchPart;
 
 export type ModelAnswer = {
-  /** The answer as it streams, as the model wrote it. Throws a ModelRunError when the provider fails. */
+  /** The answer as it streams, as the model wrote it. Throws an ApiError with a model_* code when the provider fails. */
   pieces: AsyncIterable<ModelPiece>;
   /** How far the finished answer rests on the handbook, and the sections it used (see modelVerdict). */
   verdictOf(answer: CheckedAnswer): ModelVerdict;
@@ -113,27 +113,19 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
       } else if (part.type === 'tool-call' && part.toolName === answerStatusToolName && !part.invalid) {
         status = answerStatusOf(part.input);
       } else if (part.type === 'error') {
-        throw new ModelRunError(classifyModelError(part.error), { cause: part.error });
+        throw modelFailure(classifyModelError(part.error), part.error);
       } else if (part.type === 'finish' && part.finishReason === 'length') {
         // Cut off by the output limit: say so rather than let a half answer pass for a whole one.
         cutOff = true;
       } else if (part.type === 'abort') {
         // Either the reader went away (our signal) or the SDK's own timeout fired.
-        throw new ModelRunError(
-          options.signal.aborted
-            ? { code: 'cancelled:ask', message: 'The question was cancelled.' }
-            : { code: 'model_timeout:ask', message: 'The model took too long to answer. Try again.' },
-          { cause: options.signal.reason },
-        );
+        throw modelFailure(options.signal.aborted ? 'cancelled:ask' : 'model_timeout:ask', options.signal.reason);
       }
     }
     if (cutOff && answerText.trim())
       yield '\n\n*(The answer was cut off at its length limit. Ask for the rest, or a shorter answer.)*';
     if (!answerText.trim()) {
-      throw new ModelRunError({
-        code: 'model_bad_response:ask',
-        message: 'The model sent an empty answer. Try again.',
-      });
+      throw modelFailure('model_bad_response:ask', new Error('The model sent an empty answer'));
     }
   }
 

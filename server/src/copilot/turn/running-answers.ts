@@ -1,6 +1,5 @@
 import { ApiError } from '@acme/contract';
 import type { ReaderSlot, SharedReaderSlots } from '../../limits/reader-slots.js';
-import { ModelRunError } from '../model/model-errors.js';
 
 type Running = { reader: string; threadId: string | undefined; stop: AbortController };
 
@@ -103,9 +102,9 @@ export class StoppedByReader extends Error {
  * The reason an answer's signal carries when the server stopped it at shutdown: stored with the answer and told to its
  * reader, who may ask again (another instance answers).
  */
-export class StoppedByShutdown extends ModelRunError {
+export class StoppedByShutdown extends ApiError {
   constructor() {
-    super({ code: 'cancelled:ask', message: 'The server restarted before the answer was finished. Ask again.' });
+    super('cancelled:ask');
   }
 }
 

@@ -1,10 +1,11 @@
-import type {
-  AnswerConfidence,
-  AnswerSource,
-  HandbookSearchPart,
-  ParsedTurnRequest,
-  TurnDataParts,
-  TurnMetadata,
+import {
+  type AnswerConfidence,
+  type AnswerSource,
+  errorBody,
+  type HandbookSearchPart,
+  type ParsedTurnRequest,
+  type TurnDataParts,
+  type TurnMetadata,
 } from '@acme/contract';
 import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
@@ -162,12 +163,11 @@ async function writeAnswer(
       return;
     }
     // An answer the server stopped (shutting down) fails for the reason it was given, not the model's cut stream.
-    const failure = saved
-      ? classifyModelError(signal.aborted ? signal.reason : error)
-      : { code: 'internal:threads' as const, message: 'The answer could not be saved.' };
-    deps.log.warn({ code: failure.code, reason: reasonOf(error) }, 'the answer failed');
-    deps.copilot.observer?.failed(failure.code);
-    writer.write({ type: 'data-failure', data: { code: failure.code, message: failure.message } });
+    const code = saved ? classifyModelError(signal.aborted ? signal.reason : error) : 'internal:threads';
+    deps.log.warn({ code, reason: reasonOf(error) }, 'the answer failed');
+    deps.copilot.observer?.failed(code);
+    const { error: failure } = errorBody(code);
+    writer.write({ type: 'data-failure', data: failure });
     writer.write({ type: 'error', errorText: failure.message });
   }
 }

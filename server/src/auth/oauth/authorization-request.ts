@@ -1,0 +1,106 @@
+import type { OAuthClientRow } from '../../store/oauth.js';
+import { OAuthError } from './oauth-error.js';
+
+/** An authorization request that names a registered client and one of its redirect URIs exactly. */
+export type AuthorizationRequest = {
+  client: OAuthClientRow;
+  redirectUri: string;
+  codeChallenge: string;
+  state: string | undefined;
+  resource: string;
+};
+
+export type CheckedAuthorization =
+  | { kind: 'valid'; request: AuthorizationRequest }
+  /** Wrong in a way the client must hear of: sent back to its (checked) redirect URI. */
+  | { kind: 'redirect-error'; redirectUri: string; state: string | undefined; error: OAuthError }
+  /** No client or redirect URI we can trust: shown to the reader, never redirected (RFC 6749 section 4.1.2.1). */
+  | { kind: 'page-error'; message: string };
+
+const maxStateCharacters = 500;
+const maxScopeCharacters = 200;
+const codeChallengePattern = /^[A-Za-z0-9\-_]{43}$/;
+
+/** The parameter's one value; a repeated parameter is an invalid request (RFC 6749 section 3.1). */
+function single(parameters: Record<string, unknown>, name: string): string | undefined | OAuthError {
+  const value = parameters[name];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') return new OAuthError('invalid_request', `${name} is given more than once.`);
+  return value;
+}
+
+/**
+ * Checks an authorization request's parameters (from the query, or the consent form that repeats them): the client
+ * and redirect URI first, then response type, PKCE (S256 only), the resource (RFC 8707: ours, `resource`) and state.
+ */
+export async function checkAuthorizationRequest(
+  parameters: Record<string, unknown>,
+  options: { findClient: (id: string) => Promise<OAuthClientRow | undefined>; resource: string },
+): Promise<CheckedAuthorization> {
+  const clientId = single(parameters, 'client_id');
+  const redirectUri = single(parameters, 'redirect_uri');
+  if (typeof clientId !== 'string' || clientId.length > 64) {
+    return { kind: 'page-error', message: 'The application did not say which registered client it is (client_id).' };
+  }
+  const client = await options.findClient(clientId);
+  if (!client) {
+    return {
+      kind: 'page-error',
+      message: 'The application is not registered here (unknown client_id). Add the handbook to it again.',
+    };
+  }
+  if (typeof redirectUri !== 'string' || !client.redirectUris.includes(redirectUri)) {
+    return {
+      kind: 'page-error',
+      message: 'The address to return to (redirect_uri) is not one the application registered.',
+    };
+  }
+  const state = single(parameters, 'state');
+  const refuse = (error: OAuthError): CheckedAuthorization => ({
+    kind: 'redirect-error',
+    redirectUri,
+    state: typeof state === 'string' && state.length <= maxStateCharacters ? state : undefined,
+    error,
+  });
+  if (state instanceof OAuthError) return refuse(state);
+  if (state !== undefined && state.length > maxStateCharacters) {
+    return refuse(new OAuthError('invalid_request', `state is at most ${maxStateCharacters} characters.`));
+  }
+  const responseType = single(parameters, 'response_type');
+  if (responseType instanceof OAuthError) return refuse(responseType);
+  if (responseType !== 'code') {
+    return refuse(new OAuthError('unsupported_response_type', 'Only response_type=code is supported.'));
+  }
+  const challenge = single(parameters, 'code_challenge');
+  const method = single(parameters, 'code_challenge_method');
+  if (typeof challenge !== 'string' || !codeChallengePattern.test(challenge) || method !== 'S256') {
+    return refuse(
+      new OAuthError(
+        'invalid_request',
+        'PKCE is required: code_challenge (S256, 43 characters) and code_challenge_method=S256.',
+      ),
+    );
+  }
+  const resource = single(parameters, 'resource');
+  if (resource instanceof OAuthError) return refuse(resource);
+  if (resource !== undefined && resource !== options.resource) {
+    return refuse(new OAuthError('invalid_target', `This server grants access to ${options.resource} only.`));
+  }
+  const scope = single(parameters, 'scope');
+  if (scope instanceof OAuthError || (scope !== undefined && scope.length > maxScopeCharacters)) {
+    return refuse(new OAuthError('invalid_scope', 'The scope is malformed.'));
+  }
+  return {
+    kind: 'valid',
+    request: { client, redirectUri, codeChallenge: challenge, state, resource: options.resource },
+  };
+}
+
+/** The client's redirect URI with our answer's parameters added to its own query (RFC 6749 section 4.1.2). */
+export function redirectWith(redirectUri: string, parameters: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(parameters)) {
+    if (value !== undefined) url.searchParams.set(name, value);
+  }
+  return url.href;
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { maxTokensPerReader } from '@acme/contract';
+import type { Database } from '../../store/database.js';
+import { createAuthorizationCode } from '../../store/oauth.js';
+import { countLivePersonalTokens } from '../../store/personal-tokens.js';
+import type { SessionRow } from '../../store/schema.js';
+import { ownerKeyOf } from '../reader-identity.js';
+import { hashTokenSecret } from '../tokens/personal-token.js';
+import { type AuthorizationRequest, redirectWith } from './authorization-request.js';
+import { authorizationCodeSeconds } from './oauth-tokens.js';
+
+export type ConsentOutcome = { kind: 'redirect'; location: string } | { kind: 'too-many-tokens'; message: string };
+
+/**
+ * The reader's answer on the consent page. Deny: `access_denied` back to the client. Allow: a code (only its hash
+ * kept, two minutes, once) bound to the client, redirect URI, PKCE challenge, resource and the reader's identity,
+ * unless the reader already holds as many tokens as one may. Every answer carries `state` and our `iss` (RFC 9207).
+ */
+export async function answerConsent(
+  db: Database,
+  options: { request: AuthorizationRequest; session: SessionRow; allow: boolean; issuer: string; now: Date },
+): Promise<ConsentOutcome> {
+  const { request, session, issuer, now } = options;
+  const back = (parameters: Record<string, string>) => ({
+    kind: 'redirect' as const,
+    location: redirectWith(request.redirectUri, { ...parameters, state: request.state, iss: issuer }),
+  });
+  if (!options.allow) return back({ error: 'access_denied', error_description: 'The reader denied access.' });
+  const owner = ownerKeyOf(session);
+  if ((await countLivePersonalTokens(db, { owner, now })) >= maxTokensPerReader) {
+    return {
+      kind: 'too-many-tokens',
+      message: `You hold ${maxTokensPerReader} access tokens and connected applications, the most one reader may; revoke one on Access tokens first.`,
+    };
+  }
+  const code = randomBytes(32).toString('base64url');
+  await createAuthorizationCode(db, {
+    codeHash: hashTokenSecret(code),
+    clientId: request.client.id,
+    redirectUri: request.redirectUri,
+    codeChallenge: request.codeChallenge,
+    resource: request.resource,
+    owner,
+    issuer: session.issuer,
+    subject: session.subject,
+    email: session.email,
+    emailVerified: session.emailVerified,
+    hostedDomain: session.hostedDomain,
+    expiresAt: new Date(now.getTime() + authorizationCodeSeconds * 1000),
+  });
+  return back({ code });
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { isAcceptableRedirectUri } from './redirect-uri.js';
+
+describe('redirect URIs a coding agent may register', () => {
+  it.each([
+    'http://127.0.0.1:33418/callback',
+    'http://localhost:8787/callback',
+    'http://[::1]:9000/oauth/callback',
+    'https://vscode.dev/redirect',
+    'https://agent.example.com/oauth/callback?tenant=1',
+    'cursor://anysphere.cursor-mcp/oauth/callback',
+    'com.example.agent:/oauth2redirect',
+  ])('accepts %s', (uri) => {
+    expect(isAcceptableRedirectUri(uri)).toBe(true);
+  });
+
+  it.each([
+    ['plain http to another host', 'http://agent.example.com/callback'],
+    ['http to a host named like loopback', 'http://127.0.0.1.evil.example/callback'],
+    ['http to localhost as a subdomain', 'http://localhost.evil.example/callback'],
+    ['a fragment', 'https://agent.example.com/callback#x'],
+    ['an empty fragment', 'https://agent.example.com/callback#'],
+    ['credentials in the URI', 'https://user:pass@agent.example.com/callback'],
+    ['javascript:', 'javascript:alert(1)'],
+    ['data:', 'data:text/html,<script>alert(1)</script>'],
+    ['file:', 'file:///etc/passwd'],
+    ['vbscript:', 'vbscript:msgbox(1)'],
+    ['a browser-internal scheme', 'chrome://settings/'],
+    ['view-source:', 'view-source:https://agent.example.com/'],
+    ['websocket', 'ws://agent.example.com/callback'],
+    ['a scheme with nothing after it', 'cursor:'],
+    ['a scheme with an opaque body', 'cursor:callback'],
+    ['a relative path', '/callback'],
+    ['an overlong URI', `https://agent.example.com/${'a'.repeat(500)}`],
+  ])('refusesRedirectUriWith %s', (_case, uri) => {
+    expect(isAcceptableRedirectUri(uri)).toBe(false);
+  });
+});

@@ -1,0 +1,190 @@
+import formBody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { createOAuthClient, findOAuthClient } from '../../store/oauth.js';
+import { authorizationServerOf, protectedResourceOf } from '../tokens/resource-metadata.js';
+import { isAllowed } from '../viewer.js';
+import { type CheckedAuthorization, checkAuthorizationRequest, redirectWith } from './authorization-request.js';
+import { clientFromRegistration, maxRegistrationBytes, registrationResponse } from './client-registration.js';
+import { answerConsent } from './consent.js';
+import { renderAuthorizationProblemPage, renderConsentPage } from './consent-page.js';
+import { OAuthError, sendOAuthError } from './oauth-error.js';
+import { authorizationServerMetadata } from './server-metadata.js';
+import { exchangeAuthorizationCode, refreshGrant } from './token-grant.js';
+
+/** Registrations one address may make a minute: enough for a team behind one NAT re-adding agents, not for a flood. */
+const registrationsPerMinute = 10;
+
+/** Errors before a handler (a body too large, not JSON, the limit) as RFC 6749 JSON; anything else to the app. */
+function answerInOAuthTerms(code: 'invalid_request' | 'invalid_client_metadata') {
+  return (error: FastifyError | OAuthError, _request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof OAuthError) return sendOAuthError(reply, error);
+    const status = error.statusCode ?? 500;
+    if (status >= 500) throw error;
+    return sendOAuthError(reply, new OAuthError(code, error.message, status));
+  };
+}
+
+/**
+ * The handbook's OAuth 2.1 authorization server for coding agents (MCP authorization): metadata, dynamic client
+ * registration, the reader's consent behind the sign-in gate, and the token endpoint. Access granted here is a row
+ * of the personal tokens' table, so it is listed, revoked and checked against the policy as a personal token is.
+ */
+export const oauthRoutes = fp(
+  async (app) => {
+    const { config, store, accessPolicy, signInPage, limits } = app;
+    const { db } = store;
+    const { publicUrl } = config;
+    const currentPolicy = () => accessPolicy.current();
+    const issuer = authorizationServerOf(publicUrl);
+    const resource = protectedResourceOf(publicUrl);
+    const metadata = authorizationServerMetadata(publicUrl);
+    const check = (parameters: unknown) =>
+      checkAuthorizationRequest((parameters ?? {}) as Record<string, unknown>, {
+        findClient: (id) => findOAuthClient(db, { id }),
+        resource,
+      });
+    const grantOptions = () => ({ db, currentPolicy, resource, now: new Date() });
+
+    app.get('/.well-known/oauth-authorization-server', async (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=3600').send(metadata),
+    );
+
+    await app.register(async (registration) => {
+      await registration.register(rateLimit, {
+        global: true,
+        // Counted across instances in the limits' store; an embedded store counts on this instance alone.
+        ...(limits.perMinuteStore && { store: limits.perMinuteStore }),
+        max: registrationsPerMinute,
+        timeWindow: '1 minute',
+        errorResponseBuilder: () =>
+          new OAuthError('temporarily_unavailable', 'Too many registrations from this address; wait a minute.', 429),
+      });
+      registration.setErrorHandler(answerInOAuthTerms('invalid_client_metadata'));
+      registration.post('/oauth/register', { bodyLimit: maxRegistrationBytes }, async (request, reply) => {
+        const client = await createOAuthClient(db, clientFromRegistration(request.body));
+        return reply.code(201).header('cache-control', 'no-store').send(registrationResponse(client, client.createdAt));
+      });
+    });
+
+    await app.register(async (endpoints) => {
+      await endpoints.register(formBody, { bodyLimit: 16 * 1024 });
+      endpoints.setErrorHandler(answerInOAuthTerms('invalid_request'));
+
+      /** A checked request's answer when it is not valid; undefined when it is. */
+      const refusal = (checked: CheckedAuthorization, reply: FastifyReply) => {
+        if (checked.kind === 'page-error') return problemPage(reply, 400, checked.message);
+        if (checked.kind === 'redirect-error') {
+          const { error, state } = checked;
+          const location = redirectWith(checked.redirectUri, {
+            error: error.code,
+            error_description: error.description,
+            state,
+            iss: issuer,
+          });
+          return reply.header('cache-control', 'no-store').redirect(location, 303);
+        }
+        return undefined;
+      };
+
+      endpoints.get('/oauth/authorize', async (request, reply) => {
+        const checked = await check(request.query);
+        if (checked.kind !== 'valid') return refusal(checked, reply);
+        const viewer = request.viewer;
+        if (viewer.state !== 'signed-in' || !isAllowed(viewer)) {
+          return signInPage(request, reply, {
+            status: viewer.state === 'signed-in' ? 403 : 401,
+            returnPath: request.url,
+            forceHtml: true,
+          });
+        }
+        return consentPage(
+          reply,
+          checked.request.redirectUri,
+          renderConsentPage({ ...checked, email: viewer.session.email }),
+        );
+      });
+
+      endpoints.post('/oauth/authorize', async (request, reply) => {
+        if (request.headers.origin !== publicUrl.origin) {
+          return problemPage(reply, 403, 'The answer did not come from the handbook’s own consent page.');
+        }
+        const viewer = request.viewer;
+        if (viewer.state !== 'signed-in' || !isAllowed(viewer)) {
+          return problemPage(
+            reply,
+            403,
+            'Sign in to the handbook with an allowed account, then add the application again.',
+          );
+        }
+        const checked = await check(request.body);
+        if (checked.kind !== 'valid') return refusal(checked, reply);
+        const decision = (request.body as { decision?: unknown }).decision;
+        if (decision !== 'allow' && decision !== 'deny') return problemPage(reply, 400, 'Choose Allow or Deny.');
+        const outcome = await answerConsent(db, {
+          request: checked.request,
+          session: viewer.session,
+          allow: decision === 'allow',
+          issuer,
+          now: new Date(),
+        });
+        if (outcome.kind === 'redirect')
+          return reply.header('cache-control', 'no-store').redirect(outcome.location, 303);
+        const page = renderConsentPage({ ...checked, email: viewer.session.email, problem: outcome.message });
+        return consentPage(reply.code(409), checked.request.redirectUri, page);
+      });
+
+      endpoints.post('/oauth/token', async (request, reply) => {
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const grant =
+          body.grant_type === 'authorization_code'
+            ? exchangeAuthorizationCode
+            : body.grant_type === 'refresh_token'
+              ? refreshGrant
+              : undefined;
+        if (!grant) {
+          const error = body.grant_type === undefined ? 'invalid_request' : 'unsupported_grant_type';
+          throw new OAuthError(error, 'grant_type is authorization_code or refresh_token.');
+        }
+        const tokens = await grant(body, grantOptions());
+        return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
+      });
+    });
+  },
+  {
+    name: 'oauth-routes',
+    fastify: '5.x',
+    encapsulate: true,
+    // The consent page stands behind the sign-in gate: the viewer of every request and the sign-in page.
+    dependencies: ['auth'],
+    decorators: {
+      fastify: ['config', 'store', 'accessPolicy', 'signInPage', 'limits'],
+      request: ['viewer'],
+    },
+  },
+);
+
+function problemPage(reply: FastifyReply, status: number, message: string) {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(renderAuthorizationProblemPage(message));
+}
+
+/**
+ * The consent page, with the CSP's form-action widened to the client's redirect origin: browsers hold the redirect
+ * that follows a form's submission to form-action, and ours is 'self' everywhere else.
+ */
+function consentPage(reply: FastifyReply, redirectUri: string, html: string) {
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy === 'string') {
+    const origin = new URL(redirectUri).origin;
+    reply.header(
+      'content-security-policy',
+      policy.replace(/form-action [^;]*/, (directive) => `${directive} ${origin}`),
+    );
+  }
+  return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+}

@@ -1,0 +1,129 @@
+import type { Database } from '../../store/database.js';
+import { findOAuthClient, recordCodeToken, rotateOAuthTokens, takeAuthorizationCode } from '../../store/oauth.js';
+import {
+  createPersonalToken,
+  deleteOAuthGrants,
+  deletePersonalToken,
+  findPersonalToken,
+} from '../../store/personal-tokens.js';
+import { type AccessPolicy, decideAccess } from '../access-policy.js';
+import { hashTokenSecret, parseToken, secretMatches } from '../tokens/personal-token.js';
+import { OAuthError } from './oauth-error.js';
+import {
+  accessTokenSeconds,
+  grantLifetimeMs,
+  mintGrantTokens,
+  refreshTokenPrefix,
+  tokenResponse,
+  verifierMatches,
+} from './oauth-tokens.js';
+
+export type TokenGrantOptions = { db: Database; currentPolicy: () => AccessPolicy; resource: string; now: Date };
+
+type TokenRequest = Record<string, unknown>;
+
+const text = (request: TokenRequest, name: string): string => {
+  const value = request[name];
+  if (value === undefined || value === '') throw new OAuthError('invalid_request', `${name} is required.`);
+  if (typeof value !== 'string') throw new OAuthError('invalid_request', `${name} is given more than once.`);
+  return value;
+};
+
+/** RFC 8707: a token request may name the resource again; it must be the one the grant is for. */
+function checkResource(request: TokenRequest, resource: string) {
+  if (request.resource !== undefined && request.resource !== resource) {
+    throw new OAuthError('invalid_target', `This server grants access to ${resource} only.`);
+  }
+}
+
+async function clientOf(request: TokenRequest, db: Database) {
+  const client = await findOAuthClient(db, { id: text(request, 'client_id').slice(0, 64) });
+  if (!client) throw new OAuthError('invalid_client', 'Unknown client_id: register the application again.');
+  return client;
+}
+
+function refuseUnlessAllowed(policy: AccessPolicy, identity: Parameters<typeof decideAccess>[1]) {
+  if (!decideAccess(policy, identity).allowed) {
+    throw new OAuthError('invalid_grant', 'The account this access belongs to may no longer read the handbook.');
+  }
+}
+
+/**
+ * grant_type=authorization_code: the code once, by the client it was issued to, with the same redirect URI and the
+ * PKCE verifier of its challenge, for our resource, for a reader the policy still allows. A code presented a second
+ * time revokes what it was exchanged for (OAuth 2.1 section 4.1.3). The reader's earlier grant to the same client is
+ * replaced, so re-adding an agent does not pile up access.
+ */
+export async function exchangeAuthorizationCode(request: TokenRequest, options: TokenGrantOptions) {
+  const { db, now } = options;
+  const client = await clientOf(request, db);
+  const codeHash = hashTokenSecret(text(request, 'code'));
+  const taken = await takeAuthorizationCode(db, { codeHash, now });
+  if (!taken.code) {
+    if (taken.reused?.tokenId) await deletePersonalToken(db, { owner: taken.reused.owner, id: taken.reused.tokenId });
+    throw new OAuthError('invalid_grant', 'The authorization code is unknown, expired or already used.');
+  }
+  const code = taken.code;
+  if (code.clientId !== client.id || code.expiresAt <= now) {
+    throw new OAuthError('invalid_grant', 'The authorization code is unknown, expired or already used.');
+  }
+  if (code.redirectUri !== text(request, 'redirect_uri')) {
+    throw new OAuthError('invalid_grant', 'redirect_uri differs from the one the code was issued for.');
+  }
+  if (!verifierMatches(text(request, 'code_verifier'), code.codeChallenge)) {
+    throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge.');
+  }
+  checkResource(request, code.resource);
+  refuseUnlessAllowed(options.currentPolicy(), { ...code, hostedDomain: code.hostedDomain ?? undefined });
+  const tokens = mintGrantTokens();
+  await deleteOAuthGrants(db, { owner: code.owner, clientId: client.id });
+  await createPersonalToken(db, {
+    id: tokens.id,
+    owner: code.owner,
+    issuer: code.issuer,
+    subject: code.subject,
+    email: code.email,
+    emailVerified: code.emailVerified,
+    hostedDomain: code.hostedDomain,
+    name: `${client.name} (connected with OAuth)`,
+    secretHash: tokens.access.secretHash,
+    expiresAt: new Date(now.getTime() + grantLifetimeMs),
+    clientId: client.id,
+    refreshHash: tokens.refresh.secretHash,
+    accessExpiresAt: new Date(now.getTime() + accessTokenSeconds * 1000),
+  });
+  await recordCodeToken(db, { codeHash, tokenId: tokens.id });
+  return tokenResponse(tokens);
+}
+
+/**
+ * grant_type=refresh_token: the grant's current refresh token, by its client, while the grant lasts and its reader is
+ * still allowed; both tokens are replaced, so a refresh token works once.
+ */
+export async function refreshGrant(request: TokenRequest, options: TokenGrantOptions) {
+  const { db, now } = options;
+  const client = await clientOf(request, db);
+  const parsed = parseToken(refreshTokenPrefix, text(request, 'refresh_token'));
+  const grant = parsed && (await findPersonalToken(db, { id: parsed.id }));
+  if (
+    !parsed ||
+    !grant?.refreshHash ||
+    grant.clientId !== client.id ||
+    grant.expiresAt <= now ||
+    !secretMatches(parsed.secret, grant.refreshHash)
+  ) {
+    throw new OAuthError('invalid_grant', 'The refresh token is unknown, expired, revoked or already used.');
+  }
+  checkResource(request, options.resource);
+  refuseUnlessAllowed(options.currentPolicy(), { ...grant, hostedDomain: grant.hostedDomain ?? undefined });
+  const tokens = mintGrantTokens(grant.id);
+  const rotated = await rotateOAuthTokens(db, {
+    id: grant.id,
+    previousRefreshHash: grant.refreshHash,
+    secretHash: tokens.access.secretHash,
+    refreshHash: tokens.refresh.secretHash,
+    accessExpiresAt: new Date(now.getTime() + accessTokenSeconds * 1000),
+  });
+  if (!rotated) throw new OAuthError('invalid_grant', 'The refresh token was already used.');
+  return tokenResponse(tokens);
+}

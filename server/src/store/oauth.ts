@@ -1,0 +1,72 @@
+import { and, eq, isNull, lte, notExists } from 'drizzle-orm';
+import type { Database } from './database.js';
+import { type OAuthClientRow, type OAuthCodeRow, oauthClients, oauthCodes, personalTokens } from './schema.js';
+
+export type { OAuthClientRow, OAuthCodeRow };
+
+export async function createOAuthClient(db: Database, client: Omit<OAuthClientRow, 'createdAt'>) {
+  const [row] = await db.insert(oauthClients).values(client).returning();
+  if (!row) throw new Error(`Inserting OAuth client ${client.id} returned no row`);
+  return row;
+}
+
+export async function findOAuthClient(db: Database, { id }: { id: string }): Promise<OAuthClientRow | undefined> {
+  const [row] = await db.select().from(oauthClients).where(eq(oauthClients.id, id)).limit(1);
+  return row;
+}
+
+export async function createAuthorizationCode(db: Database, code: Omit<OAuthCodeRow, 'usedAt' | 'tokenId'>) {
+  await db.insert(oauthCodes).values(code);
+}
+
+/**
+ * Marks the code used and returns it, in one statement: of two requests with one code, one gets it. Undefined when
+ * there is no such code or it was used before (`reused` then says which).
+ */
+export async function takeAuthorizationCode(
+  db: Database,
+  { codeHash, now }: { codeHash: string; now: Date },
+): Promise<{ code: OAuthCodeRow } | { code: undefined; reused: OAuthCodeRow | undefined }> {
+  const [taken] = await db
+    .update(oauthCodes)
+    .set({ usedAt: now })
+    .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt)))
+    .returning();
+  if (taken) return { code: taken };
+  const [used] = await db.select().from(oauthCodes).where(eq(oauthCodes.codeHash, codeHash)).limit(1);
+  return { code: undefined, reused: used };
+}
+
+export async function recordCodeToken(db: Database, { codeHash, tokenId }: { codeHash: string; tokenId: string }) {
+  await db.update(oauthCodes).set({ tokenId }).where(eq(oauthCodes.codeHash, codeHash));
+}
+
+/**
+ * Replaces a grant's access and refresh tokens, only if the refresh token presented is still its current one: a
+ * refresh token works once. False when it was already replaced (or the grant revoked).
+ */
+export async function rotateOAuthTokens(
+  db: Database,
+  grant: { id: string; previousRefreshHash: string; secretHash: string; refreshHash: string; accessExpiresAt: Date },
+) {
+  const updated = await db
+    .update(personalTokens)
+    .set({ secretHash: grant.secretHash, refreshHash: grant.refreshHash, accessExpiresAt: grant.accessExpiresAt })
+    .where(and(eq(personalTokens.id, grant.id), eq(personalTokens.refreshHash, grant.previousRefreshHash)))
+    .returning({ id: personalTokens.id });
+  return updated.length > 0;
+}
+
+/** Codes past their expiry, and clients registered over a day ago that nobody ever granted anything. */
+export async function deleteStaleOAuthRows(db: Database, { now }: { now: Date }): Promise<number> {
+  const codes = await db
+    .delete(oauthCodes)
+    .where(lte(oauthCodes.expiresAt, now))
+    .returning({ id: oauthCodes.codeHash });
+  const unused = notExists(db.select().from(personalTokens).where(eq(personalTokens.clientId, oauthClients.id)));
+  const clients = await db
+    .delete(oauthClients)
+    .where(and(lte(oauthClients.createdAt, new Date(now.getTime() - 86_400_000)), unused))
+    .returning({ id: oauthClients.id });
+  return codes.length + clients.length;
+}
