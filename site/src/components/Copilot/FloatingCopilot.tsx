@@ -1,6 +1,6 @@
 import { AssistantModalPrimitive, AssistantRuntimeProvider, useAui, useAuiState } from '@assistant-ui/react';
 import Link from '@docusaurus/Link';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { siteFacts } from '../../../site.config';
 import styles from './FloatingCopilot.module.css';
 import { LauncherButton } from './Launcher/LauncherButton';
@@ -14,31 +14,50 @@ import shared from './view/shared.module.css';
 import { Thread } from './view/Thread';
 import { TooltipButton, TooltipProvider, WithTooltip } from './view/TooltipButton';
 
-type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void };
+type Props = {
+  initiallyOpen: boolean;
+  /** While true the chat only gets ready behind the light chat (no button, no popover), then calls `onUsable`. */
+  waiting?: boolean;
+  onUsable?: () => void;
+};
 
 /**
  * The floating assistant: a popover above the button (top side, end-aligned, offset 16), a full-screen sheet below
  * 996 px. It continues the reader's latest conversation and opens by itself when a run starts.
  */
-export default function FloatingCopilot({ initiallyOpen }: { initiallyOpen: boolean }): ReactNode {
-  const [open, setOpen] = useState(initiallyOpen);
+export default function FloatingCopilot({ initiallyOpen, waiting = false, onUsable }: Props): ReactNode {
   const runtime = useCopilotRuntime();
   return (
     <AssistantRuntimeProvider runtime={runtime}>
       <TooltipProvider>
-        <CopilotPopover open={open} onOpenChange={setOpen} />
+        <CopilotSession initiallyOpen={initiallyOpen} waiting={waiting} onUsable={onUsable} />
       </TooltipProvider>
     </AssistantRuntimeProvider>
   );
 }
 
-function CopilotPopover({ open, onOpenChange }: PopoverProps): ReactNode {
-  const suggestions = useSuggestions();
+/** The conversation on screen is chosen (the reader's latest) and loaded: its composer takes input. */
+function CopilotSession({ initiallyOpen, waiting, onUsable }: Props & { waiting: boolean }): ReactNode {
   const { settled } = useOpenLatestThread();
+  const loaded = useAuiState((s) => !s.thread.isLoading && !s.threads.isLoading);
+  const usable = settled && loaded;
+  useEffect(() => {
+    if (usable) onUsable?.();
+  }, [usable, onUsable]);
+  return (
+    <>
+      <PendingQuestion ready={settled} />
+      {!waiting && <CopilotPopover initiallyOpen={initiallyOpen} />}
+    </>
+  );
+}
+
+function CopilotPopover({ initiallyOpen }: { initiallyOpen: boolean }): ReactNode {
+  const [open, setOpen] = useState(initiallyOpen);
+  const suggestions = useSuggestions();
   const isRunning = useAuiState((s) => s.thread.isRunning);
   return (
-    <AssistantModalPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <PendingQuestion ready={settled} />
+    <AssistantModalPrimitive.Root open={open} onOpenChange={setOpen}>
       <AssistantModalPrimitive.Anchor className={styles.launcherAnchor}>
         <AssistantModalPrimitive.Trigger asChild>
           <LauncherButton open={open} />
@@ -56,7 +75,7 @@ function CopilotPopover({ open, onOpenChange }: PopoverProps): ReactNode {
           if (isRunning) event.preventDefault();
         }}
       >
-        <PopoverHeader onClose={() => onOpenChange(false)} />
+        <PopoverHeader onClose={() => setOpen(false)} />
         <Thread suggestions={suggestions} notice={<SaveProblem />} />
       </AssistantModalPrimitive.Content>
     </AssistantModalPrimitive.Root>
