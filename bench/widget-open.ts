@@ -16,48 +16,41 @@ export type OpenMarks = {
 
 type Marks = { click?: number; usable?: number; real?: number; before?: string[]; needed?: string[] };
 
-/** Installed before the page's own scripts: watches the first click on the launcher. */
-function watchFirstOpen() {
-  const marks: Marks = {};
-  Object.assign(window, { __copilotOpen: marks });
+/**
+ * Installed before the page's own scripts: watches the first click on the launcher. Plain JavaScript in a string:
+ * the bench's TypeScript runner adds helpers to functions that do not exist in the page.
+ */
+const watchFirstOpen = `(() => {
+  const marks = {};
+  window.__copilotOpen = marks;
   const scriptsSoFar = () =>
-    performance
-      .getEntriesByType('resource')
-      .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
-      .map((entry) => entry as PerformanceResourceTiming);
-  document.addEventListener(
-    'click',
-    (event) => {
-      const target = event.target instanceof Element ? event.target : null;
-      if (marks.click !== undefined || !target?.closest('[data-testid="copilot-launcher"]')) return;
-      marks.click = performance.now();
-      // Scripts still on the way at the click (the pointer's approach starts the chat's fetch) have no entry yet.
-      marks.before = scriptsSoFar().map((entry) => entry.name);
-      const check = () => {
-        const field = document.activeElement;
-        const takesInput =
-          field instanceof HTMLTextAreaElement &&
-          field.getAttribute('aria-label') === 'Message Dev Copilot' &&
-          !field.readOnly &&
-          !field.disabled;
-        if (takesInput && marks.usable === undefined) {
-          marks.usable = performance.now();
-          marks.needed = scriptsSoFar()
-            .filter((entry) => !marks.before?.includes(entry.name) && entry.responseEnd <= (marks.usable ?? 0))
-            .map((entry) => new URL(entry.name).pathname);
-        }
-        if (takesInput && field.closest('[data-testid="copilot-composer"]')) marks.real = performance.now();
-        else requestAnimationFrame(check);
-      };
-      requestAnimationFrame(check);
-    },
-    { capture: true },
-  );
-}
+    performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname.endsWith('.js'));
+  document.addEventListener('click', (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    if (marks.click !== undefined || !target || !target.closest('[data-testid="copilot-launcher"]')) return;
+    marks.click = performance.now();
+    // Scripts still on the way at the click (the pointer's approach starts the chat's fetch) have no entry yet.
+    marks.before = scriptsSoFar().map((entry) => entry.name);
+    const check = () => {
+      const field = document.activeElement;
+      const takesInput = field instanceof HTMLTextAreaElement &&
+        field.getAttribute('aria-label') === 'Message Dev Copilot' && !field.readOnly && !field.disabled;
+      if (takesInput && marks.usable === undefined) {
+        marks.usable = performance.now();
+        marks.needed = scriptsSoFar()
+          .filter((entry) => !marks.before.includes(entry.name) && entry.responseEnd <= marks.usable)
+          .map((entry) => new URL(entry.name).pathname);
+      }
+      if (takesInput && field.closest('[data-testid="copilot-composer"]')) marks.real = performance.now();
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  }, { capture: true });
+})();`;
 
 /** Prepares a page (before it loads) for `clickAndTime`. */
 export async function watchOpen(page: Page) {
-  await page.addInitScript(watchFirstOpen);
+  await page.addInitScript({ content: watchFirstOpen });
 }
 
 /** Clicks the launcher and waits for the real chat; the marks come from the page itself. */

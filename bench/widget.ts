@@ -54,7 +54,10 @@ async function coldPage(baseUrl: string, email: string, { idle }: { idle: boolea
   await officeLink(page);
   await watchOpen(page);
   // The idle fetch of the chat's code kept from running: the chat opened before the page ever was idle.
-  if (!idle) await page.addInitScript(() => Object.assign(window, { requestIdleCallback: () => 0 }));
+  if (!idle)
+    await page.addInitScript(() => {
+      window.requestIdleCallback = () => 0;
+    });
   return { context, page };
 }
 

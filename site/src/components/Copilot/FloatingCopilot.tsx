@@ -1,6 +1,6 @@
 import { AssistantModalPrimitive, AssistantRuntimeProvider, useAui, useAuiState } from '@assistant-ui/react';
 import Link from '@docusaurus/Link';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { siteFacts } from '../../../site.config';
 import styles from './FloatingCopilot.module.css';
 import { LauncherButton } from './Launcher/LauncherButton';
@@ -14,53 +14,50 @@ import shared from './view/shared.module.css';
 import { Thread } from './view/Thread';
 import { TooltipButton, TooltipProvider, WithTooltip } from './view/TooltipButton';
 
-type Props = {
-  initiallyOpen: boolean;
-  /** While true the chat only gets ready behind the light chat (no button, no popover), then calls `onUsable`. */
-  waiting?: boolean;
-  onUsable?: () => void;
-};
+type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void };
 
 /**
  * The floating assistant: a popover above the button (top side, end-aligned, offset 16), a full-screen sheet below
  * 996 px. It continues the reader's latest conversation and opens by itself when a run starts.
  */
-export default function FloatingCopilot({ initiallyOpen, waiting = false, onUsable }: Props): ReactNode {
+export default function FloatingCopilot({
+  initiallyOpen,
+  launcherFocused = false,
+}: {
+  initiallyOpen: boolean;
+  /** The button it replaces had the keyboard focus: this one takes it over. */
+  launcherFocused?: boolean;
+}): ReactNode {
+  const [open, setOpen] = useState(initiallyOpen);
   const runtime = useCopilotRuntime();
   return (
     <AssistantRuntimeProvider runtime={runtime}>
       <TooltipProvider>
-        <CopilotSession initiallyOpen={initiallyOpen} waiting={waiting} onUsable={onUsable} />
+        <CopilotPopover open={open} onOpenChange={setOpen} launcherFocused={launcherFocused} />
       </TooltipProvider>
     </AssistantRuntimeProvider>
   );
 }
 
-/** The conversation on screen is chosen (the reader's latest) and loaded: its composer takes input. */
-function CopilotSession({ initiallyOpen, waiting, onUsable }: Props & { waiting: boolean }): ReactNode {
+function CopilotPopover({
+  open,
+  onOpenChange,
+  launcherFocused,
+}: PopoverProps & { launcherFocused: boolean }): ReactNode {
+  const launcher = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (launcherFocused) launcher.current?.focus();
+  }, [launcherFocused]);
+  const suggestions = useSuggestions();
   const { settled } = useOpenLatestThread();
   const loaded = useAuiState((s) => !s.thread.isLoading && !s.threads.isLoading);
-  const usable = settled && loaded;
-  useEffect(() => {
-    if (usable) onUsable?.();
-  }, [usable, onUsable]);
-  return (
-    <>
-      <PendingQuestion ready={settled} />
-      {!waiting && <CopilotPopover initiallyOpen={initiallyOpen} />}
-    </>
-  );
-}
-
-function CopilotPopover({ initiallyOpen }: { initiallyOpen: boolean }): ReactNode {
-  const [open, setOpen] = useState(initiallyOpen);
-  const suggestions = useSuggestions();
   const isRunning = useAuiState((s) => s.thread.isRunning);
   return (
-    <AssistantModalPrimitive.Root open={open} onOpenChange={setOpen}>
+    <AssistantModalPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <PendingQuestion ready={settled} />
       <AssistantModalPrimitive.Anchor className={styles.launcherAnchor}>
         <AssistantModalPrimitive.Trigger asChild>
-          <LauncherButton open={open} />
+          <LauncherButton ref={launcher} open={open} />
         </AssistantModalPrimitive.Trigger>
       </AssistantModalPrimitive.Anchor>
       <AssistantModalPrimitive.Content
@@ -75,8 +72,9 @@ function CopilotPopover({ initiallyOpen }: { initiallyOpen: boolean }): ReactNod
           if (isRunning) event.preventDefault();
         }}
       >
-        <PopoverHeader onClose={() => setOpen(false)} />
-        <Thread suggestions={suggestions} notice={<SaveProblem />} />
+        <PopoverHeader onClose={() => onOpenChange(false)} />
+        {/* Until the conversation on screen is the reader's latest, loaded, the light composer keeps taking input. */}
+        <Thread suggestions={suggestions} notice={<SaveProblem />} loading={!(settled && loaded)} />
       </AssistantModalPrimitive.Content>
     </AssistantModalPrimitive.Root>
   );

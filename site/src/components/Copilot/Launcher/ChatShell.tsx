@@ -6,37 +6,16 @@ import popover from '../FloatingCopilot.module.css';
 import { Icon } from '../view/icons';
 import shared from '../view/shared.module.css';
 import thread from '../view/Thread.module.css';
-import userMessage from '../view/UserMessage.module.css';
 import styles from './ChatShell.module.css';
 import { ShellComposer } from './ShellComposer';
-import { useDraft } from './useDraft';
-
-/** A question sent before the chat's code arrived, shown as the reader's message until the real chat asks it. */
-function QueuedQuestion(): ReactNode {
-  const { queued } = useDraft();
-  if (!queued) return null;
-  return (
-    <div className={userMessage.userMessage} data-testid="copilot-queued-question">
-      {queued.files.length > 0 && (
-        <p className={styles.queuedFiles}>
-          {queued.files.length === 1 ? '1 image' : `${queued.files.length} images`} attached
-        </p>
-      )}
-      <div className={userMessage.userRow}>
-        <div className={userMessage.userBubble}>
-          <p className={userMessage.userText}>{queued.text}</p>
-        </div>
-      </div>
-    </div>
-  );
-}
+import { ShellConversation } from './ShellConversation';
 
 type Props = { onClose: () => void; failed: boolean; onRetry: () => void };
 
 /**
  * The chat as it opens on the first click, before its code (assistant-ui, markdown) has arrived: the same box,
- * header and composer, with a placeholder where the conversation will be. The composer works at once; the real chat
- * replaces this box, the reader's text, caret and files carried over, once its conversation is on screen.
+ * header and composer, with a placeholder where the conversation will be. The composer works at once; the real
+ * popover replaces this box as soon as the code is there, and keeps this composer until its conversation is loaded.
  */
 export function ChatShell({ onClose, failed, onRetry }: Props): ReactNode {
   return (
@@ -64,24 +43,7 @@ export function ChatShell({ onClose, failed, onRetry }: Props): ReactNode {
       </div>
       <div className={thread.thread}>
         <div className={thread.viewport} aria-busy={!failed}>
-          <QueuedQuestion />
-          {failed ? (
-            <p className={shared.problem} role="alert">
-              Dev Copilot could not load. Check the connection and try again.
-              <button type="button" className="button button--sm button--secondary" onClick={onRetry}>
-                Try again
-              </button>
-            </p>
-          ) : (
-            <div className={styles.placeholder} data-testid="copilot-loading">
-              <span className={styles.visuallyHidden} role="status">
-                Loading the conversation
-              </span>
-              <span className={styles.bar} />
-              <span className={styles.bar} />
-              <span className={styles.bar} />
-            </div>
-          )}
+          <ShellConversation failed={failed} onRetry={onRetry} />
           <div className={thread.viewportFooter}>
             <ShellComposer />
           </div>

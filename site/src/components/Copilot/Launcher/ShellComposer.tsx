@@ -1,6 +1,14 @@
 import { maxImagesPerMessage, maxTextCharacters } from '@acme/contract';
 import clsx from 'clsx';
-import { type ClipboardEvent, type DragEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import {
+  type ClipboardEvent,
+  type DragEvent,
+  type ReactNode,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { checkImage } from '../runtime/image-attachment-adapter';
 import { useCopilotActions } from '../useCopilotActions';
 import attachmentStyles from '../view/Attachment.module.css';
@@ -52,6 +60,12 @@ export function ShellComposer(): ReactNode {
   const { allowAttachments } = useCopilotActions();
   const [problem, setProblem] = useState<string | null>(null);
   const picker = useRef<HTMLInputElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
+  // Drawn again in the real popover when its code arrives: the caret goes back where the reader left it.
+  useLayoutEffect(() => {
+    const { selectionStart, selectionEnd } = readDraft();
+    field.current?.setSelectionRange(selectionStart, selectionEnd);
+  }, []);
   const tooManyImages = draft.files.length > maxImagesPerMessage;
   const canSend = !draft.queued && !tooManyImages && (draft.text.trim() !== '' || draft.files.length > 0);
 
@@ -147,6 +161,7 @@ export function ShellComposer(): ReactNode {
           </>
         )}
         <textarea
+          ref={field}
           className={clsx(styles.composerInput, shell.input)}
           placeholder="Write a message..."
           aria-label="Message Dev Copilot"

@@ -48,22 +48,17 @@ function useChatModule(wanted: boolean) {
 
 /**
  * Dev Copilot's floating button on every page but the assistant page (which is the same assistant, full-page).
- * The chat code is fetched once the page is idle or the pointer nears the button. The first click opens a light
- * chat at once (ChatShell: its composer takes text and files straight away) while the real chat starts behind it;
- * the real one takes its place, and the reader's draft, once its conversation is on screen. A question from another
- * part of the site wakes the real chat directly.
+ * The chat code is fetched once the page is idle or the pointer nears the button. Until it is there, a click opens
+ * a light chat at once (ChatShell) whose composer takes text and files straight away; the real popover replaces it
+ * when the code arrives, and carries on with what the reader wrote. A question from another part of the site wakes
+ * the real chat directly.
  */
 export function CopilotLauncher(): ReactNode {
   const { pathname } = useLocation();
   const [woken, setWoken] = useState(false);
   const [open, setOpen] = useState(false);
-  const [usable, setUsable] = useState(false);
-  const [askedElsewhere, setAskedElsewhere] = useState(false);
   useEffect(() => {
-    const wake = () => {
-      setWoken(true);
-      setAskedElsewhere(true);
-    };
+    const wake = () => setWoken(true);
     if (hasPendingQuestion()) wake();
     return onCopilotQuestion(wake);
   }, []);
@@ -71,35 +66,37 @@ export function CopilotLauncher(): ReactNode {
   const launcher = useRef<HTMLButtonElement>(null);
   usePreloadChat(launcher, loadFloatingCopilot, !woken && !onAssistantPage(pathname));
   const { module, failed, retry } = useChatModule(woken);
-  const markUsable = useCallback(() => setUsable(true), []);
   if (onAssistantPage(pathname)) return null;
+  if (woken && module) {
+    return (
+      <module.default
+        initiallyOpen={open}
+        launcherFocused={launcher.current !== null && launcher.current === document.activeElement}
+      />
+    );
+  }
 
-  // Once true it stays so: the light chat is no longer shown, so nothing changes `open` or `usable` again.
-  const handedOver = askedElsewhere || (usable && open);
   const close = () => {
     setOpen(false);
     launcher.current?.focus();
   };
   return (
     <>
-      {!handedOver && (
-        <LauncherButton
-          ref={launcher}
-          open={open}
-          aria-expanded={open}
-          onClick={() => {
-            setWoken(true);
-            if (open) close();
-            else setOpen(true);
-          }}
-          // Start fetching on intent, so the click usually finds the chunk already there.
-          onPointerEnter={() => void loadFloatingCopilot().catch(() => undefined)}
-          onFocus={() => void loadFloatingCopilot().catch(() => undefined)}
-        />
-      )}
-      {!handedOver && open && <ChatShell onClose={close} failed={failed} onRetry={retry} />}
-      {handedOver && !module && <LauncherButton aria-busy="true" />}
-      {woken && module && <module.default initiallyOpen={open} waiting={!handedOver} onUsable={markUsable} />}
+      <LauncherButton
+        ref={launcher}
+        open={open}
+        aria-expanded={open}
+        aria-busy={woken && !open ? true : undefined}
+        onClick={() => {
+          setWoken(true);
+          if (open) close();
+          else setOpen(true);
+        }}
+        // Start fetching on intent, so the click usually finds the chunk already there.
+        onPointerEnter={() => void loadFloatingCopilot().catch(() => undefined)}
+        onFocus={() => void loadFloatingCopilot().catch(() => undefined)}
+      />
+      {open && <ChatShell onClose={close} failed={failed} onRetry={retry} />}
     </>
   );
 }
