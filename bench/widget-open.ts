@@ -61,7 +61,19 @@ export async function clickAndTime(page: Page): Promise<OpenMarks> {
       const watched = (window as unknown as { __copilotOpen: Marks }).__copilotOpen;
       return watched.real !== undefined && watched;
     })
-    .then((handle) => handle.jsonValue())) as Marks;
+    .then((handle) => handle.jsonValue())
+    .catch(async (error) => {
+      const state = await page.evaluate(() => ({
+        marks: (window as unknown as { __copilotOpen: Marks }).__copilotOpen,
+        focused: document.activeElement?.outerHTML.slice(0, 160),
+        shell: document.querySelector('[data-shell]') !== null,
+        realComposer: document.querySelector('[data-testid="copilot-composer"]') !== null,
+      }));
+      throw new Error(
+        `The chat never took input: ${JSON.stringify({ ...state, marks: { ...state.marks, before: undefined } })}`,
+        { cause: error },
+      );
+    })) as Marks;
   const click = marks.click ?? Number.NaN;
   return {
     usable: (marks.usable ?? Number.NaN) - click,

@@ -161,7 +161,7 @@ console.log(
   `  JS added when the chat opens           ${kilobytes(chatBytes)} gzipped in ${chatScripts.length} files (${((chatBytes / firstPaintBytes) * 100).toFixed(0)} % of the first paint)`,
 );
 const figure = (label: string, times: number[]) =>
-  `  ${label.padEnd(44)}median ${median(times).toFixed(0)} ms over ${times.length} runs (max ${Math.max(...times).toFixed(0)} ms)`;
+  `  ${label.padEnd(50)}median ${median(times).toFixed(0)} ms over ${times.length} runs (max ${Math.max(...times).toFixed(0)} ms)`;
 const usable = (marks: OpenMarks[]) => marks.map((mark) => mark.usable);
 const realChat = (marks: OpenMarks[]) => marks.map((mark) => mark.realChat);
 /** The gzipped size of the scripts one run needed before its composer took input (the largest run). */
