@@ -13,6 +13,7 @@ import { Icon } from './view/icons';
 import shared from './view/shared.module.css';
 import { Thread } from './view/Thread';
 import { TooltipButton, TooltipProvider, WithTooltip } from './view/TooltipButton';
+import { useConversationLoaded } from './view/useConversationLoaded';
 
 type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void };
 
@@ -46,11 +47,20 @@ function CopilotPopover({
 }: PopoverProps & { launcherFocused: boolean }): ReactNode {
   const launcher = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (launcherFocused) launcher.current?.focus();
+    if (!launcherFocused) return;
+    // A frame later: focused in the effect itself, the button lost the focus again at once (seen in Chromium).
+    const frame = requestAnimationFrame(() => launcher.current?.focus());
+    return () => cancelAnimationFrame(frame);
   }, [launcherFocused]);
   const suggestions = useSuggestions();
   const { settled } = useOpenLatestThread();
-  const loaded = useAuiState((s) => !s.thread.isLoading && !s.threads.isLoading);
+  // Once the reader's latest conversation is on screen the chat stays drawn, whatever loads later.
+  const loaded = useConversationLoaded();
+  const [shown, setShown] = useState(false);
+  const ready = shown || (settled && loaded);
+  useEffect(() => {
+    if (ready) setShown(true);
+  }, [ready]);
   const isRunning = useAuiState((s) => s.thread.isRunning);
   return (
     <AssistantModalPrimitive.Root open={open} onOpenChange={onOpenChange}>
@@ -74,7 +84,7 @@ function CopilotPopover({
       >
         <PopoverHeader onClose={() => onOpenChange(false)} />
         {/* Until the conversation on screen is the reader's latest, loaded, the light composer keeps taking input. */}
-        <Thread suggestions={suggestions} notice={<SaveProblem />} loading={!(settled && loaded)} />
+        <Thread suggestions={suggestions} notice={<SaveProblem />} loading={!ready} />
       </AssistantModalPrimitive.Content>
     </AssistantModalPrimitive.Root>
   );

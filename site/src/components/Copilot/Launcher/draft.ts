@@ -33,11 +33,21 @@ export function subscribeToDraft(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** The draft, once, or null when there is nothing in it: whoever takes it owns the text and files from then on. */
-export function takeDraft(): Draft | null {
+/**
+ * The text and files, once, or null when there are none: whoever takes them owns them from then on. A queued
+ * question stays until `takeQueuedQuestion`: the one who asks it may not be ready when it takes the text.
+ */
+export function takeDraft(): Pick<Draft, 'text' | 'selectionStart' | 'selectionEnd' | 'files'> | null {
   const taken = draft;
-  if (!taken.text && taken.files.length === 0 && !taken.queued) return null;
-  draft = empty;
+  if (!taken.text && taken.files.length === 0) return null;
+  draft = { ...empty, queued: taken.queued };
   notify();
   return taken;
+}
+
+/** The question sent from the light composer, once. */
+export function takeQueuedQuestion(): QueuedQuestion | null {
+  const { queued } = draft;
+  if (queued) changeDraft({ queued: null });
+  return queued;
 }

@@ -8,6 +8,7 @@ import { Icon } from './icons';
 import { ignoreInputMethodEnter } from './input-method';
 import shared from './shared.module.css';
 import { TooltipButton } from './TooltipButton';
+import { useConversationLoaded } from './useConversationLoaded';
 import { useDraftHandover } from './useDraftHandover';
 
 /** The core refuses a non-image before our adapter sees it; say it in the same words as our own checks. */
@@ -56,7 +57,7 @@ export function Composer(): ReactNode {
   const tooManyImages = useAuiState((s) => s.composer.attachments.length > maxImagesPerMessage);
   const isRunning = useAuiState((s) => s.thread.isRunning);
   const input = useRef<HTMLTextAreaElement>(null);
-  useDraftHandover(input, !isLoading && !isRunning);
+  useDraftHandover(input, useConversationLoaded() && !isLoading && !isRunning);
   const body = (
     <ComposerPrimitive.Root
       className={styles.composer}

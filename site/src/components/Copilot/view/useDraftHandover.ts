@@ -1,6 +1,7 @@
 import { useAui } from '@assistant-ui/react';
-import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { type QueuedQuestion, takeDraft } from '../Launcher/draft';
+import { type RefObject, useEffect, useLayoutEffect } from 'react';
+import { takeDraft, takeQueuedQuestion } from '../Launcher/draft';
+import { useDraft } from '../Launcher/useDraft';
 import { ImageAttachmentAdapter } from '../runtime/image-attachment-adapter';
 
 /** The queued question's images as a sent message carries them: checked and read by the composer's own adapter. */
@@ -11,38 +12,45 @@ function completedAttachments(files: readonly File[]) {
 
 type Caret = { text: string; start: number; end: number };
 
+/** Where the caret goes once the text taken over is in the field. Outside React: the composer may mount twice. */
+let pendingCaret: Caret | null = null;
+
 /**
- * When the real composer mounts, it takes over what the reader wrote in the light chat of the first moments
- * (Launcher/ChatShell): the text with its caret where it was, the files as attachments, and a question already sent
- * there is asked once `canAsk` (the conversation on screen takes questions).
+ * When the real composer mounts, it takes over what the reader wrote in the light composer of the first moments
+ * (Launcher/ShellComposer): the text with its caret where it was, the files as attachments, and a question already
+ * sent there is asked once `canAsk` (the conversation on screen takes questions).
  */
 export function useDraftHandover(input: RefObject<HTMLTextAreaElement | null>, canAsk: boolean) {
   const aui = useAui();
-  const caret = useRef<Caret | null>(null);
-  const [queued, setQueued] = useState<QueuedQuestion | null>(null);
-  // Layout effects: the text is in the composer in the first frame it is painted, never a frame without it.
+  // A layout effect: the text is in the composer in the first frame it is painted, never a frame without it.
   useLayoutEffect(() => {
     const draft = takeDraft();
     if (!draft) return;
     aui.composer.setText(draft.text);
     for (const file of draft.files) void aui.composer.addAttachment(file);
-    caret.current = { text: draft.text, start: draft.selectionStart, end: draft.selectionEnd };
-    setQueued(draft.queued);
+    pendingCaret = { text: draft.text, start: draft.selectionStart, end: draft.selectionEnd };
   }, [aui]);
-  useLayoutEffect(() => {
+  useEffect(() => {
     const field = input.current;
-    const wanted = caret.current;
+    const wanted = pendingCaret;
     // The composer renders the text a commit after it is set; the caret goes where it was once the text is there.
     if (!field || !wanted || field.value !== wanted.text) return;
-    caret.current = null;
-    field.focus();
-    field.setSelectionRange(wanted.start, wanted.end);
+    // A frame later: the input's own focus effects (on mount, and again as the thread settles) put the caret at the end.
+    const frame = requestAnimationFrame(() => {
+      if (pendingCaret !== wanted) return;
+      pendingCaret = null;
+      field.focus();
+      field.setSelectionRange(wanted.start, wanted.end);
+    });
+    return () => cancelAnimationFrame(frame);
   });
+  const hasQueued = useDraft().queued !== null;
   useEffect(() => {
-    if (!queued || !canAsk) return;
-    setQueued(null);
+    if (!hasQueued || !canAsk) return;
+    const queued = takeQueuedQuestion();
+    if (!queued) return;
     void completedAttachments(queued.files).then((attachments) =>
       aui.thread.append({ role: 'user', content: [{ type: 'text', text: queued.text }], attachments }),
     );
-  }, [aui, queued, canAsk]);
+  }, [aui, hasQueued, canAsk]);
 }
