@@ -60,7 +60,7 @@ test('takes what a reader types right after the click, and the real chat keeps i
   await copilot.realComposerInput.waitFor();
   expect(await copilot.shellComposer.count()).toBe(0);
   expect(await copilot.realComposerInput.inputValue()).toBe('a TTL policy');
-  expect(await focusedField(site.page)).toEqual({ real: true, caret: [2, 2] });
+  await expect.poll(() => focusedField(site.page)).toEqual({ real: true, caret: [2, 2] });
   await site.page.keyboard.type('new ');
   await site.page.keyboard.press('End');
   await site.page.keyboard.type(' for expireAt?');

@@ -31,19 +31,26 @@ export function useDraftHandover(input: RefObject<HTMLTextAreaElement | null>, c
     pendingCaret = { text: draft.text, start: draft.selectionStart, end: draft.selectionEnd };
   }, [aui]);
   useEffect(() => {
-    const field = input.current;
     const wanted = pendingCaret;
-    // The composer renders the text a commit after it is set; the caret goes where it was once the text is there.
-    if (!field || !wanted || field.value !== wanted.text) return;
-    // A frame later: the input's own focus effects (on mount, and again as the thread settles) put the caret at the end.
-    const frame = requestAnimationFrame(() => {
+    if (!wanted) return;
+    // Frames later: the text is drawn a commit after it is set, and the input's own focus effect puts the caret at
+    // the end first.
+    let frame = 0;
+    let framesLeft = 10;
+    const place = () => {
+      const field = input.current;
       if (pendingCaret !== wanted) return;
+      if (!field || field.value !== wanted.text) {
+        if (--framesLeft > 0) frame = requestAnimationFrame(place);
+        return;
+      }
       pendingCaret = null;
       field.focus();
       field.setSelectionRange(wanted.start, wanted.end);
-    });
+    };
+    frame = requestAnimationFrame(place);
     return () => cancelAnimationFrame(frame);
-  });
+  }, [input]);
   const hasQueued = useDraft().queued !== null;
   useEffect(() => {
     if (!hasQueued || !canAsk) return;
