@@ -23,7 +23,9 @@ describe('composer', () => {
     expect(await copilot.composerInput.inputValue()).toBe('');
   });
 
-  test('takes no question until the stored conversation has loaded', async ({ reader: { site, copilot } }) => {
+  test('holds a question written while the stored conversation loads, and asks it once, when that is in', async ({
+    reader: { site, copilot },
+  }) => {
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -34,15 +36,17 @@ describe('composer', () => {
     });
     await site.open('/');
     await copilot.launcher.click();
-    await copilot.composerInput.waitFor();
-    expect(await copilot.composerInput.isEditable()).toBe(false);
-    expect(await site.page.getByRole('button', { name: 'Attach file' }).isDisabled()).toBe(true);
+    // The light composer takes the question; the real one, which could send it to the wrong conversation, is not
+    // there until the reader's conversations are listed.
+    await copilot.shellComposer.waitFor();
+    await copilot.composerInput.fill('How do I use WSL?');
     await copilot.composerInput.press('Enter');
+    await site.page.getByTestId('copilot-queued-question').waitFor();
+    expect(await copilot.realComposerInput.count()).toBe(0);
     expect(await copilot.userMessages.count()).toBe(0);
     release();
-    await copilot.ask('How do I use WSL?');
     await copilot.waitForAnswer(1);
-    expect(await copilot.userMessages.count()).toBe(1);
+    expect(await copilot.userMessages.allInnerTexts()).toEqual(['How do I use WSL?']);
   });
 
   test('ignores Enter while an input method is composing a word', async ({ reader: { site, copilot } }) => {

@@ -58,10 +58,20 @@ export class Copilot {
     return this.page.getByTestId('attachment-error');
   }
 
-  /** Opens the floating chat and waits until the composer takes input. */
+  /** The light composer the first click shows while the chat's code is still on the way. */
+  get shellComposer() {
+    return this.page.getByTestId('copilot-shell-composer');
+  }
+
+  /** The real composer's text field (the light one of the first moments has the same placeholder). */
+  get realComposerInput() {
+    return this.page.getByTestId('copilot-composer').getByPlaceholder('Write a message...');
+  }
+
+  /** Opens the floating chat and waits until the real chat, its conversation loaded, has replaced the light one. */
   async open() {
     await this.launcher.click();
-    await this.composerInput.waitFor();
+    await this.realComposerInput.waitFor();
   }
 
   /** Types a question and sends it with Enter. */

@@ -1,6 +1,6 @@
 import { AssistantModalPrimitive, AssistantRuntimeProvider, useAui, useAuiState } from '@assistant-ui/react';
 import Link from '@docusaurus/Link';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { siteFacts } from '../../../site.config';
 import styles from './FloatingCopilot.module.css';
 import { LauncherButton } from './Launcher/LauncherButton';
@@ -13,6 +13,7 @@ import { Icon } from './view/icons';
 import shared from './view/shared.module.css';
 import { Thread } from './view/Thread';
 import { TooltipButton, TooltipProvider, WithTooltip } from './view/TooltipButton';
+import { useConversationLoaded } from './view/useConversationLoaded';
 
 type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void };
 
@@ -20,28 +21,53 @@ type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void };
  * The floating assistant: a popover above the button (top side, end-aligned, offset 16), a full-screen sheet below
  * 996 px. It continues the reader's latest conversation and opens by itself when a run starts.
  */
-export default function FloatingCopilot({ initiallyOpen }: { initiallyOpen: boolean }): ReactNode {
+export default function FloatingCopilot({
+  initiallyOpen,
+  launcherFocused = false,
+}: {
+  initiallyOpen: boolean;
+  /** The button it replaces had the keyboard focus: this one takes it over. */
+  launcherFocused?: boolean;
+}): ReactNode {
   const [open, setOpen] = useState(initiallyOpen);
   const runtime = useCopilotRuntime();
   return (
     <AssistantRuntimeProvider runtime={runtime}>
       <TooltipProvider>
-        <CopilotPopover open={open} onOpenChange={setOpen} />
+        <CopilotPopover open={open} onOpenChange={setOpen} launcherFocused={launcherFocused} />
       </TooltipProvider>
     </AssistantRuntimeProvider>
   );
 }
 
-function CopilotPopover({ open, onOpenChange }: PopoverProps): ReactNode {
+function CopilotPopover({
+  open,
+  onOpenChange,
+  launcherFocused,
+}: PopoverProps & { launcherFocused: boolean }): ReactNode {
+  const launcher = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!launcherFocused) return;
+    // A frame later: focused in the effect itself, the button lost the focus again at once (seen in Chromium).
+    const frame = requestAnimationFrame(() => launcher.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [launcherFocused]);
   const suggestions = useSuggestions();
   const { settled } = useOpenLatestThread();
+  // Once the reader's latest conversation is on screen the chat stays drawn, whatever loads later.
+  const loaded = useConversationLoaded();
+  const [shown, setShown] = useState(false);
+  const ready = shown || (settled && loaded);
+  useEffect(() => {
+    if (ready) setShown(true);
+  }, [ready]);
   const isRunning = useAuiState((s) => s.thread.isRunning);
   return (
     <AssistantModalPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <PendingQuestion ready={settled} />
       <AssistantModalPrimitive.Anchor className={styles.launcherAnchor}>
         <AssistantModalPrimitive.Trigger asChild>
-          <LauncherButton open={open} />
+          <LauncherButton ref={launcher} open={open} />
         </AssistantModalPrimitive.Trigger>
       </AssistantModalPrimitive.Anchor>
       <AssistantModalPrimitive.Content
@@ -57,7 +83,8 @@ function CopilotPopover({ open, onOpenChange }: PopoverProps): ReactNode {
         }}
       >
         <PopoverHeader onClose={() => onOpenChange(false)} />
-        <Thread suggestions={suggestions} notice={<SaveProblem />} />
+        {/* Until the conversation on screen is the reader's latest, loaded, the light composer keeps taking input. */}
+        <Thread suggestions={suggestions} notice={<SaveProblem />} loading={!ready} />
       </AssistantModalPrimitive.Content>
     </AssistantModalPrimitive.Root>
   );

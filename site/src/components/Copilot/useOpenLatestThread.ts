@@ -10,20 +10,30 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 export function useOpenLatestThread() {
   const aui = useAui();
   const leaving = useRef<string | null | undefined>(null);
+  const [switched, setSwitched] = useState(false);
+  const [target, setTarget] = useState<string | null>(null);
   const [settled, setSettled] = useState(false);
   const isLoading = useAuiState((s) => s.threads.isLoading);
   const onNewThread = useAuiState((s) => s.threads.mainThreadId === s.threads.newThreadId);
+  const mainThreadId = useAuiState((s) => s.threads.mainThreadId);
   const regular = useAuiState((s) => s.threads.threadIds);
   useEffect(() => {
     if (leaving.current === undefined || isLoading || !onNewThread) return;
     const latest = regular.find((id) => id !== leaving.current);
     leaving.current = undefined;
+    setTarget(latest ?? null);
     // Settled once the switch is done: switching loads the thread first, and a question sent before that would go
     // to the new thread the switch then leaves.
     // assistant-ui returns the switch's task (typed void).
-    if (latest) void Promise.resolve(aui.threads.switchToThread(latest)).finally(() => setSettled(true));
-    else setSettled(true);
+    if (latest) void Promise.resolve(aui.threads.switchToThread(latest)).finally(() => setSwitched(true));
+    else setSwitched(true);
   }, [aui, isLoading, onNewThread, regular]);
+  // The switch's task can end before the conversation on screen is the one switched to: settled waits for that too,
+  // and then stays settled whatever the reader opens next.
+  const arrived = switched && (target === null || mainThreadId === target);
+  useEffect(() => {
+    if (arrived) setSettled(true);
+  }, [arrived]);
   const reopen = useCallback(
     (leftThreadId: string, change: () => Promise<unknown>) => {
       leaving.current = leftThreadId;
@@ -34,5 +44,5 @@ export function useOpenLatestThread() {
     },
     [aui],
   );
-  return { settled, reopen };
+  return { settled: settled || arrived, reopen };
 }

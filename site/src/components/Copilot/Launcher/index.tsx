@@ -1,7 +1,8 @@
 import { useLocation } from '@docusaurus/router';
-import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { siteFacts } from '../../../../site.config';
 import { hasPendingQuestion, onCopilotQuestion } from '../ask-copilot';
+import { ChatShell } from './ChatShell';
 import { LauncherButton } from './LauncherButton';
 import { usePreloadChat } from './preload';
 import { useLauncherShortcut } from './shortcut';
@@ -26,42 +27,76 @@ const loadFloatingCopilot = () =>
     loaded = module;
     return module;
   });
-const FloatingCopilot = lazy(loadFloatingCopilot);
+
+/**
+ * The chat's code once `wanted`, fetched then if the page has not fetched it ahead. Not through lazy(): React 19
+ * holds a suspended tree back for up to 300 ms after its fallback shows, and nothing here needs to wait.
+ */
+function useChatModule(wanted: boolean) {
+  const [module, setModule] = useState(loaded);
+  const [failed, setFailed] = useState(false);
+  const fetchChat = useCallback(() => {
+    setFailed(false);
+    loadFloatingCopilot().then(setModule, () => setFailed(true));
+  }, []);
+  useEffect(() => {
+    if (wanted && !module && !loaded) fetchChat();
+  }, [wanted, module, fetchChat]);
+  // Fetched ahead: used at once, in the render that asked for it.
+  return { module: module ?? (wanted ? loaded : undefined), failed, retry: fetchChat };
+}
 
 /**
  * Dev Copilot's floating button on every page but the assistant page (which is the same assistant, full-page).
- * The chat code is fetched once the page is idle or the pointer nears the button, and runs when the reader first
- * opens it or another part of the site asks it a question.
+ * The chat code is fetched once the page is idle or the pointer nears the button. Until it is there, a click opens
+ * a light chat at once (ChatShell) whose composer takes text and files straight away; the real popover replaces it
+ * when the code arrives, and carries on with what the reader wrote. A question from another part of the site wakes
+ * the real chat directly.
  */
 export function CopilotLauncher(): ReactNode {
   const { pathname } = useLocation();
-  const [wanted, setWanted] = useState<'closed' | 'open' | null>(null);
+  const [woken, setWoken] = useState(false);
+  const [open, setOpen] = useState(false);
   useEffect(() => {
-    const wake = () => setWanted((current) => current ?? 'closed');
+    const wake = () => setWoken(true);
     if (hasPendingQuestion()) wake();
     return onCopilotQuestion(wake);
   }, []);
   useLauncherShortcut(pressLauncher);
   const launcher = useRef<HTMLButtonElement>(null);
-  usePreloadChat(launcher, loadFloatingCopilot, !wanted && !onAssistantPage(pathname));
+  usePreloadChat(launcher, loadFloatingCopilot, !woken && !onAssistantPage(pathname));
+  const { module, failed, retry } = useChatModule(woken);
   if (onAssistantPage(pathname)) return null;
-  if (!wanted) {
+  if (woken && module) {
     return (
-      <LauncherButton
-        ref={launcher}
-        onClick={() => setWanted('open')}
-        // Start fetching on intent, so the click usually finds the chunk already there.
-        onPointerEnter={() => void loadFloatingCopilot()}
-        onFocus={() => void loadFloatingCopilot()}
+      <module.default
+        initiallyOpen={open}
+        launcherFocused={launcher.current !== null && launcher.current === document.activeElement}
       />
     );
   }
-  // Fetched ahead: rendered at once. Through lazy() React would suspend on the settled import anyway, and React 19
-  // holds a suspended tree's content back for up to 300 ms after its fallback shows (measured: 440 -> 860 ms).
-  if (loaded) return <loaded.default initiallyOpen={wanted === 'open'} />;
+
+  const close = () => {
+    setOpen(false);
+    launcher.current?.focus();
+  };
   return (
-    <Suspense fallback={<LauncherButton aria-busy="true" />}>
-      <FloatingCopilot initiallyOpen={wanted === 'open'} />
-    </Suspense>
+    <>
+      <LauncherButton
+        ref={launcher}
+        open={open}
+        aria-expanded={open}
+        aria-busy={woken && !open ? true : undefined}
+        onClick={() => {
+          setWoken(true);
+          if (open) close();
+          else setOpen(true);
+        }}
+        // Start fetching on intent, so the click usually finds the chunk already there.
+        onPointerEnter={() => void loadFloatingCopilot().catch(() => undefined)}
+        onFocus={() => void loadFloatingCopilot().catch(() => undefined)}
+      />
+      {open && <ChatShell onClose={close} failed={failed} onRetry={retry} />}
+    </>
   );
 }

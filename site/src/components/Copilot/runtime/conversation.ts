@@ -1,4 +1,5 @@
 import type { ThreadHistoryAdapter } from '@assistant-ui/react';
+import { markHistoryLoaded } from './loaded-histories';
 import { toMessageRepository } from './stored-messages';
 import { threadApi } from './thread-api';
 
@@ -38,6 +39,8 @@ export class ServerConversation {
       if (!threadId) return { messages: [] };
       const { messages } = await threadApi.get(threadId);
       for (const message of messages) this.remember(message.id, message.id);
+      // Said once the runtime has taken the messages in (its promise callbacks run before the next task).
+      setTimeout(() => markHistoryLoaded(threadId), 0);
       return toMessageRepository(messages);
     },
     append: async () => {},

@@ -15,10 +15,18 @@ export function refusalOf(file: { name: string; type: string; size: number }): s
   return null;
 }
 
-/** The image type the file's bytes say it is; null for a file that only claims to be an image (a renamed .png). */
-async function checkedTypeOf(file: File): Promise<string | null> {
-  const start = new Uint8Array(await file.slice(0, signatureBytes).arrayBuffer());
-  return imageTypeOf(start);
+/**
+ * The image type the file's bytes say it is, or why it cannot be attached (a renamed .png only claims to be an
+ * image). The light composer shown while the chat loads checks files with this too.
+ */
+export async function checkImage(file: File): Promise<{ contentType: string } | { refusal: string }> {
+  const refusal = refusalOf(file);
+  if (refusal) return { refusal };
+  const contentType = imageTypeOf(new Uint8Array(await file.slice(0, signatureBytes).arrayBuffer()));
+  if (contentType) return { contentType };
+  return {
+    refusal: `${file.name} is not really an image: its contents are not PNG, JPEG, GIF or WebP. Attach a screenshot saved in one of those formats.`,
+  };
 }
 
 const readAsDataUrl = (file: File) =>
@@ -49,19 +57,13 @@ export class ImageAttachmentAdapter implements AttachmentAdapter {
   }
 
   async add({ file }: { file: File }): Promise<PendingAttachment> {
-    const refusal = refusalOf(file);
-    if (refusal) throw new Error(refusal);
-    const contentType = await checkedTypeOf(file);
-    if (!contentType) {
-      throw new Error(
-        `${file.name} is not really an image: its contents are not PNG, JPEG, GIF or WebP. Attach a screenshot saved in one of those formats.`,
-      );
-    }
+    const checked = await checkImage(file);
+    if ('refusal' in checked) throw new Error(checked.refusal);
     return {
       id: this.idFor(file.name),
       type: 'image',
       name: file.name,
-      contentType,
+      contentType: checked.contentType,
       file,
       status: { type: 'requires-action', reason: 'composer-send' },
     };

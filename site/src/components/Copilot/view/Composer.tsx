@@ -1,12 +1,15 @@
 import { maxImagesPerMessage, maxTextCharacters } from '@acme/contract';
 import { AuiIf, ComposerPrimitive, useAuiEvent, useAuiState } from '@assistant-ui/react';
-import { type KeyboardEvent, type ReactNode, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useRef, useState } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
 import { AttachmentTile } from './Attachment';
 import styles from './Composer.module.css';
 import { Icon } from './icons';
+import { ignoreInputMethodEnter } from './input-method';
 import shared from './shared.module.css';
 import { TooltipButton } from './TooltipButton';
+import { useConversationLoaded } from './useConversationLoaded';
+import { useDraftHandover } from './useDraftHandover';
 
 /** The core refuses a non-image before our adapter sees it; say it in the same words as our own checks. */
 function attachmentErrorText(reason: string, message: string, contentType?: string): string {
@@ -14,16 +17,6 @@ function attachmentErrorText(reason: string, message: string, contentType?: stri
     return `${contentType || 'That file'} is not an image Dev Copilot can read. Attach a PNG, JPEG, GIF or WebP image.`;
   }
   return message;
-}
-
-/**
- * Safari sends the Enter that confirms an input-method word after compositionend, no longer marked as composing but
- * with keyCode 229; that Enter picks the word and must not send the message.
- */
-export function ignoreInputMethodEnter(event: KeyboardEvent<HTMLTextAreaElement>) {
-  if (event.key === 'Enter' && !event.nativeEvent.isComposing && event.nativeEvent.keyCode === 229) {
-    event.preventDefault();
-  }
 }
 
 /**
@@ -63,6 +56,8 @@ export function Composer(): ReactNode {
   );
   const tooManyImages = useAuiState((s) => s.composer.attachments.length > maxImagesPerMessage);
   const isRunning = useAuiState((s) => s.thread.isRunning);
+  const input = useRef<HTMLTextAreaElement>(null);
+  useDraftHandover(input, useConversationLoaded() && !isLoading && !isRunning);
   const body = (
     <ComposerPrimitive.Root
       className={styles.composer}
@@ -97,6 +92,7 @@ export function Composer(): ReactNode {
           </ComposerPrimitive.AddAttachment>
         )}
         <ComposerPrimitive.Input
+          ref={input}
           className={styles.composerInput}
           placeholder="Write a message..."
           aria-label="Message Dev Copilot"

@@ -1,5 +1,7 @@
 import { AuiIf, ThreadPrimitive } from '@assistant-ui/react';
 import type { ReactNode } from 'react';
+import { ShellComposer } from '../Launcher/ShellComposer';
+import { ShellConversation } from '../Launcher/ShellConversation';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
 import { FollowStoredAnswer } from './FollowStoredAnswer';
@@ -16,19 +18,28 @@ import { type Suggestion, Welcome } from './Welcome';
 export function Thread({
   suggestions,
   notice,
+  loading = false,
 }: {
   suggestions: readonly Suggestion[];
   /** Shown above the composer, e.g. that the conversation could not be saved. */
   notice?: ReactNode;
+  /** The conversation to show is not known or not loaded yet: a placeholder and the light composer (its draft kept). */
+  loading?: boolean;
 }): ReactNode {
   return (
     <ThreadPrimitive.Root className={styles.thread}>
       <FollowStoredAnswer />
-      <ThreadPrimitive.Viewport className={styles.viewport} data-testid="copilot-viewport">
-        <AuiIf condition={(s) => s.thread.isEmpty && !s.thread.isLoading && !s.threads.isLoading}>
-          <Welcome suggestions={suggestions} />
-        </AuiIf>
-        <ThreadPrimitive.Messages components={{ UserMessage, EditComposer, AssistantMessage }} />
+      <ThreadPrimitive.Viewport className={styles.viewport} data-testid="copilot-viewport" aria-busy={loading}>
+        {loading ? (
+          <ShellConversation />
+        ) : (
+          <>
+            <AuiIf condition={(s) => s.thread.isEmpty && !s.thread.isLoading && !s.threads.isLoading}>
+              <Welcome suggestions={suggestions} />
+            </AuiIf>
+            <ThreadPrimitive.Messages components={{ UserMessage, EditComposer, AssistantMessage }} />
+          </>
+        )}
         <ThreadPrimitive.ViewportFooter className={styles.viewportFooter}>
           <ThreadPrimitive.ScrollToBottom asChild>
             <TooltipButton tooltip="Scroll to bottom" className={styles.scrollToBottom}>
@@ -36,7 +47,7 @@ export function Thread({
             </TooltipButton>
           </ThreadPrimitive.ScrollToBottom>
           {notice}
-          <Composer />
+          {loading ? <ShellComposer /> : <Composer />}
         </ThreadPrimitive.ViewportFooter>
       </ThreadPrimitive.Viewport>
     </ThreadPrimitive.Root>
