@@ -3,7 +3,8 @@
  * sections for search and posts the index, so the server can serve the pages while the index is being built.
  */
 import * as workerThreads from 'node:worker_threads';
-import { type PackedIndex, transferablesOf } from '../search/inverted-index.js';
+import { transferablesOf } from '../search/inverted-index.js';
+import { type IndexWithMeaning, latentTransferables } from '../search/latent-ranking.js';
 import { indexSections } from '../search/section-terms.js';
 import { type BuiltSite, fingerprintOf, type HoldLimits, readBuiltSite } from './built-site.js';
 import { cachedDocSections } from './doc-sections-cache.js';
@@ -15,7 +16,7 @@ export type BuiltSiteReply =
   | { kind: 'changed' }
   | { kind: 'failed'; reason: string };
 /** The second message, after a `read`: the search index of its sections, or why there is none. */
-export type SearchIndexReply = { kind: 'indexed'; index: PackedIndex } | { kind: 'index-failed'; reason: string };
+export type SearchIndexReply = { kind: 'indexed'; index: IndexWithMeaning } | { kind: 'index-failed'; reason: string };
 
 const { parentPort, workerData } = workerThreads;
 const { siteDirectory, limits, publicOrigin } = workerData as BuiltSiteRequest;
@@ -58,5 +59,8 @@ if (reply.kind === 'read') {
   } catch (error) {
     indexed = { kind: 'index-failed', reason: (error as Error).message };
   }
-  parentPort?.postMessage(indexed, indexed.kind === 'indexed' ? transferablesOf(indexed.index) : []);
+  parentPort?.postMessage(
+    indexed,
+    indexed.kind === 'indexed' ? [...transferablesOf(indexed.index), ...latentTransferables(indexed.index)] : [],
+  );
 }

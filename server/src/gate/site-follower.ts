@@ -2,7 +2,7 @@ import { existsSync, type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
 import type { DocSection } from '../search/doc-page.js';
 import { buildSearchEngineInBackground, type SearchEngine, searchEngineFromIndex } from '../search/engine.js';
-import type { PackedIndex } from '../search/inverted-index.js';
+import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { searchBeingBuilt } from '../search/search-being-built.js';
 import { startWorker } from '../search/worker-source.js';
 import type { HoldLimits } from './built-site.js';
@@ -36,7 +36,7 @@ export type SiteFollowerOptions = {
 const defaultHoldLimits: HoldLimits = { maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 128 * 1024 * 1024 };
 
 /** A build as the worker reads it: its files and sections first, then the search index of its sections. */
-type Reading = { site: Promise<BuiltSiteReply>; index: Promise<PackedIndex | string> };
+type Reading = { site: Promise<BuiltSiteReply>; index: Promise<IndexWithMeaning | string> };
 
 /**
  * Reads a build in a worker thread: the HTML parsing, hashing and indexing never hold up a request, and their memory
@@ -44,7 +44,7 @@ type Reading = { site: Promise<BuiltSiteReply>; index: Promise<PackedIndex | str
  */
 function readInWorker(request: BuiltSiteRequest): Reading {
   let site: (reply: BuiltSiteReply) => void = () => undefined;
-  let index: (reply: PackedIndex | string) => void = () => undefined;
+  let index: (reply: IndexWithMeaning | string) => void = () => undefined;
   const reading: Reading = {
     site: new Promise((resolve) => (site = resolve)),
     index: new Promise((resolve) => (index = resolve)),
@@ -69,7 +69,10 @@ function readInWorker(request: BuiltSiteRequest): Reading {
 }
 
 /** The search over a build's sections once its index is read; a failed index is built again on its own. */
-async function searchOf(sections: readonly DocSection[], index: Promise<PackedIndex | string>): Promise<SearchEngine> {
+async function searchOf(
+  sections: readonly DocSection[],
+  index: Promise<IndexWithMeaning | string>,
+): Promise<SearchEngine> {
   const read = await index;
   return typeof read === 'string' ? buildSearchEngineInBackground(sections) : searchEngineFromIndex(sections, read);
 }

@@ -31,7 +31,17 @@ export const coverageThresholds = {
   closest: 0.2,
   /** ... or this much, with a foreign name in the question. */
   closestWithForeignName: 0.4,
+  /**
+   * A best section this far from the question in meaning (cosine in the handbook's latent space) that holds less than
+   * `farBest` of it shares words with the question rather than its subject: the closest the handbook comes, no more.
+   */
+  far: 0.4,
+  farBest: 0.5,
 };
+
+/** The best section shares the question's words but not its meaning (see `coverageThresholds.far`). */
+const farInMeaning = (hit: SearchHit | undefined, best: number) =>
+  hit?.nearness !== undefined && hit.nearness < coverageThresholds.far && best < coverageThresholds.farBest;
 
 /** Whether the handbook answers the question, judged on the evidence of the ranked sections. */
 export function judgeCoverage(
@@ -44,9 +54,10 @@ export function judgeCoverage(
   const foreignNames = terms.filter((term) => term.foreign && !matchedAnywhere.has(term.term)).map((term) => term.term);
   const best = hits[0] ? coverageShare(terms, hits[0].matchedQueryTerms, weightOf) : 0;
   const together = coverageShare(terms, matchedAnywhere, weightOf);
-  const answers = foreignNames.length
-    ? best >= coverageThresholds.withForeignName
-    : best >= coverageThresholds.best && together >= coverageThresholds.together;
+  const answers =
+    (foreignNames.length
+      ? best >= coverageThresholds.withForeignName
+      : best >= coverageThresholds.best && together >= coverageThresholds.together) && !farInMeaning(hits[0], best);
   const closeEnough =
     best >= (foreignNames.length ? coverageThresholds.closestWithForeignName : coverageThresholds.closest);
   const confidence: AnswerConfidence =

@@ -4,6 +4,7 @@ import type { DocSection } from './doc-page.js';
 import { indexMatcher, type TermQuery } from './index-query.js';
 import { indexSectionsInWorker } from './index-worker-client.js';
 import type { PackedIndex } from './inverted-index.js';
+import { type IndexWithMeaning, latentRanker } from './latent-ranking.js';
 import { coverageShare, type QueryTerm, queryTerms } from './query.js';
 import { fieldBoosts, indexSections } from './section-terms.js';
 import { isRootRelative, pageKey, parseDocUrl } from './urls.js';
@@ -17,6 +18,8 @@ export type SearchHit = DocSection & {
   matchedQueryTerms: ReadonlySet<string>;
   /** Share of the question's meaning (its terms weighted by rarity) that the section holds, 0 to 1. */
   coverage: number;
+  /** Cosine of the question and the section in the handbook's latent space, when it has one (latent-ranking.ts). */
+  nearness?: number | undefined;
 };
 
 export type SearchOptions = {
@@ -97,7 +100,7 @@ export function createSearchEngine(sections: readonly DocSection[]): SearchEngin
  */
 export async function searchEngineFromIndex(
   sections: readonly DocSection[],
-  index: PackedIndex,
+  index: IndexWithMeaning,
 ): Promise<SearchEngine> {
   const spelling = new SearchableMap<number>();
   for (let start = 0; start < index.spellingWords.length; start += spellingChunk) {
@@ -115,10 +118,11 @@ export async function buildSearchEngineInBackground(sections: readonly DocSectio
 /** BM25+ over our normaliser, with coverage evidence and the site's links. */
 function searchEngineOver(
   sections: readonly DocSection[],
-  index: PackedIndex,
+  index: IndexWithMeaning,
   spelling: SearchableMap<number>,
 ): SearchEngine {
   const matcher = indexMatcher(index);
+  const nearness = latentRanker(index);
   const sectionCount = Math.max(1, sections.length);
   const termWeight = (term: string) => {
     const frequency = matcher.documentFrequency(term);
@@ -263,6 +267,8 @@ function searchEngineOver(
       if (best.length > limit) best.pop();
     }
     for (let at = 0; at < matches.count; at += 1) pageScore[pageOf[matches.documents[at] ?? 0] ?? 0] = 0;
+    // How near the best sections are in meaning: evidence for coverage (see coverage.ts), not for their order.
+    const meaning = nearness?.(terms, (term) => meaningWeight(term) * (boosts.get(term.term) ?? 1));
     return best.flatMap(({ document, score }) => {
       const section = sections[document];
       if (!section) return [];
@@ -274,6 +280,7 @@ function searchEngineOver(
           matchedTerms: matched.terms,
           matchedQueryTerms: matched.queryTerms,
           coverage: coverageShare(terms, matched.queryTerms, meaningWeight),
+          nearness: meaning?.(document),
         },
       ];
     });

@@ -2,7 +2,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DocSection } from './doc-page.js';
 import { transferablesOf } from './inverted-index.js';
+import { latentTransferables } from './latent-ranking.js';
 import { indexSections } from './section-terms.js';
 
 const index = indexSections(workerData as DocSection[]);
-parentPort?.postMessage(index, transferablesOf(index));
+parentPort?.postMessage(index, [...transferablesOf(index), ...latentTransferables(index)]);

@@ -1,6 +1,7 @@
 import { analyze, words } from './analyze.js';
 import type { DocSection } from './doc-page.js';
-import { type DocumentTerms, type PackedIndex, packIndex } from './inverted-index.js';
+import { type DocumentTerms, packIndex } from './inverted-index.js';
+import { type IndexWithMeaning, withLatentSemantics } from './latent-ranking.js';
 
 /**
  * Field boosts, chosen on the tuning questions: code counts for less, since a long listing matches many words of a
@@ -34,10 +35,13 @@ function documentTerms(section: DocSection): DocumentTerms {
   return { fields: fieldTexts(section), subjectFields, spelling };
 }
 
-/** The index of a build's sections, a section's id being its position. */
-export const indexSections = (sections: readonly DocSection[]): PackedIndex =>
-  packIndex(sections.length, fields.length, (id) => {
-    const section = sections[id];
-    if (!section) throw new Error(`no section ${id}`);
-    return documentTerms(section);
-  });
+/** The index of a build's sections, a section's id being its position, with the space of meaning learned from it. */
+export const indexSections = (sections: readonly DocSection[]): IndexWithMeaning =>
+  withLatentSemantics(
+    packIndex(sections.length, fields.length, (id) => {
+      const section = sections[id];
+      if (!section) throw new Error(`no section ${id}`);
+      return documentTerms(section);
+    }),
+    Object.values(fieldBoosts),
+  );

@@ -7,15 +7,17 @@ import type {
   HandbookSearchPart,
 } from '@acme/contract';
 import { redactSecrets } from '../../redact-secrets.js';
+import type { Retrieval } from '../../search/coverage.js';
 import type { DocSection } from '../../search/doc-page.js';
 import type { SearchEngine } from '../../search/engine.js';
 import type { CheckedImage } from '../images.js';
 import { answerWithModel, type ModelPiece } from '../model/model-answer.js';
-import { classifyModelError, reasonOf } from '../model/model-errors.js';
+import { classifyModelError, NoAnswerWritten, reasonOf } from '../model/model-errors.js';
 import type { ChatModel } from '../model/model-plugin.js';
 import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
 import { lastQuestionOf, retrieveAsked } from './asked-question.js';
 import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
+import { afterFirstWords, noticeFor, retrievalAfterSilentModel } from './model-fallback.js';
 import { composePageOverview, outlineOf, overviewPageOf, type PageOutline } from './page-overview.js';
 import { retrieveForAnswer, type SemanticSearch } from './retriever.js';
 
@@ -67,10 +69,6 @@ export type AnswerRun = {
   /** Why the model wrote nothing, when this docs-only answer stands in for its answer; `reason` is for the log. */
   modelFailure?: { code: ApiErrorCode; reason: string } | undefined;
 };
-
-/** The line a docs-only answer opens with when it stands in for a model that failed before writing a word. */
-export const modelUnavailableNotice =
-  'The AI model could not be reached just now, so this answer comes from the docs search alone.';
 
 /** The question to search for: the last user message, with the one before it when the last is a short follow-up. */
 export function searchQueryOf(conversation: AskAiRequest): string {
@@ -144,8 +142,8 @@ export async function startAnswer(
     judgeLinks: createLinkWatcher(siteLinks),
   };
 
-  const docsOnly = (notice?: string): AnswerRun => {
-    const answer = grounding.docsAnswer();
+  /** The docs' answer, opened by `notice` and preceded by `searches` (the model's, when it stands in for one). */
+  const docsOnly = (notice?: string, answer = grounding.docsAnswer(), searches: AnswerPiece[] = []): AnswerRun => {
     const markdown = notice ? `${notice}\n\n${answer.markdown}` : answer.markdown;
     const { confidence } = answer;
     const verdict = {
@@ -158,11 +156,14 @@ export async function startAnswer(
       ...common,
       mode: 'docs-only',
       // Ready at once: one piece; the widget smooths what it shows.
-      pieces: [markdown],
+      pieces: [...searches, markdown],
       finish: (text) => ({ ...checkAnswerLinks(text, siteLinks), ...verdict }),
     };
   };
   if (!options.model) return docsOnly();
+
+  // What the model's one search found, for a docs answer standing in for a model that then wrote nothing.
+  let searched: Retrieval | undefined;
 
   const answer = answerWithModel({
     model: options.model.languageModel,
@@ -174,15 +175,15 @@ export async function startAnswer(
     retrieved: grounding.modelSections,
     overviewOf: grounding.overviewOf,
     sectionAt: (url) => index.sectionAt(url),
-    search: async (query, toolSignal) =>
-      (
-        await retrieveForAnswer(
-          index,
-          { typed: query, imageText: '', page },
-          options.semanticSearch,
-          toolSignal ?? signal,
-        )
-      ).hits,
+    search: async (query, toolSignal) => {
+      searched = await retrieveForAnswer(
+        index,
+        { typed: query, imageText: '', page },
+        options.semanticSearch,
+        toolSignal ?? signal,
+      );
+      return searched.hits;
+    },
     imageText,
     signal,
   });
@@ -192,11 +193,16 @@ export async function startAnswer(
   } catch (error) {
     // A reader who stopped, or a server shutting down, wants no answer at all.
     if (signal.aborted) throw error;
-    // Nothing was written yet: the docs can still answer, and say whose answer it is.
-    return {
-      ...docsOnly(modelUnavailableNotice),
-      modelFailure: { code: classifyModelError(error), reason: reasonOf(error) },
-    };
+    // Nothing was written yet: the docs can still answer, and say whose answer it is and why.
+    const modelFailure = { code: classifyModelError(error), reason: reasonOf(error) };
+    if (!(error instanceof NoAnswerWritten)) return { ...docsOnly(noticeFor(error)), modelFailure };
+    // Reached but silent: the search it made is shown and kept, and the docs answer from what it was given and found.
+    const given = grounding.docsAnswer();
+    const better = retrievalAfterSilentModel(given.confidence, searched);
+    const answer = better
+      ? composeDocsOnlyAnswer({ retrieval: better, termWeight: index.termWeight, meaningWeight: index.meaningWeight })
+      : given;
+    return { ...docsOnly(noticeFor(error), answer, [...error.searches]), modelFailure };
   }
   // Judged once, on the model's own text, when its stream ends: the closest pages added after it are no citations.
   let verdict: AnswerVerdict = { confidence: 'none', covered: false, sources: [], closest: [] };
@@ -255,24 +261,4 @@ async function questionGrounding(
     modelSections: retrieval.hits,
     closest: closestPages(retrieval.hits),
   };
-}
-
-/**
- * The model's answer once its first words (not only blanks) have come: a failure before them throws here, while the
- * docs can still answer instead; a failure after them stays in the stream returned.
- */
-async function afterFirstWords(pieces: AsyncIterable<ModelPiece>): Promise<AsyncIterable<ModelPiece>> {
-  const iterator = pieces[Symbol.asyncIterator]();
-  const held: ModelPiece[] = [];
-  let next = await iterator.next();
-  while (!next.done) {
-    held.push(next.value);
-    if (typeof next.value === 'string' && next.value.trim()) break;
-    next = await iterator.next();
-  }
-  const ended = next.done === true;
-  return (async function* () {
-    yield* held;
-    if (!ended) yield* { [Symbol.asyncIterator]: () => iterator };
-  })();
 }

@@ -4,7 +4,7 @@ import type { DocSection } from '../../search/doc-page.js';
 import { type CheckedAnswer, citedNumbers } from '../answer/answer-links.js';
 import { sourceTitle } from '../answer/docs-only-answer.js';
 import { type AnswerStatus, answerStatusOf, answerStatusToolName, handbookTools } from './handbook-tools.js';
-import { classifyModelError, modelFailure } from './model-errors.js';
+import { classifyModelError, modelFailure, NoAnswerWritten } from './model-errors.js';
 import { type ModelVerdict, modelVerdict } from './model-verdict.js';
 import { type ContextSection, conversationForModel, systemPrompt } from './prompt.js';
 
@@ -42,7 +42,10 @@ export type ModelAnswerOptions = {
 export type ModelPiece = string | HandbookSearchPart;
 
 export type ModelAnswer = {
-  /** The answer as it streams, as the model wrote it. Throws an ApiError with a model_* code when the provider fails. */
+  /**
+   * The answer as it streams, as the model wrote it. Throws an ApiError with a model_* code when the provider fails,
+   * and NoAnswerWritten when the run ends without a word of answer.
+   */
   pieces: AsyncIterable<ModelPiece>;
   /** How far the finished answer rests on the handbook, and the sections it used (see modelVerdict). */
   verdictOf(answer: CheckedAnswer): ModelVerdict;
@@ -124,9 +127,8 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
     }
     if (cutOff && answerText.trim())
       yield '\n\n*(The answer was cut off at its length limit. Ask for the rest, or a shorter answer.)*';
-    if (!answerText.trim()) {
-      throw modelFailure('model_bad_response:ask', new Error('The model sent an empty answer'));
-    }
+    // Reached, but silent: the docs answer instead, from what the model was given and what its search found.
+    if (!answerText.trim()) throw new NoAnswerWritten([...searches.values()]);
   }
 
   return {

@@ -1,9 +1,20 @@
-import { ApiError, type ApiErrorCode } from '@acme/contract';
+import { ApiError, type ApiErrorCode, type HandbookSearchPart } from '@acme/contract';
 import { APICallError, InvalidResponseDataError, JSONParseError, RetryError, TypeValidationError } from 'ai';
 
 /** A model run that failed: the registry's code and words, the provider's own error kept as its cause for the log. */
 export const modelFailure = (code: ApiErrorCode, cause?: unknown) =>
   new ApiError(code, undefined, undefined, { cause });
+
+/**
+ * A model run that ended without a word of answer: the provider was reached and answered, but wrote nothing (it only
+ * searched again in its last step, or sent nothing but its verdict). `searches` are the searches it made.
+ */
+export class NoAnswerWritten extends Error {
+  constructor(readonly searches: readonly HandbookSearchPart[]) {
+    super('The model wrote no answer');
+    this.name = 'NoAnswerWritten';
+  }
+}
 
 const connectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ETIMEDOUT']);
 
@@ -26,6 +37,7 @@ const isTimeout = (error: unknown) => [...causeChain(error)].some((link) => (lin
 /** Sorts whatever the AI SDK or the network threw into one of a few registry codes Dev Copilot reports. */
 export function classifyModelError(error: unknown): ApiErrorCode {
   if (error instanceof ApiError) return error.code;
+  if (error instanceof NoAnswerWritten) return 'model_bad_response:ask';
   if (RetryError.isInstance(error)) return classifyModelError(error.lastError);
   if (isTimeout(error)) return 'model_timeout:ask';
   if (APICallError.isInstance(error)) {
