@@ -2,7 +2,7 @@ import { type SearchResponse, searchOpenedSchema, searchQuerySchema } from '@acm
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import { apiErrorHandler } from '../api-errors.js';
+import { apiErrorHandler, sendApiError } from '../api-errors.js';
 import { requireAllowedViewer } from '../auth/guards.js';
 import { ownerKeyOf } from '../auth/reader-identity.js';
 import type { Limits } from '../limits/limits.js';
@@ -73,7 +73,9 @@ export async function searchRoutes(
   app
     .withTypeProvider<ZodTypeProvider>()
     .post('/api/search/opened', { schema: { body: searchOpenedSchema } }, async (request, reply) => {
-      if (request.viewer.state !== 'signed-in') return reply.code(401).send();
+      // The gate above refuses strangers already; should one get here, it gets the same body, never an empty one.
+      if (request.viewer.state !== 'signed-in')
+        return sendApiError(reply, 'unauthorized:session', 'Sign in to use search.');
       const query = searchableQuery(request.body.q);
       await markSearchResultOpened(options.db, { owner: ownerKeyOf(request.viewer.session), query });
       return reply.code(204).send();
