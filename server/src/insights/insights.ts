@@ -56,14 +56,16 @@ export async function readInsights(
 /** The figures of any period, from the daily sums where they hold and the log elsewhere. */
 export function readInsightsFigures(db: Database, period: Period): Promise<InsightsFigures> {
   return readPlanned(db, period, async (tx, plan) => {
-    // One snapshot on one connection: each query is quick on the daily sums, so one after the other.
-    const perDay = await questionsPerDay(tx, plan);
-    const unanswered = await unansweredQuestions(tx, { ...period, limit: figureLimits.grouped });
-    const pagesUsed = await pagesAnswersRestOn(tx, plan, { limit: figureLimits.pages });
-    const ratedDown = await ratedDownAnswers(tx, { ...period, limit: figureLimits.grouped });
-    const totals = await searchTotals(tx, plan);
-    const noResult = await searchMisses(tx, plan, { kind: 'no-result', limit: figureLimits.misses });
-    const noClick = await searchMisses(tx, plan, { kind: 'no-click', limit: figureLimits.misses });
+    // One snapshot on one connection; PostgreSQL gets the queries pipelined, PGlite one after the other.
+    const [perDay, unanswered, pagesUsed, ratedDown, totals, noResult, noClick] = await Promise.all([
+      questionsPerDay(tx, plan),
+      unansweredQuestions(tx, { ...period, limit: figureLimits.grouped }),
+      pagesAnswersRestOn(tx, plan, { limit: figureLimits.pages }),
+      ratedDownAnswers(tx, { ...period, limit: figureLimits.grouped }),
+      searchTotals(tx, plan),
+      searchMisses(tx, plan, { kind: 'no-result', limit: figureLimits.misses }),
+      searchMisses(tx, plan, { kind: 'no-click', limit: figureLimits.misses }),
+    ]);
     return { perDay, unanswered, pagesUsed, ratedDown, totals, noResult, noClick };
   });
 }

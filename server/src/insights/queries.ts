@@ -98,11 +98,12 @@ export async function pagesAnswersRestOn(
 export type RatedDownAnswer = {
   sources: Array<{ url: string; title: string }>;
   comment: string | null;
+  /** The question answered, when the reader left a comment (it is shown beside the comment only). */
   question: string | null;
   ratedAt: Date;
 };
 
-/** Answers rated down in the period, newest first, with the question they answered and the reader's comment. */
+/** Answers rated down in the period, newest first, with the reader's comment and the question it is about. */
 export async function ratedDownAnswers(
   db: Database,
   { from, to, limit }: Period & { limit: number },
@@ -114,10 +115,12 @@ export async function ratedDownAnswers(
     updated_at: string | Date;
   }>(
     db,
-    sql`select answer.sources, feedback.comment, asked.content as question, feedback.updated_at
+    // The question is shown only beside a comment: read only for the answers that have one.
+    sql`select answer.sources, feedback.comment, feedback.updated_at,
+          case when feedback.comment is not null
+            then (select asked.content from messages as asked where asked.id = answer.parent_id) end as question
         from feedback
         join messages as answer on answer.id = feedback.message_id
-        left join messages as asked on asked.id = answer.parent_id
         where feedback.rating = 'negative'
           and feedback.updated_at >= ${from.toISOString()} and feedback.updated_at < ${to.toISOString()}
         order by feedback.updated_at desc nulls last ${limitTo(limit)}`,

@@ -50,7 +50,10 @@ for (const backend of testBackends) {
         expect(fast, `${days} days`).toEqual(await readInsightsDirectly(store.db, { days, now }));
       }
       const report = { from: ago(now, 45, 7), to: now };
-      expect(await readInsightsFigures(store.db, report)).toEqual(await readFiguresDirectly(store.db, report));
+      const plain = await readFiguresDirectly(store.db, report);
+      // The API reads an answer's question only where a comment is shown beside it.
+      const ratedDown = plain.ratedDown.map((answer) => ({ ...answer, question: answer.comment && answer.question }));
+      expect(await readInsightsFigures(store.db, report)).toEqual({ ...plain, ratedDown });
     }
 
     it('gives the figures of the plain computation, and reads them from the sums once the days are over', async () => {

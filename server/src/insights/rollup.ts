@@ -42,18 +42,17 @@ export async function readPlanned<T>(
     async (tx) => {
       const days = wholeDaysOf(period);
       if (!days) return read(tx, planPeriod(period, []));
-      const rolled = await rowsOf<{ day: string }>(
+      // The days summed up and the spans of them, in one query.
+      const [summed] = await rowsOf<{ days: string[] | null; spans: DayRun[] | null }>(
         tx,
-        sql`select to_char(day, 'YYYY-MM-DD') as day from insights_rolled_days
-            where day >= ${days.first}::date and day < ${days.end}::date order by day`,
+        sql`select
+            (select json_agg(to_char(day, 'YYYY-MM-DD') order by day)
+              from insights_rolled_days where day >= ${days.first}::date and day < ${days.end}::date) as days,
+            (select json_agg(json_build_object('first', to_char(first_day, 'YYYY-MM-DD'),
+                'end', to_char(end_day, 'YYYY-MM-DD')))
+              from insights_spans where first_day >= ${days.first}::date and end_day <= ${days.end}::date) as spans`,
       );
-      const spans = await rowsOf<DayRun>(
-        tx,
-        sql`select to_char(first_day, 'YYYY-MM-DD') as first, to_char(end_day, 'YYYY-MM-DD') as end
-            from insights_spans where first_day >= ${days.first}::date and end_day <= ${days.end}::date`,
-      );
-      const rolledDays = rolled.map((row) => row.day);
-      return read(tx, planPeriod(period, rolledDays, spans));
+      return read(tx, planPeriod(period, summed?.days ?? [], summed?.spans ?? []));
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );

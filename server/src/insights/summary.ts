@@ -12,12 +12,14 @@ export type InsightsSummary = {
 };
 
 export async function readInsightsSummary(db: Database, period: Period): Promise<InsightsSummary> {
-  const { days, unanswered, totals, noResult } = await readPlanned(db, period, async (tx, plan) => ({
-    days: await questionsPerDay(tx, plan),
-    unanswered: await unansweredQuestions(tx, { ...period, limit: 2000 }),
-    totals: await searchTotals(tx, plan),
-    noResult: await searchMisses(tx, plan, { kind: 'no-result', limit: 10 }),
-  }));
+  const [days, unanswered, totals, noResult] = await readPlanned(db, period, (tx, plan) =>
+    Promise.all([
+      questionsPerDay(tx, plan),
+      unansweredQuestions(tx, { ...period, limit: 2000 }),
+      searchTotals(tx, plan),
+      searchMisses(tx, plan, { kind: 'no-result', limit: 10 }),
+    ]),
+  );
   const answered = days.reduce((sum, day) => sum + day.answered, 0);
   const closest = days.reduce((sum, day) => sum + day.closest, 0);
   const none = days.reduce((sum, day) => sum + day.none, 0);
