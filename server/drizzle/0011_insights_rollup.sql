@@ -29,7 +29,6 @@ CREATE TABLE "insights_search_miss_days" (
 	"query" text NOT NULL,
 	"searches" integer NOT NULL,
 	"last_at" timestamp with time zone NOT NULL,
-	CONSTRAINT "insights_search_miss_days_pk" PRIMARY KEY("kind","day","query"),
 	CONSTRAINT "insights_search_miss_days_kind_check" CHECK ("insights_search_miss_days"."kind" in ('no-result', 'no-click'))
 );
 --> statement-breakpoint
@@ -40,7 +39,6 @@ CREATE TABLE "insights_search_miss_spans" (
 	"query" text NOT NULL,
 	"searches" integer NOT NULL,
 	"last_at" timestamp with time zone NOT NULL,
-	CONSTRAINT "insights_search_miss_spans_pk" PRIMARY KEY("first_day","end_day","kind","query"),
 	CONSTRAINT "insights_search_miss_spans_kind_check" CHECK ("insights_search_miss_spans"."kind" in ('no-result', 'no-click'))
 );
 --> statement-breakpoint
@@ -50,11 +48,8 @@ CREATE TABLE "insights_spans" (
 	CONSTRAINT "insights_spans_pk" PRIMARY KEY("first_day","end_day")
 );
 --> statement-breakpoint
-ALTER TABLE "insights_page_days" ADD CONSTRAINT "insights_page_days_day_insights_rolled_days_day_fk" FOREIGN KEY ("day") REFERENCES "public"."insights_rolled_days"("day") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "insights_question_days" ADD CONSTRAINT "insights_question_days_day_insights_rolled_days_day_fk" FOREIGN KEY ("day") REFERENCES "public"."insights_rolled_days"("day") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "insights_search_days" ADD CONSTRAINT "insights_search_days_day_insights_rolled_days_day_fk" FOREIGN KEY ("day") REFERENCES "public"."insights_rolled_days"("day") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "insights_search_miss_days" ADD CONSTRAINT "insights_search_miss_days_day_insights_rolled_days_day_fk" FOREIGN KEY ("day") REFERENCES "public"."insights_rolled_days"("day") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "insights_search_miss_spans" ADD CONSTRAINT "insights_search_miss_spans_span_fk" FOREIGN KEY ("first_day","end_day") REFERENCES "public"."insights_spans"("first_day","end_day") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "insights_page_days_day_index" ON "insights_page_days" USING btree ("day");--> statement-breakpoint
+CREATE INDEX "insights_search_miss_days_kind_day_index" ON "insights_search_miss_days" USING btree ("kind","day");--> statement-breakpoint
+CREATE INDEX "insights_search_miss_spans_span_index" ON "insights_search_miss_spans" USING btree ("first_day","end_day","kind");--> statement-breakpoint
 CREATE INDEX "feedback_rated_down_index" ON "feedback" USING btree ("updated_at" DESC NULLS LAST) WHERE "feedback"."rating" = 'negative';--> statement-breakpoint
 CREATE INDEX "questions_unanswered_created_at_index" ON "questions" USING btree ("created_at" DESC NULLS LAST) WHERE coalesce(confidence, case when covered then 'answered' else 'none' end) <> 'answered';

@@ -1,21 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { check, date, foreignKey, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * The maintainers' insights summed up per UTC day, so a 90-day view reads a few thousand sums instead of every logged
  * question and search (src/insights/rollup.ts). A day is rolled up lazily, on the first read that needs it once it is
  * over; today and any day not rolled up are read from the log itself. Triggers (migration 0012) forget a day, and with
- * it its sums (on delete cascade), as soon as a row of that day is written, changed or deleted, so a deleted
+ * it its sums and the spans over it, as soon as a row of that day is written, changed or deleted, so a deleted
  * conversation, a pruned log or a search opened after midnight is never counted from stale sums.
  */
 export const insightsRolledDays = pgTable('insights_rolled_days', {
   day: date('day', { mode: 'string' }).primaryKey(),
 });
 
-const rolledDay = () =>
-  date('day', { mode: 'string' })
-    .notNull()
-    .references(() => insightsRolledDays.day, { onDelete: 'cascade' });
+/** A summed-up day; its sums go with it (a trigger of migration 0012: a foreign key would check every row written). */
+const rolledDay = () => date('day', { mode: 'string' }).notNull();
 
 /** Questions a day by confidence (the `coalesce` of insights/queries.ts). */
 export const insightsQuestionDays = pgTable('insights_question_days', {
@@ -51,7 +49,7 @@ export const insightsSearchMissDays = pgTable(
     lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
   },
   (table) => [
-    primaryKey({ name: 'insights_search_miss_days_pk', columns: [table.kind, table.day, table.query] }),
+    index('insights_search_miss_days_kind_day_index').on(table.kind, table.day),
     check('insights_search_miss_days_kind_check', sql`${table.kind} in ('no-result', 'no-click')`),
   ],
 );
@@ -82,15 +80,7 @@ export const insightsSearchMissSpans = pgTable(
     lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
   },
   (table) => [
-    primaryKey({
-      name: 'insights_search_miss_spans_pk',
-      columns: [table.firstDay, table.endDay, table.kind, table.query],
-    }),
-    foreignKey({
-      name: 'insights_search_miss_spans_span_fk',
-      columns: [table.firstDay, table.endDay],
-      foreignColumns: [insightsSpans.firstDay, insightsSpans.endDay],
-    }).onDelete('cascade'),
+    index('insights_search_miss_spans_span_index').on(table.firstDay, table.endDay, table.kind),
     check('insights_search_miss_spans_kind_check', sql`${table.kind} in ('no-result', 'no-click')`),
   ],
 );
