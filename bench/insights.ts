@@ -41,6 +41,13 @@ async function measure(name: string, store: Store) {
   try {
     const cookie = await sessionCookieFor(server.baseUrl, maintainer);
     console.log(`  ${name}: seeded in ${seedSeconds.toFixed(1)} s`);
+    // What any request of a maintainer costs before a figure is read: the session and maintainer checks, a 400.
+    const floor = await timed(async () => {
+      const response = await fetch(`${server.baseUrl}/api/insights?days=1`, { headers: { cookie } });
+      await response.arrayBuffer();
+      if (response.status !== 400) throw new Error(`GET /api/insights?days=1 answered ${response.status}`);
+    });
+    console.log(`    floor (signed-in request refused before reading): median ${floor.median} ms`);
     for (const days of insightsPeriods) {
       let bytes = 0;
       const api = await timed(async () => {

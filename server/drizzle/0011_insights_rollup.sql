@@ -13,7 +13,8 @@ CREATE TABLE "insights_question_days" (
 );
 --> statement-breakpoint
 CREATE TABLE "insights_rolled_days" (
-	"day" date PRIMARY KEY NOT NULL
+	"day" date PRIMARY KEY NOT NULL,
+	"generation" bigint GENERATED ALWAYS AS IDENTITY (sequence name "insights_rolled_days_generation_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1)
 );
 --> statement-breakpoint
 CREATE TABLE "insights_search_days" (
@@ -45,6 +46,7 @@ CREATE TABLE "insights_search_miss_spans" (
 CREATE TABLE "insights_spans" (
 	"first_day" date NOT NULL,
 	"end_day" date NOT NULL,
+	"generation" bigint GENERATED ALWAYS AS IDENTITY (sequence name "insights_spans_generation_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	CONSTRAINT "insights_spans_pk" PRIMARY KEY("first_day","end_day")
 );
 --> statement-breakpoint

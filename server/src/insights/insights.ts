@@ -1,7 +1,7 @@
 import type { InsightsPeriod, InsightsResponse, QuestionDay, RatedDownPage, SearchMiss } from '@acme/contract';
 import { redactSecrets } from '../redact-secrets.js';
 import type { Database } from '../store/database.js';
-import type { Period } from './period-plan.js';
+import type { Period, PeriodPlan } from './period-plan.js';
 import {
   pagesAnswersRestOn,
   questionsPerDay,
@@ -55,19 +55,22 @@ export async function readInsights(
 
 /** The figures of any period, from the daily sums where they hold and the log elsewhere. */
 export function readInsightsFigures(db: Database, period: Period): Promise<InsightsFigures> {
-  return readPlanned(db, period, async (tx, plan) => {
-    // One snapshot on one connection; PostgreSQL gets the queries pipelined, PGlite one after the other.
-    const [perDay, unanswered, pagesUsed, ratedDown, totals, noResult, noClick] = await Promise.all([
-      questionsPerDay(tx, plan),
-      unansweredQuestions(tx, { ...period, limit: figureLimits.grouped }),
-      pagesAnswersRestOn(tx, plan, { limit: figureLimits.pages }),
-      ratedDownAnswers(tx, { ...period, limit: figureLimits.grouped }),
-      searchTotals(tx, plan),
-      searchMisses(tx, plan, { kind: 'no-result', limit: figureLimits.misses }),
-      searchMisses(tx, plan, { kind: 'no-click', limit: figureLimits.misses }),
-    ]);
-    return { perDay, unanswered, pagesUsed, ratedDown, totals, noResult, noClick };
-  });
+  return readPlanned(db, period, (db, plan) => figuresOf(db, plan));
+}
+
+/** The figures as the plan says to read them; side by side on PostgreSQL's connections, one by one on PGlite. */
+export async function figuresOf(db: Database, plan: PeriodPlan): Promise<InsightsFigures> {
+  const period = { from: plan.from, to: plan.to };
+  const [perDay, unanswered, pagesUsed, ratedDown, totals, noResult, noClick] = await Promise.all([
+    questionsPerDay(db, plan),
+    unansweredQuestions(db, { ...period, limit: figureLimits.grouped }),
+    pagesAnswersRestOn(db, plan, { limit: figureLimits.pages }),
+    ratedDownAnswers(db, { ...period, limit: figureLimits.grouped }),
+    searchTotals(db, plan),
+    searchMisses(db, plan, { kind: 'no-result', limit: figureLimits.misses }),
+    searchMisses(db, plan, { kind: 'no-click', limit: figureLimits.misses }),
+  ]);
+  return { perDay, unanswered, pagesUsed, ratedDown, totals, noResult, noClick };
 }
 
 /** The page's figures from what the queries returned. */

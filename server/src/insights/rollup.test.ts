@@ -14,7 +14,8 @@ import { deleteThread } from '../store/conversations.js';
 import { pruneQuestions } from '../store/questions.js';
 import { searchQueries } from '../store/schema.js';
 import { markSearchResultOpened, pruneSearchQueries } from '../store/search-queries.js';
-import { readInsights, readInsightsFigures } from './insights.js';
+import { figuresOf, insightsPeriod, readInsights, readInsightsFigures } from './insights.js';
+import { readPlanned } from './rollup.js';
 import { readInsightsSummary } from './summary.js';
 
 /**
@@ -26,6 +27,7 @@ for (const backend of testBackends) {
     const store = storeForSuite(backend);
     const now = new Date();
     let deletedThread = '';
+    let threadDeletedMidRead = '';
 
     beforeAll(async () => {
       await seedInsightsHistory(store.db, now);
@@ -40,6 +42,12 @@ for (const backend of testBackends) {
         question: 'A question the reader later deleted',
         comment: 'a comment that must vanish',
         at: ago(now, 20),
+      });
+      threadDeletedMidRead = await ratedDownConversation(store.db, {
+        owner: 'reader-1',
+        question: 'A question deleted while the insights were read',
+        comment: 'a comment deleted mid-read',
+        at: ago(now, 15),
       });
     });
 
@@ -129,6 +137,24 @@ for (const backend of testBackends) {
       expect(pruned.questions.perDay.slice(0, 25).every((day) => day.answered + day.closest + day.none === 0)).toBe(
         true,
       );
+    });
+
+    it('reads again when a day is forgotten while its queries run', async () => {
+      const period = insightsPeriod(30, now);
+      await readInsightsFigures(store.db, period);
+      let reads = 0;
+      const figures = await readPlanned(store.db, period, async (db, plan) => {
+        reads += 1;
+        // A reader deletes a conversation of a summed-up day after the plan was made, before the queries run.
+        if (reads === 1) await deleteThread(store.db, { owner: 'reader-1', threadId: threadDeletedMidRead });
+        return figuresOf(db, plan);
+      });
+
+      expect(reads).toBe(2);
+      const plain = await readFiguresDirectly(store.db, period);
+      const ratedDown = plain.ratedDown.map((answer) => ({ ...answer, question: answer.comment && answer.question }));
+      expect(figures).toEqual({ ...plain, ratedDown });
+      expect(JSON.stringify(figures)).not.toContain('deleted mid-read');
     });
 
     it('gives the report the same summary as the plain computation, for a period that starts mid-day', async () => {

@@ -27,10 +27,15 @@ const rollupLock = sql`hashtext('insights-rollup')`;
 /** Shorter runs are read from the daily sums: a span would save little. */
 const shortestSpanDays = 3;
 
+/** Readings that find the sums changed under them before one is read in a single snapshot. */
+const attemptsSideBySide = 3;
+
 /**
  * Reads a period consistently: the days of it that are over (by the database's clock) and not yet summed up are
- * summed up first, then `read` runs in one read-only snapshot with the plan of what to read from the sums and what
- * from the log, so a day forgotten in between is read from the log, never missed nor counted twice.
+ * summed up first, then `read` runs with the plan of what to read from the sums and what from the log. Its queries
+ * may run side by side on several connections: when the summed-up days (each with its generation) are the same
+ * after them as before, no query can have missed a day forgotten in between. When they are not, it reads again;
+ * after a few such tries, in one read-only snapshot.
  */
 export async function readPlanned<T>(
   db: Database,
@@ -38,24 +43,43 @@ export async function readPlanned<T>(
   read: (db: Database, plan: PeriodPlan) => Promise<T>,
 ): Promise<T> {
   await rollUpClosedDays(db, period);
+  const days = wholeDaysOf(period);
+  if (!days) return read(db, planPeriod(period, []));
+  for (let attempt = 0; attempt < attemptsSideBySide; attempt++) {
+    const before = await readSummedUp(db, days);
+    const result = await read(db, planPeriod(period, before.days, before.spans));
+    if ((await readSummedUp(db, days)).version === before.version) return result;
+  }
   return db.transaction(
     async (tx) => {
-      const days = wholeDaysOf(period);
-      if (!days) return read(tx, planPeriod(period, []));
-      // The days summed up and the spans of them, in one query.
-      const [summed] = await rowsOf<{ days: string[] | null; spans: DayRun[] | null }>(
-        tx,
-        sql`select
-            (select json_agg(to_char(day, 'YYYY-MM-DD') order by day)
-              from insights_rolled_days where day >= ${days.first}::date and day < ${days.end}::date) as days,
-            (select json_agg(json_build_object('first', to_char(first_day, 'YYYY-MM-DD'),
-                'end', to_char(end_day, 'YYYY-MM-DD')))
-              from insights_spans where first_day >= ${days.first}::date and end_day <= ${days.end}::date) as spans`,
-      );
-      return read(tx, planPeriod(period, summed?.days ?? [], summed?.spans ?? []));
+      const summed = await readSummedUp(tx, days);
+      return read(tx, planPeriod(period, summed.days, summed.spans));
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
+}
+
+/** The summed-up days and spans within whole days, and a version that changes whenever any of them does. */
+async function readSummedUp(db: Database, { first, end }: DayRun) {
+  const [row] = await rowsOf<{
+    days: Array<[string, number]> | null;
+    spans: Array<DayRun & { generation: number }> | null;
+  }>(
+    db,
+    sql`select
+        (select json_agg(json_build_array(to_char(day, 'YYYY-MM-DD'), generation) order by day)
+          from insights_rolled_days where day >= ${first}::date and day < ${end}::date) as days,
+        (select json_agg(json_build_object('first', to_char(first_day, 'YYYY-MM-DD'),
+            'end', to_char(end_day, 'YYYY-MM-DD'), 'generation', generation) order by first_day, end_day)
+          from insights_spans where first_day >= ${first}::date and end_day <= ${end}::date) as spans`,
+  );
+  const days = row?.days ?? [];
+  const spans = row?.spans ?? [];
+  return {
+    days: days.map(([day]) => day),
+    spans: spans.map((span) => ({ first: span.first, end: span.end })),
+    version: JSON.stringify([days, spans]),
+  };
 }
 
 /**

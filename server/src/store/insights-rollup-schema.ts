@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * The maintainers' insights summed up per UTC day, so a 90-day view reads a few thousand sums instead of every logged
@@ -10,6 +10,8 @@ import { check, date, index, integer, pgTable, primaryKey, text, timestamp } fro
  */
 export const insightsRolledDays = pgTable('insights_rolled_days', {
   day: date('day', { mode: 'string' }).primaryKey(),
+  /** New each time the day is summed up: a reader that saw the same one before and after its queries read sums. */
+  generation: bigint('generation', { mode: 'number' }).generatedAlwaysAsIdentity(),
 });
 
 /** A summed-up day; its sums go with it (a trigger of migration 0012: a foreign key would check every row written). */
@@ -64,6 +66,7 @@ export const insightsSpans = pgTable(
   {
     firstDay: date('first_day', { mode: 'string' }).notNull(),
     endDay: date('end_day', { mode: 'string' }).notNull(),
+    generation: bigint('generation', { mode: 'number' }).generatedAlwaysAsIdentity(),
   },
   (table) => [primaryKey({ name: 'insights_spans_pk', columns: [table.firstDay, table.endDay] })],
 );
