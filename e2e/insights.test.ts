@@ -217,4 +217,33 @@ describe('the insights page', () => {
       expect(await response.text()).not.toContain('Questions a day');
     }
   });
+
+  test('the "opened" beacon answers a stranger, a forged session and a bad token with the registry\'s 401, and marks nothing', async ({
+    server,
+    sessionCookie,
+  }) => {
+    const db = server.store.db;
+    const beacon = (headers: Record<string, string>, payload: unknown = { q: 'cloudflare tunnel' }) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/search/opened',
+        headers: { origin: server.baseUrl, 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify(payload),
+      });
+    for (const [who, headers] of [
+      ['no session', {}],
+      ['a forged session', { cookie: `${sessionCookie.split('=')[0]}=forged.tag` }],
+      ['a bad token', { authorization: 'Bearer acme_pat_not-a-token' }],
+    ] as const) {
+      const response = await beacon(headers);
+      expect({ who, status: response.statusCode }).toEqual({ who, status: 401 });
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'unauthorized:session' } });
+    }
+    const bad = await beacon({ cookie: sessionCookie }, { query: 'cloudflare tunnel' });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.parse(bad.body)).toMatchObject({ error: { code: 'bad_request:search' } });
+    const logged = await db.select().from(searchQueries);
+    expect(logged.filter((row) => row.query === 'cloudflare tunnel').map((row) => row.clicked)).toEqual([false]);
+  });
 });

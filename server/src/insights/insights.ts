@@ -1,52 +1,95 @@
-import type { InsightsPeriod, InsightsResponse, QuestionDay, RatedDownPage } from '@acme/contract';
+import type { InsightsPeriod, InsightsResponse, QuestionDay, RatedDownPage, SearchMiss } from '@acme/contract';
 import { redactSecrets } from '../redact-secrets.js';
 import type { Database } from '../store/database.js';
+import type { Period, PeriodPlan } from './period-plan.js';
 import {
   pagesAnswersRestOn,
   questionsPerDay,
   type RatedDownAnswer,
   ratedDownAnswers,
+  type SearchTotals,
   searchMisses,
   searchTotals,
+  type UnansweredQuestion,
   unansweredQuestions,
 } from './queries.js';
+import { readPlanned } from './rollup.js';
 import { groupIntoTopics } from './topics.js';
 
 const dayMs = 86_400_000;
-/** Enough rows to group into topics and pages without reading a year of log into memory. */
-const groupedRowsLimit = 2000;
 const listLength = 10;
 const commentsPerPage = 5;
+
+/** What the insights page's figures are made of, as the named queries return them. */
+export type InsightsFigures = {
+  perDay: QuestionDay[];
+  unanswered: UnansweredQuestion[];
+  pagesUsed: Array<{ url: string; title: string; answers: number }>;
+  ratedDown: RatedDownAnswer[];
+  totals: SearchTotals;
+  noResult: SearchMiss[];
+  noClick: SearchMiss[];
+};
+
+/** How many rows each list of the figures reads: the API and the plain computation the tests compare it with. */
+export const figureLimits = {
+  /** Enough rows to group into topics and pages without reading a year of log into memory. */
+  grouped: 2000,
+  pages: listLength,
+  misses: listLength * 2,
+};
+
+/** The period the page shows for the last `days` days up to `now`: whole UTC days, today up to now. */
+export function insightsPeriod(days: InsightsPeriod, now: Date): Period {
+  return { from: new Date(startOfUtcDay(now).getTime() - (days - 1) * dayMs), to: now };
+}
 
 /** Everything the insights page shows for the last `days` days up to `now`; the API and the report share it. */
 export async function readInsights(
   db: Database,
   { days, now = new Date(), lastDocsBuildAt }: { days: InsightsPeriod; now?: Date; lastDocsBuildAt: Date | null },
 ): Promise<InsightsResponse> {
-  const to = now;
-  const from = new Date(startOfUtcDay(now).getTime() - (days - 1) * dayMs);
-  const period = { from, to };
+  const period = insightsPeriod(days, now);
+  return insightsFrom(await readInsightsFigures(db, period), { days, period, lastDocsBuildAt });
+}
+
+/** The figures of any period, from the daily sums where they hold and the log elsewhere. */
+export function readInsightsFigures(db: Database, period: Period): Promise<InsightsFigures> {
+  return readPlanned(db, period, (db, plan) => figuresOf(db, plan));
+}
+
+/** The figures as the plan says to read them; side by side on PostgreSQL's connections, one by one on PGlite. */
+export async function figuresOf(db: Database, plan: PeriodPlan): Promise<InsightsFigures> {
+  const period = { from: plan.from, to: plan.to };
   const [perDay, unanswered, pagesUsed, ratedDown, totals, noResult, noClick] = await Promise.all([
-    questionsPerDay(db, period),
-    unansweredQuestions(db, { ...period, limit: groupedRowsLimit }),
-    pagesAnswersRestOn(db, { ...period, limit: listLength }),
-    ratedDownAnswers(db, { ...period, limit: groupedRowsLimit }),
-    searchTotals(db, period),
-    searchMisses(db, { ...period, kind: 'no-result', limit: listLength * 2 }),
-    searchMisses(db, { ...period, kind: 'no-click', limit: listLength * 2 }),
+    questionsPerDay(db, plan),
+    unansweredQuestions(db, { ...period, limit: figureLimits.grouped }),
+    pagesAnswersRestOn(db, plan, { limit: figureLimits.pages }),
+    ratedDownAnswers(db, { ...period, limit: figureLimits.grouped }),
+    searchTotals(db, plan),
+    searchMisses(db, plan, { kind: 'no-result', limit: figureLimits.misses }),
+    searchMisses(db, plan, { kind: 'no-click', limit: figureLimits.misses }),
   ]);
+  return { perDay, unanswered, pagesUsed, ratedDown, totals, noResult, noClick };
+}
+
+/** The page's figures from what the queries returned. */
+export function insightsFrom(
+  { perDay, unanswered, pagesUsed, ratedDown, totals, noResult, noClick }: InsightsFigures,
+  { days, period, lastDocsBuildAt }: { days: InsightsPeriod; period: Period; lastDocsBuildAt: Date | null },
+): InsightsResponse {
   const sum = (key: keyof Omit<QuestionDay, 'day'>) => perDay.reduce((total, day) => total + day[key], 0);
   return {
     days,
-    from: from.toISOString(),
-    to: to.toISOString(),
+    from: period.from.toISOString(),
+    to: period.to.toISOString(),
     lastDocsBuildAt: lastDocsBuildAt?.toISOString() ?? null,
     questions: {
       total: sum('answered') + sum('closest') + sum('none'),
       answered: sum('answered'),
       closest: sum('closest'),
       none: sum('none'),
-      perDay: everyDay(from, days, perDay),
+      perDay: everyDay(period.from, days, perDay),
     },
     unansweredTopics: groupIntoTopics(unanswered, { limit: listLength * 2 }),
     pagesAnswersRestOn: pagesUsed,

@@ -1,28 +1,42 @@
 import type { AnswerConfidence, QuestionDay, SearchMiss } from '@acme/contract';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../store/database.js';
+import {
+  citingAnswers,
+  confidence,
+  limitTo,
+  missed,
+  questionCounts,
+  type SearchMissKind,
+  searchCounts,
+  sourcePage,
+  sourcePageTitle,
+  utcDay,
+} from './measures.js';
+import { createdWithin, dayWithin, type Period, type PeriodPlan, spanIn } from './period-plan.js';
 import { rowsOf } from './query-rows.js';
+
+export type { Period };
 
 /**
  * The maintainers' figures as named queries, read by the insights page's API and by `npm run copilot:report`.
  * None selects an owner: readers are never named. Rows of a deleted conversation are gone with it (questions are
- * deleted with the thread, ratings cascade with its messages), so nothing here has to filter them out.
+ * deleted with the thread, ratings cascade with its messages, and the day's sums are forgotten with them), so
+ * nothing here has to filter them out. Counts take a plan (rollup.ts): whole days from the daily sums, the rest
+ * from the log; lists of the newest rows read the log through an index that stops at the limit.
  */
-export type Period = { from: Date; to: Date };
-
-/** How an entry logged before confidences were kept counts: covered is answered, anything else not covered. */
-const confidence = sql`coalesce(confidence, case when covered then 'answered' else 'none' end)`;
 
 /** Questions a UTC day, by answered, closest and none; days with no question are left out. */
-export async function questionsPerDay(db: Database, { from, to }: Period): Promise<QuestionDay[]> {
+export async function questionsPerDay(db: Database, plan: PeriodPlan): Promise<QuestionDay[]> {
   const rows = await rowsOf<{ day: string; answered: number; closest: number; none: number }>(
     db,
-    sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
-          count(*) filter (where ${confidence} = 'answered')::int as answered,
-          count(*) filter (where ${confidence} = 'closest')::int as closest,
-          count(*) filter (where ${confidence} = 'none')::int as none
-        from questions where created_at >= ${from.toISOString()} and created_at < ${to.toISOString()}
-        group by 1 order by 1`,
+    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(answered)::int as answered, sum(closest)::int as closest,
+          sum(none)::int as none
+        from (select day, answered, closest, none from insights_question_days where ${dayWithin(plan.rolled)}
+          union all
+          select ${utcDay} as day, ${questionCounts} from questions where ${createdWithin(plan.live)} group by 1
+        ) as days
+        group by day order by day`,
   );
   return rows.map((row) => ({ day: row.day, answered: row.answered, closest: row.closest, none: row.none }));
 }
@@ -51,7 +65,7 @@ export async function unansweredQuestions(
     sql`select question, ${confidence} as confidence, nearest_page_url, nearest_page_title, created_at
         from questions
         where created_at >= ${from.toISOString()} and created_at < ${to.toISOString()} and ${confidence} <> 'answered'
-        order by created_at desc limit ${limit}`,
+        order by created_at desc nulls last ${limitTo(limit)}`,
   );
   return rows.map((row) => ({
     question: row.question,
@@ -65,27 +79,31 @@ export async function unansweredQuestions(
 /** The pages answers cite most (a section counts for its page), with how many answers cite each. */
 export async function pagesAnswersRestOn(
   db: Database,
-  { from, to, limit }: Period & { limit: number },
+  plan: PeriodPlan,
+  { limit }: { limit: number },
 ): Promise<Array<{ url: string; title: string; answers: number }>> {
   return rowsOf(
     db,
-    sql`select split_part(source->>'url', '#', 1) as url,
-          max(split_part(source->>'title', ' › ', 1)) as title,
-          count(distinct questions.id)::int as answers
-        from questions cross join lateral jsonb_array_elements(questions.sources) as source
-        where created_at >= ${from.toISOString()} and created_at < ${to.toISOString()}
-        group by 1 order by answers desc, url limit ${limit}`,
+    sql`select url, max(title) as title, sum(answers)::int as answers
+        from (select url, title, answers from insights_page_days where ${dayWithin(plan.rolled)}
+          union all
+          select ${sourcePage} as url, ${sourcePageTitle} as title, ${citingAnswers} as answers
+          from questions cross join lateral jsonb_array_elements(questions.sources) as source
+          where ${createdWithin(plan.live)} group by 1
+        ) as pages
+        group by url order by answers desc, url ${limitTo(limit)}`,
   );
 }
 
 export type RatedDownAnswer = {
   sources: Array<{ url: string; title: string }>;
   comment: string | null;
+  /** The question answered, when the reader left a comment (it is shown beside the comment only). */
   question: string | null;
   ratedAt: Date;
 };
 
-/** Answers rated down in the period, newest first, with the question they answered and the reader's comment. */
+/** Answers rated down in the period, newest first, with the reader's comment and the question it is about. */
 export async function ratedDownAnswers(
   db: Database,
   { from, to, limit }: Period & { limit: number },
@@ -97,13 +115,15 @@ export async function ratedDownAnswers(
     updated_at: string | Date;
   }>(
     db,
-    sql`select answer.sources, feedback.comment, asked.content as question, feedback.updated_at
+    // The question is shown only beside a comment: read only for the answers that have one.
+    sql`select answer.sources, feedback.comment, feedback.updated_at,
+          case when feedback.comment is not null
+            then (select asked.content from messages as asked where asked.id = answer.parent_id) end as question
         from feedback
         join messages as answer on answer.id = feedback.message_id
-        left join messages as asked on asked.id = answer.parent_id
         where feedback.rating = 'negative'
           and feedback.updated_at >= ${from.toISOString()} and feedback.updated_at < ${to.toISOString()}
-        order by feedback.updated_at desc limit ${limit}`,
+        order by feedback.updated_at desc nulls last ${limitTo(limit)}`,
   );
   return rows.map((row) => ({
     sources: row.sources,
@@ -116,29 +136,41 @@ export async function ratedDownAnswers(
 export type SearchTotals = { total: number; withoutResult: number; withoutClick: number };
 
 /** How many searches the box saw, how many found nothing, and how many found something nobody opened. */
-export async function searchTotals(db: Database, { from, to }: Period): Promise<SearchTotals> {
+export async function searchTotals(db: Database, plan: PeriodPlan): Promise<SearchTotals> {
   const [row] = await rowsOf<SearchTotals>(
     db,
-    sql`select count(*)::int as total,
-          count(*) filter (where result_count = 0)::int as "withoutResult",
-          count(*) filter (where result_count > 0 and not clicked)::int as "withoutClick"
-        from search_queries where created_at >= ${from.toISOString()} and created_at < ${to.toISOString()}`,
+    sql`select coalesce(sum(total), 0)::int as total, coalesce(sum(without_result), 0)::int as "withoutResult",
+          coalesce(sum(without_click), 0)::int as "withoutClick"
+        from (select total, without_result, without_click from insights_search_days where ${dayWithin(plan.rolled)}
+          union all
+          select ${searchCounts} from search_queries where ${createdWithin(plan.live)}
+        ) as searches`,
   );
   return row ?? { total: 0, withoutResult: 0, withoutClick: 0 };
 }
 
-/** The searches most often left without a result (`no-result`) or with results nobody opened (`no-click`). */
+/**
+ * The searches most often left without a result (`no-result`) or with results nobody opened (`no-click`), lower-cased;
+ * ties by the latest such search, then by the query.
+ */
 export async function searchMisses(
   db: Database,
-  { from, to, kind, limit }: Period & { kind: 'no-result' | 'no-click'; limit: number },
+  plan: PeriodPlan,
+  { kind, limit }: { kind: SearchMissKind; limit: number },
 ): Promise<SearchMiss[]> {
-  const missed = kind === 'no-result' ? sql`result_count = 0` : sql`result_count > 0 and not clicked`;
   const rows = await rowsOf<{ query: string; searches: number; last_at: string | Date }>(
     db,
-    sql`select lower(query) as query, count(*)::int as searches, max(created_at) as last_at
-        from search_queries
-        where created_at >= ${from.toISOString()} and created_at < ${to.toISOString()} and ${missed}
-        group by 1 order by searches desc, last_at desc limit ${limit}`,
+    sql`select query, sum(searches)::int as searches, max(last_at) as last_at
+        from (select query, searches, last_at from insights_search_miss_spans
+            where kind = ${kind} and ${spanIn(plan.spanned)}
+          union all
+          select query, searches, last_at from insights_search_miss_days
+            where kind = ${kind} and ${dayWithin(plan.rolledOutsideSpans)}
+          union all
+          select lower(query) as query, count(*)::int as searches, max(created_at) as last_at
+          from search_queries where ${createdWithin(plan.live)} and ${missed(kind)} group by 1
+        ) as misses
+        group by query order by searches desc, last_at desc, query ${limitTo(limit)}`,
   );
   return rows.map((row) => ({ query: row.query, searches: row.searches, lastAt: new Date(row.last_at).toISOString() }));
 }

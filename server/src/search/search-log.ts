@@ -7,7 +7,8 @@ const typingPauseMs = 30_000;
 /** As many readers as are typing at once; when full, the longest idle goes first (its next key starts a new row). */
 const maxTypingReaders = 10_000;
 
-type Typing = { id: Promise<string>; query: string; at: number };
+/** A search being typed: its row's id, what it says now, when, and its last write (revisions go in order). */
+type Typing = { id: Promise<string>; query: string; at: number; written: Promise<void> };
 
 /**
  * Logs what readers search for, one row per search rather than per keystroke: the search box asks at every key, so
@@ -28,11 +29,18 @@ export function createSearchLog(db: Database, onError: (error: unknown) => void,
       if (last && continues) {
         last.at = at;
         last.query = query;
-        return last.id.then((id) => reviseSearchQuery(db, { id, owner, query, resultCount })).catch(onError);
+        // After the previous write, so the row ends with what was typed last, whichever connection is quicker.
+        const typed = last;
+        typed.written = typed.written
+          .then(() => typed.id)
+          .then((id) => reviseSearchQuery(db, { id, owner, query, resultCount }))
+          .catch(onError);
+        return typed.written;
       }
       const id = recordSearchQuery(db, { owner, query, resultCount });
-      typing.set(owner, { id, query, at });
-      return id.then(() => undefined, onError);
+      const written = id.then(() => undefined, onError);
+      typing.set(owner, { id, query, at, written });
+      return written;
     },
   };
 }

@@ -107,7 +107,11 @@ export const feedback = pgTable(
     comment: text('comment'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [check('feedback_rating_check', sql`${table.rating} in ('positive', 'negative')`)],
+  (table) => [
+    check('feedback_rating_check', sql`${table.rating} in ('positive', 'negative')`),
+    // The insights' answers rated down, newest first (insights/queries.ts).
+    index('feedback_rated_down_index').on(table.updatedAt.desc()).where(sql`${table.rating} = 'negative'`),
+  ],
 );
 
 export type ThreadRow = typeof threads.$inferSelect;
@@ -140,6 +144,10 @@ export const questions = pgTable(
   },
   (table) => [
     index('questions_created_at_index').on(table.createdAt.desc()),
+    // The insights' newest questions the docs did not answer; the predicate is insights/queries.ts's, word for word.
+    index('questions_unanswered_created_at_index')
+      .on(table.createdAt.desc())
+      .where(sql`coalesce(confidence, case when covered then 'answered' else 'none' end) <> 'answered'`),
     check('questions_mode_check', sql`${table.mode} in ('docs-only', 'model')`),
     check('questions_confidence_check', sql`${table.confidence} in ('answered', 'closest', 'none')`),
     // One entry per answer; the server makes answer ids (a stateless askAi call gets an id of its own).
@@ -270,3 +278,5 @@ export const oauthCodes = pgTable('oauth_codes', {
 });
 
 export type OAuthCodeRow = typeof oauthCodes.$inferSelect;
+
+export * from './insights-rollup-schema.js';
