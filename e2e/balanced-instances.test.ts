@@ -46,6 +46,25 @@ async function startHandbookInstance(name: string, balancerUrl: string, database
   });
 }
 
+/**
+ * Each instance answers questions once its first search index is in (503 unavailable:search before, by design). The
+ * balancer takes turns, so four searches answered in a row have reached both.
+ */
+async function untilBothInstancesSearch(cookie: string) {
+  let answeredInARow = 0;
+  for (let attempt = 0; attempt < 300 && answeredInARow < 4; attempt += 1) {
+    const response = await fetch(`${balancer.url}/api/search?q=wsl`, { headers: { cookie } });
+    await response.arrayBuffer();
+    if (response.status === 200) answeredInARow += 1;
+    else {
+      expect(response.status).toBe(503);
+      answeredInARow = 0;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  expect(answeredInARow).toBe(4);
+}
+
 beforeAll(async () => {
   database = await createPostgresTestDatabase();
   const target = new URL(database.options.databaseUrl ?? '');
@@ -98,6 +117,7 @@ describe('two instances behind nginx on one PostgreSQL database', () => {
 
   it('answers questions on both instances and counts one limit of questions a minute across them', async () => {
     const cookie = await sessionCookieFor(balancer.url, 'asks-a-lot@acme.dev');
+    await untilBothInstancesSearch(cookie);
     const copilot = copilotClient(balancer.url, cookie);
     const ask = () =>
       copilot.ask({
