@@ -1,17 +1,19 @@
 /**
- * Can PostgreSQL alone hold the limits every instance shares, at ten times the expected load? Drives the two shared
- * limit stores the server has (PostgreSQL, Redis) with the operations the limits make, open-loop at a fixed rate, and
- * prints latency (from when each operation was due, so a store that falls behind is charged its queue) and how many
+ * Does PostgreSQL hold the limits every instance shares, at ten times the expected load? Drives the shared limit store
+ * (PostgreSQL) and, as the reference, the counts one instance keeps alone in its process (@fastify/rate-limit's own
+ * store, slots in a map: what the bench itself costs) with the operations the limits make, open-loop at a fixed rate,
+ * and prints latency (from when each operation was due, so a store that falls behind is charged its queue) and how many
  * operations missed the limits' own deadline (the OutageGuard's 300 ms, past which a request is counted per instance).
  *
  * Load model: a reader busy in the handbook makes about 30 counted requests a minute (search-box queries, each counted
  * once, and a question now and then: counted, a slot taken and released). The expected company is 200 such readers at
  * once (100 operations/s); ten times that is 2,000 (1,000/s); 3,000/s shows the headroom. Figures only; never fails.
+ * Redis kept these limits until this bench showed PostgreSQL holding them (README, "Several instances").
  */
 import { randomUUID } from 'node:crypto';
+import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import { defaultSharedLimitTimeoutMs } from '../server/src/limits/outage-guard';
 import { postgresLimitStore } from '../server/src/limits/postgres-store';
-import { openRedisLimitStore } from '../server/src/limits/redis-store';
 import type { HeldSlot, SharedLimitStore } from '../server/src/limits/shared-store';
 import { openStore } from '../server/src/store/database';
 import { createPostgresTestDatabase } from '../server/test-support/test-databases';
@@ -27,8 +29,34 @@ const minute = 60_000;
 
 type Outcome = { latencies: number[]; late: number; failed: number; done: number };
 
+/** What the limits ask of a store, and all the bench drives. */
+type LimitOperations = Pick<SharedLimitStore, 'count' | 'takeSlot' | 'releaseSlot'>;
+
+/** The reference: counts in this process as one instance alone keeps them, slots in a map. */
+function inProcessStore(): LimitOperations {
+  const counts = new LocalStore(false, false);
+  const slots = new Map<string, Set<string>>();
+  return {
+    count: (key, windowMs, max) =>
+      new Promise((resolve, reject) =>
+        counts.incr(key, (error, counted) => (error ? reject(error) : resolve(counted)), windowMs, max),
+      ),
+    async takeSlot(reader, max) {
+      const held = slots.get(reader) ?? new Set<string>();
+      slots.set(reader, held);
+      if (held.size >= max) return undefined;
+      const id = randomUUID();
+      held.add(id);
+      return id;
+    },
+    async releaseSlot(slot) {
+      slots.get(slot.reader)?.delete(slot.id);
+    },
+  };
+}
+
 /** One reader's operation, in the mix the load model gives: 15 searches and one question (3 operations) in 18. */
-async function operate(store: SharedLimitStore, sequence: number, readers: number, held: HeldSlot[]): Promise<void> {
+async function operate(store: LimitOperations, sequence: number, readers: number, held: HeldSlot[]): Promise<void> {
   const reader = `reader-${sequence % readers}`;
   const kind = sequence % 18;
   if (kind < 15) await store.count(`search:${reader}`, minute, 300);
@@ -42,7 +70,7 @@ async function operate(store: SharedLimitStore, sequence: number, readers: numbe
   }
 }
 
-async function drive(store: SharedLimitStore, load: (typeof loads)[number]): Promise<Outcome> {
+async function drive(store: LimitOperations, load: (typeof loads)[number]): Promise<Outcome> {
   const outcome: Outcome = { latencies: [], late: 0, failed: 0, done: 0 };
   const held: HeldSlot[] = [];
   const pending = new Set<Promise<void>>();
@@ -79,13 +107,13 @@ function report(name: string, load: (typeof loads)[number], outcome: Outcome, wa
   const at = (q: number) =>
     (sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN).toFixed(1);
   console.log(
-    `  ${name.padEnd(10)} ${String(load.readers).padStart(5)} readers ${String(load.perSecond).padStart(5)}/s: ` +
+    `  ${name.padEnd(11)} ${String(load.readers).padStart(5)} readers ${String(load.perSecond).padStart(5)}/s: ` +
       `achieved ${((outcome.done / wallMs) * 1000).toFixed(0)}/s, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, ` +
       `max ${at(1)} ms, over ${defaultSharedLimitTimeoutMs} ms ${outcome.late}, failed ${outcome.failed}`,
   );
 }
 
-async function measure(name: string, store: SharedLimitStore) {
+async function measure(name: string, store: LimitOperations) {
   for (const load of loads) {
     const started = performance.now();
     const outcome = await drive(store, load);
@@ -102,13 +130,4 @@ try {
   await pg.close();
   await database.drop();
 }
-const redis = await openRedisLimitStore({
-  url: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-  keyPrefix: `bench-${randomUUID()}:`,
-  onError: (error) => console.error(`  Redis: ${error.message}`),
-});
-try {
-  await measure('Redis', redis);
-} finally {
-  await redis.close();
-}
+await measure('in process', inProcessStore());

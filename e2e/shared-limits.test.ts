@@ -3,14 +3,13 @@ import { request as httpRequest } from 'node:http';
 import type { ApiErrorBody } from '@acme/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer } from '../server/test-support/fake-model-server.js';
-import { redisTestKeys, testRedisUrl } from '../server/test-support/limits.js';
 import { createPostgresTestDatabase, type TestDatabase } from '../server/test-support/test-databases.js';
 import { copilotClient, readChunks } from './ask-fixtures';
 import { startServerOnItsOwnStore } from './harness';
 import { sessionCookieFor } from './sign-in';
 
 /**
- * Two instances of the server on one PostgreSQL database, with and without Redis: one reader's limits hold across both
+ * Two instances of the server on one PostgreSQL database: one reader's limits hold across both
  * (questions and searches a minute, questions running at once), whichever instance each request reaches.
  */
 const questionsPerMinute = 6;
@@ -35,13 +34,9 @@ const question = (text: string) => ({
   messages: [{ role: 'user', content: [{ type: 'text', text }], attachments: [] }],
 });
 
-describe.each([
-  { name: 'PostgreSQL', environment: {} as Record<string, string> },
-  { name: 'Redis', environment: { REDIS_URL: testRedisUrl } },
-])('two instances counting limits in $name', ({ environment }) => {
+describe('two instances counting limits in PostgreSQL', () => {
   const fakeModel = startFakeModelServer();
   const tag = randomBytes(4).toString('hex');
-  const keys = redisTestKeys();
   let database: TestDatabase;
   const servers: Array<{ baseUrl: string; close(): Promise<void> }> = [];
 
@@ -51,7 +46,6 @@ describe.each([
     for (let instance = 0; instance < 2; instance++) {
       // As production starts it: each instance opens its own pool on DATABASE_URL.
       const server = await startServerOnItsOwnStore({
-        ...environment,
         DATABASE_URL: database.options.databaseUrl ?? '',
         SESSION_SECRET: 'one-secret-for-both-instances-of-the-handbook',
         ASK_REQUESTS_PER_MINUTE: String(questionsPerMinute),
@@ -69,8 +63,6 @@ describe.each([
     for (const server of servers) await server.close();
     await (await fakeModel).close();
     await database?.drop();
-    // The readers of this run are tagged: their keys under the server's default prefix go with them.
-    await keys.deleteAll(`handbook:limits:*${tag}*`);
   });
 
   /** The reader's Copilot client on each instance, signed in once (the session is shared). */

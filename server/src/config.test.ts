@@ -181,8 +181,6 @@ describe('loadConfig reports bad values by name', () => {
     ['reportsUnknownEnvironment', { NODE_ENV: 'staging' }, /NODE_ENV: /],
     ['reportsFlagThatIsNotABoolean', { ACCESS_ALLOW_SUBDOMAINS: 'yes' }, /ACCESS_ALLOW_SUBDOMAINS: /],
     ['reportsDatabaseUrlOfAnotherKind', { DATABASE_URL: 'mysql://db/handbook' }, /DATABASE_URL: /],
-    ['reportsRedisUrlOfAnotherKind', { REDIS_URL: 'http://cache:6379' }, /REDIS_URL: /],
-    ['reportsRedisUrlThatIsNoUrl', { REDIS_URL: 'cache:6379' }, /REDIS_URL: /],
     ['reportsUnknownModelProvider', { COPILOT_PROVIDER: 'cohere' }, /COPILOT_PROVIDER: /],
     ['reportsProviderWithoutModel', { COPILOT_PROVIDER: 'anthropic', COPILOT_API_KEY: 'k' }, /COPILOT_MODEL: required/],
     ['reportsHostedProviderWithoutKey', { COPILOT_PROVIDER: 'openai', COPILOT_MODEL: 'gpt-5' }, /COPILOT_API_KEY: /],
@@ -231,13 +229,12 @@ describe('TRUST_PROXY', () => {
 });
 
 describe('REDIS_URL', () => {
-  it('is where the limits are counted when set, with or without TLS; unset by default', () => {
-    expect(loadConfig({}).redisUrl).toBeUndefined();
-    expect(loadConfig({ REDIS_URL: '  ' }).redisUrl).toBeUndefined();
-    expect(loadConfig({ REDIS_URL: 'redis://cache:6379/2' }).redisUrl).toBe('redis://cache:6379/2');
-    expect(loadConfig({ REDIS_URL: 'rediss://:secret@cache.internal:6380' }).redisUrl).toBe(
-      'rediss://:secret@cache.internal:6380',
-    );
+  it('is no longer used: whatever it holds is noted as ignored, never refused', () => {
+    expect(loadConfig({}).redisUrlIgnored).toBe(false);
+    expect(loadConfig({ REDIS_URL: '  ' }).redisUrlIgnored).toBe(false);
+    expect(loadConfig({ REDIS_URL: 'redis://cache:6379/2' }).redisUrlIgnored).toBe(true);
+    expect(loadConfig({ REDIS_URL: 'cache:6379' }).redisUrlIgnored).toBe(true);
+    expect(loadConfig({ REDIS_URL: 'rediss://:secret@cache.internal:6380' })).not.toHaveProperty('redisUrl');
   });
 });
 

@@ -44,7 +44,7 @@ const environmentSchema = z.object({
   SEARCH_REQUESTS_PER_MINUTE: count(300),
   SIGN_IN_REQUESTS_PER_MINUTE: count(60),
   ASK_CONCURRENT_PER_USER: count(2),
-  REDIS_URL: url(/^rediss?$/),
+  REDIS_URL: text, // No longer used (the limits are shared through PostgreSQL): read only to warn who sets it.
   COPILOT_PROVIDER: z.enum(['none', 'openai', 'anthropic', 'google', 'openai-compatible']).default('none'),
   COPILOT_MODEL: text,
   COPILOT_API_KEY: text,
@@ -115,7 +115,7 @@ const configSchema = environmentSchema.transform((values, context) => {
     },
     accessPolicyFile: values.ACCESS_POLICY_FILE,
     askLimits: { requestsPerMinute: values.ASK_REQUESTS_PER_MINUTE, concurrentPerUser: values.ASK_CONCURRENT_PER_USER },
-    redisUrl: values.REDIS_URL,
+    redisUrlIgnored: values.REDIS_URL !== undefined, // The limits plugin warns at start that it is ignored.
     searchRequestsPerMinute: values.SEARCH_REQUESTS_PER_MINUTE,
     signInRequestsPerMinute: values.SIGN_IN_REQUESTS_PER_MINUTE,
     questionLogDays: values.COPILOT_QUESTION_LOG_DAYS,

@@ -16,7 +16,7 @@ export const text = z
   .optional()
   .transform((value) => (value?.trim() ? value.trim() : undefined));
 
-/** An optional URL whose scheme matches `protocol` (`/^rediss?$/`). */
+/** An optional URL whose scheme matches `protocol` (`/^https?$/`). */
 export const url = (protocol: RegExp) => text.pipe(z.url({ protocol }).optional());
 export const webUrl = url(/^https?$/);
 

@@ -1,11 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
-import { Redis } from 'ioredis';
 import pino from 'pino';
-
-/** The test Redis; REDIS_TEST_URL points elsewhere. */
-export const testRedisUrl = process.env.REDIS_TEST_URL || 'redis://127.0.0.1:6379';
 
 /** A logger whose lines are kept, parsed, for a test to read. */
 export function capturedLog() {
@@ -25,31 +20,6 @@ export function capturedLog() {
   };
 }
 
-/** A key prefix no other test run uses, and how to delete every key under it afterwards. */
-export function redisTestKeys() {
-  const keyPrefix = `handbook-test:${randomBytes(6).toString('hex')}:`;
-  return {
-    keyPrefix,
-    async keys() {
-      const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
-      try {
-        return await redis.keys(`${keyPrefix}*`);
-      } finally {
-        redis.disconnect();
-      }
-    },
-    async deleteAll(pattern = `${keyPrefix}*`) {
-      const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
-      try {
-        const keys = await redis.keys(pattern);
-        if (keys.length > 0) await redis.del(...keys);
-      } finally {
-        redis.disconnect();
-      }
-    },
-  };
-}
-
 /** A loopback port nothing listens on: connections to it are refused. */
 export async function closedPort(): Promise<number> {
   const probe = createServer();
@@ -62,7 +32,7 @@ export async function closedPort(): Promise<number> {
 
 /**
  * A TCP relay to a real server that a test can cut (every connection dropped, new ones refused) and restore on the same
- * port: a network outage between the app and its Redis, for a few seconds. Or freeze: connections stay open and
+ * port: a network outage between the app and its database, for a few seconds. Or freeze: connections stay open and
  * nothing more gets through either way, as when a route vanishes without a word.
  */
 export async function startRelay(target: { host: string; port: number }) {
@@ -95,8 +65,8 @@ export async function startRelay(target: { host: string; port: number }) {
   };
   await listen();
   return {
-    get url() {
-      return `redis://127.0.0.1:${port}`;
+    get port() {
+      return port;
     },
     cut: stop,
     restore: listen,

@@ -2,92 +2,17 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countIn } from '../../test-support/limit-backends.js';
-import { capturedLog, closedPort, redisTestKeys, startRelay, testRedisUrl } from '../../test-support/limits.js';
+import { capturedLog, startRelay } from '../../test-support/limits.js';
 import { createPostgresTestDatabase, type TestDatabase } from '../../test-support/test-databases.js';
 import { openStore, type Store } from '../store/database.js';
 import { openLimits } from './limits.js';
 
-/** A Redis or database that fails or stalls loosens a limit to one instance's count for a while, and fails nothing. */
+/** A database that fails, stalls or is cut off loosens a limit to one instance's count for a while, and fails nothing. */
 
 const aReader = () => `reader-${randomBytes(4).toString('hex')}@acme.dev`;
 const unavailable = (backend: string) =>
   `the limits shared across instances are unavailable (${backend}); this instance counts alone meanwhile`;
 const back = 'the limits shared across instances are back';
-
-describe('limits on a Redis that is away', () => {
-  it('start without it, count in this instance alone, and warn once', async () => {
-    const { log, warnings } = capturedLog();
-    const started = performance.now();
-    const limits = await openLimits({ redisUrl: `redis://127.0.0.1:${await closedPort()}`, log });
-    expect(performance.now() - started).toBeLessThan(1500);
-    const count = countIn(limits, { max: 3 });
-    const key = `ask:user:${aReader()}`;
-    const counted = [];
-    for (let request = 0; request < 5; request++) counted.push((await count(key)).current);
-    // What @fastify/rate-limit's own in-process store would say: the fourth is over the limit of 3.
-    expect(counted).toEqual([1, 2, 3, 4, 5]);
-    // The running-question limit is this instance's own count (RunningAnswers): the shared store grants nothing more.
-    expect(await limits.readerSlots?.take(aReader(), 1)).toBeDefined();
-    await limits.close();
-    expect(warnings()).toEqual([unavailable('Redis')]);
-  });
-
-  it('count alone while the network to it is cut, and share again by themselves once it is back', async () => {
-    const keys = redisTestKeys();
-    const relay = await startRelay({ host: '127.0.0.1', port: Number(new URL(testRedisUrl).port || 6379) });
-    const { log, warnings, infos } = capturedLog();
-    const behindRelay = await openLimits({ redisUrl: relay.url, keyPrefix: keys.keyPrefix, log });
-    const direct = await openLimits({ redisUrl: testRedisUrl, keyPrefix: keys.keyPrefix, log: capturedLog().log });
-    try {
-      const key = `ask:user:${aReader()}`;
-      const [countBehindRelay, countDirect] = [countIn(behindRelay), countIn(direct)];
-      expect((await countBehindRelay(key)).current).toBe(1);
-      expect((await countDirect(key)).current).toBe(2);
-      await relay.cut();
-      // This instance has seen one request of the reader's: its own count goes on from there.
-      expect((await countBehindRelay(key)).current).toBe(2);
-      expect((await countDirect(key)).current).toBe(3);
-      expect(warnings()).toEqual([unavailable('Redis')]);
-      await relay.restore();
-      await expect
-        .poll(async () => (await countBehindRelay(key)).current, { timeout: 8000, interval: 250 })
-        .toBeGreaterThan(3);
-      expect(infos()).toContain(back);
-      expect(warnings()).toEqual([unavailable('Redis')]);
-    } finally {
-      await behindRelay.close();
-      await direct.close();
-      await relay.close();
-      await keys.deleteAll();
-    }
-  });
-});
-
-describe('limits on a Redis that goes silent', () => {
-  it('do not wait on it past their time limit', async () => {
-    const keys = redisTestKeys();
-    const relay = await startRelay({ host: '127.0.0.1', port: Number(new URL(testRedisUrl).port || 6379) });
-    const { log, lines } = capturedLog();
-    const limits = await openLimits({ redisUrl: relay.url, keyPrefix: keys.keyPrefix, log, timeoutMs: 200 });
-    try {
-      const key = `ask:user:${aReader()}`;
-      const count = countIn(limits);
-      expect((await count(key)).current).toBe(1);
-      relay.freeze();
-      const started = performance.now();
-      expect((await count(key)).current).toBe(2);
-      expect(await limits.readerSlots?.take(aReader(), 1)).toBeDefined();
-      expect(performance.now() - started).toBeLessThan(1000);
-      expect(lines.filter((line) => line.level === 40)).toMatchObject([
-        { msg: unavailable('Redis'), reason: 'no answer within 200 ms' },
-      ]);
-    } finally {
-      await relay.close();
-      await limits.close();
-      await keys.deleteAll();
-    }
-  });
-});
 
 describe('limits on a PostgreSQL database that fails or stalls', () => {
   let database: TestDatabase;
@@ -160,41 +85,36 @@ describe('limits on a PostgreSQL database that fails or stalls', () => {
       .toBe(0);
     await limits.close();
   });
-});
 
-describe('limits on a Redis connection that dies without a reset', () => {
-  it('dropTheDeadConnection and share again on a new one, instead of counting alone for good', async () => {
-    const keys = redisTestKeys();
-    const relay = await startRelay({ host: '127.0.0.1', port: Number(new URL(testRedisUrl).port || 6379) });
+  it('count alone while the network to it is cut, and share again by themselves once it is back', async () => {
+    const databaseUrl = new URL(database.options.databaseUrl ?? '');
+    const relay = await startRelay({ host: databaseUrl.hostname, port: Number(databaseUrl.port || 5432) });
+    databaseUrl.port = String(relay.port);
+    const behindRelayStore = await openStore({ ...database.options, databaseUrl: databaseUrl.href });
     const { log, warnings, infos } = capturedLog();
-    const behindRelay = await openLimits({ redisUrl: relay.url, keyPrefix: keys.keyPrefix, log });
-    const direct = await openLimits({ redisUrl: testRedisUrl, keyPrefix: keys.keyPrefix, log: capturedLog().log });
+    const behindRelay = await openLimits({ postgres: behindRelayStore.db, log });
+    const direct = await openLimits({ postgres: store.db, log: capturedLog().log });
     try {
       const key = `ask:user:${aReader()}`;
       const [countBehindRelay, countDirect] = [countIn(behindRelay), countIn(direct)];
       expect((await countBehindRelay(key)).current).toBe(1);
-      // The network forgets the connection: nothing more crosses it, nobody closes it. Redis itself is reachable.
-      relay.freeze();
+      expect((await countDirect(key)).current).toBe(2);
+      await relay.cut();
+      // This instance has seen one request of the reader's: its own count goes on from there.
       expect((await countBehindRelay(key)).current).toBe(2);
-      expect(warnings()).toEqual([unavailable('Redis')]);
-      // More requests on another instance than this one's own count could reach while the test polls.
-      for (let request = 0; request < 100; request++) await countDirect(key);
-
-      // Shared again: the count includes the other instance's hundred. Before the fix every request went into the
-      // dead connection and fell back to this instance's own count, minutes after Redis could be reached.
+      expect((await countDirect(key)).current).toBe(3);
+      expect(warnings()).toEqual([unavailable('PostgreSQL')]);
+      await relay.restore();
       await expect
-        .poll(async () => (await countBehindRelay(key)).current, { timeout: 10_000, interval: 250 })
-        .toBeGreaterThan(100);
+        .poll(async () => (await countBehindRelay(key)).current, { timeout: 8000, interval: 250 })
+        .toBeGreaterThan(3);
       expect(infos()).toContain(back);
-      // Once back, a question takes its slot in Redis too.
-      const reader = aReader();
-      expect(await behindRelay.readerSlots?.take(reader, 1)).toBeDefined();
-      expect(await direct.readerSlots?.take(reader, 1)).toBeUndefined();
+      expect(warnings()).toEqual([unavailable('PostgreSQL')]);
     } finally {
       await behindRelay.close();
       await direct.close();
+      await behindRelayStore.close().catch(() => {});
       await relay.close();
-      await keys.deleteAll();
     }
   });
 });

@@ -12,7 +12,7 @@ import type { SharedLimitStore } from './shared-store.js';
  * sees them. Undefined parts mean this instance counts alone: @fastify/rate-limit's in-process store, RunningAnswers.
  */
 export type Limits = {
-  where: 'redis' | 'postgres' | 'process';
+  where: 'postgres' | 'process';
   /** @fastify/rate-limit's `store` option. */
   perMinuteStore: FastifyRateLimitStoreCtor | undefined;
   readerSlots: SharedReaderSlots | undefined;
@@ -21,33 +21,17 @@ export type Limits = {
 };
 
 export type LimitsOptions = {
-  /** Redis takes the limits when set. */
-  redisUrl?: string | undefined;
-  /** Otherwise the PostgreSQL database the instances share does (an embedded PGlite serves one instance only). */
+  /** The PostgreSQL database the instances share takes the limits when set (an embedded PGlite serves one instance). */
   postgres?: Database | undefined;
   log: FastifyBaseLogger;
-  /** Prefix of every Redis key. */
-  keyPrefix?: string | undefined;
-  /** How long a request waits on Redis or the database for a limit before this instance decides alone. */
+  /** How long a request waits on the database for a limit before this instance decides alone. */
   timeoutMs?: number | undefined;
   /** How long a running question's slot lasts unless refreshed. */
   slotLifetimeMs?: number | undefined;
 };
 
-export const defaultKeyPrefix = 'handbook:limits:';
-
-/** Opens the limits on Redis, else PostgreSQL, else this process. Start-up goes on even when Redis does not answer. */
+/** Opens the limits on the shared PostgreSQL database, else in this process. */
 export async function openLimits(options: LimitsOptions): Promise<Limits> {
-  if (options.redisUrl) {
-    const guard = new OutageGuard({ backend: 'Redis', log: options.log, timeoutMs: options.timeoutMs });
-    const { openRedisLimitStore } = await import('./redis-store.js');
-    const shared = await openRedisLimitStore({
-      url: options.redisUrl,
-      keyPrefix: options.keyPrefix ?? defaultKeyPrefix,
-      onError: (error) => guard.failed(error),
-    });
-    return sharedLimits('redis', shared, guard, options);
-  }
   if (options.postgres) {
     const guard = new OutageGuard({ backend: 'PostgreSQL', log: options.log, timeoutMs: options.timeoutMs });
     return sharedLimits('postgres', postgresLimitStore(options.postgres), guard, options);

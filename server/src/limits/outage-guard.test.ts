@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { capturedLog } from '../../test-support/limits.js';
 import { OutageGuard } from './outage-guard.js';
 
-const unavailable = 'the limits shared across instances are unavailable (Redis); this instance counts alone meanwhile';
+const unavailable =
+  'the limits shared across instances are unavailable (PostgreSQL); this instance counts alone meanwhile';
 const refused = () =>
-  Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6390'), { code: 'ECONNREFUSED' }));
+  Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5433'), { code: 'ECONNREFUSED' }));
 
 afterEach(() => {
   vi.useRealTimers();
@@ -13,7 +14,7 @@ afterEach(() => {
 describe('OutageGuard', () => {
   it('gives the shared answer while the store answers, and logs nothing', async () => {
     const { log, lines } = capturedLog();
-    const guard = new OutageGuard({ backend: 'Redis', log });
+    const guard = new OutageGuard({ backend: 'PostgreSQL', log });
     expect(
       await guard.run(
         async () => 7,
@@ -25,12 +26,16 @@ describe('OutageGuard', () => {
 
   it('answers from this instance when the store fails, warning once for many requests, and says when it is back', async () => {
     const { log, warnings, infos, lines } = capturedLog();
-    const guard = new OutageGuard({ backend: 'Redis', log });
+    const guard = new OutageGuard({ backend: 'PostgreSQL', log });
     const answers = [];
     for (let request = 0; request < 20; request++) answers.push(await guard.run(refused, () => 1));
     expect(answers).toEqual(Array(20).fill(1));
     expect(warnings()).toEqual([unavailable]);
-    expect(lines[0]).toMatchObject({ backend: 'Redis', reason: 'connect ECONNREFUSED 127.0.0.1:6390', failures: 1 });
+    expect(lines[0]).toMatchObject({
+      backend: 'PostgreSQL',
+      reason: 'connect ECONNREFUSED 127.0.0.1:5433',
+      failures: 1,
+    });
     expect(
       await guard.run(
         async () => 7,
@@ -58,7 +63,7 @@ describe('OutageGuard', () => {
 
   it('does not wait past its time limit on a store that hangs, and hands a late answer over', async () => {
     const { log, lines } = capturedLog();
-    const guard = new OutageGuard({ backend: 'Redis', log, timeoutMs: 50 });
+    const guard = new OutageGuard({ backend: 'PostgreSQL', log, timeoutMs: 50 });
     const late = vi.fn();
     const started = performance.now();
     const slow = () => new Promise<string>((resolve) => setTimeout(() => resolve('slot-1'), 200));
@@ -71,7 +76,7 @@ describe('OutageGuard', () => {
   it('repeats the warning once a minute while the outage lasts, with how many requests it touched', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const { log, lines } = capturedLog();
-    const guard = new OutageGuard({ backend: 'Redis', log });
+    const guard = new OutageGuard({ backend: 'PostgreSQL', log });
     await guard.run(refused, () => 1);
     for (let second = 1; second <= 59; second++) {
       vi.setSystemTime(Date.now() + 1000);
@@ -86,7 +91,7 @@ describe('OutageGuard', () => {
 
   it('keeps a flapping store to one warning and one recovery line a minute', async () => {
     const { log, lines } = capturedLog();
-    const guard = new OutageGuard({ backend: 'Redis', log });
+    const guard = new OutageGuard({ backend: 'PostgreSQL', log });
     for (let request = 0; request < 10; request++) {
       await guard.run(refused, () => 1);
       await guard.run(

@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { describeError } from '../store/describe-error.js';
 
-/** A limit is decided within this, or this instance decides it alone: a reader never waits on a sick Redis. */
+/** A limit is decided within this, or this instance decides it alone: a reader never waits on a sick database. */
 export const defaultSharedLimitTimeoutMs = 300;
 
 /** While the shared store stays away, the warning is repeated this often (with how many requests it affected). */
 const warnEveryMs = 60_000;
 
 export type OutageGuardOptions = {
-  /** Names the shared store in the log: "Redis", "PostgreSQL". */
+  /** Names the shared store in the log: "PostgreSQL". */
   backend: string;
   log: FastifyBaseLogger;
   timeoutMs?: number | undefined;
@@ -16,7 +16,7 @@ export type OutageGuardOptions = {
 
 /**
  * Asks the shared store of limits, bounded in time. When it fails or is slow, the request gets this instance's own
- * answer instead: a Redis or database hiccup loosens a limit to one instance's count for a moment, and never fails a
+ * answer instead: a database hiccup loosens a limit to one instance's count for a moment, and never fails a
  * request. A warning says so, one a minute at most however many requests it touches, and a line says when the store
  * answers again.
  */
@@ -60,7 +60,7 @@ export class OutageGuard {
     }
   }
 
-  /** For failures seen outside a request, e.g. the Redis client losing its connection. */
+  /** For failures seen outside a request, e.g. the store failing to close. */
   failed(error: unknown) {
     this.failuresSinceWarning += 1;
     const now = Date.now();

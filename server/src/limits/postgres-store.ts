@@ -7,12 +7,11 @@ import type { SharedLimitStore } from './shared-store.js';
 const fromNow = (ms: number) => sql`now() + ${ms}::integer * interval '1 millisecond'`;
 
 /**
- * Limits in the PostgreSQL database the instances already share, for a deployment without Redis. Times are the
- * database's, so instances whose clocks differ still agree.
+ * Limits in the PostgreSQL database the instances already share. Times are the database's, so instances whose clocks
+ * differ still agree.
  */
 export function postgresLimitStore(db: Database): SharedLimitStore {
   return {
-    name: 'PostgreSQL',
     async count(key, windowMs) {
       const ended = sql`${rateLimitWindows.endsAt} <= now()`;
       // One statement: two instances counting the same key at once both land, one after the other.

@@ -1,18 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countIn, type LimitBackend, postgresBackend, redisBackend } from '../../test-support/limit-backends.js';
+import { countIn, postgresBackend } from '../../test-support/limit-backends.js';
 import { capturedLog } from '../../test-support/limits.js';
 import type { Limits } from './limits.js';
 import type { ReaderSlot } from './reader-slots.js';
 
-/** The same limits on either shared store, each seen from two server instances with connections of their own. */
-const backends: LimitBackend[] = [redisBackend()];
-if (process.env.SKIP_POSTGRES_TESTS !== '1') backends.push(postgresBackend());
+/** The limits in the shared PostgreSQL database, seen from two server instances with connections of their own. */
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const aReader = () => `reader-${randomBytes(4).toString('hex')}@acme.dev`;
 
-describe.each(backends)('limits shared in $name', (backend) => {
+describe.skipIf(process.env.SKIP_POSTGRES_TESTS === '1')('limits shared in PostgreSQL', () => {
+  const backend = postgresBackend();
   const { log, warnings } = capturedLog();
   let first: Limits;
   let second: Limits;
@@ -40,7 +39,7 @@ describe.each(backends)('limits shared in $name', (backend) => {
     }
     // Another reader, or the same reader's searches, count apart.
     expect((await countOnSecond(`search:user:${aReader()}`)).current).toBe(1);
-    expect(first.where).toBe(backend.name === 'Redis' ? 'redis' : 'postgres');
+    expect(first.where).toBe('postgres');
   });
 
   it('opens a new window once the last one ended', async () => {

@@ -5,12 +5,10 @@ export type Counted = { current: number; ttl: number };
 export type HeldSlot = { reader: string; id: string };
 
 /**
- * Where the limits are kept when every instance of the server must see them: Redis or PostgreSQL. Each call may fail
- * or hang; the limits wrap every one in an OutageGuard.
+ * Where the limits are kept when every instance of the server must see them (the PostgreSQL database they share).
+ * Each call may fail or hang; the limits wrap every one in an OutageGuard.
  */
 export type SharedLimitStore = {
-  /** Names the store in the log. */
-  name: 'Redis' | 'PostgreSQL';
   /** Counts one request under `key` in a fixed window of `windowMs` that its first request opens. */
   count(key: string, windowMs: number, max: number): Promise<Counted>;
   /** Takes one of `reader`'s `max` slots for `ttlMs`; its id, or undefined when all are taken. */

@@ -181,7 +181,7 @@ export type SearchQueryRow = typeof searchQueries.$inferSelect;
 
 /**
  * Requests a minute per reader and kind (`ask:user:<e-mail>`), counted for every instance on this PostgreSQL database
- * when there is no Redis (src/limits/): a fixed window, opened by its first request. One row per reader and kind, each
+ * (src/limits/): a fixed window, opened by its first request. One row per reader and kind, each
  * reused by the next window, so the table stays as small as the list of readers.
  */
 export const rateLimitWindows = pgTable('rate_limit_windows', {

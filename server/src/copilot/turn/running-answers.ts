@@ -9,7 +9,7 @@ const storeAfterStopMs = 2000;
 /**
  * The answers this instance is writing: at most `perReader` at once for one reader (on all instances together when
  * `shared` counts them), one at a time in a thread, and each can be stopped by its reader. The thread check and Stop
- * are kept in process (only the per-reader count is worth a round trip to Redis or the database on every question): a
+ * are kept in process (only the per-reader count is worth a round trip to the database on every question): a
  * Stop sent to another instance finds nothing there, and that answer completes; a thread's next question sent to
  * another instance while one is being answered is not refused with 409 there.
  */
