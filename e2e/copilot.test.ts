@@ -6,9 +6,12 @@ import { siteBuildDirectory, startServer } from './harness';
 
 test.override({ serverEnvironment: { ASK_REQUESTS_PER_MINUTE: '1000' } });
 
-/** Whether a built script holds the chat's code (the composer's placeholder is a string only the chat has). */
+/**
+ * Whether a built script holds the chat's code: an answer's "Read aloud" action is a string only the full chat has (the
+ * light chat of the first click, in the first paint, shares the composer's placeholder but draws no answers).
+ */
 const isChatChunk = (script: string) =>
-  readFileSync(path.join(siteBuildDirectory, script), 'utf8').includes('Write a message...');
+  readFileSync(path.join(siteBuildDirectory, script), 'utf8').includes('Read aloud');
 
 describe('the floating assistant', () => {
   test('is not in the first paint of a doc page; its chunk is fetched once the page is idle, before the click', async ({

@@ -8,7 +8,7 @@ import type { HeldSlot, SharedLimitStore } from './shared-store.js';
 export const slotLifetimeMs = 60_000;
 
 /** A running question's place among its reader's; released once, when the answer ends however it ends. */
-export type ReaderSlot = { release(): void };
+export type ReaderSlot = { release(): Promise<void> };
 
 /**
  * Running questions per reader counted across instances, in the shared store. This instance counts its own too
@@ -36,7 +36,7 @@ export class SharedReaderSlots {
       },
     );
     if (id === undefined) return undefined;
-    if (id === null) return { release: () => {} };
+    if (id === null) return { release: async () => {} };
     const slot: HeldSlot = { reader, id };
     this.held.add(slot);
     this.refresher ??= setInterval(() => this.refresh(), this.lifetimeMs / 3).unref();

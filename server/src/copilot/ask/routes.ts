@@ -69,7 +69,7 @@ export async function askRoute(app: FastifyInstance) {
           request.log.warn({ code, reason: reasonOf(error) }, 'the model failed');
           return sendApiError(reply, code);
         } finally {
-          slot.end();
+          await slot.end();
         }
       },
     );

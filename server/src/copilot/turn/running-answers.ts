@@ -30,7 +30,7 @@ export class RunningAnswers {
   async begin(
     reader: string,
     threadId?: string,
-  ): Promise<{ signal: AbortSignal; cancel: () => void; end: () => void }> {
+  ): Promise<{ signal: AbortSignal; cancel: () => void; end: () => Promise<void> }> {
     const mine = [...this.running].filter((entry) => entry.reader === reader);
     if (threadId && mine.some((entry) => entry.threadId === threadId)) throw new ApiError('conflict:answer_running');
     if (mine.length >= this.perReader) throw this.tooMany();
@@ -52,9 +52,14 @@ export class RunningAnswers {
     return {
       signal: entry.stop.signal,
       cancel: () => entry.stop.abort(new Error('The caller went away')),
-      end: () => {
-        slot?.release();
-        endHere();
+      // Resolves once the shared store has the slot back (bounded by its outage guard), so a reader who asks again
+      // the moment an answer ends is never refused for the question that just ended, on any instance.
+      end: async () => {
+        try {
+          await slot?.release();
+        } finally {
+          endHere();
+        }
       },
     };
   }

@@ -70,7 +70,7 @@ export async function startTurn(deps: TurnDependencies, owner: string, turn: Par
         ).finally(slot.end),
     });
   } catch (error) {
-    slot.end();
+    await slot.end();
     throw error;
   }
 }
