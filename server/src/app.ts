@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { type RouteOptions } from 'fastify';
 import { AccessLog, requestRecorder } from './access-log.js';
 import { accessPolicyPlugin } from './auth/access-policy-plugin.js';
 import { authPlugin } from './auth/auth-plugin.js';
@@ -43,6 +43,8 @@ export type BuildOptions = {
   waitForSearchIndex?: boolean;
   /** The first search index is swapped in only once this settles (tests of what answers while it is built). */
   holdFirstSearch?: Promise<unknown>;
+  /** Told of every route as it is added (a test checks that each JSON API has its response schema). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 /**
@@ -79,6 +81,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   closeConnectionsAsTheyFallIdle(app);
   // First, so every plugin registered below inherits it: a database outage is a 503 page, never SQL in a 500.
   registerErrorPages(app);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('config', config);
   app.decorate('metrics', metrics);
   // The build is read on another thread while the database opens.

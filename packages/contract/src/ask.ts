@@ -68,9 +68,11 @@ export type AskAiRequest = z.infer<typeof askAiRequestSchema>;
 export type AskMessage = AskAiRequest['messages'][number];
 
 /** A section of the handbook an answer rests on, or a page near a question it does not cover. */
-export type AnswerSource = { title: string; url: string };
+export const answerSourceSchema = z.strictObject({ title: z.string(), url: z.string() });
+export type AnswerSource = z.infer<typeof answerSourceSchema>;
 
-export type AnswerMode = 'docs-only' | 'model';
+export const answerModes = ['docs-only', 'model'] as const;
+export type AnswerMode = (typeof answerModes)[number];
 
 /**
  * How sure an answer is that the handbook answers the question: `answered` (the key fact, the exact section linked),
@@ -85,11 +87,12 @@ export type AnswerConfidence = (typeof answerConfidences)[number];
  * answer quotes (for `answered` and `closest`), empty when the handbook does not cover the question (`none`); the
  * pages nearest to such a question are in `closest`.
  */
-export type AskAiResponse = {
-  data: string;
-  covered: boolean;
-  confidence: AnswerConfidence;
-  sources: AnswerSource[];
-  closest: AnswerSource[];
-  mode: AnswerMode;
-};
+export const askAiResponseSchema = z.strictObject({
+  data: z.string(),
+  covered: z.boolean(),
+  confidence: z.enum(answerConfidences),
+  sources: z.array(answerSourceSchema),
+  closest: z.array(answerSourceSchema),
+  mode: z.enum(answerModes),
+});
+export type AskAiResponse = z.infer<typeof askAiResponseSchema>;

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Every error an API of the handbook answers with, as `{ error: { code, message } }`: the code says what kind of
  * refusal it is (and fixes the HTTP status), the message says what the reader or caller can do about it.
@@ -66,8 +68,13 @@ export const apiErrors = {
 
 export type ApiErrorCode = keyof typeof apiErrors;
 
+const apiErrorCodes = Object.keys(apiErrors) as [ApiErrorCode, ...ApiErrorCode[]];
+
 /** The body of every error response. */
-export type ApiErrorBody = { error: { code: ApiErrorCode; message: string } };
+export const apiErrorBodySchema = z.strictObject({
+  error: z.strictObject({ code: z.enum(apiErrorCodes), message: z.string() }),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 /** The body of a refusal with `code`: the registry's message, or for a bad request what exactly is wrong with it. */
 export const errorBody = (code: ApiErrorCode, message: string = apiErrors[code].message): ApiErrorBody => ({

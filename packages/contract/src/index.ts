@@ -5,6 +5,7 @@ export * from './ids.js';
 export * from './insights.js';
 export * from './limits.js';
 export * from './markdown-pages.js';
+export * from './me.js';
 export * from './search.js';
 export * from './search-request.js';
 export * from './text.js';

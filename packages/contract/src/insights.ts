@@ -18,53 +18,65 @@ export const searchOpenedSchema = z.strictObject({
   q: z.string().min(1, 'q is the search whose result was opened').max(maxSearchQueryCharacters),
 });
 
-export type InsightsPage = { url: string; title: string };
+const insightsPageSchema = z.strictObject({ url: z.string(), title: z.string() });
+export type InsightsPage = z.infer<typeof insightsPageSchema>;
 
 /** One UTC day's questions, by how the docs answered them. */
-export type QuestionDay = { day: string; answered: number; closest: number; none: number };
+const questionDaySchema = z.strictObject({
+  day: z.string(),
+  answered: z.number(),
+  closest: z.number(),
+  none: z.number(),
+});
+export type QuestionDay = z.infer<typeof questionDaySchema>;
 
 /** Questions the docs did not answer that sit near one page and share words; the biggest topics come first. */
-export type UnansweredTopic = {
+const unansweredTopicSchema = z.strictObject({
   /** The words its questions share most, e.g. "typesense key rotate". */
-  label: string;
+  label: z.string(),
   /** The page a maintainer would extend; null when no page came near (a page to write). */
-  page: InsightsPage | null;
-  count: number;
+  page: insightsPageSchema.nullable(),
+  count: z.number(),
   /** A few of its questions, newest first. */
-  examples: string[];
-};
+  examples: z.array(z.string()),
+});
+export type UnansweredTopic = z.infer<typeof unansweredTopicSchema>;
 
-export type PageUse = InsightsPage & { answers: number };
+const pageUseSchema = insightsPageSchema.extend({ answers: z.number() });
+export type PageUse = z.infer<typeof pageUseSchema>;
 
-export type RatedDownPage = InsightsPage & {
-  ratedDown: number;
-  comments: Array<{ comment: string; question: string | null; at: string }>;
-};
+const ratedDownPageSchema = insightsPageSchema.extend({
+  ratedDown: z.number(),
+  comments: z.array(z.strictObject({ comment: z.string(), question: z.string().nullable(), at: z.string() })),
+});
+export type RatedDownPage = z.infer<typeof ratedDownPageSchema>;
 
-export type SearchMiss = { query: string; searches: number; lastAt: string };
+const searchMissSchema = z.strictObject({ query: z.string(), searches: z.number(), lastAt: z.string() });
+export type SearchMiss = z.infer<typeof searchMissSchema>;
 
 /** Everything the insights page shows, for one period; times are ISO strings (UTC). */
-export type InsightsResponse = {
-  days: InsightsPeriod;
-  from: string;
-  to: string;
+export const insightsResponseSchema = z.strictObject({
+  days: z.union(insightsPeriods.map((days) => z.literal(days))),
+  from: z.string(),
+  to: z.string(),
   /** When the docs build being served was made; null when unknown. */
-  lastDocsBuildAt: string | null;
-  questions: {
-    total: number;
-    answered: number;
-    closest: number;
-    none: number;
-    perDay: QuestionDay[];
-  };
-  unansweredTopics: UnansweredTopic[];
-  pagesAnswersRestOn: PageUse[];
-  pagesRatedDown: RatedDownPage[];
-  searches: {
-    total: number;
-    withoutResult: number;
-    withoutClick: number;
-    noResult: SearchMiss[];
-    noClick: SearchMiss[];
-  };
-};
+  lastDocsBuildAt: z.string().nullable(),
+  questions: z.strictObject({
+    total: z.number(),
+    answered: z.number(),
+    closest: z.number(),
+    none: z.number(),
+    perDay: z.array(questionDaySchema),
+  }),
+  unansweredTopics: z.array(unansweredTopicSchema),
+  pagesAnswersRestOn: z.array(pageUseSchema),
+  pagesRatedDown: z.array(ratedDownPageSchema),
+  searches: z.strictObject({
+    total: z.number(),
+    withoutResult: z.number(),
+    withoutClick: z.number(),
+    noResult: z.array(searchMissSchema),
+    noClick: z.array(searchMissSchema),
+  }),
+});
+export type InsightsResponse = z.infer<typeof insightsResponseSchema>;

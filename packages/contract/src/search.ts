@@ -1,4 +1,6 @@
-/** The search API's shapes and limits, shared by the server and the site (no runtime dependencies). */
+import { z } from 'zod';
+
+/** The search API's shapes and limits, shared by the server and the site. */
 
 /** Longest query the search box sends; a question pasted whole still fits. */
 export const maxSearchQueryCharacters = 500;
@@ -7,17 +9,21 @@ export const searchBoxHits = 8;
 export const maxSearchHits = 50;
 
 /** A piece of displayed text; `match` marks the words that matched the query. */
-export type TextPiece = { text: string; match: boolean };
+export const textPieceSchema = z.strictObject({ text: z.string(), match: z.boolean() });
+export type TextPiece = z.infer<typeof textPieceSchema>;
 
-export type SearchResultDto = {
+export const searchResultSchema = z.strictObject({
   /** The exact section: page URL with `#anchor`, or the page URL for its intro. */
-  url: string;
-  pageTitle: string;
-  heading: string | null;
+  url: z.string(),
+  pageTitle: z.string(),
+  heading: z.string().nullable(),
   /** Where the page sits in the sidebar, for telling same-named sections apart. */
-  breadcrumbs: string[];
-  title: TextPiece[];
-  snippet: TextPiece[];
-};
+  breadcrumbs: z.array(z.string()),
+  title: z.array(textPieceSchema),
+  snippet: z.array(textPieceSchema),
+});
+export type SearchResultDto = z.infer<typeof searchResultSchema>;
 
-export type SearchResponse = { query: string; results: SearchResultDto[] };
+/** GET /api/search's answer. */
+export const searchResponseSchema = z.strictObject({ query: z.string(), results: z.array(searchResultSchema) });
+export type SearchResponse = z.infer<typeof searchResponseSchema>;

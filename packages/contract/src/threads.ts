@@ -88,5 +88,7 @@ export type MessageStatus = z.infer<typeof messageStatusSchema>;
 export type ThreadDto = z.infer<typeof threadSchema>;
 export type MessageDto = z.infer<typeof messageSchema>;
 export type FeedbackDto = z.infer<typeof feedbackSchema>;
+export type ThreadListResponse = z.infer<typeof threadListResponseSchema>;
+export type ThreadWithMessagesResponse = z.infer<typeof threadWithMessagesResponseSchema>;
 export type FeedbackRequest = z.infer<typeof feedbackRequestSchema>;
 export type ThreadUpdate = z.infer<typeof updateThreadRequestSchema>;

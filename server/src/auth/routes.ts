@@ -1,7 +1,9 @@
+import { meResponseSchema } from '@acme/contract';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from '../api-errors.js';
 import type { Config } from '../config.js';
+import { bodilessResponses, errorResponses, zodSerialized } from '../response-schemas.js';
 import { type AccessPolicy, decideAccess, primaryDomains } from './access-policy.js';
 import { logoSvg } from './assets.js';
 import { isPlainAsciiAddress } from './email-address.js';
@@ -191,7 +193,8 @@ export async function authRoutes(
     });
   });
 
-  app.post('/auth/logout', async (request, reply) => {
+  // Its answers have no body but a refusal's.
+  app.post('/auth/logout', zodSerialized({ response: bodilessResponses }), async (request, reply) => {
     if (request.headers.origin !== publicOrigin) {
       return sendApiError(reply, 'forbidden:origin', 'Sign out from the handbook itself.');
     }
@@ -203,7 +206,11 @@ export async function authRoutes(
     return noStore(reply).code(204).send();
   });
 
-  app.get('/api/me', async (request, reply) => {
+  // A stranger (401) and a refused account (403) get their state too: the sign-in gate of the site reads it.
+  const meSchema = zodSerialized({
+    response: { 200: meResponseSchema, 401: meResponseSchema, 403: meResponseSchema, ...errorResponses },
+  });
+  app.get('/api/me', meSchema, async (request, reply) => {
     const viewer = request.viewer;
     noStore(reply);
     const policy = currentPolicy();

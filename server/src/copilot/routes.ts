@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { requireAllowedViewer } from '../auth/guards.js';
 import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
+
 import { askRoute } from './ask/routes.js';
 import { createCopilot } from './copilot.js';
 import { threadRoutes } from './threads/routes.js';

@@ -1,7 +1,7 @@
-import { insightsQuerySchema } from '@acme/contract';
+import { insightsQuerySchema, insightsResponseSchema } from '@acme/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../api-errors.js';
 import { requireAllowedViewer } from '../auth/guards.js';
 import { safeReturnPath } from '../auth/return-path.js';
@@ -9,6 +9,7 @@ import { signInStatus } from '../auth/sign-in-response.js';
 import { isAllowed } from '../auth/viewer.js';
 import { sendServedFile } from '../gate/file-response.js';
 import { sendSitePath } from '../gate/site-routes.js';
+import { errorResponses } from '../response-schemas.js';
 import { readInsights } from './insights.js';
 import { isMaintainerRequest } from './maintainers.js';
 
@@ -33,15 +34,20 @@ export const insightsRoutes = fp(
       });
       api.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:insights', internal: 'internal:insights' }));
       api.setValidatorCompiler(validatorCompiler);
-      api
-        .withTypeProvider<ZodTypeProvider>()
-        .get('/api/insights', { schema: { querystring: insightsQuerySchema } }, async (request, reply) => {
+      api.setSerializerCompiler(serializerCompiler);
+      api.withTypeProvider<ZodTypeProvider>().get(
+        '/api/insights',
+        {
+          schema: { querystring: insightsQuerySchema, response: { 200: insightsResponseSchema, ...errorResponses } },
+        },
+        async (request, reply) => {
           const insights = await readInsights(store.db, {
             days: request.query.days,
             lastDocsBuildAt: new Date(site.current().builtAt),
           });
           return reply.header('cache-control', 'private, no-store').send(insights);
-        });
+        },
+      );
     });
 
     const sendPage = (request: FastifyRequest, reply: FastifyReply) => {

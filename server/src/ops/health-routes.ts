@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
+import { zodSerialized } from '../response-schemas.js';
 import type { Store } from '../store/database.js';
 import { watchWriteFailures } from './write-failures.js';
 
@@ -7,6 +9,13 @@ import { watchWriteFailures } from './write-failures.js';
 const databaseCheckMs = 2000;
 
 type Check = 'ok' | string;
+
+/** What the probes answer; a check is `ok` or says in a few words what failed. */
+const liveness = zodSerialized({ response: { 200: z.strictObject({ status: z.literal('ok') }) } });
+const readiness = z.strictObject({
+  status: z.enum(['ready', 'unavailable']),
+  checks: z.strictObject({ database: z.string(), storage: z.string(), site: z.string() }),
+});
 
 /**
  * `/healthz`: the process answers (liveness; restarting it would not help a database outage). `/readyz`: it can serve
@@ -20,7 +29,9 @@ export function registerHealthRoutes(
   options: { store: Store; siteLoaded: () => boolean; now?: () => number },
 ) {
   const writeFailures = watchWriteFailures(app, options.now);
-  app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+  app.get('/healthz', liveness, async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+  );
 
   // Probes that arrive while one is asking the database share its answer: a flood of them (no session is needed)
   // costs the database one query at a time, not one each.
@@ -37,7 +48,7 @@ export function registerHealthRoutes(
     return running;
   };
 
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/readyz', zodSerialized({ response: { 200: readiness, 503: readiness } }), async (_request, reply) => {
     const checks: Record<'database' | 'storage' | 'site', Check> = {
       database: await databaseCheck(),
       storage: writeFailures.check(),

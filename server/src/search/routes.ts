@@ -1,11 +1,12 @@
-import { type SearchResponse, searchOpenedSchema, searchQuerySchema } from '@acme/contract';
+import { type SearchResponse, searchOpenedSchema, searchQuerySchema, searchResponseSchema } from '@acme/contract';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../api-errors.js';
 import { requireAllowedViewer } from '../auth/guards.js';
 import { ownerKeyOf } from '../auth/reader-identity.js';
 import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
+import { bodilessResponses, errorResponses } from '../response-schemas.js';
 import { markSearchResultOpened } from '../store/search-queries.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
@@ -33,40 +34,49 @@ export const searchRoutes = fp(
     });
     app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:search', internal: 'internal:search' }));
     app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
     app
       .withTypeProvider<ZodTypeProvider>()
-      .get('/api/search', { schema: { querystring: searchQuerySchema } }, async (request, reply) => {
-        const { q, limit, ctx } = request.query;
-        const query = searchableQuery(q);
-        const engine = searchIndex.current();
-        const hits = query ? engine.search(query, { limit, pathPrefix: ctx, asYouType: true }) : [];
-        if (query && request.viewer.state === 'signed-in') {
-          void searchLog.record(ownerKeyOf(request.viewer.session), query, hits.length);
-        }
-        const response: SearchResponse = {
-          query,
-          results: hits.map((hit) => ({
-            url: hit.url,
-            pageTitle: hit.pageTitle,
-            heading: hit.heading ?? null,
-            breadcrumbs: hit.breadcrumbs,
-            title: highlight(hit.heading ?? hit.pageTitle, hit.matchedTerms),
-            snippet: highlight(
-              around(bestSentence(hit, hit.matchedTerms, engine.termWeight), hit.matchedTerms),
-              hit.matchedTerms,
-            ),
-          })),
-        };
-        return reply.header('cache-control', 'private, no-cache').send(response);
-      });
+      .get(
+        '/api/search',
+        { schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema, ...errorResponses } } },
+        async (request, reply) => {
+          const { q, limit, ctx } = request.query;
+          const query = searchableQuery(q);
+          const engine = searchIndex.current();
+          const hits = query ? engine.search(query, { limit, pathPrefix: ctx, asYouType: true }) : [];
+          if (query && request.viewer.state === 'signed-in') {
+            void searchLog.record(ownerKeyOf(request.viewer.session), query, hits.length);
+          }
+          const response: SearchResponse = {
+            query,
+            results: hits.map((hit) => ({
+              url: hit.url,
+              pageTitle: hit.pageTitle,
+              heading: hit.heading ?? null,
+              breadcrumbs: hit.breadcrumbs,
+              title: highlight(hit.heading ?? hit.pageTitle, hit.matchedTerms),
+              snippet: highlight(
+                around(bestSentence(hit, hit.matchedTerms, engine.termWeight), hit.matchedTerms),
+                hit.matchedTerms,
+              ),
+            })),
+          };
+          return reply.header('cache-control', 'private, no-cache').send(response);
+        },
+      );
     app
       .withTypeProvider<ZodTypeProvider>()
-      .post('/api/search/opened', { schema: { body: searchOpenedSchema } }, async (request, reply) => {
-        if (request.viewer.state !== 'signed-in') return sendApiError(reply, 'unauthorized:session');
-        const query = searchableQuery(request.body.q);
-        await markSearchResultOpened(store.db, { owner: ownerKeyOf(request.viewer.session), query });
-        return reply.code(204).send();
-      });
+      .post(
+        '/api/search/opened',
+        { schema: { body: searchOpenedSchema, response: bodilessResponses } },
+        async (request, reply) => {
+          if (request.viewer.state !== 'signed-in') return sendApiError(reply, 'unauthorized:session');
+          const query = searchableQuery(request.body.q);
+          await markSearchResultOpened(store.db, { owner: ownerKeyOf(request.viewer.session), query });
+          return reply.code(204).send();
+        },
+      );
   },
   {
     name: 'search-routes',

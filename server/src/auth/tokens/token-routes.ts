@@ -1,15 +1,18 @@
 import {
   type CreatedToken,
+  createdTokenSchema,
   createTokenRequestSchema,
   maxTokensPerReader,
   type PersonalToken,
   type TokenList,
   tokenIdParamsSchema,
+  tokenListSchema,
 } from '@acme/contract';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
+import { bodilessResponses, errorResponses } from '../../response-schemas.js';
 import {
   countLivePersonalTokens,
   createPersonalToken,
@@ -63,52 +66,64 @@ export const tokenRoutes = fp(
     });
     const routes = app.withTypeProvider<ZodTypeProvider>();
 
-    routes.get('/api/tokens', async (request): Promise<TokenList> => {
-      const owner = ownerKeyOf(signedInSession(request.viewer));
-      const rows = await listPersonalTokens(db, { owner, now: new Date() });
-      return { tokens: rows.map(listed) };
-    });
+    routes.get(
+      '/api/tokens',
+      { schema: { response: { 200: tokenListSchema, ...errorResponses } } },
+      async (request): Promise<TokenList> => {
+        const owner = ownerKeyOf(signedInSession(request.viewer));
+        const rows = await listPersonalTokens(db, { owner, now: new Date() });
+        return { tokens: rows.map(listed) };
+      },
+    );
 
-    routes.post('/api/tokens', { schema: { body: createTokenRequestSchema } }, async (request, reply) => {
-      const session = signedInSession(request.viewer);
-      const owner = ownerKeyOf(session);
-      const now = new Date();
-      if ((await countLivePersonalTokens(db, { owner, now })) >= maxTokensPerReader) {
-        return sendApiError(
-          reply,
-          'conflict:token_limit',
-          `You have ${maxTokensPerReader} tokens, the most one reader may hold; revoke one you no longer use.`,
-        );
-      }
-      const minted = mintPersonalToken();
-      const row = await createPersonalToken(db, {
-        id: minted.id,
-        owner,
-        issuer: session.issuer,
-        subject: session.subject,
-        email: session.email,
-        emailVerified: session.emailVerified,
-        hostedDomain: session.hostedDomain,
-        name: request.body.name,
-        secretHash: minted.secretHash,
-        expiresAt: new Date(now.getTime() + request.body.expiresInDays * day),
-      });
-      const created: CreatedToken = {
-        id: row.id,
-        token: minted.token,
-        name: row.name,
-        expiresAt: row.expiresAt.toISOString(),
-      };
-      return reply.code(201).send(created);
-    });
+    routes.post(
+      '/api/tokens',
+      { schema: { body: createTokenRequestSchema, response: { 201: createdTokenSchema, ...errorResponses } } },
+      async (request, reply) => {
+        const session = signedInSession(request.viewer);
+        const owner = ownerKeyOf(session);
+        const now = new Date();
+        if ((await countLivePersonalTokens(db, { owner, now })) >= maxTokensPerReader) {
+          return sendApiError(
+            reply,
+            'conflict:token_limit',
+            `You have ${maxTokensPerReader} tokens, the most one reader may hold; revoke one you no longer use.`,
+          );
+        }
+        const minted = mintPersonalToken();
+        const row = await createPersonalToken(db, {
+          id: minted.id,
+          owner,
+          issuer: session.issuer,
+          subject: session.subject,
+          email: session.email,
+          emailVerified: session.emailVerified,
+          hostedDomain: session.hostedDomain,
+          name: request.body.name,
+          secretHash: minted.secretHash,
+          expiresAt: new Date(now.getTime() + request.body.expiresInDays * day),
+        });
+        const created: CreatedToken = {
+          id: row.id,
+          token: minted.token,
+          name: row.name,
+          expiresAt: row.expiresAt.toISOString(),
+        };
+        return reply.code(201).send(created);
+      },
+    );
 
-    routes.delete('/api/tokens/:id', { schema: { params: tokenIdParamsSchema } }, async (request, reply) => {
-      const owner = ownerKeyOf(signedInSession(request.viewer));
-      if (!(await deletePersonalToken(db, { owner, id: request.params.id }))) {
-        return sendApiError(reply, 'not_found:token');
-      }
-      return reply.code(204).send();
-    });
+    routes.delete(
+      '/api/tokens/:id',
+      { schema: { params: tokenIdParamsSchema, response: bodilessResponses } },
+      async (request, reply) => {
+        const owner = ownerKeyOf(signedInSession(request.viewer));
+        if (!(await deletePersonalToken(db, { owner, id: request.params.id }))) {
+          return sendApiError(reply, 'not_found:token');
+        }
+        return reply.code(204).send();
+      },
+    );
   },
   { name: 'token-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['config', 'store'] } },
 );

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, type AskAiResponse, askAiRequestSchema } from '@acme/contract';
+import { ApiError, type AskAiResponse, askAiRequestSchema, askAiResponseSchema } from '@acme/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
+import { errorResponses } from '../../response-schemas.js';
 import { questionBodyLimit, tooLargeAdvice } from '../copilot.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
@@ -16,61 +17,62 @@ const askAgainAfterSeconds = 1;
 export async function askRoute(app: FastifyInstance) {
   const { copilot } = app;
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:ask', internal: 'internal:ask', tooLargeAdvice }));
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .post(
-      '/api/askAi',
-      { schema: { body: askAiRequestSchema }, bodyLimit: questionBodyLimit },
-      async (request, reply) => {
-        const asked = performance.now();
-        const images = checkImages(request.body.messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
-        const reader = readerOf(request);
-        const slot = await copilot.running.begin(reader);
-        // Nobody reads an answer whose caller went away: stop it, the provider's request included. The caller may have
-        // gone while the slot was taken (a round trip to the shared limits), before this listened.
-        reply.raw.on('close', () => reply.raw.writableFinished || slot.cancel());
-        if (request.raw.socket.destroyed) slot.cancel();
-        try {
-          const run = await copilot.answer(request.body, { images, owner: reader }, slot.signal);
-          if (run.modelFailure) {
-            const { code, reason } = run.modelFailure;
-            request.log.warn({ code, reason }, 'the model failed; docs answered');
-            copilot.observer?.modelFellBack(code);
-          }
-          let text = '';
-          // A JSON caller gets the answer; the model's search shows in the sources it led to.
-          for await (const piece of run.pieces) if (typeof piece === 'string') text += piece;
-          const finished = run.finish(text);
-          const { covered, confidence, sources, closest } = finished;
-          await copilot.record({ ...run, covered, confidence, owner: reader, sources, answerId: randomUUID() });
-          copilot.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
-          const response: AskAiResponse = {
-            data: finished.text,
-            covered,
-            confidence,
-            sources,
-            closest,
-            mode: run.mode,
-          };
-          return response;
-        } catch (error) {
-          if (slot.signal.aborted) {
-            copilot.observer?.cancelled();
-            // Stopped by a shutdown, the caller is still waiting: tell it to ask again (another instance answers)
-            // rather than leave its connection to be cut. A caller that went away is told nothing.
-            const reason: unknown = slot.signal.reason;
-            if (reason instanceof StoppedByShutdown) {
-              throw new ApiError('cancelled:ask', undefined, askAgainAfterSeconds);
-            }
-            return reply;
-          }
-          const code = classifyModelError(error);
-          copilot.observer?.failed(code);
-          request.log.warn({ code, reason: reasonOf(error) }, 'the model failed');
-          return sendApiError(reply, code);
-        } finally {
-          await slot.end();
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/askAi',
+    {
+      schema: { body: askAiRequestSchema, response: { 200: askAiResponseSchema, ...errorResponses } },
+      bodyLimit: questionBodyLimit,
+    },
+    async (request, reply) => {
+      const asked = performance.now();
+      const images = checkImages(request.body.messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
+      const reader = readerOf(request);
+      const slot = await copilot.running.begin(reader);
+      // Nobody reads an answer whose caller went away: stop it, the provider's request included. The caller may have
+      // gone while the slot was taken (a round trip to the shared limits), before this listened.
+      reply.raw.on('close', () => reply.raw.writableFinished || slot.cancel());
+      if (request.raw.socket.destroyed) slot.cancel();
+      try {
+        const run = await copilot.answer(request.body, { images, owner: reader }, slot.signal);
+        if (run.modelFailure) {
+          const { code, reason } = run.modelFailure;
+          request.log.warn({ code, reason }, 'the model failed; docs answered');
+          copilot.observer?.modelFellBack(code);
         }
-      },
-    );
+        let text = '';
+        // A JSON caller gets the answer; the model's search shows in the sources it led to.
+        for await (const piece of run.pieces) if (typeof piece === 'string') text += piece;
+        const finished = run.finish(text);
+        const { covered, confidence, sources, closest } = finished;
+        await copilot.record({ ...run, covered, confidence, owner: reader, sources, answerId: randomUUID() });
+        copilot.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
+        const response: AskAiResponse = {
+          data: finished.text,
+          covered,
+          confidence,
+          sources,
+          closest,
+          mode: run.mode,
+        };
+        return response;
+      } catch (error) {
+        if (slot.signal.aborted) {
+          copilot.observer?.cancelled();
+          // Stopped by a shutdown, the caller is still waiting: tell it to ask again (another instance answers)
+          // rather than leave its connection to be cut. A caller that went away is told nothing.
+          const reason: unknown = slot.signal.reason;
+          if (reason instanceof StoppedByShutdown) {
+            throw new ApiError('cancelled:ask', undefined, askAgainAfterSeconds);
+          }
+          return reply;
+        }
+        const code = classifyModelError(error);
+        copilot.observer?.failed(code);
+        request.log.warn({ code, reason: reasonOf(error) }, 'the model failed');
+        return sendApiError(reply, code);
+      } finally {
+        await slot.end();
+      }
+    },
+  );
 }

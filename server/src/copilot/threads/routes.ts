@@ -1,14 +1,19 @@
 import {
   createThreadRequestSchema,
   feedbackRequestSchema,
+  feedbackSchema,
   recordId,
   threadListQuerySchema,
+  threadListResponseSchema,
+  threadSchema,
+  threadWithMessagesResponseSchema,
   updateThreadRequestSchema,
 } from '@acme/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
+import { bodilessResponses, errorResponses } from '../../response-schemas.js';
 import { stopStaleAnswer } from '../../store/answer-progress.js';
 import {
   createThread,
@@ -20,8 +25,14 @@ import {
 } from '../../store/conversations.js';
 import { clearFeedback, setFeedback } from '../../store/messages.js';
 import { readerOf } from '../reader.js';
+import { feedbackDto, threadDto, threadWithMessagesDto } from './wire.js';
 
 const byId = { params: z.strictObject({ id: recordId }) };
+/** The answers of a route: its success's shape (a 204 has no body) and the registry's errors. */
+const answers = <Success extends Record<number, z.ZodType>>(success: Success) => ({
+  response: { ...success, ...errorResponses },
+});
+const bodiless = { response: bodilessResponses };
 // A POST without a body creates an untitled chat; Fastify validates a missing body as null.
 const createThreadBody = z.preprocess((body) => body ?? {}, createThreadRequestSchema);
 
@@ -32,26 +43,41 @@ export async function threadRoutes(app: FastifyInstance) {
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:input', internal: 'internal:threads' }));
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/api/threads', { schema: { querystring: threadListQuerySchema } }, async (request) => ({
-    threads: await listThreads(db, { owner: readerOf(request), status: request.query.status }),
-  }));
-
-  routes.post('/api/threads', { schema: { body: createThreadBody } }, async (request, reply) => {
-    const thread = await createThread(db, { owner: readerOf(request), title: request.body.title });
-    return reply.code(201).send(thread);
-  });
-
-  routes.get('/api/threads/:id', { schema: byId }, async (request) => {
-    const found = await getThreadWithMessages(db, { owner: readerOf(request), threadId: request.params.id });
-    if (!found) throw threadNotFound();
-    return found;
-  });
-
-  routes.patch('/api/threads/:id', { schema: { ...byId, body: updateThreadRequestSchema } }, async (request) =>
-    updateThread(db, { owner: readerOf(request), threadId: request.params.id, ...request.body }),
+  routes.get(
+    '/api/threads',
+    { schema: { querystring: threadListQuerySchema, ...answers({ 200: threadListResponseSchema }) } },
+    async (request) => ({
+      threads: (await listThreads(db, { owner: readerOf(request), status: request.query.status })).map(threadDto),
+    }),
   );
 
-  routes.delete('/api/threads/:id', { schema: byId }, async (request, reply) => {
+  routes.post(
+    '/api/threads',
+    { schema: { body: createThreadBody, ...answers({ 201: threadSchema }) } },
+    async (request, reply) => {
+      const thread = await createThread(db, { owner: readerOf(request), title: request.body.title });
+      return reply.code(201).send(threadDto(thread));
+    },
+  );
+
+  routes.get(
+    '/api/threads/:id',
+    { schema: { ...byId, ...answers({ 200: threadWithMessagesResponseSchema }) } },
+    async (request) => {
+      const found = await getThreadWithMessages(db, { owner: readerOf(request), threadId: request.params.id });
+      if (!found) throw threadNotFound();
+      return threadWithMessagesDto(found);
+    },
+  );
+
+  routes.patch(
+    '/api/threads/:id',
+    { schema: { ...byId, body: updateThreadRequestSchema, ...answers({ 200: threadSchema }) } },
+    async (request) =>
+      threadDto(await updateThread(db, { owner: readerOf(request), threadId: request.params.id, ...request.body })),
+  );
+
+  routes.delete('/api/threads/:id', { schema: { ...byId, ...bodiless } }, async (request, reply) => {
     // An answer still being written in it ends too: nobody can read it any more.
     running.stop(readerOf(request), request.params.id);
     await deleteThread(db, { owner: readerOf(request), threadId: request.params.id });
@@ -62,7 +88,7 @@ export async function threadRoutes(app: FastifyInstance) {
    * The reader pressed Stop: the answer being written in the thread ends here and is stored as it stands. One that
    * no instance writes any more (its server died) is ended in the store instead, rather than left running.
    */
-  routes.post('/api/threads/:id/stop', { schema: byId }, async (request, reply) => {
+  routes.post('/api/threads/:id/stop', { schema: { ...byId, ...bodiless } }, async (request, reply) => {
     const reader = readerOf(request);
     const stopped =
       running.stop(reader, request.params.id) ||
@@ -71,11 +97,14 @@ export async function threadRoutes(app: FastifyInstance) {
     return reply.code(204).send();
   });
 
-  routes.put('/api/messages/:id/feedback', { schema: { ...byId, body: feedbackRequestSchema } }, async (request) =>
-    setFeedback(db, { owner: readerOf(request), messageId: request.params.id, ...request.body }),
+  routes.put(
+    '/api/messages/:id/feedback',
+    { schema: { ...byId, body: feedbackRequestSchema, ...answers({ 200: feedbackSchema }) } },
+    async (request) =>
+      feedbackDto(await setFeedback(db, { owner: readerOf(request), messageId: request.params.id, ...request.body })),
   );
 
-  routes.delete('/api/messages/:id/feedback', { schema: byId }, async (request, reply) => {
+  routes.delete('/api/messages/:id/feedback', { schema: { ...byId, ...bodiless } }, async (request, reply) => {
     await clearFeedback(db, { owner: readerOf(request), messageId: request.params.id });
     return reply.code(204).send();
   });

@@ -1,3 +1,5 @@
+import type { MeResponse } from '@acme/contract';
+
 /** What the server's GET /api/me says about the reader. */
 export type AuthState =
   | { status: 'allowed' }
@@ -5,7 +7,8 @@ export type AuthState =
   | { status: 'signed-out'; primaryDomains: string[] }
   | { status: 'not-allowed'; email: string; primaryDomains: string[] };
 
-type MeResponse = { state?: string; email?: string; primaryDomains?: string[] };
+/** The contract's answer, each field possibly missing: a dev server without the auth server may answer anything. */
+type MeBody = { state?: MeResponse['state']; email?: string; primaryDomains?: MeResponse['primaryDomains'] };
 
 /**
  * Reads /api/me. Anything that is not a clear "signed out" or "not allowed" (a dev server without the auth server,
@@ -19,7 +22,7 @@ export async function fetchAuthState(signal?: AbortSignal): Promise<AuthState> {
     return { status: 'allowed' };
   }
   if (response.status !== 401 && response.status !== 403) return { status: 'allowed' };
-  const body = (await response.json().catch(() => ({}))) as MeResponse;
+  const body = (await response.json().catch(() => ({}))) as MeBody;
   const primaryDomains = body.primaryDomains ?? [];
   if (body.state === 'not-allowed') return { status: 'not-allowed', email: body.email ?? '', primaryDomains };
   return { status: 'signed-out', primaryDomains };

@@ -1,4 +1,12 @@
-import type { FeedbackRequest, MessageDto, ThreadDto, ThreadStatus, ThreadUpdate } from '@acme/contract';
+import type {
+  FeedbackDto,
+  FeedbackRequest,
+  ThreadDto,
+  ThreadListResponse,
+  ThreadStatus,
+  ThreadUpdate,
+  ThreadWithMessagesResponse,
+} from '@acme/contract';
 import { errorFromResponse } from './copilot-error';
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -17,11 +25,11 @@ const threadPath = (threadId: string) => `/api/threads/${encodeURIComponent(thre
 /** The reader's saved conversations (the server's threads API), newest first. */
 export const threadApi = {
   list: (status?: ThreadStatus) =>
-    call<{ threads: ThreadDto[] }>('GET', `/api/threads${status ? `?status=${status}` : ''}`).then((r) => r.threads),
+    call<ThreadListResponse>('GET', `/api/threads${status ? `?status=${status}` : ''}`).then((r) => r.threads),
   create: () => call<ThreadDto>('POST', '/api/threads', {}),
-  get: (threadId: string) => call<{ thread: ThreadDto; messages: MessageDto[] }>('GET', threadPath(threadId)),
+  get: (threadId: string) => call<ThreadWithMessagesResponse>('GET', threadPath(threadId)),
   update: (threadId: string, update: ThreadUpdate) => call<ThreadDto>('PATCH', threadPath(threadId), update),
   remove: (threadId: string) => call<void>('DELETE', threadPath(threadId)),
   setFeedback: (messageId: string, feedback: FeedbackRequest) =>
-    call<unknown>('PUT', `/api/messages/${encodeURIComponent(messageId)}/feedback`, feedback),
+    call<FeedbackDto>('PUT', `/api/messages/${encodeURIComponent(messageId)}/feedback`, feedback),
 };
