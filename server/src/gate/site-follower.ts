@@ -4,6 +4,7 @@ import type { DocSection } from '../search/doc-page.js';
 import { buildSearchEngineInBackground, type SearchEngine, searchEngineFromIndex } from '../search/engine.js';
 import type { PackedIndex } from '../search/inverted-index.js';
 import { searchBeingBuilt } from '../search/search-being-built.js';
+import { shareRepeatedStrings } from '../search/shared-strings.js';
 import { startWorker } from '../search/worker-source.js';
 import type { HoldLimits } from './built-site.js';
 import type { BuiltSiteReply, BuiltSiteRequest, SearchIndexReply } from './built-site-worker.js';
@@ -77,6 +78,7 @@ function readInWorker(request: BuiltSiteRequest): Reading {
 
 /** The search over a build's sections once its index is read; a failed index is built again on its own. */
 async function searchOf(sections: readonly DocSection[], index: Promise<PackedIndex | string>): Promise<SearchEngine> {
+  await shareRepeatedStrings(sections);
   const read = await index;
   return typeof read === 'string' ? buildSearchEngineInBackground(sections) : searchEngineFromIndex(sections, read);
 }
