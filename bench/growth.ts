@@ -100,7 +100,14 @@ async function asProcess(copies: number) {
     const probe = (async () => {
       while (searching) {
         const asked = performance.now();
-        await fetch(`${server.url}/healthz`).then((response) => response.arrayBuffer());
+        // A server that stopped fails the search loop below, which reports it; the probe only stops.
+        const answered = await fetch(`${server.url}/healthz`)
+          .then((response) => response.arrayBuffer())
+          .then(
+            () => true,
+            () => false,
+          );
+        if (!answered) break;
         longestHealthMs = Math.max(longestHealthMs, performance.now() - asked);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }

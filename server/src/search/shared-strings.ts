@@ -1,7 +1,7 @@
 import type { DocSection } from './doc-page.js';
 
 /** Sections made equal strings the same string per this many sections, then the event loop takes other work. */
-const chunk = 2000;
+const chunk = 1000;
 
 /**
  * Makes the sections of one page hold one copy of what they repeat (the page's title, address, description,
