@@ -30,6 +30,8 @@ export const entryPoints = {
   'copilot-report': 'src/copilot/report/cli.ts',
   /** Runs in a worker thread: reads a site build (files, hashes, doc sections) off the request path. */
   'built-site-worker': 'src/gate/built-site-worker.ts',
+  /** Runs in a worker thread: indexes sections for search when the build reader could not (src/search/engine.ts). */
+  'index-worker': 'src/search/index-worker.ts',
 };
 
 /** Builds dist/ from src/; resolves once written. */

@@ -15,7 +15,6 @@ import {
   sectionsPerPart,
 } from './site-messages.js';
 
-
 const { parentPort, workerData } = workerThreads;
 const { siteDirectory, limits, publicOrigin } = workerData as BuiltSiteRequest;
 let reply: BuiltSiteReply;
