@@ -7,7 +7,7 @@
  * number.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { freePort, siteBuildDirectory } from '../e2e/harness';
@@ -100,7 +100,14 @@ async function asProcess(copies: number) {
     const probe = (async () => {
       while (searching) {
         const asked = performance.now();
-        await fetch(`${server.url}/healthz`).then((response) => response.arrayBuffer());
+        // A server that stopped fails the search loop below, which reports it; the probe only stops.
+        const answered = await fetch(`${server.url}/healthz`)
+          .then((response) => response.arrayBuffer())
+          .then(
+            () => true,
+            () => false,
+          );
+        if (!answered) break;
         longestHealthMs = Math.max(longestHealthMs, performance.now() - asked);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
@@ -135,12 +142,15 @@ ensureCompiledServer();
 const base = readDocSections(siteBuildDirectory);
 console.log('Growth: the handbook and generated handbooks N times larger (in process unless marked "process")');
 console.log(
-  '| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: healthy / first search | process: longest /healthz wait | process: RSS peak / after |',
+  '| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: healthy / first search | process: longest /healthz wait | process: RSS peak / after | load average |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
+/** The machine's 1-minute load average: figures taken under a higher one are slower, so compare within one run. */
+const load = () => loadavg()[0]?.toFixed(1) ?? 'n/a';
 const measured = new Map<number, { search: number; answer: number }>();
 for (const copies of sizes) {
   const sections = copies === 1 ? base : largerHandbook(base, copies);
+  const loadBefore = load();
   const { engine, buildMs, longestBlockMs } = await buildAsTheServerDoes(sections);
   const { search, answer } = inProcess(engine);
   measured.set(copies, { search: search.p50, answer: answer.p50 });
@@ -148,10 +158,10 @@ for (const copies of sizes) {
   try {
     const process = await asProcess(copies);
     console.log(
-      `${row} ${seconds(process.healthyMs)} / ${seconds(process.firstSearchMs)} (${process.unavailable} x 503 meanwhile) | ${ms(process.longestHealthMs)} | ${process.residentMb.peak.toFixed(0)} / ${process.residentMb.last.toFixed(0)} MB |`,
+      `${row} ${seconds(process.healthyMs)} / ${seconds(process.firstSearchMs)} (${process.unavailable} x 503 meanwhile) | ${ms(process.longestHealthMs)} | ${process.residentMb.peak.toFixed(0)} / ${process.residentMb.last.toFixed(0)} MB | ${loadBefore} -> ${load()} |`,
     );
   } catch (error) {
-    console.log(`${row} ${(error as Error).message.split('\n')[0]} | | |`);
+    console.log(`${row} ${(error as Error).message.split('\n')[0]} | | | ${loadBefore} -> ${load()} |`);
   }
 }
 const ten = measured.get(10);

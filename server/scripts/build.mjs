@@ -30,6 +30,8 @@ export const entryPoints = {
   'copilot-report': 'src/copilot/report/cli.ts',
   /** Runs in a worker thread: reads a site build (files, hashes, doc sections) off the request path. */
   'built-site-worker': 'src/gate/built-site-worker.ts',
+  /** Runs in a worker thread: indexes sections for search when the build reader could not (src/search/engine.ts). */
+  'index-worker': 'src/search/index-worker.ts',
 };
 
 /** Builds dist/ from src/; resolves once written. */
@@ -86,7 +88,21 @@ async function prepareDocSections({ quiet }) {
       // Nothing is held in memory: only the sections are wanted.
       workerData: { siteDirectory, limits: { maxFileBytes: 0, maxTotalBytes: 0 } },
     });
-    worker.once('message', resolve);
+    // A read build's sections follow its first message in parts, each sent when asked for (src/gate/site-messages.ts).
+    let read;
+    const sections = [];
+    worker.on('message', (message) => {
+      if (message.kind === 'read') read = message;
+      else if (message.kind === 'sections') sections.push(...message.sections);
+      else if (message.kind === 'changed' || message.kind === 'failed') return resolve(message);
+      else return;
+      if (sections.length < read.sectionCount) worker.postMessage('more-sections');
+      else {
+        resolve({ kind: 'read', site: { ...read.site, sections } });
+        // Only the sections are wanted, not the search index the worker builds next.
+        void worker.terminate();
+      }
+    });
     worker.once('error', reject);
   });
   if (reply.kind !== 'read') {

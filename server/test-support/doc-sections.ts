@@ -23,7 +23,6 @@ export function docSection(page: string, pageTitle: string, heading: string, con
     level: 2,
     url: `${page}#${heading.toLowerCase().replace(/\s+/g, '-')}`,
     text: textOf(blocks),
-    code: blocks.flatMap((block) => (block.kind === 'code' ? [block.code] : [])).join('\n'),
     blocks,
     breadcrumbs: [],
     keywords: [],

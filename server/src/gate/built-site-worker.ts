@@ -4,19 +4,17 @@
  */
 import * as workerThreads from 'node:worker_threads';
 import { transferablesOf } from '../search/inverted-index.js';
-import { type IndexWithMeaning, latentTransferables } from '../search/latent-ranking.js';
+import { latentTransferables } from '../search/latent-ranking.js';
 import { indexSections } from '../search/section-terms.js';
-import { type BuiltSite, fingerprintOf, type HoldLimits, readBuiltSite } from './built-site.js';
+import { fingerprintOf, readBuiltSite } from './built-site.js';
 import { cachedDocSections } from './doc-sections-cache.js';
-
-export type BuiltSiteRequest = { siteDirectory: string; limits: HoldLimits; publicOrigin: string | undefined };
-/** `changed` when files moved while they were read: a build still being written, to be read again once quiet. */
-export type BuiltSiteReply =
-  | { kind: 'read'; site: BuiltSite }
-  | { kind: 'changed' }
-  | { kind: 'failed'; reason: string };
-/** The second message, after a `read`: the search index of its sections, or why there is none. */
-export type SearchIndexReply = { kind: 'indexed'; index: IndexWithMeaning } | { kind: 'index-failed'; reason: string };
+import {
+  type BuiltSiteReply,
+  type BuiltSiteRequest,
+  type SearchIndexReply,
+  type SiteMessage,
+  sectionsPerPart,
+} from './site-messages.js';
 
 const { parentPort, workerData } = workerThreads;
 const { siteDirectory, limits, publicOrigin } = workerData as BuiltSiteRequest;
@@ -48,7 +46,16 @@ if (reply.kind === 'read') {
       if (!untransferable(buffer)) transfer.add(buffer);
     }
 }
-parentPort?.postMessage(reply, [...transfer]);
+const post = (message: SiteMessage, transferList: ArrayBuffer[] = []) => parentPort?.postMessage(message, transferList);
+const asked = () => new Promise((resolve) => parentPort?.once('message', resolve));
+if (reply.kind === 'read') {
+  const { sections } = reply.site;
+  post({ kind: 'read', site: { ...reply.site, sections: [] }, sectionCount: sections.length }, [...transfer]);
+  for (let start = 0; start < sections.length; start += sectionsPerPart) {
+    await asked();
+    post({ kind: 'sections', sections: sections.slice(start, start + sectionsPerPart) });
+  }
+} else post(reply);
 
 if (reply.kind === 'read') {
   const { sections } = reply.site;
@@ -59,7 +66,7 @@ if (reply.kind === 'read') {
   } catch (error) {
     indexed = { kind: 'index-failed', reason: (error as Error).message };
   }
-  parentPort?.postMessage(
+  post(
     indexed,
     indexed.kind === 'indexed' ? [...transferablesOf(indexed.index), ...latentTransferables(indexed.index)] : [],
   );

@@ -91,6 +91,7 @@ export async function readBuiltSite(
   const sizes = new Map(listing.map((file) => [file.relative, file.size]));
   const files: BuiltFile[] = [];
   const pages: BuiltPage[] = [];
+  const scriptHashes = new Set<string>();
   const canonicalPaths: BuiltSite['canonicalPaths'] = [];
   const pagesHash = createHash('sha1');
   let heldBytes = 0;
@@ -103,7 +104,9 @@ export async function readBuiltSite(
     const bytes = rewritten?.bytes ?? read;
     if (file.relative.endsWith('.html')) {
       const html = bytes.toString('utf8');
-      pages.push({ relative: file.relative, html });
+      // Read again when its sections are parsed: thousands of pages are not held as text meanwhile.
+      pages.push({ relative: file.relative, html: () => readFileSync(diskPath, 'utf8') });
+      for (const hash of inlineScriptHashes([html])) scriptHashes.add(hash);
       const canonicalPath = canonicalPathOf(`/${file.relative}`, html);
       if (canonicalPath !== undefined) canonicalPaths.push([`/${file.relative}`, canonicalPath]);
     }
@@ -142,7 +145,7 @@ export async function readBuiltSite(
     fingerprint: fingerprintOfListing(listing),
     builtAt,
     files,
-    scriptHashes: inlineScriptHashes(pages.map((page) => page.html)),
+    scriptHashes: [...scriptHashes].sort(),
     canonicalPaths,
     sections: await sectionsOf(pages, sectionsKey),
     sectionsKey,

@@ -4,9 +4,10 @@ import type { DocSection } from '../search/doc-page.js';
 import { buildSearchEngineInBackground, type SearchEngine, searchEngineFromIndex } from '../search/engine.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { searchBeingBuilt } from '../search/search-being-built.js';
+import { shareRepeatedStrings } from '../search/shared-strings.js';
 import { startWorker } from '../search/worker-source.js';
-import type { HoldLimits } from './built-site.js';
-import type { BuiltSiteReply, BuiltSiteRequest, SearchIndexReply } from './built-site-worker.js';
+import type { BuiltSite, HoldLimits } from './built-site.js';
+import { type BuiltSiteReply, type BuiltSiteRequest, moreSections, type SiteMessage } from './site-messages.js';
 import { type SiteSnapshot, siteSnapshot } from './site-snapshot.js';
 
 export type SiteFollower = {
@@ -55,12 +56,27 @@ function readInWorker(request: BuiltSiteRequest): Reading {
     index(reason);
   };
   const worker = startWorker(new URL('./built-site-worker.js', import.meta.url), request, 1024);
-  worker.on('message', (reply: BuiltSiteReply | SearchIndexReply) => {
-    if (reply.kind === 'indexed') index(reply.index);
-    else if (reply.kind === 'index-failed') index(reply.reason);
-    else {
-      site(reply);
-      if (reply.kind !== 'read') index('the build was not read');
+  let read: { site: BuiltSite; sectionCount: number } | undefined;
+  const sections: DocSection[] = [];
+  /** The next part of the sections, asked for on a later turn of the event loop than the last one's arrival. */
+  const askForSections = () => setImmediate(() => worker.postMessage(moreSections));
+  const haveSections = () => {
+    if (!read || sections.length < read.sectionCount) return false;
+    site({ kind: 'read', site: { ...read.site, sections } });
+    return true;
+  };
+  worker.on('message', (message: SiteMessage) => {
+    if (message.kind === 'indexed') index(message.index);
+    else if (message.kind === 'index-failed') index(message.reason);
+    else if (message.kind === 'read') {
+      read = message;
+      if (!haveSections()) askForSections();
+    } else if (message.kind === 'sections') {
+      sections.push(...message.sections);
+      if (!haveSections()) askForSections();
+    } else {
+      site(message);
+      index('the build was not read');
     }
   });
   worker.once('error', (error) => failed(error.message));
@@ -73,6 +89,7 @@ async function searchOf(
   sections: readonly DocSection[],
   index: Promise<IndexWithMeaning | string>,
 ): Promise<SearchEngine> {
+  await shareRepeatedStrings(sections);
   const read = await index;
   return typeof read === 'string' ? buildSearchEngineInBackground(sections) : searchEngineFromIndex(sections, read);
 }

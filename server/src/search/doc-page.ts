@@ -22,8 +22,7 @@ export type DocSection = {
   url: string;
   /** Everything the section shows, code included, as plain text. */
   text: string;
-  /** The text of its code blocks alone. */
-  code: string;
+  /** What it shows, block by block; its code blocks are `codeOf` it. */
   blocks: Block[];
   breadcrumbs: string[];
   /** The page's front matter `keywords`: the names the team also uses for its subject. */
@@ -145,7 +144,7 @@ export function readDocPageSections(html: string, fallbackPath: string): DocSect
     .filter(Boolean);
   const description = collapse($('meta[name="description"]').attr('content') ?? '') || undefined;
 
-  type Draft = Omit<DocSection, 'text' | 'code'> & { parts: string[] };
+  type Draft = Omit<DocSection, 'text'> & { parts: string[] };
   const intro: Draft = {
     id: pageUrl,
     pageTitle,
@@ -189,9 +188,9 @@ export function readDocPageSections(html: string, fallbackPath: string): DocSect
     else if (child.type === 'text' && collapse(child.data))
       section.blocks.push({ kind: 'text', markdown: collapse(child.data) });
   }
-  return drafts.map(({ parts, ...section }) => ({
-    ...section,
-    text: collapse(parts.join(' ')),
-    code: section.blocks.flatMap((block) => (block.kind === 'code' ? [block.code] : [])).join('\n'),
-  }));
+  return drafts.map(({ parts, ...section }) => ({ ...section, text: collapse(parts.join(' ')) }));
 }
+
+/** The text of a section's code blocks alone: derived, not kept, as it repeats part of the text. */
+export const codeOf = (section: DocSection) =>
+  section.blocks.flatMap((block) => (block.kind === 'code' ? [block.code] : [])).join('\n');

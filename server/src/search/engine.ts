@@ -1,13 +1,16 @@
 import SearchableMap from 'minisearch/SearchableMap';
-import { numbersAsDigits, stem, termsOfWord, words } from './analyze.js';
+import { stem } from './analyze.js';
 import type { DocSection } from './doc-page.js';
 import { indexMatcher, type TermQuery } from './index-query.js';
 import { indexSectionsInWorker } from './index-worker-client.js';
 import type { PackedIndex } from './inverted-index.js';
 import { type IndexWithMeaning, latentRanker } from './latent-ranking.js';
 import { coverageShare, type QueryTerm, queryTerms } from './query.js';
+import { type SectionLookups, sectionKey, sectionLookups, sectionLookupsInTurns } from './section-lookups.js';
 import { fieldBoosts, indexSections } from './section-terms.js';
 import { isRootRelative, pageKey, parseDocUrl } from './urls.js';
+
+export { searchNameOf } from './section-lookups.js';
 
 /** A section the query found, with what matched: the evidence for coverage and for choosing what to quote. */
 export type SearchHit = DocSection & {
@@ -76,22 +79,10 @@ function spellingMapOf(
   return map;
 }
 
-/**
- * The words a title or heading is known by, in no order: what a query must hold, and only that, to name it. A joined
- * word counts by its parts, as a query's own terms do.
- */
-export function searchNameOf(text: string): string {
-  const terms = numbersAsDigits(words(text)).flatMap((word) => {
-    const [whole, ...parts] = termsOfWord(word);
-    return parts.length ? parts : whole === undefined ? [] : [whole];
-  });
-  return [...new Set(terms)].sort().join(' ');
-}
-
 /** The docs search over the sections of one build, built at once (start-up, tests). */
 export function createSearchEngine(sections: readonly DocSection[]): SearchEngine {
   const index = indexSections(sections);
-  return searchEngineOver(sections, index, spellingMapOf(index));
+  return searchEngineOver(sections, index, spellingMapOf(index), sectionLookups(sections));
 }
 
 /**
@@ -107,7 +98,7 @@ export async function searchEngineFromIndex(
     spellingMapOf(index, start, Math.min(index.spellingWords.length, start + spellingChunk), spelling);
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return searchEngineOver(sections, index, spelling);
+  return searchEngineOver(sections, index, spelling, await sectionLookupsInTurns(sections));
 }
 
 /** The same, its index built in a worker thread so that requests go on being answered meanwhile. */
@@ -120,6 +111,7 @@ function searchEngineOver(
   sections: readonly DocSection[],
   index: IndexWithMeaning,
   spelling: SearchableMap<number>,
+  lookups: SectionLookups,
 ): SearchEngine {
   const matcher = indexMatcher(index);
   const nearness = latentRanker(index);
@@ -147,25 +139,7 @@ function searchEngineOver(
     return best ? stem(best.word) : undefined;
   };
 
-  const sectionKey = (url: string) => {
-    const { path, anchor } = parseDocUrl(url);
-    return `${pageKey(path)}#${anchor ?? ''}`;
-  };
-  const sectionsByUrl = new Map(sections.map((section) => [sectionKey(section.url), section]));
-  const pageKeys = sections.map((section) => pageKey(section.pageUrl));
-  // A query that is a page's title or a section's heading, word for word, asks for that page or section.
-  const namedBy = new Map<string, { titles: Set<number>; headings: Set<number> }>();
-  const addName = (text: string, id: number, kind: 'titles' | 'headings') => {
-    const name = searchNameOf(text);
-    if (!name) return;
-    const entry = namedBy.get(name) ?? { titles: new Set(), headings: new Set() };
-    entry[kind].add(id);
-    namedBy.set(name, entry);
-  };
-  sections.forEach((section, id) => {
-    if (section.level === 1) addName(section.pageTitle, id, 'titles');
-    if (section.heading) addName(section.heading, id, 'headings');
-  });
+  const { sectionsByUrl, pageKeys, pageOf, namedBy } = lookups;
   /** 2 for the intro of the page the query names, 1 for a section it names, 0 otherwise. */
   const namedRank = (terms: readonly QueryTerm[]) => {
     const named = namedBy.get(
@@ -173,14 +147,7 @@ function searchEngineOver(
     );
     return (id: number) => (named?.titles.has(id) ? 2 : named?.headings.has(id) ? 1 : 0);
   };
-  const pageIds = new Map<string, number>();
-  const pageOf = Int32Array.from(pageKeys, (key) => {
-    const known = pageIds.get(key);
-    if (known !== undefined) return known;
-    pageIds.set(key, pageIds.size);
-    return pageIds.size - 1;
-  });
-  const pageScore = new Float64Array(pageIds.size);
+  const pageScore = new Float64Array(lookups.pageCount);
 
   /** A query's terms; a pasted log's tail adds nothing a reader asked, so only the first part counts. */
   const queryTermsOf = (query: string) =>

@@ -1,5 +1,5 @@
 import { analyze, words } from './analyze.js';
-import type { DocSection } from './doc-page.js';
+import { codeOf, type DocSection } from './doc-page.js';
 import { type DocumentTerms, packIndex } from './inverted-index.js';
 import { type IndexWithMeaning, withLatentSemantics } from './latent-ranking.js';
 
@@ -17,13 +17,14 @@ export const headingPath = (section: DocSection) =>
 
 /** The terms of each field of a section, in the order of `fieldBoosts`. */
 function fieldTexts(section: DocSection): string[][] {
+  const code = codeOf(section);
   const texts: Record<keyof typeof fieldBoosts, string[]> = {
     title: analyze(section.pageTitle),
     headings: analyze(headingPath(section)),
     // A page's keywords name its subject as a whole: they go with its intro, and lift its sections through the page.
     keywords: section.level === 1 ? analyze(section.keywords.join(' ')) : [],
-    body: analyze(section.text.replace(section.code, ' ')),
-    code: analyze(section.code),
+    body: analyze(section.text.replace(code, ' ')),
+    code: analyze(code),
   };
   return fields.map((field) => texts[field]);
 }

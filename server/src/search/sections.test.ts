@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from './doc-page.js';
 import { readDocSections } from './sections.js';
 
 const siteDirectory = fileURLToPath(new URL('../../../site/build', import.meta.url));
@@ -77,7 +78,7 @@ describe('readDocSections on the built site', () => {
     const code = expiry?.blocks.find((block) => block.kind === 'code');
     expect(code).toMatchObject({ kind: 'code', language: 'ts' });
     expect(code?.kind === 'code' && code.code.split('\n').length).toBeGreaterThan(1);
-    expect(expiry?.code).toContain("import { Timestamp } from 'firebase-admin/firestore';");
+    expect(expiry && codeOf(expiry)).toContain("import { Timestamp } from 'firebase-admin/firestore';");
     const prose = expiry?.blocks.find((block) => block.kind === 'text');
     expect(prose?.kind === 'text' && prose.markdown).toContain('`expireAt`');
   });

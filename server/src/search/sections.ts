@@ -7,8 +7,11 @@ export type { DocSection } from './doc-page.js';
 /** Generated pages that are not docs, by their folder in the build. */
 const generatedPages = [/^search$/, /^docs$/, /^tags(\/|$)/];
 
-/** A file of the build by its path relative to the build (`/`-separated), with its text. */
-export type BuiltPage = { relative: string; html: string };
+/**
+ * A file of the build by its path relative to the build (`/`-separated), and how to read its text: read when parsed,
+ * one page at a time, so that a handbook of thousands of pages is never held as HTML all at once.
+ */
+export type BuiltPage = { relative: string; html: () => string };
 
 /** The folder of a doc page's index.html ("koajs" for "koajs/index.html"), or undefined for any other file. */
 function docPageFolder(relative: string): string | undefined {
@@ -27,7 +30,7 @@ export function docSectionsOf(files: Iterable<BuiltPage>): DocSection[] {
   });
   return pages
     .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0))
-    .flatMap((page) => readDocPageSections(page.html, urlPathOf(page.folder)));
+    .flatMap((page) => readDocPageSections(page.html(), urlPathOf(page.folder)));
 }
 
 /** Every section of every doc page in a built Docusaurus site (the folder holding index.html and 404.html). */
@@ -35,6 +38,6 @@ export function readDocSections(siteDirectory: string): DocSection[] {
   const pages = readdirSync(siteDirectory, { recursive: true, encoding: 'utf8' })
     .map((entry) => entry.split(path.sep).join('/'))
     .filter((relative) => docPageFolder(relative) !== undefined)
-    .map((relative) => ({ relative, html: readFileSync(path.join(siteDirectory, relative), 'utf8') }));
+    .map((relative) => ({ relative, html: () => readFileSync(path.join(siteDirectory, relative), 'utf8') }));
   return docSectionsOf(pages);
 }

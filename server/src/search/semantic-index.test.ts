@@ -14,7 +14,6 @@ const section = (id: string, pageTitle: string, heading: string, text: string): 
   level: 2,
   url: `/${id}#${heading.toLowerCase().replace(/\s+/g, '-')}`,
   text,
-  code: '',
   blocks: [{ kind: 'text', markdown: text }],
   breadcrumbs: [],
   keywords: [],

@@ -1,0 +1,100 @@
+import { numbersAsDigits, termsOfWord, words } from './analyze.js';
+import type { DocSection } from './doc-page.js';
+import { pageKey, parseDocUrl } from './urls.js';
+
+/** What the search looks sections up by, made once per build. */
+export type SectionLookups = {
+  /** By `sectionKey` of their URL. */
+  sectionsByUrl: Map<string, DocSection>;
+  /** Each section's page, as `pageKey` gives it. */
+  pageKeys: string[];
+  /** Each section's page as a number, for per-page sums. */
+  pageOf: Int32Array;
+  pageCount: number;
+  /** The sections whose page title (intros) or heading a query names word for word, by `searchNameOf` the name. */
+  namedBy: Map<string, { titles: Set<number>; headings: Set<number> }>;
+};
+
+/** Sections looked at per turn of the event loop when the lookups are made in the background. */
+const chunk = 1000;
+
+/**
+ * The words a title or heading is known by, in no order: what a query must hold, and only that, to name it. A joined
+ * word counts by its parts, as a query's own terms do.
+ */
+export function searchNameOf(text: string): string {
+  const terms = numbersAsDigits(words(text)).flatMap((word) => {
+    const [whole, ...parts] = termsOfWord(word);
+    return parts.length ? parts : whole === undefined ? [] : [whole];
+  });
+  return [...new Set(terms)].sort().join(' ');
+}
+
+/** One key per section whatever the link's form (see `pageKey`). */
+export const sectionKey = (url: string) => {
+  const { path, anchor } = parseDocUrl(url);
+  return `${pageKey(path)}#${anchor ?? ''}`;
+};
+
+/** Makes the lookups a chunk of sections at a time, yielding between chunks. */
+function* lookupSteps(sections: readonly DocSection[], into: SectionLookups): Generator<void> {
+  const pageIds = new Map<string, number>();
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (name === undefined) {
+      name = searchNameOf(text);
+      names.set(text, name);
+    }
+    return name;
+  };
+  const addName = (text: string, id: number, kind: 'titles' | 'headings') => {
+    const name = nameOf(text);
+    if (!name) return;
+    const entry = into.namedBy.get(name) ?? { titles: new Set(), headings: new Set() };
+    entry[kind].add(id);
+    into.namedBy.set(name, entry);
+  };
+  for (let start = 0; start < sections.length; start += chunk) {
+    const end = Math.min(sections.length, start + chunk);
+    for (let id = start; id < end; id += 1) {
+      const section = sections[id];
+      if (!section) continue;
+      into.sectionsByUrl.set(sectionKey(section.url), section);
+      const key = pageKey(section.pageUrl);
+      into.pageKeys[id] = key;
+      let page = pageIds.get(key);
+      if (page === undefined) {
+        page = pageIds.size;
+        pageIds.set(key, page);
+      }
+      into.pageOf[id] = page;
+      if (section.level === 1) addName(section.pageTitle, id, 'titles');
+      if (section.heading) addName(section.heading, id, 'headings');
+    }
+    into.pageCount = pageIds.size;
+    yield;
+  }
+}
+
+const emptyLookups = (sections: readonly DocSection[]): SectionLookups => ({
+  sectionsByUrl: new Map(),
+  pageKeys: new Array<string>(sections.length).fill(''),
+  pageOf: new Int32Array(sections.length),
+  pageCount: 0,
+  namedBy: new Map(),
+});
+
+/** The lookups of a build's sections, made at once (start-up, tests). */
+export function sectionLookups(sections: readonly DocSection[]): SectionLookups {
+  const lookups = emptyLookups(sections);
+  for (const _ of lookupSteps(sections, lookups));
+  return lookups;
+}
+
+/** The same, a thousand sections per turn of the event loop, so that requests go on being answered meanwhile. */
+export async function sectionLookupsInTurns(sections: readonly DocSection[]): Promise<SectionLookups> {
+  const lookups = emptyLookups(sections);
+  for (const _ of lookupSteps(sections, lookups)) await new Promise((resolve) => setImmediate(resolve));
+  return lookups;
+}
