@@ -33,8 +33,9 @@ function freePort(): Promise<number> {
 async function waitUntilReady(baseUrl: string, exited: () => boolean) {
   const deadline = Date.now() + startLimitMs;
   while (Date.now() < deadline && !exited()) {
+    // Ready, and its first search index in (pages are served before it; questions wait for it).
     const ready = await fetch(`${baseUrl}/readyz`).then(
-      (response) => response.ok,
+      async (response) => response.ok && ((await response.json()) as { search?: string }).search === 'ready',
       () => false,
     );
     if (ready) return;

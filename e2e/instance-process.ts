@@ -72,11 +72,22 @@ export async function startInstance(options: {
       (response) => response.ok,
       () => false,
     );
-    if (healthy) return instance;
+    if (healthy && (await searchIndexed(url))) return instance;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await instance.stop('SIGKILL');
   throw new Error('the instance did not become healthy within 30 s');
+}
+
+/**
+ * Whether the instance's first search index is in (a test asks questions at once; before it, 503 by design). An
+ * instance whose database is away still says so: its readiness probe answers 503 with the same field.
+ */
+async function searchIndexed(url: string) {
+  return fetch(`${url}/readyz`).then(
+    async (response) => ((await response.json()) as { search?: string }).search === 'ready',
+    () => false,
+  );
 }
 
 /**

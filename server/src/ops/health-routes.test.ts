@@ -40,7 +40,11 @@ describe('/healthz and /readyz', () => {
     const ready = await app.inject('/readyz');
     expect(ready.statusCode).toBe(200);
     expect(ready.headers['cache-control']).toBe('no-store');
-    expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', storage: 'ok', site: 'ok' } });
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', storage: 'ok', site: 'ok' },
+      search: 'ready',
+    });
     await store.close();
   });
 
@@ -72,6 +76,7 @@ describe('/healthz and /readyz', () => {
     expect(ready.json()).toEqual({
       status: 'unavailable',
       checks: { database: 'unreachable', storage: 'ok', site: 'ok' },
+      search: 'ready',
     });
     expect((await app.inject('/healthz')).statusCode).toBe(200);
   });
@@ -94,6 +99,17 @@ describe('/healthz and /readyz', () => {
     // Once the connection attempt has failed, closing the store need not wait for it.
     await silent.close();
     await new Promise((resolve) => setTimeout(resolve, 100));
+    await store.close();
+  });
+
+  it('saysTheSearchIsIndexingWithoutMakingTheServerUnready: pages are served meanwhile', async () => {
+    const store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    const indexing = Fastify({ logger: false });
+    registerHealthRoutes(indexing, { store, siteLoaded: () => true, searchIndexed: () => false });
+    const ready = await indexing.inject('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ status: 'ready', search: 'indexing' });
+    await indexing.close();
     await store.close();
   });
 
@@ -130,6 +146,7 @@ describe('/healthz and /readyz', () => {
     expect(failing.json()).toEqual({
       status: 'unavailable',
       checks: { database: 'ok', storage: 'writes failing: no space left (5 s ago)', site: 'ok' },
+      search: 'ready',
     });
     clock += 60_000;
     expect((await app.inject('/readyz')).statusCode).toBe(200);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { zodSerialized } from '../response-schemas.js';
+import { searchIsReady } from '../search/search-being-built.js';
 import type { Store } from '../store/database.js';
 import { watchWriteFailures } from './write-failures.js';
 
@@ -15,6 +16,8 @@ const liveness = zodSerialized({ response: { 200: z.strictObject({ status: z.lit
 const readiness = z.strictObject({
   status: z.enum(['ready', 'unavailable']),
   checks: z.strictObject({ database: z.string(), storage: z.string(), site: z.string() }),
+  /** Whether the first search index is in; not a check: pages are served meanwhile, search answers 503. */
+  search: z.enum(['ready', 'indexing']),
 });
 
 /**
@@ -26,7 +29,7 @@ const readiness = z.strictObject({
  */
 export function registerHealthRoutes(
   app: FastifyInstance,
-  options: { store: Store; siteLoaded: () => boolean; now?: () => number },
+  options: { store: Store; siteLoaded: () => boolean; searchIndexed?: () => boolean; now?: () => number },
 ) {
   const writeFailures = watchWriteFailures(app, options.now);
   app.get('/healthz', liveness, async (_request, reply) =>
@@ -58,7 +61,11 @@ export function registerHealthRoutes(
     return reply
       .header('cache-control', 'no-store')
       .code(ready ? 200 : 503)
-      .send({ status: ready ? 'ready' : 'unavailable', checks });
+      .send({
+        status: ready ? 'ready' : 'unavailable',
+        checks,
+        search: (options.searchIndexed?.() ?? true) ? 'ready' : 'indexing',
+      });
   });
 }
 
@@ -66,7 +73,11 @@ export function registerHealthRoutes(
 export const healthPlugin = fp(
   async (app) => {
     const { store, site } = app;
-    registerHealthRoutes(app, { store, siteLoaded: () => site.current().files.size > 0 });
+    registerHealthRoutes(app, {
+      store,
+      siteLoaded: () => site.current().files.size > 0,
+      searchIndexed: () => searchIsReady(site.current().search),
+    });
   },
   { name: 'health', fastify: '5.x', dependencies: ['store', 'site'], decorators: { fastify: ['store', 'site'] } },
 );
