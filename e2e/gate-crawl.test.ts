@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { builtMarkdownOrigin } from '@acme/contract';
 import { describe, expect } from 'vitest';
 import { test } from './fixtures';
 import { listSiteFiles, siteBuildDirectory } from './harness';
@@ -46,7 +47,12 @@ describe('every file of the built site', () => {
       expect(response.statusCode, file).toBe(servedAs === '/404.html' ? 404 : 200);
       const body =
         response.headers['content-encoding'] === 'gzip' ? gunzipSync(response.rawPayload) : response.rawPayload;
-      expect(body.equals(readFileSync(path.join(siteBuildDirectory, servedAs))), file).toBe(true);
+      const built = readFileSync(path.join(siteBuildDirectory, servedAs));
+      // The Markdown pages and llms.txt link to the server's own origin, written over the build's stand-in.
+      const expected = /(\.md|\/llms(-full)?\.txt)$/.test(servedAs)
+        ? Buffer.from(built.toString('utf8').replaceAll(builtMarkdownOrigin, server.config.publicUrl.origin))
+        : built;
+      expect(body.equals(expected), file).toBe(true);
     }
   });
 });
