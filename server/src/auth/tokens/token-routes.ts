@@ -21,7 +21,7 @@ import {
   type PersonalTokenRow,
 } from '../../store/personal-tokens.js';
 import { requireAllowedViewer } from '../guards.js';
-import { ownerKeyOf } from '../reader-identity.js';
+import { identityOf, ownerKeyOf } from '../reader-identity.js';
 import type { Viewer } from '../viewer.js';
 import { mintPersonalToken } from './personal-token.js';
 
@@ -93,12 +93,7 @@ export const tokenRoutes = fp(
         const minted = mintPersonalToken();
         const row = await createPersonalToken(db, {
           id: minted.id,
-          owner,
-          issuer: session.issuer,
-          subject: session.subject,
-          email: session.email,
-          emailVerified: session.emailVerified,
-          hostedDomain: session.hostedDomain,
+          ...identityOf(session),
           name: request.body.name,
           secretHash: minted.secretHash,
           expiresAt: new Date(now.getTime() + request.body.expiresInDays * day),
