@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type AnswerConfidence, ApiError, type HandbookSearchPart, storableText, textOfContent } from '@acme/contract';
+import {
+  type AnswerConfidence,
+  ApiError,
+  errorDetails,
+  type HandbookSearchPart,
+  storableText,
+  textOfContent,
+} from '@acme/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import {
   getThreadWithMessages,
@@ -76,9 +83,7 @@ export async function appendMessage(
       if (!parent) {
         throw new ApiError(
           'bad_request:parent_id',
-          message.role === 'user'
-            ? 'A question follows an answer of the same chat (or nothing, for the first).'
-            : 'An answer follows a question of the same chat.',
+          message.role === 'user' ? errorDetails.place.questionAfterAnswer : errorDetails.place.answerAfterQuestion,
         );
       }
     }

@@ -2,6 +2,7 @@ import {
   type CreatedToken,
   createdTokenSchema,
   createTokenRequestSchema,
+  errorDetails,
   maxTokensPerReader,
   type PersonalToken,
   type TokenList,
@@ -61,7 +62,7 @@ export const tokenRoutes = fp(
     app.addHook('onRequest', async (request, reply) => {
       // Not reachable while token-scope.ts leaves this API out; kept so that widening that list cannot open it.
       if (request.viewer.state === 'signed-in' && request.viewer.personalTokenId !== undefined) {
-        return sendApiError(reply, 'unauthorized:session', 'Sign in to the handbook to manage access tokens.');
+        return sendApiError(reply, 'unauthorized:session', errorDetails.guard.tokensNeedSession);
       }
     });
     const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -84,11 +85,7 @@ export const tokenRoutes = fp(
         const owner = ownerKeyOf(session);
         const now = new Date();
         if ((await countLivePersonalTokens(db, { owner, now })) >= maxTokensPerReader) {
-          return sendApiError(
-            reply,
-            'conflict:token_limit',
-            `You have ${maxTokensPerReader} tokens, the most one reader may hold; revoke one you no longer use.`,
-          );
+          return sendApiError(reply, 'conflict:token_limit', errorDetails.tokenLimit(maxTokensPerReader));
         }
         const minted = mintPersonalToken();
         const row = await createPersonalToken(db, {

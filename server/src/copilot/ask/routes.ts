@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, type AskAiResponse, askAiRequestSchema, askAiResponseSchema } from '@acme/contract';
+import { ApiError, type AskAiResponse, askAiRequestSchema, askAiResponseSchema, errorDetails } from '@acme/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
 import { errorResponses } from '../../response-schemas.js';
-import { questionBodyLimit, tooLargeAdvice } from '../copilot.js';
+import { questionBodyLimit } from '../copilot.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { readerOf } from '../reader.js';
@@ -16,7 +16,13 @@ const askAgainAfterSeconds = 1;
 /** POST /api/askAi, spec section 7's call: stateless, for scripts; the whole answer at once as `{data}`. */
 export async function askRoute(app: FastifyInstance) {
   const { copilot } = app;
-  app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:ask', internal: 'internal:ask', tooLargeAdvice }));
+  app.setErrorHandler(
+    apiErrorHandler({
+      badRequest: 'bad_request:ask',
+      internal: 'internal:ask',
+      tooLarge: errorDetails.requestBody.questionTooLarge,
+    }),
+  );
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/askAi',
     {
