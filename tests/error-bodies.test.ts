@@ -77,8 +77,8 @@ describe('error bodies', () => {
 
   it.each([
     ["new ApiError('bad_request:parent_id', 'parentId must be an answer.')", 'in place'],
-    ["sendApiError(reply, 'forbidden:origin', `Use ${feature} from the handbook itself.`)", 'in place'],
-    ['throw refused(`${label}: the image is empty`)', 'in place'],
+    ["sendApiError(reply, 'forbidden:origin', `Use search from the handbook itself.`)", 'in place'],
+    ['throw refused(`attachments.0: the image is empty`)', 'in place'],
     ["return { kind: 'bad-request', reason: 'Bad path.' as ErrorDetail }", 'outside the registry'],
     ['const words = text as unknown as ErrorDetail;', 'outside the registry'],
   ])('finds a detail message of its own: %s', (source, kind) => {
