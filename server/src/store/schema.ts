@@ -2,18 +2,26 @@ import { type AnswerConfidence, answerConfidences, type HandbookSearchPart } fro
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
+/**
+ * An account as the identity provider described it at sign-in: its `iss` and `sub`, which never change for one account
+ * (ownerKeyOf), and the address with what the access policy reads, never used for ownership. A session holds it, and
+ * so does every grant made in one (a personal token, an OAuth code), so that each use is checked against the policy.
+ */
+const accountColumns = () => ({
+  issuer: text('issuer').notNull(),
+  subject: text('subject').notNull(),
+  email: text('email').notNull(),
+  emailVerified: boolean('email_verified').notNull(),
+  hostedDomain: text('hosted_domain'),
+});
+
 /** Sign-in sessions. The cookie holds an opaque id; only its hash is stored, so a leaked table opens no session. */
 export const sessions = pgTable(
   'sessions',
   {
     idHash: text('id_hash').primaryKey(),
-    /** Who signed in: the identity provider's `iss` and `sub`, which never change for one account (ownerKeyOf). */
-    issuer: text('issuer').notNull(),
-    subject: text('subject').notNull(),
-    /** The address as the identity provider sent it: for the access policy and for display, never for ownership. */
-    email: text('email').notNull(),
-    emailVerified: boolean('email_verified').notNull(),
-    hostedDomain: text('hosted_domain'),
+    /** Who signed in; the address is also shown to them. */
+    ...accountColumns(),
     name: text('name'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
@@ -216,11 +224,7 @@ export const personalTokens = pgTable(
     id: text('id').primaryKey(),
     /** ownerKeyOf the reader who made it: the key their threads and limits are under. */
     owner: text('owner').notNull(),
-    issuer: text('issuer').notNull(),
-    subject: text('subject').notNull(),
-    email: text('email').notNull(),
-    emailVerified: boolean('email_verified').notNull(),
-    hostedDomain: text('hosted_domain'),
+    ...accountColumns(),
     /** The reader's own label for it ("laptop Claude Code"). */
     name: text('name').notNull(),
     secretHash: text('secret_hash').notNull(),
@@ -267,11 +271,7 @@ export const oauthCodes = pgTable('oauth_codes', {
   codeChallenge: text('code_challenge').notNull(),
   resource: text('resource').notNull(),
   owner: text('owner').notNull(),
-  issuer: text('issuer').notNull(),
-  subject: text('subject').notNull(),
-  email: text('email').notNull(),
-  emailVerified: boolean('email_verified').notNull(),
-  hostedDomain: text('hosted_domain'),
+  ...accountColumns(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   tokenId: text('token_id'),
