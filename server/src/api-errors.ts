@@ -54,7 +54,7 @@ const bodyProblems: Record<string, ErrorDetail> = {
 function validationIssues(error: FastifyError): RequestIssue[] {
   return (error.validation ?? []).map((entry) => ({
     path: entry.instancePath.split('/').filter(Boolean),
-    message: entry.message ?? 'is not valid',
+    message: entry.message,
   }));
 }
 

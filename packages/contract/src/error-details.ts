@@ -10,14 +10,14 @@ export type ErrorDetail = string & { readonly [detailMark]: true };
 
 const detail = (text: string) => text as ErrorDetail;
 
-/** Where a request went wrong (`attachments.0`, `body.q`) and what is wrong there. */
-export type RequestIssue = { path: readonly PropertyKey[]; message: string };
+/** Where a request went wrong (`attachments.0`, `body.q`) and what is wrong there, as its schema says it. */
+export type RequestIssue = { path: readonly PropertyKey[]; message?: string | undefined };
 
 /** The features a signed-in reader's API serves, as the guard names them. */
 export type GuardedFeature = 'Dev Copilot' | 'search' | 'access tokens' | 'the handbook';
 
-const atPath = (issue: RequestIssue) =>
-  issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
+const atPath = ({ path, message = 'is not valid' }: RequestIssue) =>
+  path.length ? `${path.map(String).join('.')}: ${message}` : message;
 
 const megabytes = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
 
