@@ -30,7 +30,7 @@ export async function seedInsightsHistory(db: Database, now: Date) {
       const confidence = confidences[(day * 3 + index) % confidences.length] ?? null;
       rows.push({
         id: `history-${day}-${index}`,
-        owner: `reader-${index % 3}`,
+        reader: `reader-${index % 3}`,
         question: `How do I rotate the key of service${day % 5} step${index}?`,
         mode: 'docs-only',
         covered: confidence === null ? index % 2 === 0 : confidence === 'answered',
@@ -47,7 +47,7 @@ export async function seedInsightsHistory(db: Database, now: Date) {
       });
       searches.push({
         id: `search-${day}-${index}`,
-        owner: `reader-${index % 3}`,
+        reader: `reader-${index % 3}`,
         query: [`Kubectl`, `kubectl`, `typesense key`, `TTL limits`][(day + index) % 4] ?? 'x',
         resultCount: (day + index) % 3 === 0 ? 0 : 4,
         clicked: (day + index) % 5 === 0,
@@ -58,7 +58,7 @@ export async function seedInsightsHistory(db: Database, now: Date) {
   await db.insert(questions).values(rows);
   await db.insert(searchQueries).values(searches);
   await recordSearchQuery(db, {
-    owner: 'reader-1',
+    reader: 'reader-1',
     query: `npm token=${leakedToken}`,
     resultCount: 2,
     at: ago(now, 5),
@@ -78,27 +78,27 @@ const troubleshooting: Source = {
 export async function ratedDownConversation(
   db: Database,
   {
-    owner,
+    reader,
     question,
     comment,
     at,
     source = troubleshooting,
     confidence = 'none',
-  }: { owner: string; question: string; comment: string; at?: Date; source?: Source; confidence?: AnswerConfidence },
+  }: { reader: string; question: string; comment: string; at?: Date; source?: Source; confidence?: AnswerConfidence },
 ) {
-  const thread = await createThread(db, { owner });
+  const thread = await createThread(db, { reader });
   const asked = await appendMessage(db, {
-    owner,
+    reader,
     threadId: thread.id,
     message: { parentId: null, role: 'user', content: [{ type: 'text', text: question }] },
   });
   const answer = await appendMessage(db, {
-    owner,
+    reader,
     threadId: thread.id,
     message: { parentId: asked.id, role: 'assistant', content: [], sources: [source] },
   });
   await recordQuestion(db, {
-    owner,
+    reader,
     question,
     mode: 'docs-only',
     covered: confidence === 'answered',
@@ -107,7 +107,7 @@ export async function ratedDownConversation(
     sources: [source],
     answerMessageId: answer.id,
   });
-  await setFeedback(db, { owner, messageId: answer.id, rating: 'negative', comment });
+  await setFeedback(db, { reader, messageId: answer.id, rating: 'negative', comment });
   if (at) {
     await db.update(questions).set({ createdAt: at }).where(eq(questions.answerMessageId, answer.id));
     await db.update(feedback).set({ updatedAt: at }).where(eq(feedback.messageId, answer.id));

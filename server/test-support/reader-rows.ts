@@ -4,7 +4,7 @@ import { createSession, type NewSession } from '../src/store/sessions.js';
 
 /** One allowed reader's identity as the rows made in their session carry it (tokens, OAuth codes and grants). */
 export const adaIdentity = {
-  owner: 'oidc:https://accounts.acme.example#ada',
+  reader: 'oidc:https://accounts.acme.example#ada',
   issuer: 'https://accounts.acme.example',
   subject: 'ada',
   email: 'ada@acme.example',

@@ -20,7 +20,7 @@ const dayMs = 86_400_000;
 async function seed(db: Database) {
   const unanswered = (question: string, answerMessageId: string, confidence?: 'closest' | 'none') =>
     recordQuestion(db, {
-      owner: ada,
+      reader: ada,
       question,
       mode: 'docs-only',
       covered: false,
@@ -33,22 +33,22 @@ async function seed(db: Database) {
   await unanswered('Typesense api key rotate schedule', 'a3', 'none');
   const ratedDown = { source: cliSource, confidence: 'answered' } as const;
   await ratedDownConversation(db, {
-    owner: ada,
+    reader: ada,
     question: 'Why does npm say E401?',
     comment: `Too vague, token=${leakedToken}`,
     ...ratedDown,
   });
   const deleted = await ratedDownConversation(db, {
-    owner: bob,
+    reader: bob,
     question: 'A question bob later deleted',
     comment: 'bob deleted this',
     ...ratedDown,
   });
-  await deleteThread(db, { owner: bob, threadId: deleted });
+  await deleteThread(db, { reader: bob, threadId: deleted });
   // Ten days ago: in the 30-day period, not in the 7-day one.
   await db.insert(questions).values({
     id: 'old',
-    owner: bob,
+    reader: bob,
     question: 'An old covered question',
     mode: 'model',
     covered: true,
@@ -56,12 +56,12 @@ async function seed(db: Database) {
     answerMessageId: 'old-answer',
     createdAt: new Date(Date.now() - 10 * dayMs),
   });
-  await recordSearchQuery(db, { owner: ada, query: 'kubectl', resultCount: 0 });
-  await recordSearchQuery(db, { owner: bob, query: 'Kubectl', resultCount: 0 });
-  await recordSearchQuery(db, { owner: ada, query: 'typesense', resultCount: 3 });
-  await recordSearchQuery(db, { owner: ada, query: `npm token=${leakedToken}`, resultCount: 2 });
-  await recordSearchQuery(db, { owner: bob, query: 'deploy', resultCount: 5 });
-  await markSearchResultOpened(db, { owner: bob, query: 'deploy' });
+  await recordSearchQuery(db, { reader: ada, query: 'kubectl', resultCount: 0 });
+  await recordSearchQuery(db, { reader: bob, query: 'Kubectl', resultCount: 0 });
+  await recordSearchQuery(db, { reader: ada, query: 'typesense', resultCount: 3 });
+  await recordSearchQuery(db, { reader: ada, query: `npm token=${leakedToken}`, resultCount: 2 });
+  await recordSearchQuery(db, { reader: bob, query: 'deploy', resultCount: 5 });
+  await markSearchResultOpened(db, { reader: bob, query: 'deploy' });
 }
 
 for (const backend of testBackends) {

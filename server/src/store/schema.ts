@@ -4,7 +4,7 @@ import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp
 
 /**
  * An account as the identity provider described it at sign-in: its `iss` and `sub`, which never change for one account
- * (ownerKeyOf), and the address with what the access policy reads, never used for ownership. A session holds it, and
+ * (readerKeyOf), and the address with what the access policy reads, never used for ownership. A session holds it, and
  * so does every grant made in one (a personal token, an OAuth code), so that each use is checked against the policy.
  */
 const accountColumns = () => ({
@@ -48,12 +48,12 @@ export type MessagePart = { type: 'text'; text: string } | HandbookSearchPart;
 export type AttachmentMetadata = { name: string; contentType: string; size: number };
 export type MessageSource = { title: string; url: string };
 
-/** Dev Copilot conversations, one owner each: the signed-in user's e-mail, lower-cased. */
+/** Dev Copilot conversations, each of one reader (their reader key). */
 export const threads = pgTable(
   'threads',
   {
     id: text('id').primaryKey(),
-    owner: text('owner').notNull(),
+    reader: text('reader').notNull(),
     title: text('title').notNull().default('New chat'),
     status: text('status', { enum: threadStatuses }).notNull().default('regular'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -61,7 +61,7 @@ export const threads = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index('threads_owner_updated_at_index').on(table.owner, table.updatedAt.desc()),
+    index('threads_reader_updated_at_index').on(table.reader, table.updatedAt.desc()),
     check('threads_status_check', sql`${table.status} in ('regular', 'archived')`),
   ],
 );
@@ -110,7 +110,7 @@ export const feedback = pgTable(
     messageId: text('message_id')
       .primaryKey()
       .references(() => messages.id, { onDelete: 'cascade' }),
-    owner: text('owner').notNull(),
+    reader: text('reader').notNull(),
     rating: text('rating', { enum: feedbackRatings }).notNull(),
     comment: text('comment'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -138,7 +138,7 @@ export const questions = pgTable(
   'questions',
   {
     id: text('id').primaryKey(),
-    owner: text('owner').notNull(),
+    reader: text('reader').notNull(),
     question: text('question').notNull(),
     mode: text('mode', { enum: questionModes }).notNull(),
     covered: boolean('covered').notNull(),
@@ -159,7 +159,7 @@ export const questions = pgTable(
     check('questions_mode_check', sql`${table.mode} in ('docs-only', 'model')`),
     check('questions_confidence_check', sql`${table.confidence} in ('answered', 'closest', 'none')`),
     // One entry per answer; the server makes answer ids (a stateless askAi call gets an id of its own).
-    unique('questions_owner_answer_unique').on(table.owner, table.answerMessageId),
+    unique('questions_reader_answer_unique').on(table.reader, table.answerMessageId),
   ],
 );
 
@@ -173,7 +173,7 @@ export const searchQueries = pgTable(
   'search_queries',
   {
     id: text('id').primaryKey(),
-    owner: text('owner').notNull(),
+    reader: text('reader').notNull(),
     query: text('query').notNull(),
     resultCount: integer('result_count').notNull(),
     clicked: boolean('clicked').notNull().default(false),
@@ -181,7 +181,7 @@ export const searchQueries = pgTable(
   },
   (table) => [
     index('search_queries_created_at_index').on(table.createdAt.desc()),
-    index('search_queries_owner_index').on(table.owner),
+    index('search_queries_reader_index').on(table.reader),
   ],
 );
 
@@ -214,7 +214,7 @@ export const runningQuestionSlots = pgTable(
 
 /**
  * Personal access tokens: a reader's read-only credential for scripts and coding agents (src/auth/tokens/). Only a
- * SHA-256 hash of the token's secret is kept, so a leaked table opens nothing. The owner's identity is copied from the
+ * SHA-256 hash of the token's secret is kept, so a leaked table opens nothing. The reader's identity is copied from the
  * session that made the token, so every request with it is checked against the access policy as a session would be.
  * A revoked token's row is deleted.
  */
@@ -222,8 +222,8 @@ export const personalTokens = pgTable(
   'personal_tokens',
   {
     id: text('id').primaryKey(),
-    /** ownerKeyOf the reader who made it: the key their threads and limits are under. */
-    owner: text('owner').notNull(),
+    /** readerKeyOf the reader who made it: the key their threads and limits are under. */
+    reader: text('reader').notNull(),
     ...accountColumns(),
     /** The reader's own label for it ("laptop Claude Code"). */
     name: text('name').notNull(),
@@ -240,7 +240,7 @@ export const personalTokens = pgTable(
     refreshHash: text('refresh_hash'),
     accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
   },
-  (table) => [index('personal_tokens_owner_index').on(table.owner, table.createdAt.desc())],
+  (table) => [index('personal_tokens_reader_index').on(table.reader, table.createdAt.desc())],
 );
 
 export type PersonalTokenRow = typeof personalTokens.$inferSelect;
@@ -270,7 +270,7 @@ export const oauthCodes = pgTable('oauth_codes', {
   /** PKCE: the S256 challenge the token request's verifier must hash to. */
   codeChallenge: text('code_challenge').notNull(),
   resource: text('resource').notNull(),
-  owner: text('owner').notNull(),
+  reader: text('reader').notNull(),
   ...accountColumns(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
