@@ -21,7 +21,7 @@ import { StoppedByShutdown } from '../turn/running-answers.js';
 const askAgainAfterSeconds = 1;
 
 /** The spec's messages as Dev Copilot reads them: each message's text parts joined into its text, once, here. */
-export const conversationOfAsk = ({ messages, page }: AskAiRequest): Conversation => ({
+const conversationOfAsk = ({ messages, page }: AskAiRequest): Conversation => ({
   messages: messages.map(({ role, content, attachments }) => ({
     role,
     text: content.map((part) => part.text).join('\n'),
