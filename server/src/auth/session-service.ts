@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
-import { claimLegacyOwnership } from '../store/owners.js';
+import { claimLegacyReaderRows } from '../store/legacy-rows.js';
 import { createSession, deleteSession, findSessionByIdHash, type NewSession, touchSession } from '../store/sessions.js';
-import { legacyOwnerKey, ownerKeyOf } from './reader-identity.js';
+import { legacyReaderKey, readerKeyOf } from './reader-identity.js';
 
 type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByIdHash>>>;
 
@@ -100,7 +100,7 @@ export function createSessionService(options: {
       await createSession(db, session);
       gone.delete(session.idHash);
       if (!claimLegacyRows) return 0;
-      return claimLegacyOwnership(db, { owner: ownerKeyOf(session), legacyOwner: legacyOwnerKey(session.email) });
+      return claimLegacyReaderRows(db, { reader: readerKeyOf(session), legacyReader: legacyReaderKey(session.email) });
     },
     end,
   };
