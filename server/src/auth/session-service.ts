@@ -94,7 +94,7 @@ export function createSessionService(options: {
     },
     /**
      * Stores a new session. `claimLegacyRows` (only for a session the policy allows) hands it the Dev Copilot rows
-     * stored under its exact address before ownership moved to subjects; returns how many threads it claimed.
+     * stored under its exact address before rows were keyed on subjects; returns how many threads it claimed.
      */
     async start(session: NewSession, { claimLegacyRows }: { claimLegacyRows: boolean }): Promise<number> {
       await createSession(db, session);

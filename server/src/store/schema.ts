@@ -10,7 +10,7 @@ export const sessions = pgTable(
     /** Who signed in: the identity provider's `iss` and `sub`, which never change for one account (readerKeyOf). */
     issuer: text('issuer').notNull(),
     subject: text('subject').notNull(),
-    /** The address as the identity provider sent it: for the access policy and for display, never for ownership. */
+    /** The address as the identity provider sent it: for the access policy and for display, never as a reader key. */
     email: text('email').notNull(),
     emailVerified: boolean('email_verified').notNull(),
     hostedDomain: text('hosted_domain'),
