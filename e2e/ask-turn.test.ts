@@ -4,7 +4,7 @@ import { findReportItems } from '../server/src/store/questions.js';
 import { questions } from '../server/src/store/schema.js';
 import { dataOf, readChunks, sourceUrlsOf, test, textOf, turnIdsOf, verdictOf } from './ask-fixtures';
 import { sessionCookieFor } from './sign-in';
-import { ownerKeyOfReader } from './threads-api';
+import { readerKeyOfEmail } from './threads-api';
 
 /** POST /api/turns without a model: the widget's question, streamed as an AI SDK UI message stream and stored. */
 
@@ -97,9 +97,9 @@ describe('a turn, answered from the docs', () => {
     const close = turnIdsOf(await readChunks((await copilot.askInNewThread(closeOnly)).response));
     const logged = await server.store.db.select().from(questions);
     const loggedAs = (answerId: string) => logged.find((row) => row.answerMessageId === answerId);
-    const owner = await ownerKeyOfReader(server.store.db, readerEmail);
+    const reader = await readerKeyOfEmail(server.store.db, readerEmail);
     expect(loggedAs(covered.answerId)).toMatchObject({
-      owner,
+      reader,
       covered: true,
       confidence: 'answered',
       mode: 'docs-only',

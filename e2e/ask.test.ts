@@ -7,7 +7,7 @@ import { findReportItems } from '../server/src/store/questions.js';
 import { questions } from '../server/src/store/schema.js';
 import { type CopilotClient, copilotClient, test } from './ask-fixtures';
 import { sessionCookieFor } from './sign-in';
-import { ownerKeyOfReader } from './threads-api';
+import { readerKeyOfEmail } from './threads-api';
 
 /** POST /api/askAi without a model: the stateless JSON call scripts use, answered from the docs alone. */
 
@@ -94,8 +94,8 @@ describe('screenshots and the questions log', () => {
     for (const text of ['How do I register a GitLab runner?', 'What is the recipe for tiramisu with mascarpone?']) {
       expect((await logged.ask({ messages: [question(text)] })).status).toBe(200);
     }
-    const owner = await ownerKeyOfReader(server.store.db, email);
-    const rows = (await server.store.db.select().from(questions)).filter((row) => row.owner === owner);
+    const reader = await readerKeyOfEmail(server.store.db, email);
+    const rows = (await server.store.db.select().from(questions)).filter((row) => row.reader === reader);
     expect(rows.map((row) => [row.question, row.covered, row.mode])).toEqual(
       expect.arrayContaining([
         ['How do I register a GitLab runner?', true, 'docs-only'],

@@ -153,7 +153,7 @@ describe('the fast lane answers as Fastify does', () => {
 
   it('knows every hook Fastify runs for a page: a hook added to the pages fails here until the lane takes it up', async () => {
     expect(pageRouteHooks(withLane.app)).toEqual(
-      expect.arrayContaining(['onRequest: resolveViewer', 'preHandler: refuseUntilIndexed']),
+      expect.arrayContaining(['onRequest: resolveAccess', 'preHandler: refuseUntilIndexed']),
     );
     expect(unknownPageHooks(withLane.app)).toEqual([]);
     // The same reading sees a new hook on the pages, named or not.

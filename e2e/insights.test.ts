@@ -26,19 +26,19 @@ const typesense = { url: '/installing-typesense-instance', title: 'Installing a 
 const ttlSource = { title: 'Firestore TTL › Create a policy', url: '/firestore-ttl#create-a-policy' };
 
 async function conversationRatedDown(db: Database, question: string, comment: string) {
-  const thread = await createThread(db, { owner: asker });
+  const thread = await createThread(db, { reader: asker });
   const asked = await appendMessage(db, {
-    owner: asker,
+    reader: asker,
     threadId: thread.id,
     message: { parentId: null, role: 'user', content: [{ type: 'text', text: question }] },
   });
   const answer = await appendMessage(db, {
-    owner: asker,
+    reader: asker,
     threadId: thread.id,
     message: { parentId: asked.id, role: 'assistant', content: [], sources: [ttlSource] },
   });
   await recordQuestion(db, {
-    owner: asker,
+    reader: asker,
     question,
     mode: 'docs-only',
     covered: true,
@@ -46,7 +46,7 @@ async function conversationRatedDown(db: Database, question: string, comment: st
     sources: [ttlSource],
     answerMessageId: answer.id,
   });
-  await setFeedback(db, { owner: asker, messageId: answer.id, rating: 'negative', comment });
+  await setFeedback(db, { reader: asker, messageId: answer.id, rating: 'negative', comment });
   return thread;
 }
 
@@ -67,7 +67,7 @@ describe('the insights page', () => {
       'Typesense admin key rotation schedule',
     ].entries()) {
       await recordQuestion(db, {
-        owner: asker,
+        reader: asker,
         question,
         mode: 'docs-only',
         covered: false,
@@ -78,10 +78,10 @@ describe('the insights page', () => {
     }
     await conversationRatedDown(db, 'How long until a TTL deletes a document?', 'It does not say how long');
     const gone = await conversationRatedDown(db, 'A conversation the reader deleted', 'a comment that must vanish');
-    await deleteThread(db, { owner: asker, threadId: gone.id });
+    await deleteThread(db, { reader: asker, threadId: gone.id });
     await db.insert(questions).values({
       id: 'ten-days-ago',
-      owner: asker,
+      reader: asker,
       question: 'An older question',
       mode: 'docs-only',
       covered: true,

@@ -56,7 +56,7 @@ test('anAgentAddedByUrlAloneHasTheReaderSignInAndAllowThenUsesTheTools', async (
   await page.goto(authorizationUrl.href);
   const gate = new SignInPages(page);
   await gate.clickLogin();
-  await gate.submitIdentity('agent-owner@acme.dev');
+  await gate.submitIdentity('agent-reader@acme.dev');
   await page.getByTestId('oauth-consent').waitFor();
   expect(await page.getByTestId('oauth-client-name').textContent()).toBe('Claude <b>Code</b>');
   expect(await page.locator('b').count()).toBe(0);

@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   await store.db.insert(questions).values({
     id: 'asked-last-year',
-    owner: 'oidc:https://accounts.acme.dev#gone',
+    reader: 'oidc:https://accounts.acme.dev#gone',
     question: 'Where is the old wiki?',
     mode: 'docs-only',
     covered: false,

@@ -8,7 +8,7 @@ import { test } from './fixtures';
 import { sessionCookieFor } from './sign-in';
 import { tokensApi, withToken } from './tokens-api';
 
-/** A token acts for its owner only while the access policy allows the owner (issue 28, item 1). */
+/** A token acts for its reader only while the access policy allows the reader (issue 28, item 1). */
 const directory = mkdtempSync(path.join(tmpdir(), 'handbook-token-policy-'));
 const policyFile = path.join(directory, 'policy.json');
 writeFileSync(policyFile, JSON.stringify({ domains: ['acme.dev', 'acme.io', 'acme-labs.dev'], addresses: [] }));
@@ -22,7 +22,7 @@ test.beforeAll(async ({ server }) => {
   dev = await tokensApi(server.baseUrl, await sessionCookieFor(server.baseUrl, 'script@acme.dev')).create();
 });
 
-test('aTokenWhoseOwnerThePolicyNowRefusesIsRefusedAtOnce', async ({ server }) => {
+test('aTokenWhoseReaderThePolicyNowRefusesIsRefusedAtOnce', async ({ server }) => {
   expect((await fetch(`${server.baseUrl}/api/search?q=ttl`, withToken(labs.token))).status).toBe(200);
 
   await writeFile(policyFile, JSON.stringify({ domains: ['acme.dev', 'acme.io'], addresses: [] }));

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { ownerKeyOf } from '../server/src/auth/reader-identity.js';
+import { readerKeyOf } from '../server/src/auth/reader-identity.js';
 import { mintPersonalToken } from '../server/src/auth/tokens/personal-token.js';
 import { createPersonalToken, findPersonalToken } from '../server/src/store/personal-tokens.js';
 import { test } from './fixtures';
@@ -185,12 +185,12 @@ describe('a token used by a script', () => {
   });
 
   test('anExpiredTokenIsRefused', async ({ server }) => {
-    const identity = { issuer: server.config.identityProvider.issuer, subject: 'expired-owner' };
+    const identity = { issuer: server.config.identityProvider.issuer, subject: 'expired-reader' };
     const minted = mintPersonalToken();
     await createPersonalToken(server.store.db, {
       ...identity,
       id: minted.id,
-      owner: ownerKeyOf(identity),
+      reader: readerKeyOf(identity),
       email: 'expired@acme.dev',
       emailVerified: true,
       hostedDomain: 'acme.dev',
@@ -217,7 +217,7 @@ describe('a token used by a script', () => {
     },
   );
 
-  test('aTokenSharesItsOwnersSearchLimitWithTheBrowser', async ({ server }) => {
+  test('aTokenSharesItsReadersSearchLimitWithTheBrowser', async ({ server }) => {
     const cookie = await sessionCookieFor(server.baseUrl, 'limited@acme.dev');
     const { token } = await tokensApi(server.baseUrl, cookie).create();
     for (let index = 0; index < 39; index += 1) {

@@ -92,8 +92,8 @@ describe('an account whose address changes', () => {
 describe('threads stored before subjects were kept', () => {
   test('go to the first allowed sign-in of that exact address, and to no one else', async ({ server }) => {
     await server.store.db.insert(threads).values([
-      { id: 'legacy-lee', owner: 'email:lee@acme.dev', title: "Lee's old chat" },
-      { id: 'legacy-kelvin', owner: `email:${kelvinKate.toLowerCase()}`, title: 'Folded by toLowerCase' },
+      { id: 'legacy-lee', reader: 'email:lee@acme.dev', title: "Lee's old chat" },
+      { id: 'legacy-kelvin', reader: `email:${kelvinKate.toLowerCase()}`, title: 'Folded by toLowerCase' },
     ]);
 
     // Unverified, so not allowed: it claims nothing.

@@ -1,14 +1,14 @@
 import { type MessageDto, type TurnRequest, threadWithMessagesResponseSchema } from '@acme/contract';
-import { ownerKeyOf } from '../server/src/auth/reader-identity.js';
+import { readerKeyOf } from '../server/src/auth/reader-identity.js';
 import type { Database } from '../server/src/store/database.js';
 import { sessions } from '../server/src/store/schema.js';
 import { readChunks, textOf, turnIds } from '../server/test-support/copilot-api.js';
 
 /** The key a reader who signed in as `email` owns rows under (their subject), read from their session. */
-export async function ownerKeyOfReader(db: Database, email: string): Promise<string> {
+export async function readerKeyOfEmail(db: Database, email: string): Promise<string> {
   const session = (await db.select().from(sessions)).find((row) => row.email === email);
   if (!session) throw new Error(`${email} has no session`);
-  return ownerKeyOf(session);
+  return readerKeyOf(session);
 }
 
 /** Dev Copilot's API as one signed-in reader calls it from the handbook's own pages. */

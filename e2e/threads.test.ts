@@ -8,8 +8,8 @@ import { sessionCookieFor } from './sign-in';
 import { answersTo, type ReaderApi, readerApi } from './threads-api';
 
 /**
- * Saved conversations through the real sign-in, on the server's turns: the owner's branches as the server stores
- * them, and what another reader gets for the owner's ids. A local model writes the answers, so one can be held
+ * Saved conversations through the real sign-in, on the server's turns: the first reader's branches as the server stores
+ * them, and what another reader gets for the first reader's ids. A local model writes the answers, so one can be held
  * running while someone else tries to stop it.
  */
 const test = base
@@ -113,7 +113,7 @@ test("hidesOtherReadersConversations: another reader's thread and message ids an
   expect((await bob.stored(bobsThread)).messages).toEqual([]);
 });
 
-test("stopsNoOneElsesAnswer: another reader's Stop while the owner's answer is written answers 404, and the answer is kept whole", async ({
+test("stopsNoOneElsesAnswer: another reader's Stop while the first reader's answer is written answers 404, and the answer is kept whole", async ({
   alice,
   bob,
   fakeModel,

@@ -2,7 +2,7 @@ import { type TurnDataParts, threadWithMessagesResponseSchema } from '@acme/cont
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
 import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
-import type { Viewer } from '../src/auth/viewer.js';
+import type { RequestAccess } from '../src/auth/request-access.js';
 import { loadConfig } from '../src/config.js';
 import { modelPlugin } from '../src/copilot/model/model-plugin.js';
 import type { ImageTextReader } from '../src/copilot/ocr/image-text-reader.js';
@@ -17,10 +17,10 @@ export const publicOrigin = 'https://handbook.acme.example';
 export const testIssuer = 'https://accounts.acme.example';
 
 /**
- * Stands in for auth/viewer.ts: `x-test-user` signs in as that address, `x-test-not-allowed` denies it access. The
+ * Stands in for auth/request-access.ts: `x-test-user` signs in as that address, `x-test-not-allowed` denies it access. The
  * account is `x-test-subject` when given, else one of its own for each address as typed.
  */
-export function viewerFrom(headers: Record<string, string | string[] | undefined>): Viewer {
+export function accessFrom(headers: Record<string, string | string[] | undefined>): RequestAccess {
   const email = headers['x-test-user'];
   if (typeof email !== 'string') return { state: 'signed-out' };
   const now = new Date();
@@ -39,7 +39,7 @@ export function viewerFrom(headers: Record<string, string | string[] | undefined
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + 3_600_000),
     },
-    access: headers['x-test-not-allowed']
+    decision: headers['x-test-not-allowed']
       ? { allowed: false, reason: 'not-on-allow-list' }
       : { allowed: true, reason: 'domain' },
   };
@@ -70,7 +70,7 @@ const modelEnvironment = (modelUrl: string, provider: keyof typeof apiRoots) => 
 const readsNoText: ImageTextReader = { read: async () => ({ text: '' }), close: async () => {} };
 
 /**
- * Dev Copilot's API on a real port, with the gate replaced by `viewerFrom`, the search by one over `handbookSections`
+ * Dev Copilot's API on a real port, with the gate replaced by `accessFrom`, the search by one over `handbookSections`
  * and OCR by `readsNoText`: docs-only, or answering with the model at `modelUrl` (the local model stand-in, spoken to
  * in `provider`'s protocol, OpenAI's by default). `environment` adds settings (ASK_REQUESTS_PER_MINUTE, say).
  */
@@ -85,7 +85,7 @@ export async function startCopilotApi(
     loadConfig({
       NODE_ENV: 'test',
       PUBLIC_URL: publicOrigin,
-      // Never asked: `viewerFrom` stands in for signing in.
+      // Never asked: `accessFrom` stands in for signing in.
       OIDC_ISSUER: testIssuer,
       OIDC_CLIENT_ID: 'handbook',
       OIDC_CLIENT_SECRET: 'test-secret',
@@ -100,9 +100,9 @@ export async function startCopilotApi(
   const engine = createSearchEngine(handbookSections);
   app.decorate('searchIndex', { current: () => engine, semantic: undefined, ready: async () => {} });
   app.decorate('imageText', readsNoText);
-  app.decorateRequest('viewer', null as never);
+  app.decorateRequest('access', null as never);
   app.addHook('onRequest', async (request) => {
-    request.viewer = viewerFrom(request.headers);
+    request.access = accessFrom(request.headers);
   });
   await app.register(modelPlugin);
   await app.register(copilotRoutes);
@@ -147,7 +147,7 @@ export async function startCopilotApi(
     return readChunks(response);
   }
 
-  /** The thread as its owner `as` reads it back. */
+  /** The thread as its reader `as` reads it back. */
   async function stored(threadId: string, as: string) {
     const response = await call('GET', `/api/threads/${threadId}`, { as });
     return threadWithMessagesResponseSchema.parse(await response.json());

@@ -29,7 +29,7 @@ export async function seedInsightsHistory(db: Database, now: Date) {
       const confidence = confidences[(day * 3 + index) % confidences.length] ?? null;
       rows.push({
         id: `history-${day}-${index}`,
-        owner: `reader-${index % 3}`,
+        reader: `reader-${index % 3}`,
         question: `How do I rotate the key of service${day % 5} step${index}?`,
         mode: 'docs-only',
         covered: confidence === null ? index % 2 === 0 : confidence === 'answered',
@@ -46,7 +46,7 @@ export async function seedInsightsHistory(db: Database, now: Date) {
       });
       searches.push({
         id: `search-${day}-${index}`,
-        owner: `reader-${index % 3}`,
+        reader: `reader-${index % 3}`,
         query: [`Kubectl`, `kubectl`, `typesense key`, `TTL limits`][(day + index) % 4] ?? 'x',
         resultCount: (day + index) % 3 === 0 ? 0 : 4,
         clicked: (day + index) % 5 === 0,
@@ -57,7 +57,7 @@ export async function seedInsightsHistory(db: Database, now: Date) {
   await db.insert(questions).values(rows);
   await db.insert(searchQueries).values(searches);
   await recordSearchQuery(db, {
-    owner: 'reader-1',
+    reader: 'reader-1',
     query: `npm token=${leakedToken}`,
     resultCount: 2,
     at: ago(now, 5),
@@ -67,22 +67,22 @@ export async function seedInsightsHistory(db: Database, now: Date) {
 /** A conversation whose answer was logged and rated down `days` days ago; returns its thread's id. */
 export async function ratedDownConversation(
   db: Database,
-  { owner, question, comment, at }: { owner: string; question: string; comment: string; at: Date },
+  { reader, question, comment, at }: { reader: string; question: string; comment: string; at: Date },
 ) {
   const source = { url: '/getting-started-acme-cli#troubleshooting', title: 'Getting Started › Troubleshooting' };
-  const thread = await createThread(db, { owner });
+  const thread = await createThread(db, { reader });
   const asked = await appendMessage(db, {
-    owner,
+    reader,
     threadId: thread.id,
     message: { parentId: null, role: 'user', content: [{ type: 'text', text: question }] },
   });
   const answer = await appendMessage(db, {
-    owner,
+    reader,
     threadId: thread.id,
     message: { parentId: asked.id, role: 'assistant', content: [], sources: [source] },
   });
   await recordQuestion(db, {
-    owner,
+    reader,
     question,
     mode: 'docs-only',
     covered: false,
@@ -91,7 +91,7 @@ export async function ratedDownConversation(
     sources: [source],
     answerMessageId: answer.id,
   });
-  await setFeedback(db, { owner, messageId: answer.id, rating: 'negative', comment });
+  await setFeedback(db, { reader, messageId: answer.id, rating: 'negative', comment });
   await db.update(questions).set({ createdAt: at }).where(eq(questions.answerMessageId, answer.id));
   await db.update(feedback).set({ updatedAt: at }).where(eq(feedback.messageId, answer.id));
   return thread.id;

@@ -11,7 +11,7 @@ export async function seedInsightsYear(
   const spreadOverYear = (row: string) =>
     sql.raw(`now() - ((${row} % 365) * interval '1 day') - ((${row}::bigint * 7919 % 86400) * interval '1 second')`);
   await db.execute(sql`
-    insert into questions (id, owner, question, mode, covered, confidence, nearest_page_url, nearest_page_title,
+    insert into questions (id, reader, question, mode, covered, confidence, nearest_page_url, nearest_page_title,
       sources, answer_message_id, created_at)
     select 'q' || i, 'reader-' || (i % ${readers}),
       'how do I configure topic' || (i % 300) || ' with tool' || (i % 37) || ' on service' || (i % 11),
@@ -21,7 +21,7 @@ export async function seedInsightsYear(
       'answer-' || i, ${spreadOverYear('i')}
     from generate_series(1, ${questionCount}) as i`);
   await db.execute(sql`
-    insert into threads (id, owner, title) select 't' || i, 'reader-' || (i % ${readers}), 'Bench'
+    insert into threads (id, reader, title) select 't' || i, 'reader-' || (i % ${readers}), 'Bench'
     from generate_series(1, ${ratedConversations}) as i`);
   await db.execute(sql`
     insert into messages (id, thread_id, parent_id, role, content, created_at)
@@ -35,12 +35,12 @@ export async function seedInsightsYear(
       ${spreadOverYear('i')}
     from generate_series(1, ${ratedConversations}) as i`);
   await db.execute(sql`
-    insert into feedback (message_id, owner, rating, comment, updated_at)
+    insert into feedback (message_id, reader, rating, comment, updated_at)
     select 'm' || i, 'reader-' || (i % ${readers}), case when i % 4 = 0 then 'positive' else 'negative' end,
       case when i % 2 = 0 then 'comment ' || i else null end, ${spreadOverYear('i')}
     from generate_series(1, ${ratedConversations}) as i`);
   await db.execute(sql`
-    insert into search_queries (id, owner, query, result_count, clicked, created_at)
+    insert into search_queries (id, reader, query, result_count, clicked, created_at)
     select 's' || i, 'reader-' || (i % ${readers}), 'search ' || (i % 2000), (i % 9), i % 3 = 0, ${spreadOverYear('i')}
     from generate_series(1, ${searchCount}) as i`);
 }

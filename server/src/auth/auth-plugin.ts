@@ -7,18 +7,18 @@ import { createDevelopmentProvider } from './dev-idp/provider.js';
 import { developmentProviderRoutes } from './dev-idp/routes.js';
 import { type ClientCredentials, createIdentityProviderClient } from './identity-provider.js';
 import { sessionSecretOf } from './kept-secret.js';
+import { type AccessResolver, createAccessResolver, registerRequestAccess } from './request-access.js';
 import { authRoutes } from './routes.js';
 import { sessionCookieCodec } from './session-cookie.js';
 import { createSessionService } from './session-service.js';
 import { createSignInResponder, type SendSignInPage } from './sign-in-response.js';
 import { resourceMetadataUrlOf } from './tokens/resource-metadata.js';
-import { registerTokenViewer } from './tokens/token-viewer.js';
-import { createViewerResolver, registerViewer, type ViewerResolver } from './viewer.js';
+import { registerTokenAccess } from './tokens/token-access.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Who a session cookie names: at once from the session cache (`known`), or from the store (`resolve`). */
-    viewers: ViewerResolver;
+    accessResolver: AccessResolver;
     /** What a request without an allowed session gets: the sign-in page, or a 401/403 for anything but a browser. */
     signInPage: SendSignInPage;
   }
@@ -54,11 +54,11 @@ export const authPlugin = fp(
     await app.register(fastifyCookie, { secret: cookieSealer(sessionSecret) });
     const sessions = createSessionService({ db: store.db, config });
     const sessionCookies = sessionCookieCodec(sessionSecret);
-    const viewers = createViewerResolver({ sessions, currentPolicy, cookies: sessionCookies });
-    registerViewer(app, { config, viewers });
+    const accessResolver = createAccessResolver({ sessions, currentPolicy, cookies: sessionCookies });
+    registerRequestAccess(app, { config, accessResolver });
     const resourceMetadataUrl = resourceMetadataUrlOf(config.publicUrl);
-    registerTokenViewer(app, { db: store.db, currentPolicy, resourceMetadataUrl });
-    app.decorate('viewers', viewers);
+    registerTokenAccess(app, { db: store.db, currentPolicy, resourceMetadataUrl });
+    app.decorate('accessResolver', accessResolver);
 
     const credentials = await identityProviderCredentials(app, sessionSecret);
     const sendSignInPage = createSignInResponder({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideAccess, parseAccessPolicy } from './access-policy.js';
 import { foldEmail, isPlainAsciiAddress } from './email-address.js';
-import { legacyOwnerKey, ownerKeyOf } from './reader-identity.js';
+import { legacyReaderKey, readerKeyOf } from './reader-identity.js';
 
 const kelvinKate = '\u212Aate2@acme.dev';
 
@@ -15,8 +15,8 @@ describe('the one folding rule for addresses', () => {
 
   it('keeps a Kelvin-sign address apart from the ASCII one, where toLowerCase would merge them', () => {
     expect(kelvinKate.toLowerCase()).toBe('kate2@acme.dev');
-    expect(legacyOwnerKey(kelvinKate)).not.toBe(legacyOwnerKey('kate2@acme.dev'));
-    expect(legacyOwnerKey('Kate2@acme.dev')).toBe(legacyOwnerKey('kate2@acme.dev'));
+    expect(legacyReaderKey(kelvinKate)).not.toBe(legacyReaderKey('kate2@acme.dev'));
+    expect(legacyReaderKey('Kate2@acme.dev')).toBe(legacyReaderKey('kate2@acme.dev'));
   });
 
   it('accepts printable ASCII addresses only', () => {
@@ -36,12 +36,12 @@ describe('the one folding rule for addresses', () => {
   });
 });
 
-describe('owner keys', () => {
+describe('reader keys', () => {
   it('are the issuer and subject, whatever the address', () => {
-    const kate = ownerKeyOf({ issuer: 'https://accounts.google.com', subject: '1234' });
-    expect(kate).toBe(ownerKeyOf({ issuer: 'https://accounts.google.com', subject: '1234' }));
-    expect(kate).not.toBe(ownerKeyOf({ issuer: 'https://accounts.google.com', subject: '12345' }));
-    expect(kate).not.toBe(ownerKeyOf({ issuer: 'https://other.example', subject: '1234' }));
+    const kate = readerKeyOf({ issuer: 'https://accounts.google.com', subject: '1234' });
+    expect(kate).toBe(readerKeyOf({ issuer: 'https://accounts.google.com', subject: '1234' }));
+    expect(kate).not.toBe(readerKeyOf({ issuer: 'https://accounts.google.com', subject: '12345' }));
+    expect(kate).not.toBe(readerKeyOf({ issuer: 'https://other.example', subject: '1234' }));
     expect(kate.startsWith('email:')).toBe(false);
   });
 });

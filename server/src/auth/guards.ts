@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from '../api-errors.js';
-import { isAllowed } from './viewer.js';
+import { isAllowed } from './request-access.js';
 
 const readOnlyMethods = new Set(['GET', 'HEAD']);
 
@@ -8,17 +8,17 @@ const readOnlyMethods = new Set(['GET', 'HEAD']);
  * An onRequest hook for a JSON API: only allowed sessions get through (401 signed out, 403 not allowed), and a
  * request that changes something must come from our own pages (403 for any other Origin) or carry a personal token.
  */
-export function requireAllowedViewer(options: { publicOrigin: string; feature: string }) {
+export function requireReader(options: { publicOrigin: string; feature: string }) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const viewer = request.viewer;
-    if (viewer.state !== 'signed-in') {
+    const access = request.access;
+    if (access.state !== 'signed-in') {
       return sendApiError(reply, 'unauthorized:session', `Sign in to use ${options.feature}.`);
     }
-    if (!isAllowed(viewer)) {
+    if (!isAllowed(access)) {
       return sendApiError(reply, 'forbidden:access', `This account is not allowed to use ${options.feature}.`);
     }
     // A personal token comes in a header no other site can make a browser send, so it needs no Origin.
-    const fromOurPages = viewer.personalTokenId !== undefined || request.headers.origin === options.publicOrigin;
+    const fromOurPages = access.personalTokenId !== undefined || request.headers.origin === options.publicOrigin;
     if (!readOnlyMethods.has(request.method) && !fromOurPages) {
       return sendApiError(reply, 'forbidden:origin', `Use ${options.feature} from the handbook itself.`);
     }

@@ -8,15 +8,15 @@ export type ReaderSubject = { issuer: string; subject: string };
  * which stay the same for one account when its e-mail address changes and are never reused for another account. The
  * e-mail is kept only for the access policy and for display.
  */
-export function ownerKeyOf({ issuer, subject }: ReaderSubject): string {
+export function readerKeyOf({ issuer, subject }: ReaderSubject): string {
   return `oidc:${issuer}#${subject}`;
 }
 
 /**
  * The key rows written before subjects were kept carry (migration 0006): the address as it was stored then. No
  * subject's key starts with `email:`. Sign-in hands such rows to the subject whose folded address equals it exactly
- * (claimLegacyOwnership); since only plain ASCII addresses sign in, the Kelvin sign cannot claim "kate@..." rows.
+ * (claimLegacyReaderRows); since only plain ASCII addresses sign in, the Kelvin sign cannot claim "kate@..." rows.
  */
-export function legacyOwnerKey(email: string): string {
+export function legacyReaderKey(email: string): string {
   return `email:${foldEmail(email)}`;
 }

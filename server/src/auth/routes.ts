@@ -14,13 +14,13 @@ import {
   newSignInChecks,
   type SignInChecks,
 } from './identity-provider.js';
+import { isAllowed } from './request-access.js';
 import { safeReturnPath } from './return-path.js';
 import { cookieNames, cookieOptions, hashSessionId, newSessionId, type SessionCookieCodec } from './session-cookie.js';
 import type { SessionService } from './session-service.js';
 import { limitSignIns } from './sign-in-limit.js';
 import type { SignInProblem } from './sign-in-page.js';
 import type { SendSignInPage } from './sign-in-response.js';
-import { isAllowed } from './viewer.js';
 
 /** What the sealed attempt cookie carries from /auth/login to the callback; `startedAt` in ms since the epoch. */
 type SignInAttempt = SignInChecks & { next: string; startedAt: number };
@@ -166,7 +166,7 @@ export async function authRoutes(
       }
 
       // A fresh id at every sign-in: a session id planted before sign-in is never promoted.
-      if (request.viewer.state === 'signed-in') await sessions.end(request.viewer.idHash);
+      if (request.access.state === 'signed-in') await sessions.end(request.access.idHash);
       const sessionId = newSessionId();
       const allowed = decideAccess(currentPolicy(), identity).allowed;
       const lifetimeMs = allowed ? config.sessionAbsoluteTimeoutMs : refusedSessionSeconds * 1000;
@@ -198,7 +198,7 @@ export async function authRoutes(
     if (request.headers.origin !== publicOrigin) {
       return sendApiError(reply, 'forbidden:origin', 'Sign out from the handbook itself.');
     }
-    if (request.viewer.state === 'signed-in') await sessions.end(request.viewer.idHash);
+    if (request.access.state === 'signed-in') await sessions.end(request.access.idHash);
     reply.clearCookie(names.session, cookieOptions(config));
     // The hashed script chunks hold the docs' text and are cached for a year: a browser signed out forgets them too.
     reply.header('clear-site-data', '"cache"');
@@ -211,16 +211,16 @@ export async function authRoutes(
     response: { 200: meResponseSchema, 401: meResponseSchema, 403: meResponseSchema, ...errorResponses },
   });
   app.get('/api/me', meSchema, async (request, reply) => {
-    const viewer = request.viewer;
+    const access = request.access;
     noStore(reply);
     const policy = currentPolicy();
-    if (viewer.state === 'signed-out') {
+    if (access.state === 'signed-out') {
       return reply.code(401).send({ state: 'signed-out', primaryDomains: primaryDomains(policy) });
     }
-    return reply.code(isAllowed(viewer) ? 200 : 403).send({
-      state: isAllowed(viewer) ? 'allowed' : 'not-allowed',
-      email: viewer.session.email,
-      name: viewer.session.name,
+    return reply.code(isAllowed(access) ? 200 : 403).send({
+      state: isAllowed(access) ? 'allowed' : 'not-allowed',
+      email: access.session.email,
+      name: access.session.name,
       primaryDomains: primaryDomains(policy),
     });
   });

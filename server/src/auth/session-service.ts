@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
-import { claimLegacyOwnership } from '../store/owners.js';
+import { claimLegacyReaderRows } from '../store/legacy-rows.js';
 import { createSession, deleteSession, findSessionByIdHash, type NewSession, touchSession } from '../store/sessions.js';
-import { legacyOwnerKey, ownerKeyOf } from './reader-identity.js';
+import { legacyReaderKey, readerKeyOf } from './reader-identity.js';
 
 type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByIdHash>>>;
 
@@ -94,13 +94,13 @@ export function createSessionService(options: {
     },
     /**
      * Stores a new session. `claimLegacyRows` (only for a session the policy allows) hands it the Dev Copilot rows
-     * stored under its exact address before ownership moved to subjects; returns how many threads it claimed.
+     * stored under its exact address before rows were keyed on subjects; returns how many threads it claimed.
      */
     async start(session: NewSession, { claimLegacyRows }: { claimLegacyRows: boolean }): Promise<number> {
       await createSession(db, session);
       gone.delete(session.idHash);
       if (!claimLegacyRows) return 0;
-      return claimLegacyOwnership(db, { owner: ownerKeyOf(session), legacyOwner: legacyOwnerKey(session.email) });
+      return claimLegacyReaderRows(db, { reader: readerKeyOf(session), legacyReader: legacyReaderKey(session.email) });
     },
     end,
   };

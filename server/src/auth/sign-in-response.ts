@@ -1,8 +1,8 @@
 import { errorBody } from '@acme/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AccessPolicy, primaryDomains } from './access-policy.js';
+import type { RequestAccess } from './request-access.js';
 import { renderSignInPage, type SignInProblem, signInPageTemplate } from './sign-in-page.js';
-import type { Viewer } from './viewer.js';
 
 const signInRequired = JSON.stringify(errorBody('unauthorized:session'));
 const notAllowedResponse = JSON.stringify(errorBody('forbidden:access'));
@@ -17,7 +17,7 @@ export type SignInAnswer = {
 };
 
 /** 401 without a session, 403 for a session the access policy does not allow. */
-export const signInStatus = (viewer: Viewer) => (viewer.state === 'signed-in' ? 403 : 401);
+export const signInStatus = (access: RequestAccess) => (access.state === 'signed-in' ? 403 : 401);
 
 const answerOf = (status: number, contentType: string, body: string): SignInAnswer => ({
   status,
@@ -41,10 +41,10 @@ export function createSignInResponder(options: { currentPolicy: () => AccessPoli
     return template;
   };
 
-  function signInAnswer(viewer: Viewer, accept: string | undefined, details: SignInDetails): SignInAnswer {
+  function signInAnswer(access: RequestAccess, accept: string | undefined, details: SignInDetails): SignInAnswer {
     const refused =
-      viewer.state === 'signed-in' && !viewer.access.allowed
-        ? { email: viewer.session.email, refusal: viewer.access.reason }
+      access.state === 'signed-in' && !access.decision.allowed
+        ? { email: access.session.email, refusal: access.decision.reason }
         : undefined;
     const { status } = details;
     if (!details.forceHtml && !accept?.includes('text/html')) {
@@ -65,7 +65,7 @@ export function createSignInResponder(options: { currentPolicy: () => AccessPoli
   }
 
   function sendSignInPage(request: FastifyRequest, reply: FastifyReply, details: SignInDetails) {
-    const answer = signInAnswer(request.viewer, request.headers.accept, details);
+    const answer = signInAnswer(request.access, request.headers.accept, details);
     return reply.headers(answer.headers).code(answer.status).send(answer.body);
   }
   return Object.assign(sendSignInPage, { answer: signInAnswer });

@@ -18,7 +18,7 @@ declare module 'fastify' {
 /** What is known of one answered question once its answer is stored; the maintainers' report reads these. */
 export type AnsweredQuestion = {
   /** The reader's subject key, as the threads are owned (src/auth/reader-identity.ts). */
-  owner: string;
+  reader: string;
   question: string;
   mode: AnswerMode;
   confidence: AnswerConfidence;
@@ -33,7 +33,7 @@ export type Copilot = {
   /** Starts the answer to a question with this server's handbook, models and OCR. */
   answer(
     conversation: Conversation,
-    question: { images: readonly CheckedImage[]; owner: string },
+    question: { images: readonly CheckedImage[]; reader: string },
     signal: AbortSignal,
   ): Promise<AnswerRun>;
   /** The answers being written, at most so many per reader. */
@@ -58,15 +58,15 @@ export function createCopilot(app: FastifyInstance, running: RunningAnswers): Co
     currentIndex: searchIndex.current,
     model: model.chat,
     semanticSearch: searchIndex.semantic,
-    readImageText: (images: readonly CheckedImage[], signal: AbortSignal, owner: string) =>
-      readImageText(imageText, { images, owner }, signal, app.log),
+    readImageText: (images: readonly CheckedImage[], signal: AbortSignal, reader: string) =>
+      readImageText(imageText, { images, reader }, signal, app.log),
   };
   return {
     answer: (conversation, question, signal) => startAnswer(answering, conversation, question, signal),
     running,
     record: (answered) =>
       recordQuestion(store.db, {
-        owner: answered.owner,
+        reader: answered.reader,
         question: answered.question,
         mode: answered.mode,
         covered: answered.covered,

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { requireAllowedViewer } from '../auth/guards.js';
+import { requireReader } from '../auth/guards.js';
 import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
 
 import { askRoute } from './ask/routes.js';
@@ -20,7 +20,7 @@ export const copilotRoutes = fp(
       reply.header('cache-control', 'no-store');
     });
     // Before the rate limiter, so it counts per signed-in reader and strangers never reach it.
-    app.addHook('onRequest', requireAllowedViewer({ publicOrigin: config.publicUrl.origin, feature: 'Dev Copilot' }));
+    app.addHook('onRequest', requireReader({ publicOrigin: config.publicUrl.origin, feature: 'Dev Copilot' }));
     const running = new RunningAnswers(config.askLimits.concurrentPerUser, limits.readerSlots);
     // Started as the server stops listening, not awaited there: new connections are refused at once (a balancer sends
     // readers elsewhere) while the server waits for the open ones, which an answer being streamed keeps open until it

@@ -11,13 +11,13 @@ export const fastLanePlugin = fp<{ lane: ReturnType<typeof createFastLane>; open
   async (app, { lane, open }) => {
     app.decorate('fastLaneAnswers', lane.answered);
     if (!open) return;
-    const { site, viewers, signInPage, accessPolicy } = app;
+    const { site, accessResolver, signInPage, accessPolicy } = app;
     const sessionCookie = cookieNames(app.config).session;
     const record = requestRecorder(app.metrics?.observeRequest);
     lane.open({
       current: site.current,
-      viewerOf: (cookieHeader) =>
-        viewers.known(cookieHeader ? app.parseCookie(cookieHeader)[sessionCookie] : undefined),
+      accessOf: (cookieHeader) =>
+        accessResolver.known(cookieHeader ? app.parseCookie(cookieHeader)[sessionCookie] : undefined),
       routedToSite: (method, path) => app.findRoute({ method, url: path })?.params['*'] === path.slice(1),
       signInAnswer: signInPage.answer,
       currentPolicy: accessPolicy.current,
@@ -29,6 +29,8 @@ export const fastLanePlugin = fp<{ lane: ReturnType<typeof createFastLane>; open
     name: 'fast-lane',
     fastify: '5.x',
     dependencies: ['site', 'auth', 'access-policy'],
-    decorators: { fastify: ['config', 'metrics', 'site', 'viewers', 'signInPage', 'accessPolicy', 'parseCookie'] },
+    decorators: {
+      fastify: ['config', 'metrics', 'site', 'accessResolver', 'signInPage', 'accessPolicy', 'parseCookie'],
+    },
   },
 );

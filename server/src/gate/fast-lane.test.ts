@@ -19,9 +19,9 @@ async function laneServer(parts: Partial<FastLaneParts>) {
   const errors: unknown[] = [];
   lane.open({
     current: () => ({ securityHeaders: {} }) as SiteSnapshot,
-    viewerOf: () => ({ state: 'signed-out' }),
+    accessOf: () => ({ state: 'signed-out' }),
     routedToSite: () => true,
-    signInAnswer: (_viewer, _accept, details) => ({
+    signInAnswer: (_access, _accept, details) => ({
       status: details.status,
       headers: { 'cache-control': 'no-store', 'content-type': 'text/plain' },
       body: 'sign in',
@@ -45,7 +45,7 @@ describe('fast lane', () => {
 
   it('leaves a request it fails on to Fastify, and says so', async () => {
     const { lane, url, errors } = await laneServer({
-      viewerOf: () => {
+      accessOf: () => {
         throw new Error('broken');
       },
     });

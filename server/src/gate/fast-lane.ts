@@ -1,8 +1,8 @@
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { type AnsweredRequest, withoutQuery } from '../access-log.js';
+import { isAllowed, type RequestAccess } from '../auth/request-access.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import { type SignInAnswer, type SignInDetails, signInStatus } from '../auth/sign-in-response.js';
-import { isAllowed, type Viewer } from '../auth/viewer.js';
 import { encodingFor, matchesEtag } from './file-response.js';
 import { keptAnswers } from './kept-answers.js';
 import { answerWriter, fileHeaderLists, headerList, type PreparedAnswer } from './lane-output.js';
@@ -19,14 +19,14 @@ declare module 'fastify' {
 /** What the lane needs of the app; given once the app has them (until then every request goes to Fastify). */
 export type FastLaneParts = {
   current: () => SiteSnapshot;
-  /** The viewer of a Cookie header when it is known without waiting (the session cache), else undefined. */
-  viewerOf: (cookieHeader: string | undefined) => Viewer | undefined;
+  /** The access of a Cookie header when it is known without waiting (the session cache), else undefined. */
+  accessOf: (cookieHeader: string | undefined) => RequestAccess | undefined;
   /**
    * Whether Fastify would route this request to the site's catch-all route and to no other. A path the router would
    * decode or cut (`%`, `#`) does not compare equal, so it goes to Fastify.
    */
   routedToSite: (method: string, path: string) => boolean;
-  signInAnswer: (viewer: Viewer, accept: string | undefined, details: SignInDetails) => SignInAnswer;
+  signInAnswer: (access: RequestAccess, accept: string | undefined, details: SignInDetails) => SignInAnswer;
   /** The access policy in force; the sign-in page names its domains, so a new policy object means new pages. */
   currentPolicy: () => object;
   /** Writes an answered request down as Fastify's are (access-log.ts: its access line and metrics). */
@@ -43,8 +43,8 @@ export type FastLaneParts = {
 export const pageHooksTheLaneKnows: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   onRequest: {
     sendSecurityHeaders: "every answer's headers start with the snapshot's security headers (headerList)",
-    fastifyCookieHandler: 'the Cookie header is parsed by the same parser (viewerOf, app.parseCookie)',
-    resolveViewer: 'viewerOf: the session cache alone; a session that needs the store goes to Fastify',
+    fastifyCookieHandler: 'the Cookie header is parsed by the same parser (accessOf, app.parseCookie)',
+    resolveAccess: 'accessOf: the session cache alone; a session that needs the store goes to Fastify',
     acceptPersonalToken: 'a request with an Authorization header goes to Fastify',
   },
   preHandler: { refuseUntilIndexed: 'it refuses only the APIs that search, never a page' },
@@ -117,10 +117,10 @@ export function createFastLane() {
     return { status: 200, headers: fileHeaders.ok(security, file, encoding, body.length), body };
   }
 
-  function signInAnswer(lane: FastLaneParts, viewer: Viewer, req: IncomingMessage): PreparedAnswer {
+  function signInAnswer(lane: FastLaneParts, access: RequestAccess, req: IncomingMessage): PreparedAnswer {
     const prepare = () => {
-      const details = { status: signInStatus(viewer), returnPath: safeReturnPath(req.url ?? '/') };
-      const answer = lane.signInAnswer(viewer, req.headers.accept, details);
+      const details = { status: signInStatus(access), returnPath: safeReturnPath(req.url ?? '/') };
+      const answer = lane.signInAnswer(access, req.headers.accept, details);
       const body = Buffer.from(answer.body);
       const security = lane.current().securityHeaders;
       const headers = headerList(security, answer.headers, { 'content-length': String(body.length) });
@@ -129,7 +129,7 @@ export function createFastLane() {
     // A stranger's answer depends only on the address, the Accept header, the policy and the build: kept. A refused
     // reader's names their address, so it is made each time.
     const url = req.url ?? '/';
-    if (viewer.state !== 'signed-out' || url.length > longestKeptUrl) return prepare();
+    if (access.state !== 'signed-out' || url.length > longestKeptUrl) return prepare();
     const madeFrom = [lane.currentPolicy(), lane.current().securityHeaders];
     return strangers(`${req.headers.accept ?? ''}\n${url}`, madeFrom, prepare);
   }
@@ -139,9 +139,9 @@ export function createFastLane() {
     if (!lane.routedToSite(method, path)) return undefined;
     // A script's personal token is checked by Fastify's hooks (auth/tokens/), which need the store.
     if (req.headers.authorization !== undefined) return undefined;
-    const viewer = lane.viewerOf(req.headers.cookie);
-    if (!viewer) return undefined;
-    return isAllowed(viewer) ? fileAnswer(lane.current(), path, req) : signInAnswer(lane, viewer, req);
+    const access = lane.accessOf(req.headers.cookie);
+    if (!access) return undefined;
+    return isAllowed(access) ? fileAnswer(lane.current(), path, req) : signInAnswer(lane, access, req);
   }
 
   /** Takes the request and returns true, or returns false having touched nothing. */

@@ -2,9 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { withoutQuery } from '../access-log.js';
 import { sendApiError } from '../api-errors.js';
+import { isAllowed } from '../auth/request-access.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import { signInStatus } from '../auth/sign-in-response.js';
-import { isAllowed } from '../auth/viewer.js';
 import { sendServedFile } from './file-response.js';
 import { resolveSitePath } from './site-files.js';
 import type { SiteSnapshot } from './site-snapshot.js';
@@ -21,8 +21,8 @@ export const siteRoutes = fp(
       method: ['GET', 'HEAD'],
       url: '/*',
       handler: (request, reply) => {
-        if (!isAllowed(request.viewer)) {
-          const status = signInStatus(request.viewer);
+        if (!isAllowed(request.access)) {
+          const status = signInStatus(request.access);
           return signInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
         }
         return sendSitePath(request, reply, site.current());

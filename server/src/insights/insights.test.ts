@@ -18,20 +18,20 @@ const cliSource = {
 const dayMs = 86_400_000;
 
 /** A conversation whose answer is logged and rated down; returns the thread so a test can delete it. */
-async function ratedDownConversation(db: Database, owner: string, question: string, comment: string) {
-  const thread = await createThread(db, { owner });
+async function ratedDownConversation(db: Database, reader: string, question: string, comment: string) {
+  const thread = await createThread(db, { reader });
   const asked = await appendMessage(db, {
-    owner,
+    reader,
     threadId: thread.id,
     message: { parentId: null, role: 'user', content: [{ type: 'text', text: question }] },
   });
   const answer = await appendMessage(db, {
-    owner,
+    reader,
     threadId: thread.id,
     message: { parentId: asked.id, role: 'assistant', content: [], sources: [cliSource] },
   });
   await recordQuestion(db, {
-    owner,
+    reader,
     question,
     mode: 'docs-only',
     covered: true,
@@ -39,14 +39,14 @@ async function ratedDownConversation(db: Database, owner: string, question: stri
     sources: [cliSource],
     answerMessageId: answer.id,
   });
-  await setFeedback(db, { owner, messageId: answer.id, rating: 'negative', comment });
+  await setFeedback(db, { reader, messageId: answer.id, rating: 'negative', comment });
   return thread;
 }
 
 async function seed(db: Database) {
   const unanswered = (question: string, answerMessageId: string, confidence?: 'closest' | 'none') =>
     recordQuestion(db, {
-      owner: ada,
+      reader: ada,
       question,
       mode: 'docs-only',
       covered: false,
@@ -59,11 +59,11 @@ async function seed(db: Database) {
   await unanswered('Typesense api key rotate schedule', 'a3', 'none');
   await ratedDownConversation(db, ada, 'Why does npm say E401?', 'Too vague, token=npm_abcdefghijklmnopqrstuvwx');
   const deleted = await ratedDownConversation(db, bob, 'A question bob later deleted', 'bob deleted this');
-  await deleteThread(db, { owner: bob, threadId: deleted.id });
+  await deleteThread(db, { reader: bob, threadId: deleted.id });
   // Ten days ago: in the 30-day period, not in the 7-day one.
   await db.insert(questions).values({
     id: 'old',
-    owner: bob,
+    reader: bob,
     question: 'An old covered question',
     mode: 'model',
     covered: true,
@@ -71,12 +71,12 @@ async function seed(db: Database) {
     answerMessageId: 'old-answer',
     createdAt: new Date(Date.now() - 10 * dayMs),
   });
-  await recordSearchQuery(db, { owner: ada, query: 'kubectl', resultCount: 0 });
-  await recordSearchQuery(db, { owner: bob, query: 'Kubectl', resultCount: 0 });
-  await recordSearchQuery(db, { owner: ada, query: 'typesense', resultCount: 3 });
-  await recordSearchQuery(db, { owner: ada, query: 'npm token=npm_abcdefghijklmnopqrstuvwx', resultCount: 2 });
-  await recordSearchQuery(db, { owner: bob, query: 'deploy', resultCount: 5 });
-  await markSearchResultOpened(db, { owner: bob, query: 'deploy' });
+  await recordSearchQuery(db, { reader: ada, query: 'kubectl', resultCount: 0 });
+  await recordSearchQuery(db, { reader: bob, query: 'Kubectl', resultCount: 0 });
+  await recordSearchQuery(db, { reader: ada, query: 'typesense', resultCount: 3 });
+  await recordSearchQuery(db, { reader: ada, query: 'npm token=npm_abcdefghijklmnopqrstuvwx', resultCount: 2 });
+  await recordSearchQuery(db, { reader: bob, query: 'deploy', resultCount: 5 });
+  await markSearchResultOpened(db, { reader: bob, query: 'deploy' });
 }
 
 for (const backend of testBackends) {

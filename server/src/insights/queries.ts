@@ -20,7 +20,7 @@ export type { Period };
 
 /**
  * The maintainers' figures as named queries, read by the insights page's API and by `npm run copilot:report`.
- * None selects an owner: readers are never named. Rows of a deleted conversation are gone with it (questions are
+ * None selects a reader: readers are never named. Rows of a deleted conversation are gone with it (questions are
  * deleted with the thread, ratings cascade with its messages, and the day's sums are forgotten with them), so
  * nothing here has to filter them out. Counts take a plan (rollup.ts): whole days from the daily sums, the rest
  * from the log; lists of the newest rows read the log through an index that stops at the limit.

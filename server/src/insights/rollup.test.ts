@@ -32,19 +32,19 @@ for (const backend of testBackends) {
     beforeAll(async () => {
       await seedInsightsHistory(store.db, now);
       await ratedDownConversation(store.db, {
-        owner: 'reader-0',
+        reader: 'reader-0',
         question: 'Why does the CLI say E401?',
         comment: `Too vague, token=${leakedToken}`,
         at: ago(now, 3),
       });
       deletedThread = await ratedDownConversation(store.db, {
-        owner: 'reader-2',
+        reader: 'reader-2',
         question: 'A question the reader later deleted',
         comment: 'a comment that must vanish',
         at: ago(now, 20),
       });
       threadDeletedMidRead = await ratedDownConversation(store.db, {
-        owner: 'reader-1',
+        reader: 'reader-1',
         question: 'A question deleted while the insights were read',
         comment: 'a comment deleted mid-read',
         at: ago(now, 15),
@@ -90,7 +90,7 @@ for (const backend of testBackends) {
       const withIt = await readInsights(store.db, { days: 30, now, lastDocsBuildAt: null });
       expect(JSON.stringify(withIt)).toContain('a comment that must vanish');
 
-      await deleteThread(store.db, { owner: 'reader-2', threadId: deletedThread });
+      await deleteThread(store.db, { reader: 'reader-2', threadId: deletedThread });
 
       await expectSameAsPlain();
       const withoutIt = await readInsights(store.db, { days: 90, now, lastDocsBuildAt: null });
@@ -121,7 +121,7 @@ for (const backend of testBackends) {
         .limit(1);
       if (!missed) throw new Error('the seed has no search left unopened before yesterday');
       const opened = await markSearchResultOpened(store.db, {
-        owner: missed.owner,
+        reader: missed.reader,
         query: missed.query,
         now: new Date(missed.createdAt.getTime() + 60_000),
       });
@@ -146,7 +146,7 @@ for (const backend of testBackends) {
       const figures = await readPlanned(store.db, period, async (db, plan) => {
         reads += 1;
         // A reader deletes a conversation of a summed-up day after the plan was made, before the queries run.
-        if (reads === 1) await deleteThread(store.db, { owner: 'reader-1', threadId: threadDeletedMidRead });
+        if (reads === 1) await deleteThread(store.db, { reader: 'reader-1', threadId: threadDeletedMidRead });
         return figuresOf(db, plan);
       });
 

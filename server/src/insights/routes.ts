@@ -3,10 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../api-errors.js';
-import { requireAllowedViewer } from '../auth/guards.js';
+import { requireReader } from '../auth/guards.js';
+import { isAllowed } from '../auth/request-access.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import { signInStatus } from '../auth/sign-in-response.js';
-import { isAllowed } from '../auth/viewer.js';
 import { sendServedFile } from '../gate/file-response.js';
 import { sendSitePath } from '../gate/site-routes.js';
 import { errorResponses } from '../response-schemas.js';
@@ -25,10 +25,7 @@ export const insightsRoutes = fp(
   async (app) => {
     const { config, store, accessPolicy, site, signInPage } = app;
     await app.register(async (api) => {
-      api.addHook(
-        'onRequest',
-        requireAllowedViewer({ publicOrigin: config.publicUrl.origin, feature: 'the handbook' }),
-      );
+      api.addHook('onRequest', requireReader({ publicOrigin: config.publicUrl.origin, feature: 'the handbook' }));
       api.addHook('onRequest', async (request, reply) => {
         if (!isMaintainerRequest(request, accessPolicy.current())) return sendApiError(reply, 'not_found:insights');
       });
@@ -51,8 +48,8 @@ export const insightsRoutes = fp(
     });
 
     const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
-      if (!isAllowed(request.viewer)) {
-        const status = signInStatus(request.viewer);
+      if (!isAllowed(request.access)) {
+        const status = signInStatus(request.access);
         return signInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
       }
       const snapshot = site.current();

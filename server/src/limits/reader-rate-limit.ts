@@ -1,7 +1,7 @@
 import { ApiError, type ApiErrorCode } from '@acme/contract';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { ownerKeyOf } from '../auth/reader-identity.js';
+import { readerKeyOf } from '../auth/reader-identity.js';
 
 /**
  * Registers @fastify/rate-limit for every route of one plugin, together: at most `perMinute` requests a minute per
@@ -31,8 +31,8 @@ export function registerReaderRateLimit(
     max: perMinute,
     timeWindow: '1 minute',
     keyGenerator: (request) =>
-      request.viewer.state === 'signed-in'
-        ? `${scope}:user:${ownerKeyOf(request.viewer.session)}`
+      request.access.state === 'signed-in'
+        ? `${scope}:user:${readerKeyOf(request.access.session)}`
         : `${scope}:ip:${request.ip}`,
     errorResponseBuilder: (_request, context) =>
       new ApiError(

@@ -1,9 +1,9 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { isAllowed } from '../auth/request-access.js';
 import { resourceMetadataUrlOf } from '../auth/tokens/resource-metadata.js';
-import { refuseBearer } from '../auth/tokens/token-viewer.js';
-import { isAllowed } from '../auth/viewer.js';
+import { refuseBearer } from '../auth/tokens/token-access.js';
 import { handbookApi } from './handbook-api.js';
 import { handbookServer } from './handbook-server.js';
 
@@ -31,12 +31,12 @@ export const mcpRoutes = fp(
     const origin = app.config.publicUrl.origin;
     const resourceMetadataUrl = resourceMetadataUrlOf(app.config.publicUrl);
     app.addHook('onRequest', async (request, reply) => {
-      const viewer = request.viewer;
-      if (viewer.state !== 'signed-in' || viewer.personalTokenId === undefined) {
+      const access = request.access;
+      if (access.state !== 'signed-in' || access.personalTokenId === undefined) {
         return refuseBearer(reply, resourceMetadataUrl);
       }
-      // The token hook has already refused an owner the policy refuses; this keeps /mcp closed should that change.
-      if (!isAllowed(viewer)) return refuseBearer(reply, resourceMetadataUrl, 'invalid_token');
+      // The token hook has already refused a reader the policy refuses; this keeps /mcp closed should that change.
+      if (!isAllowed(access)) return refuseBearer(reply, resourceMetadataUrl, 'invalid_token');
     });
     app.get('/mcp', async (_request, reply) => methodNotAllowed(reply));
     app.delete('/mcp', async (_request, reply) => methodNotAllowed(reply));

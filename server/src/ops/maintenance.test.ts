@@ -32,7 +32,7 @@ async function addSession(
 async function addQuestion(store: Store, answerMessageId: string, askedDaysAgo: number) {
   await store.db.insert(questions).values({
     id: answerMessageId,
-    owner: 'oidc:https://accounts.acme.dev#ada',
+    reader: 'oidc:https://accounts.acme.dev#ada',
     question: 'How do I roll back?',
     mode: 'docs-only',
     covered: true,

@@ -84,10 +84,10 @@ export function createMetrics({ mode }: { mode: 'docs-only' | 'model' }) {
   });
   /** The same reader, each read timed: read (text or none), unreadable (the image), failed (timeout, busy...). */
   const timeImageReading = (reader: ImageTextReader): ImageTextReader => ({
-    async read(image, signal, owner) {
+    async read(image, signal, readerKey) {
       const stop = ocrDuration.startTimer();
       try {
-        const text = await reader.read(image, signal, owner);
+        const text = await reader.read(image, signal, readerKey);
         stop({ outcome: text.problem ? 'unreadable' : 'read' });
         return text;
       } catch (error) {

@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../api-errors.js';
-import { requireAllowedViewer } from '../auth/guards.js';
-import { ownerKeyOf } from '../auth/reader-identity.js';
+import { requireReader } from '../auth/guards.js';
+import { readerKeyOf } from '../auth/reader-identity.js';
 import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
 import { bodilessResponses, errorResponses } from '../response-schemas.js';
 import { markSearchResultOpened } from '../store/search-queries.js';
@@ -22,7 +22,7 @@ export const searchRoutes = fp(
   async (app) => {
     const { config, searchIndex, limits, store } = app;
     const searchLog = createSearchLog(store.db, (error) => app.log.warn({ err: error }, 'could not log a search'));
-    app.addHook('onRequest', requireAllowedViewer({ publicOrigin: config.publicUrl.origin, feature: 'search' }));
+    app.addHook('onRequest', requireReader({ publicOrigin: config.publicUrl.origin, feature: 'search' }));
     // After the gate, so it counts per signed-in reader; every keystroke is a search, so the bound is generous.
     await registerReaderRateLimit(app, {
       scope: 'search',
@@ -45,8 +45,8 @@ export const searchRoutes = fp(
           const query = searchableQuery(q);
           const engine = searchIndex.current();
           const hits = query ? engine.search(query, { limit, pathPrefix: ctx, asYouType: true }) : [];
-          if (query && request.viewer.state === 'signed-in') {
-            void searchLog.record(ownerKeyOf(request.viewer.session), query, hits.length);
+          if (query && request.access.state === 'signed-in') {
+            void searchLog.record(readerKeyOf(request.access.session), query, hits.length);
           }
           const response: SearchResponse = {
             query,
@@ -71,9 +71,9 @@ export const searchRoutes = fp(
         '/api/search/opened',
         { schema: { body: searchOpenedSchema, response: bodilessResponses } },
         async (request, reply) => {
-          if (request.viewer.state !== 'signed-in') return sendApiError(reply, 'unauthorized:session');
+          if (request.access.state !== 'signed-in') return sendApiError(reply, 'unauthorized:session');
           const query = searchableQuery(request.body.q);
-          await markSearchResultOpened(store.db, { owner: ownerKeyOf(request.viewer.session), query });
+          await markSearchResultOpened(store.db, { reader: readerKeyOf(request.access.session), query });
           return reply.code(204).send();
         },
       );

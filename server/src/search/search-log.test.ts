@@ -27,7 +27,7 @@ for (const backend of testBackends.filter((candidate) => candidate.name !== 'PGl
       written.push(log.record('reader-2', 'kub', 4));
       await Promise.all(written);
 
-      expect((await rows()).map((row) => [row.owner, row.query, row.resultCount]).sort()).toEqual([
+      expect((await rows()).map((row) => [row.reader, row.query, row.resultCount]).sort()).toEqual([
         ['reader-1', 'kubect', 6],
         ['reader-1', 'token=[redacted]', 0],
         ['reader-2', 'kub', 4],
@@ -36,9 +36,9 @@ for (const backend of testBackends.filter((candidate) => candidate.name !== 'PGl
     });
 
     it("marks the reader's own newest matching search as opened, and nobody else's", async () => {
-      expect(await markSearchResultOpened(store.db, { owner: 'reader-2', query: 'kubect' })).toBe(false);
-      expect(await markSearchResultOpened(store.db, { owner: 'reader-1', query: 'kubect' })).toBe(true);
-      const opened = (await rows()).filter((row) => row.clicked).map((row) => [row.owner, row.query]);
+      expect(await markSearchResultOpened(store.db, { reader: 'reader-2', query: 'kubect' })).toBe(false);
+      expect(await markSearchResultOpened(store.db, { reader: 'reader-1', query: 'kubect' })).toBe(true);
+      const opened = (await rows()).filter((row) => row.clicked).map((row) => [row.reader, row.query]);
       expect(opened).toEqual([['reader-1', 'kubect']]);
     });
 

@@ -19,9 +19,9 @@ export function createSearchLog(db: Database, onError: (error: unknown) => void,
   const typing = new LRUCache<string, Typing>({ max: maxTypingReaders });
   return {
     /** Logs the search; the promise (which never rejects) settles once it is written, for tests to await. */
-    record(owner: string, query: string, resultCount: number): Promise<void> {
+    record(reader: string, query: string, resultCount: number): Promise<void> {
       const at = now();
-      const last = typing.get(owner);
+      const last = typing.get(reader);
       const continues =
         last !== undefined &&
         at - last.at < typingPauseMs &&
@@ -33,13 +33,13 @@ export function createSearchLog(db: Database, onError: (error: unknown) => void,
         const typed = last;
         typed.written = typed.written
           .then(() => typed.id)
-          .then((id) => reviseSearchQuery(db, { id, owner, query, resultCount }))
+          .then((id) => reviseSearchQuery(db, { id, reader, query, resultCount }))
           .catch(onError);
         return typed.written;
       }
-      const id = recordSearchQuery(db, { owner, query, resultCount });
+      const id = recordSearchQuery(db, { reader, query, resultCount });
       const written = id.then(() => undefined, onError);
-      typing.set(owner, { id, query, at, written });
+      typing.set(reader, { id, query, at, written });
       return written;
     },
   };

@@ -18,12 +18,12 @@ for (const backend of testBackends) {
       await store.db.delete(threads);
     });
 
-    /** A thread of `owner` with a question and an answer being written. */
-    async function runningAnswer(owner = ada) {
-      const threadId = (await createThread(store.db, { owner })).id;
-      const asked = await appendMessage(store.db, { owner, threadId, message: question('How do I deploy?') });
+    /** A thread of `reader` with a question and an answer being written. */
+    async function runningAnswer(reader = ada) {
+      const threadId = (await createThread(store.db, { reader })).id;
+      const asked = await appendMessage(store.db, { reader, threadId, message: question('How do I deploy?') });
       const answer = await appendMessage(store.db, {
-        owner,
+        reader,
         threadId,
         message: { parentId: asked.id, role: 'assistant', content: [], status: 'running' },
       });
@@ -70,18 +70,18 @@ for (const backend of testBackends) {
       const { threadId, answerId } = await runningAnswer();
       await silentFor(answerId, 61);
 
-      expect(await stopStaleAnswer(store.db, { owner: eve, threadId })).toBe(false);
-      expect(await stopStaleAnswer(store.db, { owner: ada, threadId })).toBe(true);
+      expect(await stopStaleAnswer(store.db, { reader: eve, threadId })).toBe(false);
+      expect(await stopStaleAnswer(store.db, { reader: ada, threadId })).toBe(true);
 
       const [stopped] = await store.db.select().from(messages).where(eq(messages.id, answerId));
       expect(stopped).toMatchObject({ status: 'incomplete', content: [{ type: 'text', text: 'Run the pipe' }] });
-      expect(await stopStaleAnswer(store.db, { owner: ada, threadId })).toBe(false);
+      expect(await stopStaleAnswer(store.db, { reader: ada, threadId })).toBe(false);
     });
 
     it('leavesAnAnswerStillWrittenElsewhere to its instance when Stop reaches another', async () => {
       const { threadId, answerId } = await runningAnswer();
 
-      expect(await stopStaleAnswer(store.db, { owner: ada, threadId })).toBe(false);
+      expect(await stopStaleAnswer(store.db, { reader: ada, threadId })).toBe(false);
       expect(await statusOf(answerId)).toBe('running');
     });
 

@@ -32,11 +32,11 @@ export async function failStaleAnswers(db: Database, silentForMs = staleAnswerMs
 
 /**
  * The reader pressed Stop on an answer no instance writes any more: it is stored as stopped, as it stands. False when
- * the thread (of this owner) has no such answer: none running, or one still alive on another instance.
+ * the thread (of this reader) has no such answer: none running, or one still alive on another instance.
  */
 export async function stopStaleAnswer(
   db: Database,
-  { owner, threadId, silentForMs = staleAnswerMs }: { owner: string; threadId: string; silentForMs?: number },
+  { reader, threadId, silentForMs = staleAnswerMs }: { reader: string; threadId: string; silentForMs?: number },
 ): Promise<boolean> {
   const stopped = await db
     .update(messages)
@@ -51,7 +51,7 @@ export async function stopStaleAnswer(
           db
             .select({ id: threads.id })
             .from(threads)
-            .where(and(eq(threads.id, threadId), eq(threads.owner, owner))),
+            .where(and(eq(threads.id, threadId), eq(threads.reader, reader))),
         ),
       ),
     )

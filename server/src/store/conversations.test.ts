@@ -29,55 +29,55 @@ for (const backend of testBackends) {
       await store.db.delete(threads);
     });
 
-    it('creates an empty "New chat" thread that only its owner sees', async () => {
-      const thread = await createThread(store.db, { owner: ada });
+    it('creates an empty "New chat" thread that only its reader sees', async () => {
+      const thread = await createThread(store.db, { reader: ada });
 
       expect(thread).toMatchObject({ title: 'New chat', status: 'regular' });
-      expect(thread).not.toHaveProperty('owner');
-      expect(await getThreadWithMessages(store.db, { owner: ada, threadId: thread.id })).toEqual({
+      expect(thread).not.toHaveProperty('reader');
+      expect(await getThreadWithMessages(store.db, { reader: ada, threadId: thread.id })).toEqual({
         thread,
         messages: [],
       });
-      expect(await listThreads(store.db, { owner: ada })).toEqual([thread]);
-      expect(await listThreads(store.db, { owner: eve })).toEqual([]);
+      expect(await listThreads(store.db, { reader: ada })).toEqual([thread]);
+      expect(await listThreads(store.db, { reader: eve })).toEqual([]);
     });
 
-    it('compares owners exactly: a subject differing only in case is another account', async () => {
-      const thread = await createThread(store.db, { owner: 'Ada@ACME.example', title: 'Deploys' });
+    it('compares readers exactly: a subject differing only in case is another account', async () => {
+      const thread = await createThread(store.db, { reader: 'Ada@ACME.example', title: 'Deploys' });
 
-      expect(await listThreads(store.db, { owner: ada })).toEqual([]);
-      expect(await listThreads(store.db, { owner: 'Ada@ACME.example' })).toEqual([thread]);
+      expect(await listThreads(store.db, { reader: ada })).toEqual([]);
+      expect(await listThreads(store.db, { reader: 'Ada@ACME.example' })).toEqual([thread]);
     });
 
     it('lists threads most recently active first, filtered by status', async () => {
-      const older = await createThread(store.db, { owner: ada, title: 'Older' });
+      const older = await createThread(store.db, { reader: ada, title: 'Older' });
       await nextMillisecond();
-      const newer = await createThread(store.db, { owner: ada, title: 'Newer' });
-      await archiveThread(store.db, { owner: ada, threadId: newer.id });
+      const newer = await createThread(store.db, { reader: ada, title: 'Newer' });
+      await archiveThread(store.db, { reader: ada, threadId: newer.id });
       await nextMillisecond();
       const archivedNewer = { ...newer, status: 'archived' };
 
-      expect(await listThreads(store.db, { owner: ada })).toEqual([archivedNewer, older]);
-      expect(await listThreads(store.db, { owner: ada, status: 'regular' })).toEqual([older]);
-      expect(await listThreads(store.db, { owner: ada, status: 'archived' })).toEqual([archivedNewer]);
+      expect(await listThreads(store.db, { reader: ada })).toEqual([archivedNewer, older]);
+      expect(await listThreads(store.db, { reader: ada, status: 'regular' })).toEqual([older]);
+      expect(await listThreads(store.db, { reader: ada, status: 'archived' })).toEqual([archivedNewer]);
 
-      await appendMessage(store.db, { owner: ada, threadId: older.id, message: question('Still there?') });
+      await appendMessage(store.db, { reader: ada, threadId: older.id, message: question('Still there?') });
 
-      expect((await listThreads(store.db, { owner: ada })).map((thread) => thread.title)).toEqual(['Older', 'Newer']);
+      expect((await listThreads(store.db, { reader: ada })).map((thread) => thread.title)).toEqual(['Older', 'Newer']);
     });
 
     it('renames a thread', async () => {
-      const thread = await createThread(store.db, { owner: ada });
+      const thread = await createThread(store.db, { reader: ada });
 
-      const renamed = await renameThread(store.db, { owner: ada, threadId: thread.id, title: 'Deploys' });
+      const renamed = await renameThread(store.db, { reader: ada, threadId: thread.id, title: 'Deploys' });
 
       expect(renamed).toEqual({ ...thread, title: 'Deploys' });
-      expect(await listThreads(store.db, { owner: ada })).toEqual([renamed]);
+      expect(await listThreads(store.db, { reader: ada })).toEqual([renamed]);
     });
 
     it('archives only regular threads and unarchives only archived ones', async () => {
-      const thread = await createThread(store.db, { owner: ada });
-      const target = { owner: ada, threadId: thread.id };
+      const thread = await createThread(store.db, { reader: ada });
+      const target = { reader: ada, threadId: thread.id };
 
       await expectApiError(unarchiveThread(store.db, target), 'conflict:thread_status');
       expect((await archiveThread(store.db, target)).status).toBe('archived');
@@ -86,8 +86,8 @@ for (const backend of testBackends) {
     });
 
     it('renames and archives in one step, or does neither when the move is not allowed', async () => {
-      const thread = await createThread(store.db, { owner: ada });
-      const target = { owner: ada, threadId: thread.id };
+      const thread = await createThread(store.db, { reader: ada });
+      const target = { reader: ada, threadId: thread.id };
 
       expect(await updateThread(store.db, { ...target, title: 'Old', status: 'archived' })).toMatchObject({
         title: 'Old',
@@ -101,37 +101,37 @@ for (const backend of testBackends) {
     });
 
     it('deletes a thread with its messages and their feedback', async () => {
-      const thread = await createThread(store.db, { owner: ada });
-      const kept = await createThread(store.db, { owner: ada });
-      const asked = await appendMessage(store.db, { owner: ada, threadId: thread.id, message: question('Hi') });
+      const thread = await createThread(store.db, { reader: ada });
+      const kept = await createThread(store.db, { reader: ada });
+      const asked = await appendMessage(store.db, { reader: ada, threadId: thread.id, message: question('Hi') });
       const answered = await appendMessage(store.db, {
-        owner: ada,
+        reader: ada,
         threadId: thread.id,
         message: answer('Yo', asked.id),
       });
-      await setFeedback(store.db, { owner: ada, messageId: answered.id, rating: 'positive' });
-      await appendMessage(store.db, { owner: ada, threadId: kept.id, message: question('Kept') });
+      await setFeedback(store.db, { reader: ada, messageId: answered.id, rating: 'positive' });
+      await appendMessage(store.db, { reader: ada, threadId: kept.id, message: question('Kept') });
 
-      await deleteThread(store.db, { owner: ada, threadId: thread.id });
+      await deleteThread(store.db, { reader: ada, threadId: thread.id });
 
-      expect(await getThreadWithMessages(store.db, { owner: ada, threadId: thread.id })).toBeUndefined();
+      expect(await getThreadWithMessages(store.db, { reader: ada, threadId: thread.id })).toBeUndefined();
       expect(await store.db.select({ id: messages.id }).from(messages)).toHaveLength(1);
       expect(await store.db.select().from(feedback)).toEqual([]);
-      await expectApiError(deleteThread(store.db, { owner: ada, threadId: thread.id }), 'not_found:thread');
+      await expectApiError(deleteThread(store.db, { reader: ada, threadId: thread.id }), 'not_found:thread');
     });
 
-    it("answers every function on another owner's thread exactly as for one that does not exist", async () => {
-      const thread = await createThread(store.db, { owner: ada, title: 'Private' });
+    it("answers every function on another reader's thread exactly as for one that does not exist", async () => {
+      const thread = await createThread(store.db, { reader: ada, title: 'Private' });
       const asked = await appendMessage(store.db, {
-        owner: ada,
+        reader: ada,
         threadId: thread.id,
         message: question('Secret'),
       });
-      await appendMessage(store.db, { owner: ada, threadId: thread.id, message: answer('Yes', asked.id) });
-      const before = await getThreadWithMessages(store.db, { owner: ada, threadId: thread.id });
+      await appendMessage(store.db, { reader: ada, threadId: thread.id, message: answer('Yes', asked.id) });
+      const before = await getThreadWithMessages(store.db, { reader: ada, threadId: thread.id });
 
       for (const threadId of [thread.id, 'never-existed']) {
-        const target = { owner: eve, threadId };
+        const target = { reader: eve, threadId };
         expect(await getThreadWithMessages(store.db, target)).toBeUndefined();
         await expectApiError(renameThread(store.db, { ...target, title: 'Mine now' }), 'not_found:thread');
         await expectApiError(archiveThread(store.db, target), 'not_found:thread');
@@ -141,26 +141,26 @@ for (const backend of testBackends) {
         await expectApiError(deleteThread(store.db, target), 'not_found:thread');
       }
 
-      expect(await listThreads(store.db, { owner: eve })).toEqual([]);
-      expect(await getThreadWithMessages(store.db, { owner: ada, threadId: thread.id })).toEqual(before);
+      expect(await listThreads(store.db, { reader: eve })).toEqual([]);
+      expect(await getThreadWithMessages(store.db, { reader: ada, threadId: thread.id })).toEqual(before);
     });
 
     if (backend.persistent) {
       it('keeps threads, branches and feedback after the store is closed and opened again', async () => {
-        const thread = await createThread(store.db, { owner: ada });
-        const asked = await appendMessage(store.db, { owner: ada, threadId: thread.id, message: question('Hi') });
-        await appendMessage(store.db, { owner: ada, threadId: thread.id, message: answer('One', asked.id) });
+        const thread = await createThread(store.db, { reader: ada });
+        const asked = await appendMessage(store.db, { reader: ada, threadId: thread.id, message: question('Hi') });
+        await appendMessage(store.db, { reader: ada, threadId: thread.id, message: answer('One', asked.id) });
         const second = await appendMessage(store.db, {
-          owner: ada,
+          reader: ada,
           threadId: thread.id,
           message: answer('Two', asked.id),
         });
-        await setFeedback(store.db, { owner: ada, messageId: second.id, rating: 'negative', comment: 'Wrong' });
-        const before = await getThreadWithMessages(store.db, { owner: ada, threadId: thread.id });
+        await setFeedback(store.db, { reader: ada, messageId: second.id, rating: 'negative', comment: 'Wrong' });
+        const before = await getThreadWithMessages(store.db, { reader: ada, threadId: thread.id });
 
         await store.reopen();
 
-        expect(await getThreadWithMessages(store.db, { owner: ada, threadId: thread.id })).toEqual(before);
+        expect(await getThreadWithMessages(store.db, { reader: ada, threadId: thread.id })).toEqual(before);
       });
     }
   });

@@ -9,12 +9,12 @@ export const newThreadTitle = 'New chat';
 export const threadNotFound = () => new ApiError('not_found:thread');
 export const messageNotFound = () => new ApiError('not_found:message');
 
-export type Thread = Omit<ThreadRow, 'owner'>;
+export type Thread = Omit<ThreadRow, 'reader'>;
 export type MessageFeedback = { rating: FeedbackRating; comment: string | null; updatedAt: Date };
 export type Message = Omit<MessageRow, 'sequence' | 'progressAt'> & { feedback: MessageFeedback | null };
 export type ThreadWithMessages = { thread: Thread; messages: Message[] };
-/** `owner`: whose rows these are, compared exactly; the reader's subject key (src/auth/reader-identity.ts). */
-export type Owner = { owner: string };
+/** `reader`: whose rows these are, compared exactly; the reader's subject key (src/auth/reader-identity.ts). */
+export type ForReader = { reader: string };
 
 const threadColumns = {
   id: threads.id,
@@ -37,38 +37,39 @@ export const messageColumns = {
   createdAt: messages.createdAt,
 };
 
-export const ownedThread = (owner: string, threadId: string) => and(eq(threads.id, threadId), eq(threads.owner, owner));
+export const ownedThread = (reader: string, threadId: string) =>
+  and(eq(threads.id, threadId), eq(threads.reader, reader));
 
-/** The owner's threads, most recently active first. */
+/** The reader's threads, most recently active first. */
 export async function listThreads(
   db: Database,
-  { owner, status }: Owner & { status?: ThreadStatus | undefined },
+  { reader, status }: ForReader & { status?: ThreadStatus | undefined },
 ): Promise<Thread[]> {
   return db
     .select(threadColumns)
     .from(threads)
-    .where(and(eq(threads.owner, owner), status ? eq(threads.status, status) : undefined))
+    .where(and(eq(threads.reader, reader), status ? eq(threads.status, status) : undefined))
     .orderBy(desc(threads.updatedAt), desc(threads.createdAt));
 }
 
 export async function createThread(
   db: Database,
-  { owner, title }: Owner & { title?: string | undefined },
+  { reader, title }: ForReader & { title?: string | undefined },
 ): Promise<Thread> {
   const [thread] = await db
     .insert(threads)
-    .values({ id: randomUUID(), owner, title: title ?? newThreadTitle })
+    .values({ id: randomUUID(), reader, title: title ?? newThreadTitle })
     .returning(threadColumns);
   if (!thread) throw new Error('Inserting a thread returned no row');
   return thread;
 }
 
-/** The thread and every message of every branch, oldest first, each with its feedback; undefined if not the owner's. */
+/** The thread and every message of every branch, oldest first, each with its feedback; undefined if not the reader's. */
 export async function getThreadWithMessages(
   db: Database,
-  { owner, threadId }: Owner & { threadId: string },
+  { reader, threadId }: ForReader & { threadId: string },
 ): Promise<ThreadWithMessages | undefined> {
-  const [thread] = await db.select(threadColumns).from(threads).where(ownedThread(owner, threadId)).limit(1);
+  const [thread] = await db.select(threadColumns).from(threads).where(ownedThread(reader, threadId)).limit(1);
   if (!thread) return undefined;
   const rows = await db
     .select({ message: messageColumns, feedback })
@@ -89,35 +90,39 @@ export async function getThreadWithMessages(
 
 export async function renameThread(
   db: Database,
-  { owner, threadId, title }: Owner & { threadId: string; title: string },
+  { reader, threadId, title }: ForReader & { threadId: string; title: string },
 ): Promise<Thread> {
-  const [thread] = await db.update(threads).set({ title }).where(ownedThread(owner, threadId)).returning(threadColumns);
+  const [thread] = await db
+    .update(threads)
+    .set({ title })
+    .where(ownedThread(reader, threadId))
+    .returning(threadColumns);
   if (!thread) throw threadNotFound();
   return thread;
 }
 
 /** Only a regular thread can be archived (spec section 4). */
-export function archiveThread(db: Database, target: Owner & { threadId: string }): Promise<Thread> {
+export function archiveThread(db: Database, target: ForReader & { threadId: string }): Promise<Thread> {
   return moveThread(db, target, { from: 'regular', to: 'archived' });
 }
 
 /** Only an archived thread can be unarchived (spec section 4). */
-export function unarchiveThread(db: Database, target: Owner & { threadId: string }): Promise<Thread> {
+export function unarchiveThread(db: Database, target: ForReader & { threadId: string }): Promise<Thread> {
   return moveThread(db, target, { from: 'archived', to: 'regular' });
 }
 
 async function moveThread(
   db: Database,
-  { owner, threadId }: Owner & { threadId: string },
+  { reader, threadId }: ForReader & { threadId: string },
   { from, to }: { from: ThreadStatus; to: ThreadStatus },
 ): Promise<Thread> {
   const [moved] = await db
     .update(threads)
     .set({ status: to })
-    .where(and(ownedThread(owner, threadId), eq(threads.status, from)))
+    .where(and(ownedThread(reader, threadId), eq(threads.status, from)))
     .returning(threadColumns);
   if (moved) return moved;
-  const [existing] = await db.select({ id: threads.id }).from(threads).where(ownedThread(owner, threadId));
+  const [existing] = await db.select({ id: threads.id }).from(threads).where(ownedThread(reader, threadId));
   if (!existing) throw threadNotFound();
   throw new ApiError('conflict:thread_status', `Only a ${from} chat can become ${to}; this one is ${to} already.`);
 }
@@ -126,38 +131,41 @@ async function moveThread(
 export async function updateThread(
   db: Database,
   {
-    owner,
+    reader,
     threadId,
     title,
     status,
-  }: Owner & { threadId: string; title?: string | undefined; status?: ThreadStatus | undefined },
+  }: ForReader & { threadId: string; title?: string | undefined; status?: ThreadStatus | undefined },
 ): Promise<Thread> {
   return db.transaction(async (tx) => {
-    const target = { owner, threadId };
+    const target = { reader, threadId };
     let thread: Thread | undefined;
     if (status === 'archived') thread = await archiveThread(tx, target);
     if (status === 'regular') thread = await unarchiveThread(tx, target);
     if (title !== undefined) thread = await renameThread(tx, { ...target, title });
     if (thread) return thread;
-    const [current] = await tx.select(threadColumns).from(threads).where(ownedThread(owner, threadId));
+    const [current] = await tx.select(threadColumns).from(threads).where(ownedThread(reader, threadId));
     if (!current) throw threadNotFound();
     return current;
   });
 }
 
 /** Deletes the thread with its messages and their feedback. */
-export async function deleteThread(db: Database, { owner, threadId }: Owner & { threadId: string }): Promise<void> {
+export async function deleteThread(
+  db: Database,
+  { reader, threadId }: ForReader & { threadId: string },
+): Promise<void> {
   await db.transaction(async (tx) => {
     // The questions log forgets what was asked in a deleted conversation, as the thread forgets its messages.
     const answersInThread = tx
       .select({ id: messages.id })
       .from(messages)
       .innerJoin(threads, eq(threads.id, messages.threadId))
-      .where(ownedThread(owner, threadId));
+      .where(ownedThread(reader, threadId));
     await tx
       .delete(questions)
-      .where(and(eq(questions.owner, owner), inArray(questions.answerMessageId, answersInThread)));
-    const deleted = await tx.delete(threads).where(ownedThread(owner, threadId)).returning({ id: threads.id });
+      .where(and(eq(questions.reader, reader), inArray(questions.answerMessageId, answersInThread)));
+    const deleted = await tx.delete(threads).where(ownedThread(reader, threadId)).returning({ id: threads.id });
     if (deleted.length === 0) throw threadNotFound();
   });
 }

@@ -37,16 +37,16 @@ for (const backend of testBackends) {
     let threadId: string;
     /** Appends a message and returns it as the thread then stores it (without the thread's title). */
     const append = async (message: NewMessage) => {
-      const { threadTitle: _, ...appended } = await appendMessage(store.db, { owner: ada, threadId, message });
+      const { threadTitle: _, ...appended } = await appendMessage(store.db, { reader: ada, threadId, message });
       return appended;
     };
-    const upTo = (messageId: string, target = { owner: ada, threadId }) =>
+    const upTo = (messageId: string, target = { reader: ada, threadId }) =>
       conversationUpTo(store.db, { ...target, messageId });
-    const stored = async () => (await getThreadWithMessages(store.db, { owner: ada, threadId }))?.messages;
+    const stored = async () => (await getThreadWithMessages(store.db, { reader: ada, threadId }))?.messages;
 
     beforeEach(async () => {
       await store.db.delete(threads);
-      threadId = (await createThread(store.db, { owner: ada })).id;
+      threadId = (await createThread(store.db, { reader: ada })).id;
     });
 
     it('keeps a conversation with its parts, attachments metadata, sources and status, under ids it makes', async () => {
@@ -94,7 +94,7 @@ for (const backend of testBackends) {
         [second.id, asked.id],
         [edited.id, null],
       ]);
-      expect((await listThreads(store.db, { owner: ada }))[0]?.title).toBe('Hi');
+      expect((await listThreads(store.db, { reader: ada }))[0]?.title).toBe('Hi');
     });
 
     it('returns messages in the order they were added, even when they share a timestamp', async () => {
@@ -105,7 +105,7 @@ for (const backend of testBackends) {
         for (let turn = 0; turn < 12; turn++) {
           const message: NewMessage =
             turn % 2 === 0 ? question(`Q${turn}`, parentId) : answer(`A${turn}`, parentId ?? '');
-          parentId = (await appendMessage(tx, { owner: ada, threadId, message })).id;
+          parentId = (await appendMessage(tx, { reader: ada, threadId, message })).id;
           added.push(parentId);
         }
       });
@@ -118,18 +118,18 @@ for (const backend of testBackends) {
 
     it('names the thread after its first question only, and never renames a titled thread', async () => {
       const inThread = (message: NewMessage, target = threadId) =>
-        appendMessage(store.db, { owner: ada, threadId: target, message });
+        appendMessage(store.db, { reader: ada, threadId: target, message });
       const first = await inThread(
         question(`How do I rotate the staging database credentials ${'without downtime '.repeat(3)}?`),
       );
       const second = await inThread(question('Second question'));
-      const titled = await createThread(store.db, { owner: ada, title: 'Mine' });
+      const titled = await createThread(store.db, { reader: ada, title: 'Mine' });
       const intoTitled = await inThread(question('First question'), titled.id);
-      const imageOnly = await createThread(store.db, { owner: ada });
+      const imageOnly = await createThread(store.db, { reader: ada });
       const intoImageOnly = await inThread(question(' '), imageOnly.id);
 
       const titles = Object.fromEntries(
-        (await listThreads(store.db, { owner: ada })).map((thread) => [thread.id, thread.title]),
+        (await listThreads(store.db, { reader: ada })).map((thread) => [thread.id, thread.title]),
       );
 
       expect(titles[threadId]).toBe('How do I rotate the staging database credentials without…');
@@ -145,8 +145,8 @@ for (const backend of testBackends) {
     });
 
     it('refuses a parent that is not a message of the same thread', async () => {
-      const other = await createThread(store.db, { owner: ada });
-      const elsewhere = await appendMessage(store.db, { owner: ada, threadId: other.id, message: question('Hi') });
+      const other = await createThread(store.db, { reader: ada });
+      const elsewhere = await appendMessage(store.db, { reader: ada, threadId: other.id, message: question('Hi') });
 
       await expectApiError(append(answer('x', elsewhere.id)), 'bad_request:parent_id');
       await expectApiError(append(answer('x', 'never-existed')), 'bad_request:parent_id');
@@ -180,13 +180,13 @@ for (const backend of testBackends) {
       expect(await idsUpTo(editedReply.id)).toEqual([edited.id, editedReply.id]);
     });
 
-    it("finds no branch in another owner's thread, nor to a message of another thread", async () => {
+    it("finds no branch in another reader's thread, nor to a message of another thread", async () => {
       const asked = await append(question('Secret'));
-      const other = await createThread(store.db, { owner: ada });
-      const elsewhere = await appendMessage(store.db, { owner: ada, threadId: other.id, message: question('Hi') });
+      const other = await createThread(store.db, { reader: ada });
+      const elsewhere = await appendMessage(store.db, { reader: ada, threadId: other.id, message: question('Hi') });
 
-      await expectApiError(upTo(asked.id, { owner: eve, threadId }), 'not_found:thread');
-      await expectApiError(upTo(asked.id, { owner: ada, threadId: 'never-existed' }), 'not_found:thread');
+      await expectApiError(upTo(asked.id, { reader: eve, threadId }), 'not_found:thread');
+      await expectApiError(upTo(asked.id, { reader: ada, threadId: 'never-existed' }), 'not_found:thread');
       await expectApiError(upTo(elsewhere.id), 'not_found:message');
       await expectApiError(upTo('never-existed'), 'not_found:message');
     });
@@ -194,7 +194,7 @@ for (const backend of testBackends) {
     it('sets, replaces and clears feedback on an answer', async () => {
       const asked = await append(question('Hi'));
       const answered = await append(answer('Yo', asked.id));
-      const target = { owner: ada, messageId: answered.id };
+      const target = { reader: ada, messageId: answered.id };
       const feedbackOf = async () => (await stored())?.[1]?.feedback;
 
       expect(await setFeedback(store.db, { ...target, rating: 'negative', comment: 'Outdated link' })).toMatchObject({
@@ -215,37 +215,37 @@ for (const backend of testBackends) {
       const asked = await append(question('Hi'));
 
       await expectApiError(
-        setFeedback(store.db, { owner: ada, messageId: asked.id, rating: 'positive' }),
+        setFeedback(store.db, { reader: ada, messageId: asked.id, rating: 'positive' }),
         'bad_request:feedback_role',
       );
     });
 
-    it("answers every function on another owner's thread or message exactly as for one that does not exist", async () => {
+    it("answers every function on another reader's thread or message exactly as for one that does not exist", async () => {
       const asked = await append(question('Secret'));
       const answered = await append(answer('Yes', asked.id));
-      await setFeedback(store.db, { owner: ada, messageId: answered.id, rating: 'positive' });
+      await setFeedback(store.db, { reader: ada, messageId: answered.id, rating: 'positive' });
       const before = await stored();
 
       for (const target of [
-        { owner: eve, threadId },
-        { owner: eve, threadId: 'never-existed' },
+        { reader: eve, threadId },
+        { reader: eve, threadId: 'never-existed' },
       ]) {
         await expectApiError(appendMessage(store.db, { ...target, message: question('Mine now') }), 'not_found:thread');
         await expectApiError(conversationUpTo(store.db, { ...target, messageId: answered.id }), 'not_found:thread');
       }
       for (const messageId of [answered.id, 'never-existed']) {
-        const target = { owner: eve, messageId };
+        const target = { reader: eve, messageId };
         await expectApiError(setFeedback(store.db, { ...target, rating: 'negative' }), 'not_found:message');
         await expectApiError(clearFeedback(store.db, target), 'not_found:message');
       }
-      const evesThread = await createThread(store.db, { owner: eve });
+      const evesThread = await createThread(store.db, { reader: eve });
       await expectApiError(
-        appendMessage(store.db, { owner: eve, threadId: evesThread.id, message: question('Graft', answered.id) }),
+        appendMessage(store.db, { reader: eve, threadId: evesThread.id, message: question('Graft', answered.id) }),
         'bad_request:parent_id',
       );
 
       expect(await stored()).toEqual(before);
-      expect((await getThreadWithMessages(store.db, { owner: eve, threadId: evesThread.id }))?.messages).toEqual([]);
+      expect((await getThreadWithMessages(store.db, { reader: eve, threadId: evesThread.id }))?.messages).toEqual([]);
     });
   });
 }

@@ -14,13 +14,13 @@ import {
 } from '@acme/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import {
+  type ForReader,
   getThreadWithMessages,
   type Message,
   type MessageFeedback,
   messageColumns,
   messageNotFound,
   newThreadTitle,
-  type Owner,
   ownedThread,
   threadNotFound,
 } from './conversations.js';
@@ -57,14 +57,14 @@ export function titleFromContent(content: MessagePart[]): string | undefined {
  */
 export async function appendMessage(
   db: Database,
-  { owner, threadId, message }: Owner & { threadId: string; message: NewMessage },
+  { reader, threadId, message }: ForReader & { threadId: string; message: NewMessage },
 ): Promise<Message & { threadTitle: string }> {
   return db.transaction(async (tx) => {
     // Locked so two first questions sent at once cannot both decide they name the thread.
     const [thread] = await tx
       .select({ title: threads.title })
       .from(threads)
-      .where(ownedThread(owner, threadId))
+      .where(ownedThread(reader, threadId))
       .for('update');
     if (!thread) throw threadNotFound();
     const parentRole = message.role === 'user' ? 'assistant' : 'user';
@@ -109,14 +109,14 @@ export async function appendMessage(
 }
 
 /**
- * The conversation that leads to a message of the owner's thread, oldest first, ending with that message. Another
- * owner's thread, or a message not in the thread, is not found.
+ * The conversation that leads to a message of the reader's thread, oldest first, ending with that message. Another
+ * reader's thread, or a message not in the thread, is not found.
  */
 export async function conversationUpTo(
   db: Database,
-  { owner, threadId, messageId }: Owner & { threadId: string; messageId: string },
+  { reader, threadId, messageId }: ForReader & { threadId: string; messageId: string },
 ): Promise<Message[]> {
-  const found = await getThreadWithMessages(db, { owner, threadId });
+  const found = await getThreadWithMessages(db, { reader, threadId });
   if (!found) throw threadNotFound();
   const byId = new Map(found.messages.map((message) => [message.id, message]));
   const branch: Message[] = [];
@@ -141,12 +141,12 @@ async function firstTitle(db: Database, threadId: string, message: NewMessage): 
   return earlier ? undefined : titleFromContent(message.content);
 }
 
-async function findOwnedMessage(db: Database, owner: string, messageId: string) {
+async function findOwnedMessage(db: Database, reader: string, messageId: string) {
   const [message] = await db
     .select({ id: messages.id, role: messages.role })
     .from(messages)
     .innerJoin(threads, eq(threads.id, messages.threadId))
-    .where(and(eq(messages.id, messageId), eq(threads.owner, owner)));
+    .where(and(eq(messages.id, messageId), eq(threads.reader, reader)));
   return message;
 }
 
@@ -154,18 +154,18 @@ async function findOwnedMessage(db: Database, owner: string, messageId: string) 
 export async function setFeedback(
   db: Database,
   {
-    owner,
+    reader,
     messageId,
     rating,
     comment,
-  }: Owner & { messageId: string; rating: FeedbackRating; comment?: string | undefined },
+  }: ForReader & { messageId: string; rating: FeedbackRating; comment?: string | undefined },
 ): Promise<MessageFeedback> {
-  const message = await findOwnedMessage(db, owner, messageId);
+  const message = await findOwnedMessage(db, reader, messageId);
   if (!message) throw messageNotFound();
   if (message.role !== 'assistant') {
     throw new ApiError('bad_request:feedback_role');
   }
-  const values = { rating, comment: comment ?? null, owner, updatedAt: sql`now()` };
+  const values = { rating, comment: comment ?? null, reader, updatedAt: sql`now()` };
   const [saved] = await db
     .insert(feedback)
     .values({ messageId, ...values })
@@ -175,8 +175,8 @@ export async function setFeedback(
   return saved;
 }
 
-export async function clearFeedback(db: Database, { owner, messageId }: Owner & { messageId: string }) {
-  if (!(await findOwnedMessage(db, owner, messageId))) throw messageNotFound();
+export async function clearFeedback(db: Database, { reader, messageId }: ForReader & { messageId: string }) {
+  if (!(await findOwnedMessage(db, reader, messageId))) throw messageNotFound();
   await db.delete(feedback).where(eq(feedback.messageId, messageId));
 }
 

@@ -14,7 +14,7 @@ import { oauthClients, personalTokens } from './schema.js';
 
 const now = new Date('2030-01-10T12:00:00Z');
 const reader = {
-  owner: 'oidc:https://accounts.acme.example#ada',
+  reader: 'oidc:https://accounts.acme.example#ada',
   issuer: 'https://accounts.acme.example',
   subject: 'ada',
   email: 'ada@acme.example',

@@ -18,7 +18,7 @@ const now = new Date('2030-01-10T12:00:00Z');
 function newToken(id: string, overrides: Partial<NewPersonalToken> = {}): NewPersonalToken {
   return {
     id,
-    owner: 'oidc:https://accounts.acme.example#ada',
+    reader: 'oidc:https://accounts.acme.example#ada',
     issuer: 'https://accounts.acme.example',
     subject: 'ada',
     email: 'ada@acme.example',
@@ -39,20 +39,20 @@ for (const backend of testBackends) {
       await store.db.delete(personalTokens);
     });
 
-    it('lists only the owner’s tokens that have not expired, and counts them', async () => {
+    it('lists only the reader’s tokens that have not expired, and counts them', async () => {
       await createPersonalToken(store.db, newToken('live-token-00001'));
       await createPersonalToken(store.db, newToken('gone-token-00001', { expiresAt: new Date(now.getTime() - 1) }));
-      await createPersonalToken(store.db, newToken('other-token-0001', { owner: 'oidc:x#someone-else' }));
-      const owner = newToken('x').owner;
-      expect((await listPersonalTokens(store.db, { owner, now })).map((row) => row.id)).toEqual(['live-token-00001']);
-      expect(await countLivePersonalTokens(store.db, { owner, now })).toBe(1);
+      await createPersonalToken(store.db, newToken('other-token-0001', { reader: 'oidc:x#someone-else' }));
+      const reader = newToken('x').reader;
+      expect((await listPersonalTokens(store.db, { reader, now })).map((row) => row.id)).toEqual(['live-token-00001']);
+      expect(await countLivePersonalTokens(store.db, { reader, now })).toBe(1);
     });
 
-    it("revokes a token only for its owner: another reader's revocation deletes nothing", async () => {
+    it("revokes a token only for its reader: another reader's revocation deletes nothing", async () => {
       await createPersonalToken(store.db, newToken('kept-token-00001'));
-      expect(await deletePersonalToken(store.db, { owner: 'oidc:x#mallory', id: 'kept-token-00001' })).toBe(false);
+      expect(await deletePersonalToken(store.db, { reader: 'oidc:x#mallory', id: 'kept-token-00001' })).toBe(false);
       expect(await findPersonalToken(store.db, { id: 'kept-token-00001' })).toBeDefined();
-      expect(await deletePersonalToken(store.db, { owner: newToken('x').owner, id: 'kept-token-00001' })).toBe(true);
+      expect(await deletePersonalToken(store.db, { reader: newToken('x').reader, id: 'kept-token-00001' })).toBe(true);
       expect(await findPersonalToken(store.db, { id: 'kept-token-00001' })).toBeUndefined();
     });
 

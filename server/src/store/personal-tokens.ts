@@ -17,35 +17,35 @@ export async function findPersonalToken(db: Database, { id }: { id: string }): P
   return row;
 }
 
-/** The owner's tokens that have not expired at `now`, newest first. */
-export async function listPersonalTokens(db: Database, { owner, now }: { owner: string; now: Date }) {
+/** The reader's tokens that have not expired at `now`, newest first. */
+export async function listPersonalTokens(db: Database, { reader, now }: { reader: string; now: Date }) {
   return db
     .select()
     .from(personalTokens)
-    .where(and(eq(personalTokens.owner, owner), gt(personalTokens.expiresAt, now)))
+    .where(and(eq(personalTokens.reader, reader), gt(personalTokens.expiresAt, now)))
     .orderBy(desc(personalTokens.createdAt));
 }
 
-export async function countLivePersonalTokens(db: Database, { owner, now }: { owner: string; now: Date }) {
+export async function countLivePersonalTokens(db: Database, { reader, now }: { reader: string; now: Date }) {
   const [row] = await db
     .select({ live: count() })
     .from(personalTokens)
-    .where(and(eq(personalTokens.owner, owner), gt(personalTokens.expiresAt, now)));
+    .where(and(eq(personalTokens.reader, reader), gt(personalTokens.expiresAt, now)));
   return row?.live ?? 0;
 }
 
-/** Revokes one of the owner's tokens; false when the owner has no token with this id. */
-export async function deletePersonalToken(db: Database, { owner, id }: { owner: string; id: string }) {
+/** Revokes one of the reader's tokens; false when the reader has no token with this id. */
+export async function deletePersonalToken(db: Database, { reader, id }: { reader: string; id: string }) {
   const deleted = await db
     .delete(personalTokens)
-    .where(and(eq(personalTokens.id, id), eq(personalTokens.owner, owner)))
+    .where(and(eq(personalTokens.id, id), eq(personalTokens.reader, reader)))
     .returning({ id: personalTokens.id });
   return deleted.length > 0;
 }
 
 /** Revokes the reader's earlier grants to one OAuth client (a new consent replaces them). */
-export async function deleteOAuthGrants(db: Database, { owner, clientId }: { owner: string; clientId: string }) {
-  await db.delete(personalTokens).where(and(eq(personalTokens.owner, owner), eq(personalTokens.clientId, clientId)));
+export async function deleteOAuthGrants(db: Database, { reader, clientId }: { reader: string; clientId: string }) {
+  await db.delete(personalTokens).where(and(eq(personalTokens.reader, reader), eq(personalTokens.clientId, clientId)));
 }
 
 /** Marks a token used at `now`, unless it was marked within `throttleMs` (one write a minute, not one a request). */

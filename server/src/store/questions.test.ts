@@ -20,7 +20,7 @@ const cliSource = {
 };
 
 const logged = (overrides: Partial<NewQuestion> & { answerMessageId: string }): NewQuestion => ({
-  owner: ada,
+  reader: ada,
   question: 'How do I fix npm E401 installing @acme/cli?',
   mode: 'docs-only',
   covered: false,
@@ -44,14 +44,14 @@ for (const backend of testBackends) {
 
     /** A question and its answer saved in a thread, as a turn saves them, the answer under the id the turn streamed. */
     async function conversation(question: string, answerMessageId: string) {
-      const thread = await createThread(store.db, { owner: ada });
+      const thread = await createThread(store.db, { reader: ada });
       const asked = await appendMessage(store.db, {
-        owner: ada,
+        reader: ada,
         threadId: thread.id,
         message: { parentId: null, role: 'user', content: [{ type: 'text', text: question }] },
       });
       await appendMessage(store.db, {
-        owner: ada,
+        reader: ada,
         threadId: thread.id,
         message: {
           id: answerMessageId,
@@ -63,7 +63,7 @@ for (const backend of testBackends) {
       });
     }
 
-    it('records a question with its owner and the text trimmed and capped, once per answer', async () => {
+    it('records a question with its reader and the text trimmed and capped, once per answer', async () => {
       await recordQuestion(store.db, logged({ answerMessageId: 'a1' }));
       await recordQuestion(store.db, logged({ answerMessageId: 'a1', question: 'a retry of the same answer' }));
       await recordQuestion(
@@ -77,7 +77,7 @@ for (const backend of testBackends) {
       expect(rows).toHaveLength(3);
       expect(rows.map((row) => row.confidence)).toEqual(['none', 'answered', 'closest']);
       expect(rows[0]).toMatchObject({
-        owner: ada,
+        reader: ada,
         question: 'How do I fix npm E401 installing @acme/cli?',
         mode: 'docs-only',
         covered: false,
@@ -108,7 +108,7 @@ for (const backend of testBackends) {
         .select({ threadId: messages.threadId })
         .from(messages)
         .where(eq(messages.id, 'gone-answer'));
-      await deleteThread(store.db, { owner: ada, threadId: gone?.threadId ?? '' });
+      await deleteThread(store.db, { reader: ada, threadId: gone?.threadId ?? '' });
       const left = await store.db.select({ id: questions.answerMessageId }).from(questions);
       expect(left.map((row) => row.id)).toEqual(['kept-answer']);
     });
@@ -126,16 +126,19 @@ for (const backend of testBackends) {
     });
 
     it('refuses a mode other than docs-only or model', async () => {
-      const insert = store.db.execute(
-        sql`insert into questions (id, owner_email, question, mode, covered, answer_message_id) values ('q', 'a', 'b', 'guess', false, 'x')`,
-      );
-      await expect(insert).rejects.toThrow();
+      const insertWithMode = (id: string, mode: string) =>
+        store.db.execute(
+          sql`insert into questions (id, reader, question, mode, covered, answer_message_id) values (${id}, 'a', 'b', ${mode}, false, ${id})`,
+        );
+      await insertWithMode('allowed', 'docs-only');
+      const refusal = await insertWithMode('refused', 'guess').catch((error: Error) => error);
+      expect(String((refusal as Error).cause)).toMatch(/questions_mode_check/);
     });
 
     it('reports answers rated down with the comment, the question before them and their sources', async () => {
       await conversation('Why does npm say E401?', 'answer-1');
       await recordQuestion(store.db, logged({ answerMessageId: 'answer-1', covered: true }));
-      await setFeedback(store.db, { owner: ada, messageId: 'answer-1', rating: 'negative', comment: 'Too vague' });
+      await setFeedback(store.db, { reader: ada, messageId: 'answer-1', rating: 'negative', comment: 'Too vague' });
 
       expect(await findReportItems(store.db, { limit: 10 })).toEqual([
         {
@@ -157,7 +160,7 @@ for (const backend of testBackends) {
       await recordQuestion(
         store.db,
         logged({
-          owner: mallory,
+          reader: mallory,
           answerMessageId: 'answer-1',
           question: 'planted',
           covered: false,
@@ -166,10 +169,10 @@ for (const backend of testBackends) {
       );
       await conversation('Why does npm say E401?', 'answer-1');
       await recordQuestion(store.db, logged({ answerMessageId: 'answer-1', covered: true }));
-      await setFeedback(store.db, { owner: ada, messageId: 'answer-1', rating: 'negative' });
+      await setFeedback(store.db, { reader: ada, messageId: 'answer-1', rating: 'negative' });
 
-      const rows = await store.db.select().from(questions).orderBy(questions.owner);
-      expect(rows.map((row) => [row.owner, row.question])).toEqual([
+      const rows = await store.db.select().from(questions).orderBy(questions.reader);
+      expect(rows.map((row) => [row.reader, row.question])).toEqual([
         [ada, 'How do I fix npm E401 installing @acme/cli?'],
         [mallory, 'planted'],
       ]);
@@ -181,7 +184,7 @@ for (const backend of testBackends) {
 
     it('reports a rated-down answer that was never logged, from its thread alone', async () => {
       await conversation('Old question', 'answer-old');
-      await setFeedback(store.db, { owner: ada, messageId: 'answer-old', rating: 'negative' });
+      await setFeedback(store.db, { reader: ada, messageId: 'answer-old', rating: 'negative' });
 
       expect(await findReportItems(store.db, { limit: 10 })).toEqual([
         expect.objectContaining({ kind: 'rated-down', question: 'Old question', comment: null, covered: null }),
@@ -190,7 +193,7 @@ for (const backend of testBackends) {
 
     it('leaves out answers rated up and questions the docs covered', async () => {
       await conversation('Good answer', 'answer-good');
-      await setFeedback(store.db, { owner: ada, messageId: 'answer-good', rating: 'positive' });
+      await setFeedback(store.db, { reader: ada, messageId: 'answer-good', rating: 'positive' });
       await recordQuestion(store.db, logged({ answerMessageId: 'answer-good', covered: true }));
 
       expect(await findReportItems(store.db, { limit: 10 })).toEqual([]);
@@ -199,7 +202,7 @@ for (const backend of testBackends) {
     it('reports a question that was not covered once, as rated down, when its answer was rated down too', async () => {
       await conversation('Not covered and rated down', 'answer-both');
       await recordQuestion(store.db, logged({ answerMessageId: 'answer-both', covered: false }));
-      await setFeedback(store.db, { owner: ada, messageId: 'answer-both', rating: 'negative' });
+      await setFeedback(store.db, { reader: ada, messageId: 'answer-both', rating: 'negative' });
 
       const items = await findReportItems(store.db, { limit: 10 });
 
@@ -210,7 +213,7 @@ for (const backend of testBackends) {
       await recordQuestion(store.db, logged({ answerMessageId: 'q1', question: 'first' }));
       await nextMillisecond();
       await conversation('second', 'q2');
-      await setFeedback(store.db, { owner: ada, messageId: 'q2', rating: 'negative' });
+      await setFeedback(store.db, { reader: ada, messageId: 'q2', rating: 'negative' });
       await nextMillisecond();
       await recordQuestion(store.db, logged({ answerMessageId: 'q3', question: 'third' }));
       const [third] = await store.db.select().from(questions).where(sql`${questions.answerMessageId} = 'q3'`);
@@ -226,7 +229,7 @@ for (const backend of testBackends) {
 
     it('reading the report changes nothing', async () => {
       await conversation('kept', 'answer-kept');
-      await setFeedback(store.db, { owner: ada, messageId: 'answer-kept', rating: 'negative', comment: 'c' });
+      await setFeedback(store.db, { reader: ada, messageId: 'answer-kept', rating: 'negative', comment: 'c' });
       await recordQuestion(store.db, logged({ answerMessageId: 'answer-kept' }));
       const before = await store.db.execute(sql`select count(*)::int as n from messages`);
 

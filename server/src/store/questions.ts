@@ -12,7 +12,7 @@ export const maxRecordedQuestionCharacters = 2000;
 export type DocPage = { url: string; title: string };
 
 export type NewQuestion = {
-  owner: string;
+  reader: string;
   question: string;
   mode: AnswerMode;
   /** Did the docs answer it (docs-only: `composeDocsOnlyAnswer(...).covered`, true only for `answered`). */
@@ -38,7 +38,7 @@ export async function recordQuestion(db: Database, entry: NewQuestion): Promise<
     .insert(questions)
     .values({
       id: randomUUID(),
-      owner: entry.owner,
+      reader: entry.reader,
       question: storableText(redactSecrets(entry.question)).trim().slice(0, maxRecordedQuestionCharacters),
       mode: entry.mode,
       covered: entry.covered,
@@ -48,7 +48,7 @@ export async function recordQuestion(db: Database, entry: NewQuestion): Promise<
       sources: entry.sources ?? [],
       answerMessageId: entry.answerMessageId,
     })
-    .onConflictDoNothing({ target: [questions.owner, questions.answerMessageId] });
+    .onConflictDoNothing({ target: [questions.reader, questions.answerMessageId] });
 }
 
 /** One thing for the docs maintainers to look at: an answer rated down, or a question the docs did not cover. */
@@ -94,7 +94,7 @@ export async function findReportItems(db: Database, { since, limit }: ReportQuer
     .from(feedback)
     .innerJoin(messages, eq(messages.id, feedback.messageId))
     .leftJoin(questionMessages, eq(questionMessages.id, messages.parentId))
-    .leftJoin(questions, and(eq(questions.answerMessageId, feedback.messageId), eq(questions.owner, feedback.owner)))
+    .leftJoin(questions, and(eq(questions.answerMessageId, feedback.messageId), eq(questions.reader, feedback.reader)))
     .where(and(eq(feedback.rating, 'negative'), since ? gte(feedback.updatedAt, since) : undefined))
     .orderBy(desc(feedback.updatedAt))
     .limit(limit);
@@ -113,7 +113,7 @@ export async function findReportItems(db: Database, { since, limit }: ReportQuer
             .where(
               and(
                 eq(feedback.messageId, questions.answerMessageId),
-                eq(feedback.owner, questions.owner),
+                eq(feedback.reader, questions.reader),
                 eq(feedback.rating, 'negative'),
               ),
             ),

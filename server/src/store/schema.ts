@@ -37,10 +37,10 @@ export const sessions = pgTable(
   'sessions',
   {
     idHash: text('id_hash').primaryKey(),
-    /** Who signed in: the identity provider's `iss` and `sub`, which never change for one account (ownerKeyOf). */
+    /** Who signed in: the identity provider's `iss` and `sub`, which never change for one account (readerKeyOf). */
     issuer: text('issuer').notNull(),
     subject: text('subject').notNull(),
-    /** The address as the identity provider sent it: for the access policy and for display, never for ownership. */
+    /** The address as the identity provider sent it: for the access policy and for display, never as a reader key. */
     email: text('email').notNull(),
     emailVerified: boolean('email_verified').notNull(),
     hostedDomain: text('hosted_domain'),
@@ -54,12 +54,12 @@ export const sessions = pgTable(
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-/** Dev Copilot conversations, one owner each: the signed-in user's e-mail, lower-cased. */
+/** Dev Copilot conversations, each of one reader (their reader key). */
 export const threads = pgTable(
   'threads',
   {
     id: text('id').primaryKey(),
-    owner: text('owner').notNull(),
+    reader: text('reader').notNull(),
     title: text('title').notNull().default('New chat'),
     status: text('status', { enum: threadStatuses }).notNull().default('regular'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -67,7 +67,7 @@ export const threads = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index('threads_owner_updated_at_index').on(table.owner, table.updatedAt.desc()),
+    index('threads_reader_updated_at_index').on(table.reader, table.updatedAt.desc()),
     check('threads_status_check', oneOf(table.status, threadStatuses)),
   ],
 );
@@ -116,7 +116,7 @@ export const feedback = pgTable(
     messageId: text('message_id')
       .primaryKey()
       .references(() => messages.id, { onDelete: 'cascade' }),
-    owner: text('owner').notNull(),
+    reader: text('reader').notNull(),
     rating: text('rating', { enum: feedbackRatings }).notNull(),
     comment: text('comment'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -141,7 +141,7 @@ export const questions = pgTable(
   'questions',
   {
     id: text('id').primaryKey(),
-    owner: text('owner').notNull(),
+    reader: text('reader').notNull(),
     question: text('question').notNull(),
     mode: text('mode', { enum: answerModes }).notNull(),
     covered: boolean('covered').notNull(),
@@ -162,7 +162,7 @@ export const questions = pgTable(
     check('questions_mode_check', oneOf(table.mode, answerModes)),
     check('questions_confidence_check', oneOf(table.confidence, answerConfidences)),
     // One entry per answer; the server makes answer ids (a stateless askAi call gets an id of its own).
-    unique('questions_owner_answer_unique').on(table.owner, table.answerMessageId),
+    unique('questions_reader_answer_unique').on(table.reader, table.answerMessageId),
   ],
 );
 
@@ -176,7 +176,7 @@ export const searchQueries = pgTable(
   'search_queries',
   {
     id: text('id').primaryKey(),
-    owner: text('owner').notNull(),
+    reader: text('reader').notNull(),
     query: text('query').notNull(),
     resultCount: integer('result_count').notNull(),
     clicked: boolean('clicked').notNull().default(false),
@@ -184,7 +184,7 @@ export const searchQueries = pgTable(
   },
   (table) => [
     index('search_queries_created_at_index').on(table.createdAt.desc()),
-    index('search_queries_owner_index').on(table.owner),
+    index('search_queries_reader_index').on(table.reader),
   ],
 );
 
@@ -217,7 +217,7 @@ export const runningQuestionSlots = pgTable(
 
 /**
  * Personal access tokens: a reader's read-only credential for scripts and coding agents (src/auth/tokens/). Only a
- * SHA-256 hash of the token's secret is kept, so a leaked table opens nothing. The owner's identity is copied from the
+ * SHA-256 hash of the token's secret is kept, so a leaked table opens nothing. The reader's identity is copied from the
  * session that made the token, so every request with it is checked against the access policy as a session would be.
  * A revoked token's row is deleted.
  */
@@ -225,8 +225,8 @@ export const personalTokens = pgTable(
   'personal_tokens',
   {
     id: text('id').primaryKey(),
-    /** ownerKeyOf the reader who made it: the key their threads and limits are under. */
-    owner: text('owner').notNull(),
+    /** readerKeyOf the reader who made it: the key their threads and limits are under. */
+    reader: text('reader').notNull(),
     issuer: text('issuer').notNull(),
     subject: text('subject').notNull(),
     email: text('email').notNull(),
@@ -247,7 +247,7 @@ export const personalTokens = pgTable(
     refreshHash: text('refresh_hash'),
     accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
   },
-  (table) => [index('personal_tokens_owner_index').on(table.owner, table.createdAt.desc())],
+  (table) => [index('personal_tokens_reader_index').on(table.reader, table.createdAt.desc())],
 );
 
 export type PersonalTokenRow = typeof personalTokens.$inferSelect;
@@ -277,7 +277,7 @@ export const oauthCodes = pgTable('oauth_codes', {
   /** PKCE: the S256 challenge the token request's verifier must hash to. */
   codeChallenge: text('code_challenge').notNull(),
   resource: text('resource').notNull(),
-  owner: text('owner').notNull(),
+  reader: text('reader').notNull(),
   issuer: text('issuer').notNull(),
   subject: text('subject').notNull(),
   email: text('email').notNull(),

@@ -11,12 +11,12 @@ export const storableSearchQuery = (query: string) => storableText(redactSecrets
 /** Logs one search; returns its id, so the reader's next keystrokes can revise it instead of adding rows. */
 export async function recordSearchQuery(
   db: Database,
-  entry: { owner: string; query: string; resultCount: number; at?: Date | undefined },
+  entry: { reader: string; query: string; resultCount: number; at?: Date | undefined },
 ): Promise<string> {
   const id = randomUUID();
   await db.insert(searchQueries).values({
     id,
-    owner: entry.owner,
+    reader: entry.reader,
     query: storableSearchQuery(entry.query),
     resultCount: entry.resultCount,
     ...(entry.at ? { createdAt: entry.at } : {}),
@@ -27,12 +27,12 @@ export async function recordSearchQuery(
 /** The reader typed on: the same search, now with this text and this many results. */
 export async function reviseSearchQuery(
   db: Database,
-  entry: { id: string; owner: string; query: string; resultCount: number },
+  entry: { id: string; reader: string; query: string; resultCount: number },
 ): Promise<void> {
   await db
     .update(searchQueries)
     .set({ query: storableSearchQuery(entry.query), resultCount: entry.resultCount })
-    .where(and(eq(searchQueries.id, entry.id), eq(searchQueries.owner, entry.owner)));
+    .where(and(eq(searchQueries.id, entry.id), eq(searchQueries.reader, entry.reader)));
 }
 
 /**
@@ -41,14 +41,14 @@ export async function reviseSearchQuery(
  */
 export async function markSearchResultOpened(
   db: Database,
-  { owner, query, now = new Date() }: { owner: string; query: string; now?: Date },
+  { reader, query, now = new Date() }: { reader: string; query: string; now?: Date },
 ): Promise<boolean> {
   const [newest] = await db
     .select({ id: searchQueries.id })
     .from(searchQueries)
     .where(
       and(
-        eq(searchQueries.owner, owner),
+        eq(searchQueries.reader, reader),
         eq(searchQueries.query, storableSearchQuery(query)),
         gte(searchQueries.createdAt, new Date(now.getTime() - 86_400_000)),
       ),

@@ -4,7 +4,7 @@ import type { Database } from '../../store/database.js';
 import { createAuthorizationCode } from '../../store/oauth.js';
 import { countLivePersonalTokens } from '../../store/personal-tokens.js';
 import type { SessionRow } from '../../store/schema.js';
-import { ownerKeyOf } from '../reader-identity.js';
+import { readerKeyOf } from '../reader-identity.js';
 import { hashTokenSecret } from '../tokens/personal-token.js';
 import { type AuthorizationRequest, redirectWith } from './authorization-request.js';
 import { authorizationCodeSeconds } from './oauth-tokens.js';
@@ -26,8 +26,8 @@ export async function answerConsent(
     location: redirectWith(request.redirectUri, { ...parameters, state: request.state, iss: issuer }),
   });
   if (!options.allow) return back({ error: 'access_denied', error_description: 'The reader denied access.' });
-  const owner = ownerKeyOf(session);
-  if ((await countLivePersonalTokens(db, { owner, now })) >= maxTokensPerReader) {
+  const reader = readerKeyOf(session);
+  if ((await countLivePersonalTokens(db, { reader, now })) >= maxTokensPerReader) {
     return {
       kind: 'too-many-tokens',
       message: `You hold ${maxTokensPerReader} access tokens and connected applications, the most one reader may; revoke one on Access tokens first.`,
@@ -40,7 +40,7 @@ export async function answerConsent(
     redirectUri: request.redirectUri,
     codeChallenge: request.codeChallenge,
     resource: request.resource,
-    owner,
+    reader,
     issuer: session.issuer,
     subject: session.subject,
     email: session.email,

@@ -3,8 +3,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createOAuthClient, findOAuthClient } from '../../store/oauth.js';
+import { isAllowed } from '../request-access.js';
 import { authorizationServerOf, protectedResourceOf } from '../tokens/resource-metadata.js';
-import { isAllowed } from '../viewer.js';
 import { type CheckedAuthorization, checkAuthorizationRequest, redirectWith } from './authorization-request.js';
 import { clientFromRegistration, maxRegistrationBytes, registrationResponse } from './client-registration.js';
 import { answerConsent } from './consent.js';
@@ -91,10 +91,10 @@ export const oauthRoutes = fp(
       endpoints.get('/oauth/authorize', async (request, reply) => {
         const checked = await check(request.query);
         if (checked.kind !== 'valid') return refusal(checked, reply);
-        const viewer = request.viewer;
-        if (viewer.state !== 'signed-in' || !isAllowed(viewer)) {
+        const access = request.access;
+        if (access.state !== 'signed-in' || !isAllowed(access)) {
           return signInPage(request, reply, {
-            status: viewer.state === 'signed-in' ? 403 : 401,
+            status: access.state === 'signed-in' ? 403 : 401,
             returnPath: request.url,
             forceHtml: true,
           });
@@ -102,7 +102,7 @@ export const oauthRoutes = fp(
         return consentPage(
           reply,
           checked.request.redirectUri,
-          renderConsentPage({ ...checked, email: viewer.session.email }),
+          renderConsentPage({ ...checked, email: access.session.email }),
         );
       });
 
@@ -110,8 +110,8 @@ export const oauthRoutes = fp(
         if (request.headers.origin !== publicUrl.origin) {
           return problemPage(reply, 403, 'The answer did not come from the handbook’s own consent page.');
         }
-        const viewer = request.viewer;
-        if (viewer.state !== 'signed-in' || !isAllowed(viewer)) {
+        const access = request.access;
+        if (access.state !== 'signed-in' || !isAllowed(access)) {
           return problemPage(
             reply,
             403,
@@ -124,14 +124,14 @@ export const oauthRoutes = fp(
         if (decision !== 'allow' && decision !== 'deny') return problemPage(reply, 400, 'Choose Allow or Deny.');
         const outcome = await answerConsent(db, {
           request: checked.request,
-          session: viewer.session,
+          session: access.session,
           allow: decision === 'allow',
           issuer,
           now: new Date(),
         });
         if (outcome.kind === 'redirect')
           return reply.header('cache-control', 'no-store').redirect(outcome.location, 303);
-        const page = renderConsentPage({ ...checked, email: viewer.session.email, problem: outcome.message });
+        const page = renderConsentPage({ ...checked, email: access.session.email, problem: outcome.message });
         return consentPage(reply.code(409), checked.request.redirectUri, page);
       });
 
@@ -156,11 +156,11 @@ export const oauthRoutes = fp(
     name: 'oauth-routes',
     fastify: '5.x',
     encapsulate: true,
-    // The consent page stands behind the sign-in gate: the viewer of every request and the sign-in page.
+    // The consent page stands behind the sign-in gate: the access of every request and the sign-in page.
     dependencies: ['auth'],
     decorators: {
       fastify: ['config', 'store', 'accessPolicy', 'signInPage', 'limits'],
-      request: ['viewer'],
+      request: ['access'],
     },
   },
 );

@@ -60,7 +60,7 @@ export async function exchangeAuthorizationCode(request: TokenRequest, options: 
   const codeHash = hashTokenSecret(text(request, 'code'));
   const taken = await takeAuthorizationCode(db, { codeHash, now });
   if (!taken.code) {
-    if (taken.reused?.tokenId) await deletePersonalToken(db, { owner: taken.reused.owner, id: taken.reused.tokenId });
+    if (taken.reused?.tokenId) await deletePersonalToken(db, { reader: taken.reused.reader, id: taken.reused.tokenId });
     throw new OAuthError('invalid_grant', 'The authorization code is unknown, expired or already used.');
   }
   const code = taken.code;
@@ -76,10 +76,10 @@ export async function exchangeAuthorizationCode(request: TokenRequest, options: 
   checkResource(request, code.resource);
   refuseUnlessAllowed(options.currentPolicy(), { ...code, hostedDomain: code.hostedDomain ?? undefined });
   const tokens = mintGrantTokens();
-  await deleteOAuthGrants(db, { owner: code.owner, clientId: client.id });
+  await deleteOAuthGrants(db, { reader: code.reader, clientId: client.id });
   await createPersonalToken(db, {
     id: tokens.id,
-    owner: code.owner,
+    reader: code.reader,
     issuer: code.issuer,
     subject: code.subject,
     email: code.email,

@@ -20,17 +20,17 @@ import {
   listPersonalTokens,
   type PersonalTokenRow,
 } from '../../store/personal-tokens.js';
-import { requireAllowedViewer } from '../guards.js';
-import { ownerKeyOf } from '../reader-identity.js';
-import type { Viewer } from '../viewer.js';
+import { requireReader } from '../guards.js';
+import { readerKeyOf } from '../reader-identity.js';
+import type { RequestAccess } from '../request-access.js';
 import { mintPersonalToken } from './personal-token.js';
 
 const day = 24 * 60 * 60 * 1000;
 
 /** The session behind a request the guard let through. */
-function signedInSession(viewer: Viewer) {
-  if (viewer.state !== 'signed-in') throw new Error('The token API was reached without a signed-in reader');
-  return viewer.session;
+function signedInSession(access: RequestAccess) {
+  if (access.state !== 'signed-in') throw new Error('The token API was reached without a signed-in reader');
+  return access.session;
 }
 
 const listed = (row: PersonalTokenRow): PersonalToken => ({
@@ -54,13 +54,10 @@ export const tokenRoutes = fp(
     app.addHook('onRequest', async (_request, reply) => {
       reply.header('cache-control', 'no-store');
     });
-    app.addHook(
-      'onRequest',
-      requireAllowedViewer({ publicOrigin: app.config.publicUrl.origin, feature: 'access tokens' }),
-    );
+    app.addHook('onRequest', requireReader({ publicOrigin: app.config.publicUrl.origin, feature: 'access tokens' }));
     app.addHook('onRequest', async (request, reply) => {
       // Not reachable while token-scope.ts leaves this API out; kept so that widening that list cannot open it.
-      if (request.viewer.state === 'signed-in' && request.viewer.personalTokenId !== undefined) {
+      if (request.access.state === 'signed-in' && request.access.personalTokenId !== undefined) {
         return sendApiError(reply, 'unauthorized:session', 'Sign in to the handbook to manage access tokens.');
       }
     });
@@ -70,8 +67,8 @@ export const tokenRoutes = fp(
       '/api/tokens',
       { schema: { response: { 200: tokenListSchema, ...errorResponses } } },
       async (request): Promise<TokenList> => {
-        const owner = ownerKeyOf(signedInSession(request.viewer));
-        const rows = await listPersonalTokens(db, { owner, now: new Date() });
+        const reader = readerKeyOf(signedInSession(request.access));
+        const rows = await listPersonalTokens(db, { reader, now: new Date() });
         return { tokens: rows.map(listed) };
       },
     );
@@ -80,10 +77,10 @@ export const tokenRoutes = fp(
       '/api/tokens',
       { schema: { body: createTokenRequestSchema, response: { 201: createdTokenSchema, ...errorResponses } } },
       async (request, reply) => {
-        const session = signedInSession(request.viewer);
-        const owner = ownerKeyOf(session);
+        const session = signedInSession(request.access);
+        const reader = readerKeyOf(session);
         const now = new Date();
-        if ((await countLivePersonalTokens(db, { owner, now })) >= maxTokensPerReader) {
+        if ((await countLivePersonalTokens(db, { reader, now })) >= maxTokensPerReader) {
           return sendApiError(
             reply,
             'conflict:token_limit',
@@ -93,7 +90,7 @@ export const tokenRoutes = fp(
         const minted = mintPersonalToken();
         const row = await createPersonalToken(db, {
           id: minted.id,
-          owner,
+          reader,
           issuer: session.issuer,
           subject: session.subject,
           email: session.email,
@@ -117,8 +114,8 @@ export const tokenRoutes = fp(
       '/api/tokens/:id',
       { schema: { params: tokenIdParamsSchema, response: bodilessResponses } },
       async (request, reply) => {
-        const owner = ownerKeyOf(signedInSession(request.viewer));
-        if (!(await deletePersonalToken(db, { owner, id: request.params.id }))) {
+        const reader = readerKeyOf(signedInSession(request.access));
+        if (!(await deletePersonalToken(db, { reader, id: request.params.id }))) {
           return sendApiError(reply, 'not_found:token');
         }
         return reply.code(204).send();

@@ -21,11 +21,11 @@ export type AnswerDependencies = {
   /** The configured language model; without one, answers are built from the docs alone. */
   model?: ChatModel | undefined;
   /**
-   * The text of a reader's (`owner`'s) screenshots (OCR; readers take turns at the one engine); without it,
+   * The text of a reader's screenshots (OCR; readers take turns at the one engine); without it,
    * screenshots reach only a vision model.
    */
   readImageText?:
-    | ((images: readonly CheckedImage[], signal: AbortSignal, owner: string) => Promise<string>)
+    | ((images: readonly CheckedImage[], signal: AbortSignal, reader: string) => Promise<string>)
     | undefined;
   semanticSearch?: SemanticSearch | undefined;
 };
@@ -98,10 +98,10 @@ type Grounding = {
 export async function startAnswer(
   options: AnswerDependencies,
   conversation: Conversation,
-  question: { images: readonly CheckedImage[]; owner: string },
+  question: { images: readonly CheckedImage[]; reader: string },
   signal: AbortSignal,
 ): Promise<AnswerRun> {
-  const { images, owner } = question;
+  const { images, reader } = question;
   const index = options.currentIndex();
   const typed = searchQueryOf(conversation);
   // The page boosts retrieval and is named to the model: only the site's own URL of a real page is used, never the
@@ -110,7 +110,7 @@ export async function startAnswer(
   // Screenshots of terminals carry tokens; none of them goes to a provider or into the questions log.
   const imageText =
     images.length && options.readImageText
-      ? redactSecrets(await options.readImageText(images, signal, owner)).trim()
+      ? redactSecrets(await options.readImageText(images, signal, reader)).trim()
       : '';
   const overviewUrl = overviewPageOf(conversation, page, index);
   const outline = overviewUrl ? outlineOf(index, overviewUrl) : undefined;

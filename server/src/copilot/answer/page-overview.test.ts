@@ -68,7 +68,7 @@ describe('an overview of a page', () => {
     const run = await startAnswer(
       { publicOrigin: 'https://handbook.acme.example', currentIndex: () => index },
       asking('What are the key points of the page "Firestore TTL"?', '/firestore-ttl'),
-      { images: [], owner: 'reader' },
+      { images: [], reader: 'reader' },
       new AbortController().signal,
     );
     let text = '';

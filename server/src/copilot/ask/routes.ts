@@ -50,7 +50,7 @@ export async function askRoute(app: FastifyInstance) {
       reply.raw.on('close', () => reply.raw.writableFinished || slot.cancel());
       if (request.raw.socket.destroyed) slot.cancel();
       try {
-        const run = await copilot.answer(conversationOfAsk(request.body), { images, owner: reader }, slot.signal);
+        const run = await copilot.answer(conversationOfAsk(request.body), { images, reader }, slot.signal);
         if (run.modelFailure) {
           const { code, reason } = run.modelFailure;
           request.log.warn({ code, reason }, 'the model failed; docs answered');
@@ -61,7 +61,7 @@ export async function askRoute(app: FastifyInstance) {
         for await (const piece of run.pieces) if (typeof piece === 'string') text += piece;
         const finished = run.finish(text);
         const { covered, confidence, sources, closest } = finished;
-        await copilot.record({ ...run, covered, confidence, owner: reader, sources, answerId: randomUUID() });
+        await copilot.record({ ...run, covered, confidence, reader, sources, answerId: randomUUID() });
         copilot.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
         const response: AskAiResponse = {
           data: finished.text,

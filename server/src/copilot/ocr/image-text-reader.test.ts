@@ -149,8 +149,8 @@ describe('the queue in front of the engines', () => {
     const engines = controllableEngines();
     const reader = createImageTextReader({ startWorker: engines.startWorker });
     const answered: string[] = [];
-    const readFor = (owner: string, name: string) =>
-      reader.read(image, undefined, owner).then(({ text }) => answered.push(`${name} got ${text}`));
+    const readFor = (readerKey: string, name: string) =>
+      reader.read(image, undefined, readerKey).then(({ text }) => answered.push(`${name} got ${text}`));
     const reads = [readFor('heavy', 'heavy 1'), readFor('heavy', 'heavy 2'), readFor('heavy', 'heavy 3')];
     await settle();
     reads.push(readFor('light', 'light'));
@@ -168,10 +168,10 @@ describe('the queue in front of the engines', () => {
     const engines = controllableEngines();
     const reader = createImageTextReader({ startWorker: engines.startWorker, maxWaiting: 64 });
     const served: string[] = [];
-    const question = async (owner: string, images: number) => {
+    const question = async (readerKey: string, images: number) => {
       for (let count = 0; count < images; count += 1) {
-        await reader.read(image, undefined, owner);
-        served.push(owner);
+        await reader.read(image, undefined, readerKey);
+        served.push(readerKey);
       }
     };
     // d asks two questions at once, as ASK_CONCURRENT_PER_USER allows; x and y send six screenshots each.
@@ -183,7 +183,7 @@ describe('the queue in front of the engines', () => {
     }
     await Promise.all(asking);
     // d's second screenshot is read in d's next turn, not after everyone else's six.
-    expect(served.slice(0, 6).filter((owner) => owner === 'd')).toHaveLength(2);
+    expect(served.slice(0, 6).filter((readerKey) => readerKey === 'd')).toHaveLength(2);
     await reader.close();
   });
 

@@ -23,10 +23,10 @@ export class OcrError extends Error {
 
 export type ImageTextReader = {
   /**
-   * Reads one image for `owner` (a reader). Rejects only with OcrError; an image it cannot read resolves with empty
+   * Reads one image for `reader`. Rejects only with OcrError; an image it cannot read resolves with empty
    * text and a problem.
    */
-  read(image: ImageInput, signal?: AbortSignal, owner?: string): Promise<ImageText>;
+  read(image: ImageInput, signal?: AbortSignal, reader?: string): Promise<ImageText>;
   /** Stops the engines; waiting and running reads reject with `closed:ocr`. */
   close(): Promise<void>;
 };
@@ -69,7 +69,7 @@ export type ImageTextReaderOptions = {
 type Job = {
   image: ImageInput;
   /** Whose question it is: the line is served by turns among readers, not first come first served. */
-  owner: string;
+  reader: string;
   /** What decoding it costs (image-dimensions.ts). */
   pixels: number;
   resolve(text: ImageText): void;
@@ -111,33 +111,33 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
   }));
   const waiting: Job[] = [];
   /**
-   * When each owner was last given an engine (a count of dispatches). An owner is forgotten only once everyone
+   * When each reader was last given an engine (a count of dispatches). A reader is forgotten only once everyone
    * waiting was served after them: coming back, they would be first anyway. A question's screenshots are read one
-   * after another, so between two of them its owner has nothing waiting, and must not count as new.
+   * after another, so between two of them its reader has nothing waiting, and must not count as new.
    */
   const lastServed = new Map<string, number>();
   let dispatches = 0;
   let closed = false;
-  const servedAt = (owner: string) => lastServed.get(owner) ?? -1;
+  const servedAt = (reader: string) => lastServed.get(reader) ?? -1;
 
   /**
-   * The waiting read whose owner was served longest ago (never, first), the earliest of theirs: a reader sending
+   * The waiting read whose reader was served longest ago (never, first), the earliest of theirs: a reader sending
    * many large screenshots waits behind others rather than making everyone wait behind them.
    */
   function nextJob(): Job | undefined {
     let chosen = -1;
     for (const [index, job] of waiting.entries()) {
       const best = waiting[chosen];
-      if (!best || servedAt(job.owner) < servedAt(best.owner)) chosen = index;
+      if (!best || servedAt(job.reader) < servedAt(best.reader)) chosen = index;
     }
     const [job] = chosen < 0 ? [] : waiting.splice(chosen, 1);
     if (!job) return undefined;
     dispatches += 1;
-    lastServed.set(job.owner, dispatches);
-    const oldestWaiting = Math.min(...waiting.map((other) => servedAt(other.owner)));
-    for (const [owner, served] of lastServed) {
-      const running = owner === job.owner || slots.some((slot) => slot.job?.owner === owner);
-      if (served < oldestWaiting && !running) lastServed.delete(owner);
+    lastServed.set(job.reader, dispatches);
+    const oldestWaiting = Math.min(...waiting.map((other) => servedAt(other.reader)));
+    for (const [reader, served] of lastServed) {
+      const running = reader === job.reader || slots.some((slot) => slot.job?.reader === reader);
+      if (served < oldestWaiting && !running) lastServed.delete(reader);
     }
     return job;
   }
@@ -223,7 +223,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
   }
 
   return {
-    read(image, signal, owner = '') {
+    read(image, signal, reader = '') {
       if (closed) return Promise.reject(new OcrError('closed:ocr', 'The image reader is closed.'));
       if (signal?.aborted) return Promise.reject(new OcrError('aborted:ocr', 'Reading the image was cancelled.'));
       const measured = measureForEngine(image, maxPixels);
@@ -241,7 +241,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
         const finish = () => signal?.removeEventListener('abort', onAbort);
         const job: Job = {
           image,
-          owner,
+          reader,
           pixels,
           cancelled,
           resolve: (text) => {

@@ -10,7 +10,7 @@ const totalWaitMs = 20_000;
  */
 export async function readImageText(
   reader: ImageTextReader,
-  question: { images: readonly ImageInput[]; owner: string },
+  question: { images: readonly ImageInput[]; reader: string },
   signal: AbortSignal,
   log: FastifyBaseLogger,
 ): Promise<string> {
@@ -18,7 +18,7 @@ export async function readImageText(
   const texts: string[] = [];
   for (const image of question.images) {
     try {
-      const read = await reader.read(image, wait, question.owner);
+      const read = await reader.read(image, wait, question.reader);
       if (read.problem) log.info({ code: read.problem.code }, read.problem.message);
       if (read.text) texts.push(read.text);
     } catch (error) {

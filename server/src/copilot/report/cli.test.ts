@@ -30,10 +30,10 @@ function report(args: string[], environment: Record<string, string>): Promise<Ru
 
 /** One answer rated down with a comment, and one question the docs did not cover. */
 async function seed(store: Store) {
-  const owner = 'ada@acme.example';
-  const thread = await createThread(store.db, { owner });
+  const reader = 'ada@acme.example';
+  const thread = await createThread(store.db, { reader });
   const asked = await appendMessage(store.db, {
-    owner,
+    reader,
     threadId: thread.id,
     message: { parentId: null, role: 'user', content: [{ type: 'text', text: 'Why does npm say E401?' }] },
   });
@@ -42,15 +42,15 @@ async function seed(store: Store) {
     url: '/getting-started-acme-cli/#troubleshooting',
   };
   await appendMessage(store.db, {
-    owner,
+    reader,
     threadId: thread.id,
     message: { id: 'answer-1', parentId: asked.id, role: 'assistant', content: [], sources: [source] },
   });
-  await setFeedback(store.db, { owner, messageId: 'answer-1', rating: 'negative', comment: 'Too vague' });
+  await setFeedback(store.db, { reader, messageId: 'answer-1', rating: 'negative', comment: 'Too vague' });
   // The uncovered question comes later, so the report's newest-first order is fixed (the same millisecond ties).
   await new Promise((resolve) => setTimeout(resolve, 20));
   await recordQuestion(store.db, {
-    owner,
+    reader,
     question: 'How do I rotate the Typesense admin key?',
     mode: 'docs-only',
     covered: false,
@@ -88,7 +88,7 @@ describe('npm run copilot:report on PGlite, while the server holds the database'
     expect(run.stdout).toContain('not covered: "How do I rotate the Typesense admin key?"');
 
     await recordQuestion(server.db, {
-      owner: 'eve@acme.example',
+      reader: 'eve@acme.example',
       question: 'asked after the report',
       mode: 'model',
       covered: false,

@@ -104,7 +104,7 @@ describe('thread routes', () => {
   it.each([
     ['POST', '/api/threads', { title: '' }, 'title: title must not be empty'],
     ['POST', '/api/threads', { title: 'x'.repeat(201) }, 'title: title must be at most 200 characters'],
-    ['POST', '/api/threads', { title: 'ok', owner: eve }, 'Unrecognized key: "owner"'],
+    ['POST', '/api/threads', { title: 'ok', reader: eve }, 'Unrecognized key: "reader"'],
     ['PATCH', '/api/threads/:id', {}, 'give a title, a status or both'],
     ['PATCH', '/api/threads/:id', { status: 'deleted' }, 'status: status must be "regular" or "archived"'],
     ['PATCH', '/api/threads/__optimistic__.1', { title: 'ok' }, 'id: ids are 1-100'],

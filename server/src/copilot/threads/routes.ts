@@ -47,7 +47,7 @@ export async function threadRoutes(app: FastifyInstance) {
     '/api/threads',
     { schema: { querystring: threadListQuerySchema, ...answers({ 200: threadListResponseSchema }) } },
     async (request) => ({
-      threads: (await listThreads(db, { owner: readerOf(request), status: request.query.status })).map(threadDto),
+      threads: (await listThreads(db, { reader: readerOf(request), status: request.query.status })).map(threadDto),
     }),
   );
 
@@ -55,7 +55,7 @@ export async function threadRoutes(app: FastifyInstance) {
     '/api/threads',
     { schema: { body: createThreadBody, ...answers({ 201: threadSchema }) } },
     async (request, reply) => {
-      const thread = await createThread(db, { owner: readerOf(request), title: request.body.title });
+      const thread = await createThread(db, { reader: readerOf(request), title: request.body.title });
       return reply.code(201).send(threadDto(thread));
     },
   );
@@ -64,7 +64,7 @@ export async function threadRoutes(app: FastifyInstance) {
     '/api/threads/:id',
     { schema: { ...byId, ...answers({ 200: threadWithMessagesResponseSchema }) } },
     async (request) => {
-      const found = await getThreadWithMessages(db, { owner: readerOf(request), threadId: request.params.id });
+      const found = await getThreadWithMessages(db, { reader: readerOf(request), threadId: request.params.id });
       if (!found) throw threadNotFound();
       return threadWithMessagesDto(found);
     },
@@ -74,13 +74,13 @@ export async function threadRoutes(app: FastifyInstance) {
     '/api/threads/:id',
     { schema: { ...byId, body: updateThreadRequestSchema, ...answers({ 200: threadSchema }) } },
     async (request) =>
-      threadDto(await updateThread(db, { owner: readerOf(request), threadId: request.params.id, ...request.body })),
+      threadDto(await updateThread(db, { reader: readerOf(request), threadId: request.params.id, ...request.body })),
   );
 
   routes.delete('/api/threads/:id', { schema: { ...byId, ...bodiless } }, async (request, reply) => {
     // An answer still being written in it ends too: nobody can read it any more.
     running.stop(readerOf(request), request.params.id);
-    await deleteThread(db, { owner: readerOf(request), threadId: request.params.id });
+    await deleteThread(db, { reader: readerOf(request), threadId: request.params.id });
     return reply.code(204).send();
   });
 
@@ -91,8 +91,7 @@ export async function threadRoutes(app: FastifyInstance) {
   routes.post('/api/threads/:id/stop', { schema: { ...byId, ...bodiless } }, async (request, reply) => {
     const reader = readerOf(request);
     const stopped =
-      running.stop(reader, request.params.id) ||
-      (await stopStaleAnswer(db, { owner: reader, threadId: request.params.id }));
+      running.stop(reader, request.params.id) || (await stopStaleAnswer(db, { reader, threadId: request.params.id }));
     if (!stopped) return sendApiError(reply, 'not_found:answer');
     return reply.code(204).send();
   });
@@ -101,11 +100,11 @@ export async function threadRoutes(app: FastifyInstance) {
     '/api/messages/:id/feedback',
     { schema: { ...byId, body: feedbackRequestSchema, ...answers({ 200: feedbackSchema }) } },
     async (request) =>
-      feedbackDto(await setFeedback(db, { owner: readerOf(request), messageId: request.params.id, ...request.body })),
+      feedbackDto(await setFeedback(db, { reader: readerOf(request), messageId: request.params.id, ...request.body })),
   );
 
   routes.delete('/api/messages/:id/feedback', { schema: { ...byId, ...bodiless } }, async (request, reply) => {
-    await clearFeedback(db, { owner: readerOf(request), messageId: request.params.id });
+    await clearFeedback(db, { reader: readerOf(request), messageId: request.params.id });
     return reply.code(204).send();
   });
 }

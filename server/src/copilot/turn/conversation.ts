@@ -17,11 +17,11 @@ export type QuestionPlace = {
  * Finds where a turn's question belongs in the reader's thread: a new question follows an answer (or nothing), a
  * Refresh answers a stored question again. Another reader's thread or message is not found, always.
  */
-export async function placeQuestion(db: Database, owner: string, turn: ParsedTurnRequest): Promise<QuestionPlace> {
+export async function placeQuestion(db: Database, reader: string, turn: ParsedTurnRequest): Promise<QuestionPlace> {
   const target = turn.retryOf ?? turn.parentId;
   // A first question has nothing before it; storing it checks the thread is the reader's (appendMessage).
   if (target === null || target === undefined) return { parentId: null, history: [] };
-  const branch = await conversationUpTo(db, { owner, threadId: turn.threadId, messageId: target });
+  const branch = await conversationUpTo(db, { reader, threadId: turn.threadId, messageId: target });
   const last = branch.at(-1);
   if (turn.retryOf) {
     if (last?.role !== 'user') throw new ApiError('bad_request:parent_id', 'retryOf must be a question of this chat.');

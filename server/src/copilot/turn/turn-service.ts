@@ -26,7 +26,7 @@ type Writer = UIMessageStreamWriter<TurnMessage>;
 export type TurnDependencies = { db: Database; copilot: Copilot; log: FastifyBaseLogger };
 
 type Answering = {
-  owner: string;
+  reader: string;
   threadId: string;
   questionId: string;
   answerId: string;
@@ -40,15 +40,15 @@ type Answering = {
  * stores the question, then answers in the background. The returned stream only watches the answer: a reader who
  * closes the tab does not stop it, it is stored all the same; Stop (RunningAnswers.stop) stores what was written.
  */
-export async function startTurn(deps: TurnDependencies, owner: string, turn: ParsedTurnRequest) {
+export async function startTurn(deps: TurnDependencies, reader: string, turn: ParsedTurnRequest) {
   const images = checkImages(turn.attachments, 'attachments');
-  const place = await placeQuestion(deps.db, owner, turn);
-  const slot = await deps.copilot.running.begin(owner, turn.threadId);
+  const place = await placeQuestion(deps.db, reader, turn);
+  const slot = await deps.copilot.running.begin(reader, turn.threadId);
   try {
     const question =
       place.retried ??
       (await appendMessage(deps.db, {
-        owner,
+        reader,
         threadId: turn.threadId,
         message: {
           parentId: place.parentId,
@@ -65,12 +65,12 @@ export async function startTurn(deps: TurnDependencies, owner: string, turn: Par
     const conversation = conversationFor(place, { text, attachments: turn.attachments }, turn.page);
     // Stored at once as running, so a reader who reloads mid-answer finds it and sees it grow.
     const answer = await appendMessage(deps.db, {
-      owner,
+      reader,
       threadId: turn.threadId,
       message: { parentId: question.id, role: 'assistant', content: [], status: 'running' },
     });
     const answering = {
-      owner,
+      reader,
       threadId: turn.threadId,
       questionId: question.id,
       answerId: answer.id,
@@ -79,7 +79,7 @@ export async function startTurn(deps: TurnDependencies, owner: string, turn: Par
     return createUIMessageStream<TurnMessage>({
       execute: ({ writer }) =>
         writeAnswer(deps, { ...answering, signal: slot.signal }, writer, (signal) =>
-          deps.copilot.answer(conversation, { images, owner }, signal),
+          deps.copilot.answer(conversation, { images, reader }, signal),
         ).finally(slot.end),
     });
   } catch (error) {
@@ -146,7 +146,7 @@ async function writeAnswer(
     const kept = await progress.end('complete', finished.text, sources, confidence);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
-    if (kept) await deps.copilot.record({ ...run, covered, confidence, owner: answering.owner, sources, answerId });
+    if (kept) await deps.copilot.record({ ...run, covered, confidence, reader: answering.reader, sources, answerId });
     // Known once the answer is written: a model says itself how far the handbook answered. A data part, since the
     // widget's stream decoder (assistant-stream) passes data parts on and drops message metadata.
     writer.write({ type: 'data-confidence', data: { confidence } });

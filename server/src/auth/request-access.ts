@@ -8,40 +8,40 @@ import type { SessionService } from './session-service.js';
 
 /**
  * Who is asking: resolved once per request from the session cookie, with the access policy applied now. On the few
- * routes a script may use, a personal access token stands in for the session (tokens/token-viewer.ts): its owner's
+ * routes a script may use, a personal access token stands in for the session (tokens/token-access.ts): its reader's
  * identity as a session row, and `personalTokenId` set.
  */
-export type Viewer =
+export type RequestAccess =
   | { state: 'signed-out' }
-  | { state: 'signed-in'; session: SessionRow; idHash: string; access: AccessDecision; personalTokenId?: string };
+  | { state: 'signed-in'; session: SessionRow; idHash: string; decision: AccessDecision; personalTokenId?: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
-    viewer: Viewer;
+    access: RequestAccess;
   }
 }
 
-export function isAllowed(viewer: Viewer): boolean {
-  return viewer.state === 'signed-in' && viewer.access.allowed;
+export function isAllowed(access: RequestAccess): boolean {
+  return access.state === 'signed-in' && access.decision.allowed;
 }
 
-const signedOut: Viewer = { state: 'signed-out' };
+const signedOut: RequestAccess = { state: 'signed-out' };
 /** As many as the session cache holds; when full the least recently sent cookie goes first. */
 const maxKeptIdHashes = 10_000;
 
 /**
- * Turns a session cookie's value into a Viewer. `known` answers without waiting, from the session cache alone, or
+ * Turns a session cookie's value into a RequestAccess. `known` answers without waiting, from the session cache alone, or
  * says it cannot (undefined); `resolve` may read the store. A value whose tag we did not make is signed out at once.
  * A row's decision is kept with the row for as long as the policy object in force is the same one, so a changed
  * policy file is applied on the next request.
  */
-export function createViewerResolver(options: {
+export function createAccessResolver(options: {
   sessions: SessionService;
   currentPolicy: () => AccessPolicy;
   cookies: SessionCookieCodec;
 }) {
   const { sessions, currentPolicy, cookies } = options;
-  const viewers = new WeakMap<SessionRow, { policy: AccessPolicy; viewer: Viewer }>();
+  const decided = new WeakMap<SessionRow, { policy: AccessPolicy; access: RequestAccess }>();
   // A reader sends the same cookie with every file of a page: the id hash of a live session's cookie is kept, so its
   // tag and hash are checked once (SHA-256 alone was 4 % of serving a page). Cookies that name no session are not
   // kept, so strangers cannot fill it.
@@ -58,55 +58,58 @@ export function createViewerResolver(options: {
     if (!idHashes.has(cookieValue)) idHashes.set(cookieValue, idHash);
   };
 
-  function viewerOf(session: SessionRow, idHash: string): Viewer {
+  function accessOf(session: SessionRow, idHash: string): RequestAccess {
     const policy = currentPolicy();
-    const kept = viewers.get(session);
-    if (kept?.policy === policy) return kept.viewer;
-    const access = decideAccess(policy, {
+    const kept = decided.get(session);
+    if (kept?.policy === policy) return kept.access;
+    const decision = decideAccess(policy, {
       email: session.email,
       emailVerified: session.emailVerified,
       hostedDomain: session.hostedDomain ?? undefined,
     });
-    const viewer: Viewer = { state: 'signed-in', session, idHash, access };
-    viewers.set(session, { policy, viewer });
-    return viewer;
+    const access: RequestAccess = { state: 'signed-in', session, idHash, decision };
+    decided.set(session, { policy, access });
+    return access;
   }
 
   return {
-    known(cookieValue: string | undefined): Viewer | undefined {
+    known(cookieValue: string | undefined): RequestAccess | undefined {
       const idHash = idHashOf(cookieValue);
       if (cookieValue === undefined || idHash === undefined) return signedOut;
       const session = sessions.peek(idHash);
       if (!session) return sessions.isGone(idHash) ? signedOut : undefined;
       keepHash(cookieValue, idHash);
-      return viewerOf(session, idHash);
+      return accessOf(session, idHash);
     },
-    async resolve(cookieValue: string | undefined): Promise<Viewer> {
+    async resolve(cookieValue: string | undefined): Promise<RequestAccess> {
       const idHash = idHashOf(cookieValue);
       if (cookieValue === undefined || idHash === undefined) return signedOut;
       const session = await sessions.find(idHash);
       if (!session) return signedOut;
       keepHash(cookieValue, idHash);
-      return viewerOf(session, idHash);
+      return accessOf(session, idHash);
     },
   };
 }
 
-export type ViewerResolver = ReturnType<typeof createViewerResolver>;
+export type AccessResolver = ReturnType<typeof createAccessResolver>;
 
-export function registerViewer(app: FastifyInstance, options: { config: Config; viewers: ViewerResolver }) {
+export function registerRequestAccess(
+  app: FastifyInstance,
+  options: { config: Config; accessResolver: AccessResolver },
+) {
   const sessionCookie = cookieNames(options.config).session;
-  app.decorateRequest('viewer', null as never);
-  // Callback style, so a request whose viewer is known at once (strangers, cached sessions) settles without a promise.
-  app.addHook('onRequest', function resolveViewer(request, _reply, done) {
+  app.decorateRequest('access', null as never);
+  // Callback style, so a request whose access is known at once (strangers, cached sessions) settles without a promise.
+  app.addHook('onRequest', function resolveAccess(request, _reply, done) {
     const cookieValue = request.cookies[sessionCookie];
-    const known = options.viewers.known(cookieValue);
+    const known = options.accessResolver.known(cookieValue);
     if (known) {
-      request.viewer = known;
+      request.access = known;
       return done();
     }
-    options.viewers.resolve(cookieValue).then((viewer) => {
-      request.viewer = viewer;
+    options.accessResolver.resolve(cookieValue).then((access) => {
+      request.access = access;
       done();
     }, done);
   });

@@ -8,29 +8,29 @@ import { storeForSuite, testBackends } from '../../test-support/test-databases.j
 import { serverDirectory } from '../server-directory.js';
 import { createThread, deleteThread, getThreadWithMessages, listThreads, renameThread } from './conversations.js';
 import { openStore } from './database.js';
+import { claimLegacyReaderRows } from './legacy-rows.js';
 import { appendMessage, setFeedback } from './messages.js';
-import { claimLegacyOwnership } from './owners.js';
 import { recordQuestion } from './questions.js';
 import { feedback, questions, sessions, threads } from './schema.js';
 
 // The store compares whatever keys it is given, exactly; these are the keys sign-in makes (auth/reader-identity.ts),
 // written out here so the store's tests do not reach into auth/.
-const ownerKeyOf = ({ issuer, subject }: { issuer: string; subject: string }) => `oidc:${issuer}#${subject}`;
+const readerKeyOf = ({ issuer, subject }: { issuer: string; subject: string }) => `oidc:${issuer}#${subject}`;
 /** As sign-in keys rows from before migration 0006: the stored address, A-Z folded only. */
-const legacyOwnerKey = (email: string) => `email:${email.replace(/[A-Z]/g, (letter) => letter.toLowerCase())}`;
+const legacyReaderKey = (email: string) => `email:${email.replace(/[A-Z]/g, (letter) => letter.toLowerCase())}`;
 
 const google = 'https://accounts.google.com';
-const kate = ownerKeyOf({ issuer: google, subject: '108' });
+const kate = readerKeyOf({ issuer: google, subject: '108' });
 /** Another account, whose subject differs from Kate's only as the Kelvin sign does from K, or by case. */
 const others = [
-  ownerKeyOf({ issuer: google, subject: '\u212A108' }),
-  ownerKeyOf({ issuer: google, subject: 'K108' }),
-  ownerKeyOf({ issuer: 'https://other-idp.example', subject: '108' }),
+  readerKeyOf({ issuer: google, subject: '\u212A108' }),
+  readerKeyOf({ issuer: google, subject: 'K108' }),
+  readerKeyOf({ issuer: 'https://other-idp.example', subject: '108' }),
 ];
-const kateCased = ownerKeyOf({ issuer: google, subject: 'k108' });
+const kateCased = readerKeyOf({ issuer: google, subject: 'k108' });
 
 for (const backend of testBackends) {
-  describe.skipIf(backend.skipped)(`owners on ${backend.name}`, () => {
+  describe.skipIf(backend.skipped)(`readers on ${backend.name}`, () => {
     const store = storeForSuite(backend);
 
     beforeEach(async () => {
@@ -39,59 +39,59 @@ for (const backend of testBackends) {
     });
 
     it('keeps two subjects apart whatever their keys fold to', async () => {
-      const mine = await createThread(store.db, { owner: kateCased, title: 'Mine' });
-      const asked = await appendMessage(store.db, { owner: kateCased, threadId: mine.id, message: question('Q?') });
+      const mine = await createThread(store.db, { reader: kateCased, title: 'Mine' });
+      const asked = await appendMessage(store.db, { reader: kateCased, threadId: mine.id, message: question('Q?') });
       const answered = await appendMessage(store.db, {
-        owner: kateCased,
+        reader: kateCased,
         threadId: mine.id,
         message: answer('A.', asked.id),
       });
-      for (const other of [...others, ownerKeyOf({ issuer: google, subject: '108' })]) {
-        expect(await listThreads(store.db, { owner: other })).toEqual([]);
-        expect(await getThreadWithMessages(store.db, { owner: other, threadId: mine.id })).toBeUndefined();
+      for (const other of [...others, readerKeyOf({ issuer: google, subject: '108' })]) {
+        expect(await listThreads(store.db, { reader: other })).toEqual([]);
+        expect(await getThreadWithMessages(store.db, { reader: other, threadId: mine.id })).toBeUndefined();
         await expectApiError(
-          renameThread(store.db, { owner: other, threadId: mine.id, title: 'x' }),
+          renameThread(store.db, { reader: other, threadId: mine.id, title: 'x' }),
           'not_found:thread',
         );
         await expectApiError(
-          setFeedback(store.db, { owner: other, messageId: answered.id, rating: 'negative' }),
+          setFeedback(store.db, { reader: other, messageId: answered.id, rating: 'negative' }),
           'not_found:message',
         );
-        await expectApiError(deleteThread(store.db, { owner: other, threadId: mine.id }), 'not_found:thread');
+        await expectApiError(deleteThread(store.db, { reader: other, threadId: mine.id }), 'not_found:thread');
       }
-      expect(await listThreads(store.db, { owner: kateCased })).toMatchObject([{ id: mine.id, title: 'Mine' }]);
+      expect(await listThreads(store.db, { reader: kateCased })).toMatchObject([{ id: mine.id, title: 'Mine' }]);
     });
 
     it('hands rows stored under an address to the first subject signed in with that exact address', async () => {
       await store.db.insert(threads).values([
-        { id: 'legacy-kate', owner: 'email:kate2@acme.dev', title: 'Before subjects' },
-        { id: 'legacy-kelvin', owner: 'email:\u212Aate2@acme.dev', title: 'Kelvin' },
+        { id: 'legacy-kate', reader: 'email:kate2@acme.dev', title: 'Before subjects' },
+        { id: 'legacy-kelvin', reader: 'email:\u212Aate2@acme.dev', title: 'Kelvin' },
       ]);
       const kelvin = others[0] ?? '';
       expect(
-        await claimLegacyOwnership(store.db, { owner: kelvin, legacyOwner: legacyOwnerKey('\u212Aate2@acme.dev') }),
+        await claimLegacyReaderRows(store.db, { reader: kelvin, legacyReader: legacyReaderKey('\u212Aate2@acme.dev') }),
       ).toBe(1);
-      expect(await listThreads(store.db, { owner: kelvin })).toMatchObject([{ id: 'legacy-kelvin' }]);
-      expect(await claimLegacyOwnership(store.db, { owner: kate, legacyOwner: legacyOwnerKey('Kate2@acme.dev') })).toBe(
-        1,
-      );
-      expect(await listThreads(store.db, { owner: kate })).toMatchObject([
+      expect(await listThreads(store.db, { reader: kelvin })).toMatchObject([{ id: 'legacy-kelvin' }]);
+      expect(
+        await claimLegacyReaderRows(store.db, { reader: kate, legacyReader: legacyReaderKey('Kate2@acme.dev') }),
+      ).toBe(1);
+      expect(await listThreads(store.db, { reader: kate })).toMatchObject([
         { id: 'legacy-kate', title: 'Before subjects' },
       ]);
       // Claimed once: a later account signing in with the address gets nothing of Kate's.
       expect(
-        await claimLegacyOwnership(store.db, { owner: others[1] ?? '', legacyOwner: 'email:kate2@acme.dev' }),
+        await claimLegacyReaderRows(store.db, { reader: others[1] ?? '', legacyReader: 'email:kate2@acme.dev' }),
       ).toBe(0);
     });
 
     it('claims the feedback and logged questions with the threads', async () => {
-      await store.db.insert(threads).values({ id: 'legacy', owner: 'email:ada@acme.dev' });
+      await store.db.insert(threads).values({ id: 'legacy', reader: 'email:ada@acme.dev' });
       await store.db.execute(
         sql`insert into messages (id, thread_id, parent_id, role, content) values ('q', 'legacy', null, 'user', '[]'), ('a', 'legacy', 'q', 'assistant', '[]')`,
       );
-      await store.db.insert(feedback).values({ messageId: 'a', owner: 'email:ada@acme.dev', rating: 'negative' });
+      await store.db.insert(feedback).values({ messageId: 'a', reader: 'email:ada@acme.dev', rating: 'negative' });
       await recordQuestion(store.db, {
-        owner: 'email:ada@acme.dev',
+        reader: 'email:ada@acme.dev',
         question: 'Q?',
         mode: 'docs-only',
         covered: false,
@@ -99,10 +99,10 @@ for (const backend of testBackends) {
         nearestPage: null,
         answerMessageId: 'a',
       });
-      await claimLegacyOwnership(store.db, { owner: kate, legacyOwner: legacyOwnerKey('ada@acme.dev') });
-      expect((await store.db.select().from(feedback)).map((row) => row.owner)).toEqual([kate]);
-      expect((await store.db.select().from(questions)).map((row) => row.owner)).toEqual([kate]);
-      await deleteThread(store.db, { owner: kate, threadId: 'legacy' });
+      await claimLegacyReaderRows(store.db, { reader: kate, legacyReader: legacyReaderKey('ada@acme.dev') });
+      expect((await store.db.select().from(feedback)).map((row) => row.reader)).toEqual([kate]);
+      expect((await store.db.select().from(questions)).map((row) => row.reader)).toEqual([kate]);
+      await deleteThread(store.db, { reader: kate, threadId: 'legacy' });
       expect(await store.db.select().from(questions)).toEqual([]);
     });
   });
@@ -123,9 +123,9 @@ for (const backend of testBackends) {
         await store.db.execute(
           sql`insert into sessions (id_hash, email, email_verified, expires_at) values ('h', 'kate2@acme.dev', true, now() + interval '1 hour')`,
         );
-        await run('0006_owner_subject.sql');
-        expect(await store.db.select({ id: threads.id, owner: threads.owner }).from(threads)).toEqual([
-          { id: 't', owner: 'email:kate2@acme.dev' },
+        for (const name of files.filter((file) => file >= '0006')) await run(name);
+        expect(await store.db.select({ id: threads.id, reader: threads.reader }).from(threads)).toEqual([
+          { id: 't', reader: 'email:kate2@acme.dev' },
         ]);
         // A session from before has no subject: it is ended, its reader signs in again.
         expect(await store.db.select({ idHash: sessions.idHash }).from(sessions)).toEqual([]);

@@ -5,14 +5,14 @@ import type { Database } from '../../store/database.js';
 import { findPersonalToken, type PersonalTokenRow, touchPersonalToken } from '../../store/personal-tokens.js';
 import { type AccessPolicy, decideAccess } from '../access-policy.js';
 import { accessTokenPrefix } from '../oauth/oauth-tokens.js';
-import type { Viewer } from '../viewer.js';
+import type { RequestAccess } from '../request-access.js';
 import { parsePersonalToken, parseToken, secretMatches } from './personal-token.js';
 import { acceptsPersonalToken } from './token-scope.js';
 
 /** A token's last use is written at most once a minute: the list shows when it was used, not every request. */
 const lastUsedThrottleMs = 60_000;
 
-export type TokenViewerOptions = {
+export type TokenAccessOptions = {
   db: Database;
   currentPolicy: () => AccessPolicy;
   /** `<PUBLIC_URL>/.well-known/oauth-protected-resource`: where a refused client learns how to get a token. */
@@ -31,9 +31,9 @@ export function refuseBearer(
   return sendApiError(reply, 'unauthorized:token');
 }
 
-/** The token's owner as a viewer: their identity as a session would hold it, the access policy applied now. */
-function viewerOfToken(row: PersonalTokenRow, policy: AccessPolicy): Viewer {
-  const access = decideAccess(policy, {
+/** A token's access: its reader's identity as a session would hold it, the access policy applied now. */
+function accessOfToken(row: PersonalTokenRow, policy: AccessPolicy): RequestAccess {
+  const decision = decideAccess(policy, {
     email: row.email,
     emailVerified: row.emailVerified,
     hostedDomain: row.hostedDomain ?? undefined,
@@ -50,7 +50,7 @@ function viewerOfToken(row: PersonalTokenRow, policy: AccessPolicy): Viewer {
     lastSeenAt: row.lastUsedAt ?? row.createdAt,
     expiresAt: row.expiresAt,
   };
-  return { state: 'signed-in', session, idHash: session.idHash, access, personalTokenId: row.id };
+  return { state: 'signed-in', session, idHash: session.idHash, decision, personalTokenId: row.id };
 }
 
 /**
@@ -68,11 +68,11 @@ async function rowOfBearer(db: Database, credential: string, at: Date): Promise<
 
 /**
  * On the routes that accept a personal token (token-scope.ts), an `Authorization` header decides who is asking: a
- * valid token's owner, re-checked against the access policy, or a 401/403 answered here. The row is read from the
+ * valid token's reader, re-checked against the access policy, or a 401/403 answered here. The row is read from the
  * store on every request, so a revocation or expiry on any instance holds on the next request everywhere; nothing is
  * cached. Registered after the session hook; the token is never logged or echoed.
  */
-export function registerTokenViewer(app: FastifyInstance, options: TokenViewerOptions) {
+export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOptions) {
   const now = options.now ?? (() => new Date());
   app.addHook('onRequest', async function acceptPersonalToken(request: FastifyRequest, reply: FastifyReply) {
     const authorization = request.headers.authorization;
@@ -85,15 +85,15 @@ export function registerTokenViewer(app: FastifyInstance, options: TokenViewerOp
     const at = now();
     const row = await rowOfBearer(options.db, credential, at);
     if (!row) return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
-    const viewer = viewerOfToken(row, options.currentPolicy());
-    if (viewer.state === 'signed-in' && !viewer.access.allowed) {
+    const access = accessOfToken(row, options.currentPolicy());
+    if (access.state === 'signed-in' && !access.decision.allowed) {
       return sendApiError(
         reply,
         'forbidden:access',
         'The account this token belongs to may no longer read the handbook.',
       );
     }
-    request.viewer = viewer;
+    request.access = access;
     touchPersonalToken(options.db, { id: row.id, now: at, throttleMs: lastUsedThrottleMs }).catch((error: unknown) =>
       request.log.warn({ err: error, tokenId: row.id }, 'could not record when a personal token was last used'),
     );

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
 import type { AccessPolicy } from './access-policy.js';
+import { createAccessResolver } from './request-access.js';
 import { hashSessionId, newSessionId, sessionCookieCodec } from './session-cookie.js';
 import { createSessionService } from './session-service.js';
-import { createViewerResolver } from './viewer.js';
 
 const embedded = testBackends.filter((backend) => backend.name === 'PGlite in memory');
 
 for (const backend of embedded) {
-  describe(`viewer on ${backend.name}`, () => {
+  describe(`access on ${backend.name}`, () => {
     const store = storeForSuite(backend);
-    const cookies = sessionCookieCodec('a-secret-for-the-viewer-tests-only');
+    const cookies = sessionCookieCodec('a-secret-for-the-access-tests-only');
     const policy: AccessPolicy = {
       domains: ['acme.example', 'acme.test'],
       addresses: [],
@@ -27,7 +27,7 @@ for (const backend of embedded) {
         return service.find(idHash);
       };
       const sessions = { ...service, find };
-      const viewers = createViewerResolver({ sessions, currentPolicy: () => policy, cookies });
+      const accessResolver = createAccessResolver({ sessions, currentPolicy: () => policy, cookies });
       const sessionId = newSessionId();
       await service.start(
         {
@@ -42,20 +42,20 @@ for (const backend of embedded) {
         },
         { claimLegacyRows: false },
       );
-      return { viewers, sessionId, reads: () => reads };
+      return { accessResolver, sessionId, reads: () => reads };
     }
 
     it('lets the cookie it issued in, reading the store once', async () => {
-      const { viewers, sessionId, reads } = await signedIn();
+      const { accessResolver, sessionId, reads } = await signedIn();
       const value = cookies.valueOf(sessionId);
-      expect(viewers.known(value)).toBeUndefined();
-      expect(await viewers.resolve(value)).toMatchObject({ state: 'signed-in', access: { allowed: true } });
-      expect(viewers.known(value)).toMatchObject({ state: 'signed-in' });
+      expect(accessResolver.known(value)).toBeUndefined();
+      expect(await accessResolver.resolve(value)).toMatchObject({ state: 'signed-in', decision: { allowed: true } });
+      expect(accessResolver.known(value)).toMatchObject({ state: 'signed-in' });
       expect(reads()).toBe(1);
     });
 
     it('refuses a live session id without a store read when its tag is missing, altered or made elsewhere', async () => {
-      const { viewers, sessionId, reads } = await signedIn();
+      const { accessResolver, sessionId, reads } = await signedIn();
       const [, tag = ''] = cookies.valueOf(sessionId).split('.');
       const forgeries = [
         sessionId,
@@ -67,18 +67,18 @@ for (const backend of embedded) {
         `${cookies.valueOf(sessionId)}.${tag}`,
       ];
       for (const forged of forgeries) {
-        expect(viewers.known(forged), forged).toEqual({ state: 'signed-out' });
-        expect(await viewers.resolve(forged), forged).toEqual({ state: 'signed-out' });
+        expect(accessResolver.known(forged), forged).toEqual({ state: 'signed-out' });
+        expect(await accessResolver.resolve(forged), forged).toEqual({ state: 'signed-out' });
       }
       expect(reads()).toBe(0);
     });
 
     it('still reads the store for a tagged id it does not know, and then refuses it without reading', async () => {
-      const { viewers, reads } = await signedIn();
+      const { accessResolver, reads } = await signedIn();
       const unknown = cookies.valueOf(newSessionId());
-      expect(viewers.known(unknown)).toBeUndefined();
-      expect(await viewers.resolve(unknown)).toEqual({ state: 'signed-out' });
-      expect(viewers.known(unknown)).toEqual({ state: 'signed-out' });
+      expect(accessResolver.known(unknown)).toBeUndefined();
+      expect(await accessResolver.resolve(unknown)).toEqual({ state: 'signed-out' });
+      expect(accessResolver.known(unknown)).toEqual({ state: 'signed-out' });
       expect(reads()).toBe(1);
     });
   });
