@@ -5,7 +5,7 @@ import { test as base } from './fixtures';
 import { startServer } from './harness';
 import { sessionCookieFor } from './sign-in';
 
-export { readChunks, textOf, turnIds as turnIdsOf } from '../server/test-support/copilot-api.js';
+export { readChunks, textOf, turnIds as turnIdsOf, verdictOf } from '../server/test-support/copilot-api.js';
 
 type CallOptions = { headers?: Record<string, string>; signal?: AbortSignal };
 

@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { questions } from '../server/src/store/schema.js';
 import type { FakeModelServer } from '../server/test-support/fake-model-server.js';
 import { storedText } from '../server/test-support/messages.js';
-import { dataOf, readChunks, sourceUrlsOf, test, textOf, withModel } from './ask-fixtures';
+import { dataOf, readChunks, sourceUrlsOf, test, textOf, verdictOf, withModel } from './ask-fixtures';
 
 /**
  * POST /api/turns with a model configured: the widget's question, streamed as an AI SDK UI message stream while the
@@ -27,6 +27,7 @@ describe('a turn with an OpenAI-compatible model', () => {
   test('streams the model answer through, grounded in numbered sections, and judges every link before the text that closes it', async ({
     copilot,
     fakeModel,
+    server,
   }) => {
     const reply = [
       'Register the runner as ',
@@ -40,9 +41,7 @@ describe('a turn with an OpenAI-compatible model', () => {
     });
     expect(response.status).toBe(200);
     const chunks = await readChunks(response);
-    expect(chunks.find((chunk) => chunk.type === 'message-metadata')).toMatchObject({
-      messageMetadata: { mode: 'model', covered: true },
-    });
+    expect(await verdictOf(server.store, chunks)).toMatchObject({ mode: 'model', covered: true });
     expect(deltasOf(chunks)).toEqual(reply);
     // Links elsewhere get no verdict; each link into the handbook does, before the piece that closes it.
     expect(dataOf(chunks, 'link')).toEqual([
@@ -185,9 +184,7 @@ describe('a turn when the model fails', () => {
       const { threadId, response } = await copilot.askInNewThread(text);
       const chunks = await readChunks(response);
       expect(dataOf(chunks, 'failure')).toEqual([]);
-      expect(chunks.find((chunk) => chunk.type === 'message-metadata')).toMatchObject({
-        messageMetadata: { mode: 'docs-only', covered: true },
-      });
+      expect(await verdictOf(server.store, chunks)).toMatchObject({ mode: 'docs-only', covered: true });
       expect(textOf(chunks)).toMatch(
         /^The AI model could not be reached just now, so this answer comes from the docs search alone\.\n\n\*\*\[/,
       );

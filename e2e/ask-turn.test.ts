@@ -2,7 +2,7 @@ import type { AskAiResponse } from '@acme/contract';
 import { describe, expect } from 'vitest';
 import { findReportItems } from '../server/src/store/questions.js';
 import { questions } from '../server/src/store/schema.js';
-import { dataOf, readChunks, sourceUrlsOf, test, textOf, turnIdsOf } from './ask-fixtures';
+import { dataOf, readChunks, sourceUrlsOf, test, textOf, turnIdsOf, verdictOf } from './ask-fixtures';
 import { sessionCookieFor } from './sign-in';
 import { readerKeyOfEmail } from './threads-api';
 
@@ -14,7 +14,7 @@ const uncovered = 'How do I configure the nginx ingress controller on our Kubern
 const closeOnly = 'How do I set a TTL policy on a DynamoDB table?';
 
 describe('a turn, answered from the docs', () => {
-  test('streams the answer askAi gives, and stores it under the ids it streamed', async ({ copilot }) => {
+  test('streams the answer askAi gives, and stores it under the ids it streamed', async ({ copilot, server }) => {
     const text = 'How do I register a GitLab runner?';
     const json = (await (await copilot.ask({ messages: [question(text)] })).json()) as AskAiResponse;
     const { threadId, response } = await copilot.askInNewThread(text);
@@ -25,9 +25,7 @@ describe('a turn, answered from the docs', () => {
     const chunks = await readChunks(response);
     const ids = turnIdsOf(chunks);
     expect(chunks[0]).toEqual({ type: 'start', messageId: ids.answerId });
-    expect(chunks.find((chunk) => chunk.type === 'message-metadata')).toMatchObject({
-      messageMetadata: { mode: 'docs-only', covered: true },
-    });
+    expect(dataOf(chunks, 'confidence')).toEqual([{ confidence: 'answered' }]);
     expect(textOf(chunks)).toBe(json.data);
     expect(sourceUrlsOf(chunks)).toEqual(json.sources.map((source) => source.url));
     expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
@@ -40,16 +38,19 @@ describe('a turn, answered from the docs', () => {
     ]);
     expect(messages[1]?.content).toEqual([{ type: 'text', text: json.data }]);
     expect(messages[1]?.sources).toEqual(json.sources);
+    expect(await verdictOf(server.store, chunks)).toEqual({ mode: 'docs-only', covered: true, confidence: 'answered' });
   });
 
-  test('carries the coverage flag and the closest pages in the streamed answer too', async ({ copilot }) => {
+  test('sends only the parts the widget reads: the closest pages of an uncovered question are in its text', async ({
+    copilot,
+  }) => {
     const json = (await (await copilot.ask({ messages: [question(uncovered)] })).json()) as AskAiResponse;
     const chunks = await readChunks((await copilot.askInNewThread(uncovered)).response);
-    expect(chunks.find((chunk) => chunk.type === 'message-metadata')).toMatchObject({
-      messageMetadata: { mode: 'docs-only', covered: false },
-    });
+    expect(new Set(chunks.map((chunk) => chunk.type))).toEqual(
+      new Set(['start', 'data-turn', 'text-start', 'text-delta', 'data-link', 'data-confidence', 'text-end', 'finish']),
+    );
+    expect(dataOf(chunks, 'confidence')).toEqual([{ confidence: 'none' }]);
     expect(sourceUrlsOf(chunks)).toEqual([]);
-    expect(dataOf(chunks, 'closest')).toEqual([{ pages: json.closest }]);
     expect(json.closest.length).toBeGreaterThan(0);
     for (const page of json.closest) {
       expect(page.url.includes('#')).toBe(false);
@@ -67,9 +68,6 @@ describe('a turn, answered from the docs', () => {
       expect(json.confidence).toBe(confidence);
       const { threadId, response } = await copilot.askInNewThread(text);
       const chunks = await readChunks(response);
-      expect(chunks.find((chunk) => chunk.type === 'message-metadata')).toMatchObject({
-        messageMetadata: { mode: 'docs-only', confidence, covered: confidence === 'answered' },
-      });
       expect(dataOf(chunks, 'confidence')).toEqual([{ confidence }]);
       expect(sourceUrlsOf(chunks)).toEqual(json.sources.map((source) => source.url));
       const { messages } = await copilot.thread(threadId);

@@ -9,11 +9,19 @@ test('names a new conversation after its first question as soon as it is answere
   reader: { site, copilot },
   list,
 }) => {
+  const threadCalls: string[] = [];
+  site.page.on('request', (request) => {
+    const { pathname, search } = new URL(request.url());
+    if (pathname.startsWith('/api/threads')) threadCalls.push(`${request.method()} ${pathname}${search}`);
+  });
   await site.open('/dev-copilot');
   expect(await copilot.launcher.count()).toBe(0);
   await copilot.ask('How do I register a GitLab runner?');
   await copilot.waitForAnswer(1);
   await expect.poll(() => list.current.innerText()).toContain('GitLab runner');
+  // One call lists the conversations, one creates this one; its title comes with the turn, so none reads it again.
+  await copilot.waitUntilSaved();
+  expect(threadCalls).toEqual(['GET /api/threads', 'POST /api/threads']);
   await list.newConversation();
   await copilot.welcome.waitFor();
   await copilot.ask('How do I use WSL?');

@@ -1,5 +1,6 @@
-import { threadWithMessagesResponseSchema } from '@acme/contract';
+import { type TurnDataParts, threadWithMessagesResponseSchema } from '@acme/contract';
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
+import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import type { RequestAccess } from '../src/auth/request-access.js';
 import { loadConfig } from '../src/config.js';
@@ -9,6 +10,7 @@ import { copilotRoutes } from '../src/copilot/routes.js';
 import { openLimits } from '../src/limits/limits.js';
 import { createSearchEngine } from '../src/search/engine.js';
 import type { Store } from '../src/store/database.js';
+import { questions } from '../src/store/schema.js';
 import { docSection } from './doc-sections.js';
 
 export const publicOrigin = 'https://handbook.acme.example';
@@ -166,11 +168,26 @@ export async function readChunks(response: Response): Promise<UIMessageChunk[]> 
   return chunks;
 }
 
-/** The ids the server gave a turn's question and answer (its `data-turn` part). */
+/** The ids the server gave a turn's question and answer, and the thread's title (its `data-turn` part). */
 export function turnIds(chunks: readonly UIMessageChunk[]) {
   const turn = chunks.find((chunk) => chunk.type === 'data-turn');
   if (turn?.type !== 'data-turn') throw new Error(`no data-turn chunk in ${JSON.stringify(chunks)}`);
-  return turn.data as { threadId: string; questionId: string; answerId: string };
+  return turn.data as TurnDataParts['turn'];
+}
+
+/**
+ * How a turn's answer was made and how sure it is: `confidence` as its stream told the widget (`data-confidence`),
+ * `mode` and `covered` as the questions log kept them (the stream carries only what the widget reads).
+ */
+export async function verdictOf(store: Store, chunks: readonly UIMessageChunk[]) {
+  const streamed = chunks.find((chunk) => chunk.type === 'data-confidence') as
+    | { data: { confidence: string } }
+    | undefined;
+  const [logged] = await store.db
+    .select({ mode: questions.mode, covered: questions.covered })
+    .from(questions)
+    .where(eq(questions.answerMessageId, turnIds(chunks).answerId));
+  return { ...logged, confidence: streamed?.data.confidence };
 }
 
 /** Checks until `check` holds (every 25 ms, 5 s at most). */

@@ -65,7 +65,6 @@ export const askAiRequestSchema = z
   });
 
 export type AskAiRequest = z.infer<typeof askAiRequestSchema>;
-export type AskMessage = AskAiRequest['messages'][number];
 
 /** A section of the handbook an answer rests on, or a page near a question it does not cover. */
 export const answerSourceSchema = z.strictObject({ title: z.string(), url: z.string() });

@@ -6,7 +6,14 @@ import { storableString } from './text.js';
 
 /** The thread API's wire contract: what it accepts and the shapes it answers with. */
 
-export const threadStatusSchema = z.enum(['regular', 'archived'], { error: 'status must be "regular" or "archived"' });
+/** The values the store keeps too (server/src/store/schema.ts), so a stored row and the wire never disagree. */
+export const threadStatuses = ['regular', 'archived'] as const;
+export const messageRoles = ['user', 'assistant'] as const;
+/** `running`: still being written (the text so far); `incomplete`: stopped by the reader; `error`: failed part-way. */
+export const messageStatuses = ['running', 'complete', 'incomplete', 'error'] as const;
+export const feedbackRatings = ['positive', 'negative'] as const;
+
+export const threadStatusSchema = z.enum(threadStatuses, { error: 'status must be "regular" or "archived"' });
 const title = storableString(
   z
     .string()
@@ -14,9 +21,8 @@ const title = storableString(
     .min(1, 'title must not be empty')
     .max(maxThreadTitleCharacters, `title must be at most ${maxThreadTitleCharacters} characters`),
 );
-export const messageRoleSchema = z.enum(['user', 'assistant']);
-/** `running`: still being written (the text so far); `incomplete`: stopped by the reader; `error`: failed part-way. */
-export const messageStatusSchema = z.enum(['running', 'complete', 'incomplete', 'error']);
+export const messageRoleSchema = z.enum(messageRoles);
+export const messageStatusSchema = z.enum(messageStatuses);
 
 export const threadListQuerySchema = z.strictObject({ status: threadStatusSchema.optional() });
 
@@ -27,7 +33,7 @@ export const updateThreadRequestSchema = z
   .refine((update) => update.title !== undefined || update.status !== undefined, 'give a title, a status or both');
 
 export const feedbackRequestSchema = z.strictObject({
-  rating: z.enum(['positive', 'negative'], { error: 'rating must be "positive" or "negative"' }),
+  rating: z.enum(feedbackRatings, { error: 'rating must be "positive" or "negative"' }),
   comment: storableString(
     z.string().max(maxFeedbackCommentCharacters, `comment must be at most ${maxFeedbackCommentCharacters} characters`),
   ).optional(),
@@ -74,7 +80,7 @@ export const messageSchema = z.strictObject({
 });
 
 /** A message's text: its text parts, without the searches made while writing it. */
-export const textOfContent = (content: readonly z.infer<typeof messageSchema>['content'][number][]): string =>
+export const textOfContent = (content: readonly MessagePart[]): string =>
   content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 
 export const threadListResponseSchema = z.strictObject({ threads: z.array(threadSchema) });
@@ -83,8 +89,13 @@ export const threadWithMessagesResponseSchema = z.strictObject({
   messages: z.array(messageSchema),
 });
 
+export type AttachmentMetadata = z.infer<typeof attachmentMetadataSchema>;
+/** A message's content: its text, and in an answer the searches the model made while writing it. */
+export type MessagePart = z.infer<typeof messageSchema>['content'][number];
 export type ThreadStatus = z.infer<typeof threadStatusSchema>;
 export type MessageStatus = z.infer<typeof messageStatusSchema>;
+export type MessageRole = z.infer<typeof messageRoleSchema>;
+export type FeedbackRating = (typeof feedbackRatings)[number];
 export type ThreadDto = z.infer<typeof threadSchema>;
 export type MessageDto = z.infer<typeof messageSchema>;
 export type FeedbackDto = z.infer<typeof feedbackSchema>;

@@ -46,29 +46,21 @@ export type ParsedTurnRequest = z.output<typeof turnRequestSchema>;
 
 /**
  * The data parts of a turn's stream (`data-<name>` in the UI message stream protocol), besides its text and
- * `source-url` parts.
+ * `source-url` parts. Each is one the widget reads: the pages near an uncovered question are in the answer's text.
  */
 export type TurnDataParts = {
-  /** First: the ids the server gave the question and the answer. */
-  turn: { threadId: string; questionId: string; answerId: string };
+  /**
+   * First: the ids the server gave the question and the answer, and the thread's title with the question stored (a
+   * first question names the thread), so the widget need not read the thread again for it.
+   */
+  turn: { threadId: string; questionId: string; answerId: string; title: string };
   /**
    * A link to the handbook in the answer, checked against the build before the text that closes it is sent: `href`
    * is where it leads, or null when no such page or section exists (the widget shows such a link as plain text).
    */
   link: { url: string; href: string | null };
-  /**
-   * Right after the answer's start: how sure it is that the handbook answers the question, for the widget (the UI
-   * message stream's metadata says the same, but the widget's stream decoder does not read metadata).
-   */
+  /** Once the answer is written: how sure it is that the handbook answers the question. */
   confidence: { confidence: AnswerConfidence };
-  /** Pages near a question the handbook does not cover; never sources. */
-  closest: { pages: Array<{ title: string; url: string }> };
   /** Why the answer stopped, just before the stream's `error` part. */
   failure: { code: string; message: string };
 };
-
-/**
- * Sent once the answer is written: how it was made, and how far the handbook answers the question (with a model, the
- * model's own verdict).
- */
-export type TurnMetadata = { mode: 'docs-only' | 'model'; covered: boolean; confidence: AnswerConfidence };

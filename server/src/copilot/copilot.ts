@@ -1,7 +1,8 @@
-import type { AnswerSource, AskAiRequest, TurnMetadata } from '@acme/contract';
+import type { AnswerConfidence, AnswerMode, AnswerSource } from '@acme/contract';
 import type { FastifyInstance } from 'fastify';
 import { recordQuestion } from '../store/questions.js';
 import { type AnswerRun, startAnswer } from './answer/answer-service.js';
+import type { Conversation } from './answer/asked-question.js';
 import type { CopilotObserver } from './copilot-observer.js';
 import type { CheckedImage } from './images.js';
 import { readImageText } from './ocr/read-image-text.js';
@@ -19,8 +20,8 @@ export type AnsweredQuestion = {
   /** The reader's subject key, as the threads are owned (src/auth/reader-identity.ts). */
   reader: string;
   question: string;
-  mode: TurnMetadata['mode'];
-  confidence: TurnMetadata['confidence'];
+  mode: AnswerMode;
+  confidence: AnswerConfidence;
   covered: boolean;
   nearestPage: { url: string; title: string } | null;
   sources: AnswerSource[];
@@ -31,7 +32,7 @@ export type AnsweredQuestion = {
 export type Copilot = {
   /** Starts the answer to a question with this server's handbook, models and OCR. */
   answer(
-    conversation: AskAiRequest,
+    conversation: Conversation,
     question: { images: readonly CheckedImage[]; reader: string },
     signal: AbortSignal,
   ): Promise<AnswerRun>;

@@ -1,17 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, errorDetails } from '@acme/contract';
+import { ApiError, errorDetails, type FeedbackRating, type ThreadStatus } from '@acme/contract';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from './database.js';
-import {
-  type FeedbackRating,
-  feedback,
-  type MessageRow,
-  messages,
-  questions,
-  type ThreadRow,
-  type ThreadStatus,
-  threads,
-} from './schema.js';
+import { feedback, type MessageRow, messages, questions, type ThreadRow, threads } from './schema.js';
 
 export const newThreadTitle = 'New chat';
 

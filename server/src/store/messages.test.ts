@@ -35,7 +35,11 @@ for (const backend of testBackends) {
   describe.skipIf(backend.skipped)(`messages on ${backend.name}`, () => {
     const store = storeForSuite(backend);
     let threadId: string;
-    const append = (message: NewMessage) => appendMessage(store.db, { reader: ada, threadId, message });
+    /** Appends a message and returns it as the thread then stores it (without the thread's title). */
+    const append = async (message: NewMessage) => {
+      const { threadTitle: _, ...appended } = await appendMessage(store.db, { reader: ada, threadId, message });
+      return appended;
+    };
     const upTo = (messageId: string, target = { reader: ada, threadId }) =>
       conversationUpTo(store.db, { ...target, messageId });
     const stored = async () => (await getThreadWithMessages(store.db, { reader: ada, threadId }))?.messages;
@@ -113,12 +117,16 @@ for (const backend of testBackends) {
     });
 
     it('names the thread after its first question only, and never renames a titled thread', async () => {
-      await append(question(`How do I rotate the staging database credentials ${'without downtime '.repeat(3)}?`));
-      await append(question('Second question'));
+      const inThread = (message: NewMessage, target = threadId) =>
+        appendMessage(store.db, { reader: ada, threadId: target, message });
+      const first = await inThread(
+        question(`How do I rotate the staging database credentials ${'without downtime '.repeat(3)}?`),
+      );
+      const second = await inThread(question('Second question'));
       const titled = await createThread(store.db, { reader: ada, title: 'Mine' });
-      await appendMessage(store.db, { reader: ada, threadId: titled.id, message: question('First question') });
+      const intoTitled = await inThread(question('First question'), titled.id);
       const imageOnly = await createThread(store.db, { reader: ada });
-      await appendMessage(store.db, { reader: ada, threadId: imageOnly.id, message: question(' ') });
+      const intoImageOnly = await inThread(question(' '), imageOnly.id);
 
       const titles = Object.fromEntries(
         (await listThreads(store.db, { reader: ada })).map((thread) => [thread.id, thread.title]),
@@ -127,6 +135,13 @@ for (const backend of testBackends) {
       expect(titles[threadId]).toBe('How do I rotate the staging database credentials without…');
       expect(titles[titled.id]).toBe('Mine');
       expect(titles[imageOnly.id]).toBe('New chat');
+      // Each append says the title the thread has with the message in.
+      expect([first, second, intoTitled, intoImageOnly].map((message) => message.threadTitle)).toEqual([
+        titles[threadId],
+        titles[threadId],
+        'Mine',
+        'New chat',
+      ]);
     });
 
     it('refuses a parent that is not a message of the same thread', async () => {

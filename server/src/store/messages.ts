@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AnswerConfidence,
+  type AnswerSource,
   ApiError,
+  type AttachmentMetadata,
   errorDetails,
+  type FeedbackRating,
   type HandbookSearchPart,
+  type MessagePart,
+  type MessageRole,
+  type MessageStatus,
   storableText,
   textOfContent,
 } from '@acme/contract';
@@ -20,17 +26,7 @@ import {
   threadNotFound,
 } from './conversations.js';
 import type { Database } from './database.js';
-import {
-  type AttachmentMetadata,
-  type FeedbackRating,
-  feedback,
-  type MessagePart,
-  type MessageRole,
-  type MessageSource,
-  type MessageStatus,
-  messages,
-  threads,
-} from './schema.js';
+import { feedback, messages, threads } from './schema.js';
 
 const maxDerivedTitleLength = 60;
 
@@ -41,7 +37,7 @@ export type NewMessage = {
   role: MessageRole;
   content: MessagePart[];
   attachments?: AttachmentMetadata[] | undefined;
-  sources?: MessageSource[] | undefined;
+  sources?: AnswerSource[] | undefined;
   status?: MessageStatus | undefined;
 };
 
@@ -58,12 +54,12 @@ export function titleFromContent(content: MessagePart[]): string | undefined {
 /**
  * Adds a message under `parentId`: a question under an answer (or null, the first), an answer under a question. A
  * second message with the same parent starts a branch. Marks the thread active, and names a still untitled thread
- * after its first question.
+ * after its first question; `threadTitle` is the thread's title once the message is in.
  */
 export async function appendMessage(
   db: Database,
   { reader, threadId, message }: ForReader & { threadId: string; message: NewMessage },
-): Promise<Message> {
+): Promise<Message & { threadTitle: string }> {
   return db.transaction(async (tx) => {
     // Locked so two first questions sent at once cannot both decide they name the thread.
     const [thread] = await tx
@@ -107,7 +103,7 @@ export async function appendMessage(
       .update(threads)
       .set({ updatedAt: sql`now()`, ...(title ? { title } : {}) })
       .where(eq(threads.id, threadId));
-    return { ...row, feedback: null };
+    return { ...row, feedback: null, threadTitle: title ?? thread.title };
   });
 }
 
@@ -200,7 +196,7 @@ export async function updateAnswer(
     answerId: string;
     searches?: readonly HandbookSearchPart[] | undefined;
     text: string;
-    sources: MessageSource[];
+    sources: AnswerSource[];
     status: MessageStatus;
     confidence?: AnswerConfidence | undefined;
   },

@@ -126,10 +126,13 @@ for (const backend of testBackends) {
     });
 
     it('refuses a mode other than docs-only or model', async () => {
-      const insert = store.db.execute(
-        sql`insert into questions (id, owner_email, question, mode, covered, answer_message_id) values ('q', 'a', 'b', 'guess', false, 'x')`,
-      );
-      await expect(insert).rejects.toThrow();
+      const insertWithMode = (id: string, mode: string) =>
+        store.db.execute(
+          sql`insert into questions (id, reader, question, mode, covered, answer_message_id) values (${id}, 'a', 'b', ${mode}, false, ${id})`,
+        );
+      await insertWithMode('allowed', 'docs-only');
+      const refusal = await insertWithMode('refused', 'guess').catch((error: Error) => error);
+      expect(String((refusal as Error).cause)).toMatch(/questions_mode_check/);
     });
 
     it('reports answers rated down with the comment, the question before them and their sources', async () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type AnswerConfidence, storableText, textOfContent } from '@acme/contract';
+import { type AnswerConfidence, type AnswerMode, type AnswerSource, storableText, textOfContent } from '@acme/contract';
 import { and, desc, eq, gte, lt, notExists } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { redactSecrets } from '../redact-secrets.js';
 import type { Database } from './database.js';
-import { feedback, type MessageSource, messages, type QuestionMode, questions } from './schema.js';
+import { feedback, messages, questions } from './schema.js';
 
 /** Longer questions are kept cut: the report needs what was asked, not a pasted log. */
 export const maxRecordedQuestionCharacters = 2000;
@@ -14,14 +14,14 @@ export type DocPage = { url: string; title: string };
 export type NewQuestion = {
   reader: string;
   question: string;
-  mode: QuestionMode;
+  mode: AnswerMode;
   /** Did the docs answer it (docs-only: `composeDocsOnlyAnswer(...).covered`, true only for `answered`). */
   covered: boolean;
   /** Answered, only the closest the handbook comes, or not covered; left out, the insights read it from `covered`. */
   confidence?: AnswerConfidence | undefined;
   /** The page closest to the question, answered or not; null when the search found nothing. */
   nearestPage: DocPage | null;
-  sources?: MessageSource[] | undefined;
+  sources?: AnswerSource[] | undefined;
   /** The stored answer's id (the reader rates it under this id), or an id of its own for a stateless askAi call. */
   answerMessageId: string;
 };
@@ -60,9 +60,9 @@ export type ReportItem = {
   comment: string | null;
   /** From the questions log; null for an answer given before the log existed. */
   covered: boolean | null;
-  mode: QuestionMode | null;
+  mode: AnswerMode | null;
   nearestPage: DocPage | null;
-  sources: MessageSource[];
+  sources: AnswerSource[];
   answerMessageId: string;
 };
 

@@ -1,11 +1,42 @@
-import { type AnswerConfidence, answerConfidences, type HandbookSearchPart } from '@acme/contract';
-import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import {
+  type AnswerConfidence,
+  type AnswerSource,
+  type AttachmentMetadata,
+  answerConfidences,
+  answerModes,
+  feedbackRatings,
+  type MessagePart,
+  messageRoles,
+  messageStatuses,
+  threadStatuses,
+} from '@acme/contract';
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * A check that a text column holds one of the contract's values, written as the migrations wrote it
+ * (`status in ('regular', 'archived')`), so drizzle-kit sees no change while the list lives in one place.
+ */
+const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
+  sql`${column} in ${sql.raw(`(${values.map((value) => `'${value}'`).join(', ')})`)}`;
 
 /**
  * An account as the identity provider described it at sign-in: its `iss` and `sub`, which never change for one account
- * (readerKeyOf), and the address with what the access policy reads, never used for ownership. A session holds it, and
- * so does every grant made in one (a personal token, an OAuth code), so that each use is checked against the policy.
+ * (readerKeyOf), and the address with what the access policy reads, never used as a reader key. A session holds it,
+ * and so does every grant made in one (a personal token, an OAuth code), so that each use is checked against the
+ * policy.
  */
 const accountColumns = () => ({
   issuer: text('issuer').notNull(),
@@ -32,22 +63,6 @@ export const sessions = pgTable(
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-export const threadStatuses = ['regular', 'archived'] as const;
-export type ThreadStatus = (typeof threadStatuses)[number];
-export const messageRoles = ['user', 'assistant'] as const;
-export type MessageRole = (typeof messageRoles)[number];
-/** `running`: an answer still being written (its text so far is kept as it grows); `incomplete`: stopped. */
-export const messageStatuses = ['running', 'complete', 'incomplete', 'error'] as const;
-export type MessageStatus = (typeof messageStatuses)[number];
-export const feedbackRatings = ['positive', 'negative'] as const;
-export type FeedbackRating = (typeof feedbackRatings)[number];
-
-/** A message's content: its text, and in an answer the searches the model made while writing it. */
-export type MessagePart = { type: 'text'; text: string } | HandbookSearchPart;
-/** What is kept of an attachment: enough to show it was there, never the file itself. */
-export type AttachmentMetadata = { name: string; contentType: string; size: number };
-export type MessageSource = { title: string; url: string };
-
 /** Dev Copilot conversations, each of one reader (their reader key). */
 export const threads = pgTable(
   'threads',
@@ -62,7 +77,7 @@ export const threads = pgTable(
   },
   (table) => [
     index('threads_reader_updated_at_index').on(table.reader, table.updatedAt.desc()),
-    check('threads_status_check', sql`${table.status} in ('regular', 'archived')`),
+    check('threads_status_check', oneOf(table.status, threadStatuses)),
   ],
 );
 
@@ -81,7 +96,7 @@ export const messages = pgTable(
     role: text('role', { enum: messageRoles }).notNull(),
     content: jsonb('content').$type<MessagePart[]>().notNull(),
     attachments: jsonb('attachments').$type<AttachmentMetadata[]>().notNull().default([]),
-    sources: jsonb('sources').$type<MessageSource[]>().notNull().default([]),
+    sources: jsonb('sources').$type<AnswerSource[]>().notNull().default([]),
     status: text('status', { enum: messageStatuses }).notNull().default('complete'),
     /** An answer's confidence that the handbook answers its question; null for a question and older answers. */
     confidence: text('confidence', { enum: answerConfidences }).$type<AnswerConfidence>(),
@@ -97,9 +112,9 @@ export const messages = pgTable(
   (table) => [
     index('messages_thread_id_index').on(table.threadId),
     index('messages_running_progress_at_index').on(table.progressAt).where(sql`${table.status} = 'running'`),
-    check('messages_role_check', sql`${table.role} in ('user', 'assistant')`),
-    check('messages_status_check', sql`${table.status} in ('running', 'complete', 'incomplete', 'error')`),
-    check('messages_confidence_check', sql`${table.confidence} in ('answered', 'closest', 'none')`),
+    check('messages_role_check', oneOf(table.role, messageRoles)),
+    check('messages_status_check', oneOf(table.status, messageStatuses)),
+    check('messages_confidence_check', oneOf(table.confidence, answerConfidences)),
   ],
 );
 
@@ -116,7 +131,7 @@ export const feedback = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    check('feedback_rating_check', sql`${table.rating} in ('positive', 'negative')`),
+    check('feedback_rating_check', oneOf(table.rating, feedbackRatings)),
     // The insights' answers rated down, newest first (insights/queries.ts).
     index('feedback_rated_down_index').on(table.updatedAt.desc()).where(sql`${table.rating} = 'negative'`),
   ],
@@ -125,9 +140,6 @@ export const feedback = pgTable(
 export type ThreadRow = typeof threads.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type FeedbackRow = typeof feedback.$inferSelect;
-
-export const questionModes = ['docs-only', 'model'] as const;
-export type QuestionMode = (typeof questionModes)[number];
 
 /**
  * Every question Dev Copilot answered, for the maintainers' report (`npm run copilot:report`): what the docs could
@@ -140,13 +152,13 @@ export const questions = pgTable(
     id: text('id').primaryKey(),
     reader: text('reader').notNull(),
     question: text('question').notNull(),
-    mode: text('mode', { enum: questionModes }).notNull(),
+    mode: text('mode', { enum: answerModes }).notNull(),
     covered: boolean('covered').notNull(),
     /** Answered, only the closest the handbook comes, or not covered; null for questions logged before it was kept. */
     confidence: text('confidence', { enum: answerConfidences }).$type<AnswerConfidence>(),
     nearestPageUrl: text('nearest_page_url'),
     nearestPageTitle: text('nearest_page_title'),
-    sources: jsonb('sources').$type<MessageSource[]>().notNull().default([]),
+    sources: jsonb('sources').$type<AnswerSource[]>().notNull().default([]),
     answerMessageId: text('answer_message_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -156,8 +168,8 @@ export const questions = pgTable(
     index('questions_unanswered_created_at_index')
       .on(table.createdAt.desc())
       .where(sql`coalesce(confidence, case when covered then 'answered' else 'none' end) <> 'answered'`),
-    check('questions_mode_check', sql`${table.mode} in ('docs-only', 'model')`),
-    check('questions_confidence_check', sql`${table.confidence} in ('answered', 'closest', 'none')`),
+    check('questions_mode_check', oneOf(table.mode, answerModes)),
+    check('questions_confidence_check', oneOf(table.confidence, answerConfidences)),
     // One entry per answer; the server makes answer ids (a stateless askAi call gets an id of its own).
     unique('questions_reader_answer_unique').on(table.reader, table.answerMessageId),
   ],

@@ -1,11 +1,4 @@
-import type {
-  AnswerConfidence,
-  AnswerMode,
-  AnswerSource,
-  ApiErrorCode,
-  AskAiRequest,
-  HandbookSearchPart,
-} from '@acme/contract';
+import type { AnswerConfidence, AnswerMode, AnswerSource, ApiErrorCode, HandbookSearchPart } from '@acme/contract';
 import { redactSecrets } from '../../redact-secrets.js';
 import type { Retrieval } from '../../search/coverage.js';
 import type { DocSection } from '../../search/doc-page.js';
@@ -15,7 +8,7 @@ import { answerWithModel, type ModelPiece } from '../model/model-answer.js';
 import { classifyModelError, NoAnswerWritten, reasonOf } from '../model/model-errors.js';
 import type { ChatModel } from '../model/model-plugin.js';
 import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
-import { lastQuestionOf, retrieveAsked } from './asked-question.js';
+import { type Conversation, lastQuestionOf, retrieveAsked } from './asked-question.js';
 import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
 import { afterFirstWords, noticeFor, retrievalAfterSilentModel } from './model-fallback.js';
 import { composePageOverview, outlineOf, overviewPageOf, type PageOutline } from './page-overview.js';
@@ -71,15 +64,10 @@ export type AnswerRun = {
 };
 
 /** The question to search for: the last user message, with the one before it when the last is a short follow-up. */
-export function searchQueryOf(conversation: AskAiRequest): string {
+export function searchQueryOf(conversation: Conversation): string {
   const userTexts = conversation.messages
     .filter((message) => message.role === 'user')
-    .map((message) =>
-      message.content
-        .map((part) => part.text)
-        .join(' ')
-        .trim(),
-    );
+    .map((message) => message.text.trim());
   const last = userTexts.at(-1) ?? '';
   const previous = userTexts.at(-2);
   return previous && last.split(/\s+/).length < 4 ? `${previous} ${last}` : last;
@@ -109,7 +97,7 @@ type Grounding = {
 /** Reads the screenshots of the question, retrieves the sections and starts the answer in the configured mode. */
 export async function startAnswer(
   options: AnswerDependencies,
-  conversation: AskAiRequest,
+  conversation: Conversation,
   question: { images: readonly CheckedImage[]; reader: string },
   signal: AbortSignal,
 ): Promise<AnswerRun> {
@@ -170,7 +158,7 @@ export async function startAnswer(
     timeoutMs: options.model.timeoutMs,
     vision: options.model.vision,
     maxOutputTokens: options.model.maxOutputTokens,
-    request: conversation,
+    conversation,
     page,
     retrieved: grounding.modelSections,
     overviewOf: grounding.overviewOf,

@@ -1,10 +1,9 @@
-import type { AskAiRequest } from '@acme/contract';
 import { describe, expect, it } from 'vitest';
 import { docSection } from '../../../test-support/doc-sections.js';
 import { retrieve } from '../../search/coverage.js';
 import { createSearchEngine } from '../../search/engine.js';
 import { searchQueryOf } from './answer-service.js';
-import { lastQuestionOf, retrieveAsked } from './asked-question.js';
+import { type Conversation, lastQuestionOf, retrieveAsked } from './asked-question.js';
 import { closestPages } from './docs-only-answer.js';
 
 const index = createSearchEngine([
@@ -22,17 +21,15 @@ const index = createSearchEngine([
   ]),
 ]);
 
-const thread = (...questions: string[]): AskAiRequest => ({
+const thread = (...questions: string[]): Conversation => ({
   messages: questions.flatMap((text, position) => [
-    ...(position > 0
-      ? [{ role: 'assistant' as const, content: [{ type: 'text' as const, text: 'An answer.' }], attachments: [] }]
-      : []),
-    { role: 'user' as const, content: [{ type: 'text' as const, text }], attachments: [] },
+    ...(position > 0 ? [{ role: 'assistant' as const, text: 'An answer.', attachments: [] }] : []),
+    { role: 'user' as const, text, attachments: [] },
   ]),
 });
 
 /** How the answer service retrieves for a thread's last question, and the pages a "not covered" would list. */
-async function retrievalFor(conversation: AskAiRequest) {
+async function retrievalFor(conversation: Conversation) {
   const searched: string[] = [];
   const retrieval = await retrieveAsked(
     async (text) => {

@@ -1,13 +1,18 @@
-import type { AskAiRequest } from '@acme/contract';
+import type { ImageAttachment, MessageRole } from '@acme/contract';
 import type { Retrieval } from '../../search/coverage.js';
 
+/** One message as Dev Copilot reads it: its text, and the images sent with it. */
+export type ConversationMessage = { role: MessageRole; text: string; attachments: readonly ImageAttachment[] };
+
+/**
+ * What Dev Copilot answers: the messages, oldest first, ending with the question, and the page the reader is on. A
+ * turn's question is its request's own text and images; askAi's message parts are joined once, at its route.
+ */
+export type Conversation = { messages: readonly ConversationMessage[]; page?: string | undefined };
+
 /** The conversation's last question, in its own words. */
-export function lastQuestionOf(conversation: AskAiRequest): string {
-  const last = conversation.messages.findLast((message) => message.role === 'user');
-  return (last?.content ?? [])
-    .map((part) => part.text)
-    .join(' ')
-    .trim();
+export function lastQuestionOf(conversation: Conversation): string {
+  return conversation.messages.findLast((message) => message.role === 'user')?.text.trim() ?? '';
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { AskAiRequest } from '@acme/contract';
 import { describe, expect, it } from 'vitest';
 import { docSection } from '../../../test-support/doc-sections.js';
 import { readDocPageSections } from '../../search/doc-page.js';
 import { createSearchEngine } from '../../search/engine.js';
 import { startAnswer } from './answer-service.js';
+import type { Conversation } from './asked-question.js';
 import { composePageOverview, outlineOf, overviewPageOf } from './page-overview.js';
 
 /** A built doc page as Docusaurus writes it: front matter description, intro, h2 and h3 sections. */
@@ -20,8 +20,8 @@ const index = createSearchEngine([
   docSection('/go-live-procedure', 'Go-Live Procedure', 'Rolling back', 'Roll back first, investigate later.'),
 ]);
 
-const asking = (text: string, page?: string): AskAiRequest => ({
-  messages: [{ role: 'user', content: [{ type: 'text', text }], attachments: [] }],
+const asking = (text: string, page?: string): Conversation => ({
+  messages: [{ role: 'user', text, attachments: [] }],
   ...(page ? { page } : {}),
 });
 

@@ -1,6 +1,7 @@
-import type { AnswerSource, AskAiRequest } from '@acme/contract';
+import type { AnswerSource } from '@acme/contract';
 import type { DocSection } from '../../search/doc-page.js';
 import type { SearchEngine } from '../../search/engine.js';
+import { type Conversation, lastQuestionOf } from './asked-question.js';
 
 /** A page as an overview shows it: what it is for, and its sections in the order the page has them. */
 export type PageOutline = {
@@ -27,20 +28,12 @@ const overviewQuestions = [
 /** Past this many sections, an overview lists the h2 sections alone. */
 const maxListedSections = 16;
 
-/** The reader's last question, as typed. */
-const lastQuestionOf = (conversation: AskAiRequest) =>
-  conversation.messages
-    .findLast((message) => message.role === 'user')
-    ?.content.map((part) => part.text)
-    .join(' ')
-    .trim() ?? '';
-
 /**
  * The page a question asks an overview of ("What are the key points of the page "Firestore TTL"?", "summarize this
  * page"): the page whose title it quotes, else the reader's page (already checked to be one); undefined for any
  * other question.
  */
-export function overviewPageOf(conversation: AskAiRequest, readerPage: string | undefined, index: SearchEngine) {
+export function overviewPageOf(conversation: Conversation, readerPage: string | undefined, index: SearchEngine) {
   const question = lastQuestionOf(conversation);
   if (!overviewQuestions.some((pattern) => pattern.test(question))) return undefined;
   const quoted = /"([^"]+)"/.exec(question)?.[1]?.trim().toLowerCase();

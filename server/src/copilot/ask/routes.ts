@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, type AskAiResponse, askAiRequestSchema, askAiResponseSchema, errorDetails } from '@acme/contract';
+import {
+  ApiError,
+  type AskAiRequest,
+  type AskAiResponse,
+  askAiRequestSchema,
+  askAiResponseSchema,
+  errorDetails,
+} from '@acme/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
 import { errorResponses } from '../../response-schemas.js';
+import type { Conversation } from '../answer/asked-question.js';
 import { questionBodyLimit } from '../copilot.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
@@ -12,6 +20,16 @@ import { StoppedByShutdown } from '../turn/running-answers.js';
 
 /** A question a shutdown stopped may be asked again at once: the balancer sends it to another instance. */
 const askAgainAfterSeconds = 1;
+
+/** The spec's messages as Dev Copilot reads them: each message's text parts joined into its text, once, here. */
+const conversationOfAsk = ({ messages, page }: AskAiRequest): Conversation => ({
+  messages: messages.map(({ role, content, attachments }) => ({
+    role,
+    text: content.map((part) => part.text).join('\n'),
+    attachments,
+  })),
+  page,
+});
 
 /** POST /api/askAi, spec section 7's call: stateless, for scripts; the whole answer at once as `{data}`. */
 export async function askRoute(app: FastifyInstance) {
@@ -39,7 +57,7 @@ export async function askRoute(app: FastifyInstance) {
       reply.raw.on('close', () => reply.raw.writableFinished || slot.cancel());
       if (request.raw.socket.destroyed) slot.cancel();
       try {
-        const run = await copilot.answer(request.body, { images, reader }, slot.signal);
+        const run = await copilot.answer(conversationOfAsk(request.body), { images, reader }, slot.signal);
         if (run.modelFailure) {
           const { code, reason } = run.modelFailure;
           request.log.warn({ code, reason }, 'the model failed; docs answered');

@@ -1,7 +1,8 @@
-import { type AskAiRequest, type HandbookSearchPart, handbookSearchToolName } from '@acme/contract';
+import { type HandbookSearchPart, handbookSearchToolName } from '@acme/contract';
 import { type LanguageModel, stepCountIs, streamText } from 'ai';
 import type { DocSection } from '../../search/doc-page.js';
 import { type CheckedAnswer, citedNumbers } from '../answer/answer-links.js';
+import type { Conversation } from '../answer/asked-question.js';
 import { sourceTitle } from '../answer/docs-only-answer.js';
 import { type AnswerStatus, answerStatusOf, answerStatusToolName, handbookTools } from './handbook-tools.js';
 import { classifyModelError, modelFailure, NoAnswerWritten } from './model-errors.js';
@@ -21,7 +22,7 @@ export type ModelAnswerOptions = {
   timeoutMs: number;
   vision: boolean;
   maxOutputTokens: number;
-  request: AskAiRequest;
+  conversation: Conversation;
   /** The page the reader is on, already checked to be a real page of the site. */
   page?: string | undefined;
   /** Retrieved sections, best first; for an overview, the page's sections in its order. */
@@ -87,7 +88,7 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
     const result = streamText({
       model: options.model,
       system: systemPrompt(contextSections, options.page, options.overviewOf),
-      messages: conversationForModel(options.request, { vision: options.vision, imageText: options.imageText }),
+      messages: conversationForModel(options.conversation, { vision: options.vision, imageText: options.imageText }),
       tools,
       stopWhen: stepCountIs(stepsPerRun),
       prepareStep: ({ stepNumber }) => (stepNumber > 0 ? { activeTools: [answerStatusToolName] } : {}),

@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCopilotApi, textOf } from '../../../test-support/copilot-api.js';
+import { startCopilotApi, textOf, verdictOf } from '../../../test-support/copilot-api.js';
 import { type CopilotApi, copilotSuite } from '../../../test-support/copilot-suite.js';
 import type { Behaviour } from '../../../test-support/fake-model-server.js';
 import { storedText } from '../../../test-support/messages.js';
@@ -13,8 +13,6 @@ const providers = ['openai', 'anthropic', 'google'] as const;
 const search = (query: string) => ({ name: 'search_handbook', input: { query } });
 const status = (confidence: string) => ({ name: 'answer_status', input: { confidence, cited: [] } });
 
-const metadataOf = (chunks: readonly UIMessageChunk[]) =>
-  chunks.find((chunk) => chunk.type === 'message-metadata')?.messageMetadata;
 const sourcesOf = (chunks: readonly UIMessageChunk[]) =>
   chunks.flatMap((chunk) => (chunk.type === 'source-url' ? [chunk.url] : []));
 
@@ -60,7 +58,7 @@ describe('a model that writes no answer', () => {
     // The section its one search found is what the docs answer quotes, as the closest the handbook comes.
     expect(text).toContain('[FAQs › Staging access](/faqs#staging-access)');
     expect(text).toContain('Ask the tech lead for staging access');
-    expect(metadataOf(chunks)).toEqual({ mode: 'docs-only', covered: false, confidence: 'closest' });
+    expect(await verdictOf(suite.store, chunks)).toEqual({ mode: 'docs-only', covered: false, confidence: 'closest' });
     expect(sourcesOf(chunks)).toEqual(['/faqs#staging-access']);
     expect(chunks.find((chunk) => chunk.type === 'data-failure')).toBeUndefined();
     expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
@@ -96,7 +94,11 @@ describe('a model that writes no answer', () => {
 
       expect(suite.model.received.at(-1)?.protocol).toBe(provider);
       expect(textOf(chunks)).toBe(`${modelSilentNotice}\n\n${textOf(docsOnly)}`);
-      expect(metadataOf(chunks)).toEqual({ mode: 'docs-only', covered: true, confidence: 'answered' });
+      expect(await verdictOf(suite.store, chunks)).toEqual({
+        mode: 'docs-only',
+        covered: true,
+        confidence: 'answered',
+      });
       expect(sourcesOf(chunks)).toEqual(sourcesOf(docsOnly));
       const logged = await suite.store.db.select().from(questions);
       expect(logged).toMatchObject([{ mode: 'docs-only', covered: true }]);

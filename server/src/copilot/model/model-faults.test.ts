@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textOf, waitFor } from '../../../test-support/copilot-api.js';
+import { textOf, verdictOf, waitFor } from '../../../test-support/copilot-api.js';
 import { copilotSuite } from '../../../test-support/copilot-suite.js';
 import type { Behaviour } from '../../../test-support/fake-model-server.js';
 import { storedText } from '../../../test-support/messages.js';
@@ -44,9 +44,7 @@ describe('model stream faults', () => {
 
     expect(suite.model.received.length).toBeGreaterThan(0);
     expect(chunks.find((chunk) => chunk.type === 'data-failure')).toBeUndefined();
-    expect(chunks.find((chunk) => chunk.type === 'message-metadata')).toMatchObject({
-      messageMetadata: { mode: 'docs-only', covered: true },
-    });
+    expect(await verdictOf(suite.store, chunks)).toMatchObject({ mode: 'docs-only', covered: true });
     // One line saying whose answer it is, then exactly what docs-only mode answers, with the same sources.
     expect(textOf(chunks)).toBe(`${modelUnavailableNotice}\n\n${textOf(docsOnly)}`);
     const sourcesOf = (answer: typeof chunks) =>

@@ -1,7 +1,7 @@
 import type { AskAiResponse, HandbookSearchPart } from '@acme/contract';
 import type { UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCopilotApi, textOf } from '../../../test-support/copilot-api.js';
+import { startCopilotApi, textOf, verdictOf } from '../../../test-support/copilot-api.js';
 import { type CopilotApi, copilotSuite } from '../../../test-support/copilot-suite.js';
 import { systemPromptOf, toolResultsIn, toolsOfferedIn } from '../../../test-support/fake-model-requests.js';
 import type { Behaviour } from '../../../test-support/fake-model-server.js';
@@ -17,8 +17,6 @@ const sharedWordsOnly = 'Our argo sync of the helm chart broke prod, how do I ro
 
 const toolParts = (chunks: readonly UIMessageChunk[]) =>
   chunks.filter((chunk) => chunk.type === 'tool-input-available' || chunk.type === 'tool-output-available');
-const metadataOf = (chunks: readonly UIMessageChunk[]) =>
-  chunks.find((chunk) => chunk.type === 'message-metadata')?.messageMetadata;
 
 async function askJson(api: CopilotApi, text: string): Promise<AskAiResponse> {
   const response = await api.call('POST', '/api/askAi', {
@@ -87,7 +85,7 @@ describe('model tools', () => {
     expect(chunks.findIndex((chunk) => chunk.type === 'tool-input-available')).toBeLessThan(
       chunks.findIndex((chunk) => chunk.type === 'text-start'),
     );
-    expect(metadataOf(chunks)).toEqual({ mode: 'model', covered: true, confidence: 'answered' });
+    expect(await verdictOf(suite.store, chunks)).toEqual({ mode: 'model', covered: true, confidence: 'answered' });
     const stored = (await api.stored(threadId, ada)).messages[1];
     expect(stored?.content[0]).toMatchObject({
       type: 'tool-call',
@@ -167,7 +165,11 @@ describe('model tools', () => {
     suite.model.behave({ reply, toolCalls });
     const threadId = await suite.withModel.newThread(ada);
     const chunks = await suite.withModel.turn({ threadId, parentId: null, text: 'How do I roll back a release?' }, ada);
-    expect(metadataOf(chunks)).toEqual({ mode: 'model', covered: verdict.covered, confidence: verdict.confidence });
+    expect(await verdictOf(suite.store, chunks)).toEqual({
+      mode: 'model',
+      covered: verdict.covered,
+      confidence: verdict.confidence,
+    });
   });
 
   it.for<[string, string]>([
@@ -205,7 +207,7 @@ describe('model tools', () => {
 
     const chunks = await suite.withModel.turn({ threadId, parentId: null, text: 'How do I roll back a release?' }, ada);
 
-    expect(metadataOf(chunks)).toMatchObject({ mode: 'docs-only' });
+    expect(await verdictOf(suite.store, chunks)).toMatchObject({ mode: 'docs-only' });
     expect(textOf(chunks)).toMatch(/^The AI model could not be reached just now/);
     expect(toolParts(chunks)).toEqual([]);
     expect(chunks.at(-1)).toMatchObject({ type: 'finish' });

@@ -1,5 +1,5 @@
-import type { AskAiRequest } from '@acme/contract';
 import type { ModelMessage, UserContent } from 'ai';
+import type { Conversation, ConversationMessage } from '../answer/asked-question.js';
 
 /** A retrieved section as the model sees it: numbered, titled, with the exact link it may cite. */
 export type ContextSection = { title: string; url: string; text: string };
@@ -43,24 +43,22 @@ export function systemPrompt(sections: readonly ContextSection[], currentPage?: 
 
 const clip = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
 
-const textOf = (message: AskAiRequest['messages'][number]) => message.content.map((part) => part.text).join('\n');
-
 /**
  * The conversation for the model: the newest turns that fit the budget, starting with a user turn. Images go only
  * with the question being asked (earlier ones were answered already); a model without vision gets their OCR text.
  */
 export function conversationForModel(
-  request: AskAiRequest,
+  conversation: Conversation,
   options: { vision: boolean; imageText?: string; budgetCharacters?: number },
 ): ModelMessage[] {
   const budget = options.budgetCharacters ?? conversationBudgetCharacters;
-  const messages = request.messages;
-  const kept: AskAiRequest['messages'] = [];
+  const { messages } = conversation;
+  const kept: ConversationMessage[] = [];
   let used = 0;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (!message) continue;
-    const size = textOf(message).length;
+    const size = message.text.length;
     if (kept.length > 0 && used + size > budget) break;
     kept.unshift(message);
     used += size;
@@ -68,7 +66,7 @@ export function conversationForModel(
   while (kept.length > 1 && kept[0]?.role !== 'user') kept.shift();
 
   return kept.map((message, index): ModelMessage => {
-    const text = textOf(message);
+    const { text } = message;
     if (message.role === 'assistant') return { role: 'assistant', content: text };
     const isQuestion = index === kept.length - 1;
     if (!isQuestion || message.attachments.length === 0) {

@@ -1,14 +1,8 @@
-import {
-  ApiError,
-  type AskMessage,
-  errorDetails,
-  type ImageAttachment,
-  type ParsedTurnRequest,
-  textOfContent,
-} from '@acme/contract';
+import { ApiError, errorDetails, type ParsedTurnRequest, textOfContent } from '@acme/contract';
 import type { Message } from '../../store/conversations.js';
 import type { Database } from '../../store/database.js';
 import { conversationUpTo } from '../../store/messages.js';
+import type { Conversation, ConversationMessage } from '../answer/asked-question.js';
 
 /** Where a turn's question goes: after which message, with which stored question when it is answered again. */
 export type QuestionPlace = {
@@ -42,19 +36,17 @@ export async function placeQuestion(db: Database, reader: string, turn: ParsedTu
 /** A stored message's text. */
 export const textOf = (message: Message) => textOfContent(message.content);
 
-/** The conversation as the answer service reads it: the stored turns, then the question with its images. */
+/**
+ * The conversation as the answer service reads it: the stored turns' text (their images were answered already and
+ * are not kept), then the question with its images.
+ */
 export function conversationFor(
   place: QuestionPlace,
-  question: { text: string; attachments: ImageAttachment[] },
-): AskMessage[] {
-  return [
-    ...place.history.map(
-      (message): AskMessage => ({
-        role: message.role,
-        content: [{ type: 'text', text: textOf(message) }],
-        attachments: [],
-      }),
-    ),
-    { role: 'user', content: [{ type: 'text', text: question.text }], attachments: question.attachments },
-  ];
+  question: Omit<ConversationMessage, 'role'>,
+  page: string | undefined,
+): Conversation {
+  const history = place.history.map(
+    (message): ConversationMessage => ({ role: message.role, text: textOf(message), attachments: [] }),
+  );
+  return { messages: [...history, { role: 'user', ...question }], page };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readChunks, textOf, turnIds, waitFor } from '../../../test-support/copilot-api.js';
+import { readChunks, textOf, turnIds, verdictOf, waitFor } from '../../../test-support/copilot-api.js';
 import { type CopilotApi as Api, copilotSuite } from '../../../test-support/copilot-suite.js';
 import { storedText } from '../../../test-support/messages.js';
 import { questions } from '../../store/schema.js';
@@ -21,9 +21,9 @@ describe('a Dev Copilot turn', () => {
 
     const ids = turnIds(chunks);
     expect(chunks[0]).toEqual({ type: 'start', messageId: ids.answerId });
-    expect(chunks.find((chunk) => chunk.type === 'message-metadata')).toMatchObject({
-      messageMetadata: { mode: 'docs-only', covered: true },
-    });
+    // The thread is named after its first question, and the stream says so: the widget reads no thread for it.
+    expect(ids.title).toBe('How do I roll back a release?');
+    expect(await verdictOf(suite.store, chunks)).toEqual({ mode: 'docs-only', covered: true, confidence: 'answered' });
     expect(chunks.filter((chunk) => chunk.type === 'source-url').map((chunk) => chunk.url)).toContain(
       '/deployment#rollback',
     );
@@ -57,6 +57,10 @@ describe('a Dev Copilot turn', () => {
     expect(parentOf.get(refreshed.answerId)).toBe(first.questionId);
     expect(messages.filter((message) => message.role === 'user')).toHaveLength(3);
     expect(messages).toHaveLength(7);
+    // The first question named the thread; later turns, an edit of it included, carry that title.
+    expect(new Set([first, followUp, edited, refreshed].map((turn) => turn.title))).toEqual(
+      new Set(['How do I roll back?']),
+    );
   });
 
   it('finishes and stores the answer when the reader closes the tab mid-answer', async () => {

@@ -3,16 +3,15 @@ import {
   type AnswerSource,
   errorBody,
   type HandbookSearchPart,
+  type MessageStatus,
   type ParsedTurnRequest,
   type TurnDataParts,
-  type TurnMetadata,
 } from '@acme/contract';
 import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import { staleAnswerMs, stillWriting } from '../../store/answer-progress.js';
 import type { Database } from '../../store/database.js';
 import { appendMessage, updateAnswer } from '../../store/messages.js';
-import type { MessageStatus } from '../../store/schema.js';
 import type { AnswerRun } from '../answer/answer-service.js';
 import type { Copilot } from '../copilot.js';
 import { checkImages } from '../images.js';
@@ -20,13 +19,21 @@ import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { conversationFor, placeQuestion, textOf } from './conversation.js';
 import { StoppedByReader } from './running-answers.js';
 
-export type TurnMessage = UIMessage<TurnMetadata, TurnDataParts>;
+export type TurnMessage = UIMessage<never, TurnDataParts>;
 type Writer = UIMessageStreamWriter<TurnMessage>;
 
 /** What a turn is taken with: the store, Dev Copilot, and the request's logger. */
 export type TurnDependencies = { db: Database; copilot: Copilot; log: FastifyBaseLogger };
 
-type Answering = { reader: string; threadId: string; questionId: string; answerId: string; signal: AbortSignal };
+type Answering = {
+  reader: string;
+  threadId: string;
+  questionId: string;
+  answerId: string;
+  /** The thread's title with the question stored (a first question names the thread). */
+  title: string;
+  signal: AbortSignal;
+};
 
 /**
  * One turn, owned by the server from question to stored answer: checks the images and where the question goes,
@@ -55,14 +62,20 @@ export async function startTurn(deps: TurnDependencies, reader: string, turn: Pa
         },
       }));
     const text = place.retried ? textOf(place.retried) : turn.text;
-    const conversation = { messages: conversationFor(place, { text, attachments: turn.attachments }), page: turn.page };
+    const conversation = conversationFor(place, { text, attachments: turn.attachments }, turn.page);
     // Stored at once as running, so a reader who reloads mid-answer finds it and sees it grow.
     const answer = await appendMessage(deps.db, {
       reader,
       threadId: turn.threadId,
       message: { parentId: question.id, role: 'assistant', content: [], status: 'running' },
     });
-    const answering = { reader, threadId: turn.threadId, questionId: question.id, answerId: answer.id };
+    const answering = {
+      reader,
+      threadId: turn.threadId,
+      questionId: question.id,
+      answerId: answer.id,
+      title: answer.threadTitle,
+    };
     return createUIMessageStream<TurnMessage>({
       execute: ({ writer }) =>
         writeAnswer(deps, { ...answering, signal: slot.signal }, writer, (signal) =>
@@ -81,10 +94,10 @@ async function writeAnswer(
   writer: Writer,
   start: (signal: AbortSignal) => Promise<AnswerRun>,
 ) {
-  const { threadId, questionId, answerId, signal } = answering;
+  const { threadId, questionId, answerId, title, signal } = answering;
   const asked = performance.now();
   writer.write({ type: 'start', messageId: answerId });
-  writer.write({ type: 'data-turn', data: { threadId, questionId, answerId } });
+  writer.write({ type: 'data-turn', data: { threadId, questionId, answerId, title } });
   let text = '';
   let run: AnswerRun | undefined;
   const progress = progressSaver(deps, answering);
@@ -129,19 +142,17 @@ async function writeAnswer(
       writer.write({ type: 'data-link', id: verdict.url, data: verdict });
     }
     const finished = run.finish(text);
-    const { covered, confidence, sources, closest } = finished;
+    const { covered, confidence, sources } = finished;
     const kept = await progress.end('complete', finished.text, sources, confidence);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
     if (kept) await deps.copilot.record({ ...run, covered, confidence, reader: answering.reader, sources, answerId });
-    // Known once the answer is written: a model says itself how far the handbook answered.
-    writer.write({ type: 'message-metadata', messageMetadata: { mode: run.mode, covered, confidence } });
-    // The widget's stream reader passes data parts on, not message metadata.
+    // Known once the answer is written: a model says itself how far the handbook answered. A data part, since the
+    // widget's stream decoder (assistant-stream) passes data parts on and drops message metadata.
     writer.write({ type: 'data-confidence', data: { confidence } });
     for (const source of sources) {
       writer.write({ type: 'source-url', sourceId: source.url, url: source.url, title: source.title });
     }
-    if (closest.length) writer.write({ type: 'data-closest', data: { pages: closest } });
     startText();
     writer.write({ type: 'text-end', id: answerId });
     writer.write({ type: 'finish', finishReason: 'stop' });

@@ -3,7 +3,6 @@ import type {
   FeedbackRequest,
   ThreadDto,
   ThreadListResponse,
-  ThreadStatus,
   ThreadUpdate,
   ThreadWithMessagesResponse,
 } from '@acme/contract';
@@ -24,8 +23,7 @@ const threadPath = (threadId: string) => `/api/threads/${encodeURIComponent(thre
 
 /** The reader's saved conversations (the server's threads API), newest first. */
 export const threadApi = {
-  list: (status?: ThreadStatus) =>
-    call<ThreadListResponse>('GET', `/api/threads${status ? `?status=${status}` : ''}`).then((r) => r.threads),
+  list: () => call<ThreadListResponse>('GET', '/api/threads').then((r) => r.threads),
   create: () => call<ThreadDto>('POST', '/api/threads', {}),
   get: (threadId: string) => call<ThreadWithMessagesResponse>('GET', threadPath(threadId)),
   update: (threadId: string, update: ThreadUpdate) => call<ThreadDto>('PATCH', threadPath(threadId), update),

@@ -14,25 +14,21 @@ const metadataOf = (thread: ThreadDto): RemoteThreadMetadata => ({
 });
 
 /**
- * Per new thread, settles once its first question is stored (the server names the thread after it) or its run ended
- * without storing it. Made when the thread is created, so a title asked for before the first run starts still waits.
+ * Per new thread, its title once its first question is stored (the server names the thread after it and says so in
+ * the turn's first part), or the title it was created with when its run ended without storing it. Made when the
+ * thread is created, so a title asked for before the first run starts still waits.
  */
-const firstQuestions = new Map<string, { stored: Promise<void>; settle: () => void }>();
+const firstQuestions = new Map<string, { title: Promise<string>; settle: (title: string | undefined) => void }>();
 
-function firstQuestionOf(threadId: string) {
-  let entry = firstQuestions.get(threadId);
-  if (!entry) {
-    let settle = () => {};
-    const stored = new Promise<void>((resolve) => (settle = resolve));
-    entry = { stored, settle };
-    firstQuestions.set(threadId, entry);
-  }
-  return entry;
+function firstQuestionOf(threadId: string, createdTitle: string) {
+  let settle: (title: string | undefined) => void = () => {};
+  const title = new Promise<string>((resolve) => (settle = (stored) => resolve(stored ?? createdTitle)));
+  firstQuestions.set(threadId, { title, settle });
 }
 
-/** Tells the title of a new thread that its first question is stored, or will not be. */
-export function questionStored(threadId: string) {
-  firstQuestions.get(threadId)?.settle();
+/** Tells a new thread its title once its first question is stored (`undefined`: it was not, and will not be). */
+export function questionStored(threadId: string, title: string | undefined) {
+  firstQuestions.get(threadId)?.settle(title);
 }
 
 /** A change the list shows at once; if the server refuses it, the list puts it back and the reader is told why. */
@@ -51,12 +47,12 @@ const reported = (change: Promise<unknown>) =>
  */
 export const threadListAdapter: RemoteThreadListAdapter = {
   async list() {
-    const [regular, archived] = await Promise.all([threadApi.list('regular'), threadApi.list('archived')]);
-    return { threads: [...regular, ...archived].map(metadataOf) };
+    // One call for both: the list sorts regular and archived threads apart by their status.
+    return { threads: (await threadApi.list()).map(metadataOf) };
   },
   async initialize() {
     const thread = await threadApi.create();
-    firstQuestionOf(thread.id);
+    firstQuestionOf(thread.id, thread.title);
     return { remoteId: thread.id };
   },
   async fetch(remoteId) {
@@ -66,9 +62,11 @@ export const threadListAdapter: RemoteThreadListAdapter = {
   archive: (remoteId) => reported(threadApi.update(remoteId, { status: 'archived' })),
   unarchive: (remoteId) => reported(threadApi.update(remoteId, { status: 'regular' })),
   delete: (remoteId) => reported(threadApi.remove(remoteId)),
+  /** Only a thread created on this page is titled here (assistant-ui asks for no other): it keeps the server's title. */
   async generateTitle(remoteId) {
-    await firstQuestions.get(remoteId)?.stored;
-    const { thread } = await threadApi.get(remoteId);
-    return createAssistantStream((controller) => controller.appendText(thread.title));
+    const title = await firstQuestions.get(remoteId)?.title;
+    return createAssistantStream((controller) => {
+      if (title) controller.appendText(title);
+    });
   },
 };

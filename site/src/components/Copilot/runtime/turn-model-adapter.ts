@@ -76,8 +76,8 @@ export function createTurnModelAdapter(conversation: ServerConversation, current
       const turn: TurnRequest = stored
         ? { ...common, retryOf: stored }
         : { ...common, parentId: parentOf(messages, conversation), text: textOf(question) };
-      // The thread takes its title from its first question once that is stored.
-      const markStored = () => questionStored(threadId);
+      // The thread takes its title from its first question once that is stored; the turn's first part says it.
+      const markStored = (title?: string) => questionStored(threadId, title);
       // Stopped while the thread was being created: the question is never sent.
       if (abortSignal.aborted) return markStored();
       const reading = new AbortController();
@@ -89,7 +89,7 @@ export function createTurnModelAdapter(conversation: ServerConversation, current
         const ids = data.turn;
         if (ids && !known) {
           known = true;
-          markStored();
+          markStored(ids.title);
           conversation.remember(question.id, ids.questionId);
           if (answerId) conversation.remember(answerId, ids.answerId);
         }
