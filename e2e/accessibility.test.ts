@@ -34,10 +34,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       reader: { site, copilot },
     }) => {
       await site.page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-      await site.open('/firestore-ttl');
-      await copilot.open();
-      await copilot.ask('How do I create a TTL policy for expireAt in Firestore?');
-      await copilot.waitForAnswer(1);
+      await copilot.askFirstOn(site, '/firestore-ttl', 'How do I create a TTL policy for expireAt in Firestore?');
       expect(await axeViolations(site.page)).toEqual([]);
       await site.open('/dev-copilot');
       await copilot.waitForAnswer(1);

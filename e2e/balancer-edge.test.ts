@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { securityHeaders } from '../server/src/gate/security-headers.js';
 import { type Balancer, startBalancer, startRedirectServer } from './balancer';
 import { freePort } from './harness';
-import { type Instance, startInstance } from './instance-process';
+import { type Instance, startTestInstance } from './instance-process';
 
 /**
  * deploy/nginx/ as the edge of compose.yaml: what a client can make of nginx itself. A compiled instance (its sign-in
@@ -24,17 +24,11 @@ const stops: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
   const balancerPort = await freePort();
-  instance = await startInstance({
-    port: await freePort(),
-    logFile: path.join(workDirectory, 'instance.log'),
-    environment: {
-      NODE_ENV: 'test',
-      PUBLIC_URL: `http://127.0.0.1:${balancerPort}`,
-      DATA_DIR: path.join(workDirectory, 'data'),
-      SESSION_SECRET: 'one-secret-for-the-edge-tests-of-the-handbook',
-      TRUST_PROXY: '127.0.0.1',
-      SIGN_IN_REQUESTS_PER_MINUTE: '3',
-    },
+  instance = await startTestInstance(workDirectory, {
+    PUBLIC_URL: `http://127.0.0.1:${balancerPort}`,
+    SESSION_SECRET: 'one-secret-for-the-edge-tests-of-the-handbook',
+    TRUST_PROXY: '127.0.0.1',
+    SIGN_IN_REQUESTS_PER_MINUTE: '3',
   });
   stops.push(() => instance.stop('SIGKILL'));
   balancer = await startBalancer({

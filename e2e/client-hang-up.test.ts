@@ -3,8 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './harness';
-import { type Instance, startInstance } from './instance-process';
+import { type Instance, startTestInstance } from './instance-process';
 import { sessionCookieFor } from './sign-in';
 
 /**
@@ -15,16 +14,7 @@ const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-hang-up-'));
 let instance: Instance;
 
 beforeAll(async () => {
-  const port = await freePort();
-  instance = await startInstance({
-    port,
-    logFile: path.join(workDirectory, 'instance.log'),
-    environment: {
-      NODE_ENV: 'test',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: path.join(workDirectory, 'data'),
-    },
-  });
+  instance = await startTestInstance(workDirectory);
 });
 
 afterAll(async () => {

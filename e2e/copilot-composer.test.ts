@@ -105,10 +105,7 @@ describe('actions on an answer', () => {
     server,
   }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('How do I create a TTL policy for expireAt in Firestore?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'How do I create a TTL policy for expireAt in Firestore?');
     const copy = copilot.action(0, 'Copy');
     await copy.click();
     await expect.poll(() => copy.getAttribute('data-copied')).toBe('true');
@@ -120,10 +117,7 @@ describe('actions on an answer', () => {
   });
 
   test('keeps Good and Bad response (with its reason) after a reload', async ({ reader: { site, copilot } }) => {
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('How do I register a GitLab runner?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
     await copilot.action(0, 'Bad response').click();
     await site.page.getByTestId('feedback-reason').getByRole('textbox').fill('It skipped the token step');
     await site.page.getByTestId('feedback-reason').getByRole('button', { name: 'Send reason' }).click();
@@ -147,10 +141,7 @@ describe('actions on an answer', () => {
   test('edits a question into branch 2/2, switches back to 1/2, and Refresh makes a new answer branch', async ({
     reader: { site, copilot },
   }) => {
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('How do I register a GitLab runner?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
     const question = copilot.userMessages.first();
     await question.hover();
     await question.getByRole('button', { name: 'Edit' }).click();

@@ -24,10 +24,7 @@ test.override({ serverEnvironment: { SITE_DIR: buildDirectory }, readerEmail: 'c
 describe('chat actions switched off in the site config', () => {
   test('leaves Copy and Bad response out, and keeps the others', async ({ docsSite: site }) => {
     const copilot = new Copilot(site.page);
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('How do I use WSL?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'How do I use WSL?');
     expect(await copilot.action(0, 'Copy').count()).toBe(0);
     expect(await copilot.action(0, 'Bad response').count()).toBe(0);
     expect(await copilot.action(0, 'Good response').count()).toBe(1);

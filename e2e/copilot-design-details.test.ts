@@ -9,10 +9,7 @@ startBeforeTests();
 test('names no two landmarks alike in a thread of several answers with sources (axe landmark-unique)', async ({
   reader: { site, copilot },
 }) => {
-  await site.open('/firestore-ttl');
-  await copilot.open();
-  await copilot.ask('How do I create a TTL policy for expireAt in Firestore?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/firestore-ttl', 'How do I create a TTL policy for expireAt in Firestore?');
   await copilot.ask('How do I register a GitLab runner?');
   await copilot.waitForAnswer(2);
   await expect.poll(() => site.page.getByTestId('copilot-sources').count()).toBe(2);
@@ -34,10 +31,7 @@ test('offers Read aloud only once the browser has a voice to read with', async (
       window.speechSynthesis.dispatchEvent(new Event('voiceschanged'));
     };
   });
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('How do I register a GitLab runner?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
   await copilot.action(0, 'Copy').waitFor();
   expect(await copilot.action(0, 'Read aloud').count()).toBe(0);
   await site.page.evaluate(() => (window as unknown as { addVoice: () => void }).addVoice());
@@ -47,10 +41,7 @@ test('offers Read aloud only once the browser has a voice to read with', async (
 test('swaps tooltips between neighbouring icon buttons without a gap or two at once', async ({
   reader: { site, copilot },
 }) => {
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('How do I register a GitLab runner?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
   const buttons = ['Copy', 'Refresh', 'Good response', 'Bad response'];
   await copilot.action(0, 'Copy').hover();
   await site.page.getByRole('tooltip').filter({ hasText: 'Copy' }).waitFor();

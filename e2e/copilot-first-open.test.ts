@@ -74,10 +74,7 @@ test('asks a question sent before the code arrived, once, in the conversation th
   reader: { site, copilot },
 }) => {
   // A returning reader: the chat continues the latest conversation, so the question goes there.
-  await site.open('/firestore-ttl');
-  await copilot.open();
-  await copilot.ask('How do I use WSL?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/firestore-ttl', 'How do I use WSL?');
   await copilot.waitUntilSaved();
 
   await keepIdleFetchAway(site.page);
@@ -131,10 +128,7 @@ test('checks a file attached before the code arrived at once, and carries an ima
 test('never shows an answer as raw markdown while the chat opens on a page loaded afresh', async ({
   reader: { site, copilot, context },
 }) => {
-  await site.open('/firestore-ttl');
-  await copilot.open();
-  await copilot.ask(question);
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/firestore-ttl', question);
   await copilot.waitUntilSaved();
   // The answer's links are markdown until rendered.
   expect(await copilot.lastAnswer.locator('a').count()).toBeGreaterThan(0);

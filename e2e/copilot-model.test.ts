@@ -26,10 +26,7 @@ describe('Dev Copilot with a model', () => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('Show me something dangerous');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'Show me something dangerous');
     const answer = copilot.lastAnswer;
     // Smooth streaming may still be revealing the last words when the run has ended.
     await expect.poll(() => answer.innerText()).toContain('<img src=x onerror="window.__pwned=1"> and the TTL guide.');
@@ -48,10 +45,7 @@ describe('Dev Copilot with a model', () => {
     fakeModel: fake,
   }) => {
     fake.behave({ status: 401 });
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('How do I register a GitLab runner?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
     const answer = copilot.lastAnswer;
     await expect
       .poll(() => answer.innerText())
@@ -65,10 +59,7 @@ describe('Dev Copilot with a model', () => {
     fakeModel: fake,
   }) => {
     fake.behave({ reply: 'To deploy, first run the', cutAfter: 3 });
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('How do I deploy?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'How do I deploy?');
     const error = copilot.lastAnswer.getByTestId('copilot-error');
     expect(await error.innerText()).toContain('The connection to the model provider failed or broke off mid-answer');
     fake.behave({ reply: 'Deploy with [the go-live procedure](/go-live-procedure).' });
@@ -86,10 +77,7 @@ describe('Dev Copilot with a model', () => {
       reply: 'I am not sure; try [the FAQs](/faqs/).',
       toolCalls: [{ name: 'answer_status', input: { confidence: 'none', cited: [] } }],
     });
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('What is the recipe for tiramisu with mascarpone?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'What is the recipe for tiramisu with mascarpone?');
     await copilot.action(0, 'Bad response').click();
     await site.page.getByTestId('feedback-reason').getByRole('textbox').fill('Off topic');
     await site.page.getByTestId('feedback-reason').getByRole('button', { name: 'Send reason' }).click();
@@ -119,10 +107,7 @@ describe('Dev Copilot with a model', () => {
         '```bash\nnpm ci\n```\n',
       ],
     });
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('Show me the markdown');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'Show me the markdown');
     const answer = copilot.lastAnswer;
     await answer.getByTestId('code-header').waitFor();
     expect(await answer.locator('h1').innerText()).toBe('Title one');
@@ -251,10 +236,7 @@ describe('the server owns the turn', () => {
       reply: ['Set the policy as in ', '[the TTL guide](/firestore-ttl) ', 'and [the runbook](/no-such-page#x).'],
       chunkDelayMs: 40,
     });
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('How do I set a TTL policy?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'How do I set a TTL policy?');
     const answer = copilot.lastAnswer;
     await expect.poll(() => answer.innerText()).toContain('and the runbook.');
     expect(await answer.getByRole('link', { name: 'the TTL guide' }).getAttribute('href')).toBe('/firestore-ttl');
@@ -283,10 +265,7 @@ describe("the model's search of the handbook", () => {
         toolCalls: [{ name: 'answer_status', input: { confidence: 'answered', cited: ['/firestore-ttl'] } }],
       },
     ]);
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('how do old docs get cleaned up by themselves?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'how do old docs get cleaned up by themselves?');
 
     const shows = async () => {
       const search = copilot.lastAnswer.getByTestId('copilot-handbook-search');

@@ -66,10 +66,7 @@ test('lets a wide table scroll sideways in its own box, with a cue, never breaki
   fakeModel,
 }) => {
   fakeModel.behave({ reply: wideAnswer });
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('Which variables does the deploy need?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'Which variables does the deploy need?');
   await expect.poll(() => copilot.lastAnswer.locator('td').count()).toBe(3);
   expect(await brokenWords(site.page)).toEqual([]);
   const table = site.page.getByTestId('side-scroll').first();
@@ -89,10 +86,7 @@ test('scrolls a long code line inside its block with a cue, and Copy copies the 
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
   fakeModel.behave({ reply: wideAnswer });
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('How do I switch TTL on?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'How do I switch TTL on?');
   const code = site.page.getByTestId('side-scroll').nth(1);
   await code.getByTestId('scroll-cue').waitFor();
   expect(await scrollToEnd(site.page, 1)).toBe(true);
@@ -105,10 +99,7 @@ test('shows an image whose address was emptied as its description, not a broken 
   fakeModel,
 }) => {
   fakeModel.behave({ reply: 'Look: ![the deploy diagram](javascript:alert(1)) and go on.' });
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('Show me the diagram');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'Show me the diagram');
   await expect.poll(() => copilot.lastAnswer.innerText()).toContain('[image: the deploy diagram]');
   // The avatar is the answer's only image.
   expect(await copilot.lastAnswer.locator('img').count()).toBe(1);
@@ -117,10 +108,7 @@ test('shows an image whose address was emptied as its description, not a broken 
 test('draws a one-line question in a one-line bubble, and the edit box with one ring', async ({
   reader: { site, copilot },
 }) => {
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('Short question');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'Short question');
   const bubble = await copilot.userMessages.first().evaluate((message) => {
     const text = message.querySelector('p') as HTMLElement;
     const bubbleBox = (text.parentElement as HTMLElement).getBoundingClientRect();
@@ -146,10 +134,7 @@ test('draws a one-line question in a one-line bubble, and the edit box with one 
 });
 
 test('gives the reason for a bad rating the width of the answer', async ({ reader: { site, copilot } }) => {
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('How do I register a GitLab runner?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
   await copilot.action(0, 'Bad response').click();
   const field = site.page.getByTestId('feedback-reason').getByRole('textbox');
   const width = (await field.boundingBox())?.width ?? 0;

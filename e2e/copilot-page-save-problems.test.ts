@@ -34,10 +34,7 @@ async function expectProblemToldAndDismiss(page: Page) {
 }
 
 test('tells the reader when a rating could not be saved', async ({ reader: { site, copilot } }) => {
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('How do I register a GitLab runner?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
   await refuse(site.page, '**/api/messages/*/feedback', 'PUT');
   await copilot.action(0, 'Good response').click();
   await expectProblemToldAndDismiss(site.page);

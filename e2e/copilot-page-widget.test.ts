@@ -9,10 +9,7 @@ test('offers no Read aloud where the browser cannot speak', async ({ reader: { s
   await site.page.addInitScript(() => {
     delete (window as unknown as { speechSynthesis?: unknown }).speechSynthesis;
   });
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('How do I register a GitLab runner?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
   await copilot.action(0, 'Copy').waitFor();
   expect(await copilot.action(0, 'Read aloud').count()).toBe(0);
 });
@@ -30,10 +27,7 @@ test('reads an answer aloud with the browser speech synthesis', async ({ reader:
       speak(utterance);
     };
   });
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('How do I register a GitLab runner?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
   await copilot.action(0, 'Read aloud').click();
   const spoken = await site.page.evaluate(() => (window as unknown as { spoken: string[] }).spoken);
   expect(spoken).toHaveLength(1);
@@ -61,10 +55,7 @@ test('makes the same offer on the /search page', async ({ reader: { site, copilo
 test('has no serious or critical axe-core violations in the open widget, and names every button', async ({
   reader: { site, copilot },
 }) => {
-  await site.open('/firestore-ttl');
-  await copilot.open();
-  await copilot.ask('How do I create a TTL policy for expireAt in Firestore?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/firestore-ttl', 'How do I create a TTL policy for expireAt in Firestore?');
   const popover = '[data-testid="copilot-popover"]';
   expect(await seriousAxeViolations(site.page, popover)).toEqual([]);
   // The same in the dark theme (it follows the system setting), contrast included.

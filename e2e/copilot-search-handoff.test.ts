@@ -11,10 +11,7 @@ const noHits = 'qwxzvbnmplk';
 
 /** A reader with a conversation of their own; the page is loaded afresh afterwards, the chat's code not yet run. */
 async function returningReader(site: DocsSite, copilot: Copilot) {
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('How do I register a GitLab runner?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
 }
 
 /** The chat shows the search's question in a conversation of its own, answered, and keeps showing it after a reload. */

@@ -8,10 +8,7 @@ startBeforeTests();
 test('draws the scroll-to-bottom button as a button, not a bare arrow over the text', async ({
   reader: { site, copilot },
 }) => {
-  await site.open('/firestore-ttl');
-  await copilot.open();
-  await copilot.ask('How do I create a TTL policy for expireAt in Firestore?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/firestore-ttl', 'How do I create a TTL policy for expireAt in Firestore?');
   await site.page.getByTestId('copilot-viewport').evaluate((viewport) => viewport.scrollTo({ top: 0 }));
   // Located by its label, not its role: at the bottom it is hidden, from screen readers too.
   const button = copilot.popover.locator('button[aria-label="Scroll to bottom"]');
@@ -98,10 +95,7 @@ test('does nothing on Enter while an answer is running', async ({ reader: { site
 });
 
 test('confirms a copy in words, on screen and to screen readers', async ({ reader: { site, copilot } }) => {
-  await site.open('/');
-  await copilot.open();
-  await copilot.ask('How do I register a GitLab runner?');
-  await copilot.waitForAnswer(1);
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
   const notice = copilot.lastAnswer.getByRole('status').filter({ hasText: 'Copied' });
   expect(await notice.count()).toBe(0);
   await copilot.action(0, 'Copy').click();

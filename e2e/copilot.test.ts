@@ -86,10 +86,7 @@ describe('the floating assistant', () => {
   });
 
   test('streams a docs-only answer whose sources open the exact section', async ({ reader: { site, copilot } }) => {
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('How do I create a TTL policy for expireAt in Firestore?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'How do I create a TTL policy for expireAt in Firestore?');
     expect(await copilot.lastAnswer.innerText()).toContain('Firestore TTL');
     const source = copilot.lastAnswer.getByTestId('copilot-sources').getByRole('link').first();
     const href = (await source.getAttribute('href')) ?? '';
@@ -107,10 +104,7 @@ describe('the floating assistant', () => {
     reader: { site, copilot },
     server,
   }) => {
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('How do I register a GitLab runner?');
-    await copilot.waitForAnswer(1);
+    await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
     const answer = await copilot.lastAnswer.innerText();
 
     await site.page.reload();

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copilotClient } from './ask-fixtures';
-import { freePort } from './harness';
-import { type Instance, startInstance } from './instance-process';
+import { type Instance, startTestInstance } from './instance-process';
 import { sessionCookieFor } from './sign-in';
 
 /**
@@ -21,13 +20,12 @@ afterAll(async () => {
 });
 
 async function startOn(dataDirectory: string, name: string) {
-  const port = await freePort();
-  const instance = await startInstance({
-    port,
-    logFile: path.join(workDirectory, `${name}.log`),
-    // No SESSION_SECRET: development keeps one in DATA_DIR, which must be private too.
-    environment: { NODE_ENV: 'development', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDirectory },
-  });
+  // No SESSION_SECRET: development keeps one in DATA_DIR, which must be private too.
+  const instance = await startTestInstance(
+    workDirectory,
+    { NODE_ENV: 'development', DATA_DIR: dataDirectory },
+    { name },
+  );
   instances.push(instance);
   return instance;
 }

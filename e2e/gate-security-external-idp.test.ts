@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
-import { hashSessionId, newSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
-import { createSession } from '../server/src/store/sessions.js';
+import { newSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
+import { storeReaderSession } from '../server/test-support/reader-rows.js';
 import { test as base } from './fixtures';
 import { attemptCookie, cookieAttributes, html, sessionCookie } from './gate-security';
 import { startServer } from './harness';
@@ -44,16 +44,7 @@ describe('over https, with an external OpenID provider', () => {
     ['hostPrefixedSessionCookieIsHonoured', `__Host-${sessionCookie}`, 200],
   ])('%s', async ([_name, cookieName, status], { handbook }) => {
     const sessionId = newSessionId();
-    await createSession(handbook.store.db, {
-      idHash: hashSessionId(sessionId),
-      issuer: 'https://accounts.acme.dev',
-      subject: 'reader',
-      email: 'reader@acme.dev',
-      emailVerified: true,
-      hostedDomain: 'acme.dev',
-      name: 'reader',
-      expiresAt: new Date(Date.now() + 3_600_000),
-    });
+    await storeReaderSession(handbook.store.db, sessionId);
     const response = await handbook.app.inject({
       method: 'GET',
       url: '/api/me',

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { hashSessionId, newSessionId, sessionCookieCodec } from '../server/src/auth/session-cookie.js';
-import { createSession, findSessionByIdHash, touchSession } from '../server/src/store/sessions.js';
+import { findSessionByIdHash, touchSession } from '../server/src/store/sessions.js';
+import { storeReaderSession } from '../server/test-support/reader-rows.js';
 import { test } from './fixtures';
 import {
   cookieAttributes,
@@ -22,16 +23,7 @@ test.override({ serverEnvironment: { LOG_LEVEL: 'silent' } });
 
 describe('session attacks', () => {
   async function storeSession(server: TestServer, sessionId: string, expiresAt: Date) {
-    await createSession(server.store.db, {
-      idHash: hashSessionId(sessionId),
-      issuer: 'https://accounts.acme.dev',
-      subject: 'reader',
-      email: 'reader@acme.dev',
-      emailVerified: true,
-      hostedDomain: 'acme.dev',
-      name: 'reader',
-      expiresAt,
-    });
+    await storeReaderSession(server.store.db, sessionId, { expiresAt });
   }
 
   test('tamperedSessionCookieIsRefused', async ({ server }) => {

@@ -4,7 +4,9 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
+import path from 'node:path';
 import { readDockerfile, repositoryRoot } from './dockerfile';
+import { freePort } from './harness';
 
 export type Instance = {
   port: number;
@@ -77,6 +79,30 @@ export async function startInstance(options: {
   }
   await instance.stop('SIGKILL');
   throw new Error('the instance did not become healthy within 30 s');
+}
+
+/**
+ * An instance of a test of its own in `workDirectory`: on a free port (or `port`), its log in `<name>.log`, NODE_ENV
+ * test, PUBLIC_URL its own address and DATA_DIR `data` there; `environment` adds to those or replaces them (a
+ * balancer's PUBLIC_URL, another data directory).
+ */
+export async function startTestInstance(
+  workDirectory: string,
+  environment: Record<string, string> = {},
+  options: { name?: string; port?: number; outputNeverRead?: boolean } = {},
+): Promise<Instance> {
+  const port = options.port ?? (await freePort());
+  return startInstance({
+    port,
+    logFile: path.join(workDirectory, `${options.name ?? 'instance'}.log`),
+    outputNeverRead: options.outputNeverRead,
+    environment: {
+      NODE_ENV: 'test',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: path.join(workDirectory, 'data'),
+      ...environment,
+    },
+  });
 }
 
 /**

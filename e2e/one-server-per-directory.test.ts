@@ -2,8 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from './harness';
-import { type Instance, startInstance } from './instance-process';
+import { type Instance, startTestInstance } from './instance-process';
 import { sessionCookieFor } from './sign-in';
 
 /**
@@ -21,18 +20,15 @@ afterAll(async () => {
 });
 
 async function startOn(name: string) {
-  const port = await freePort();
-  const instance = await startInstance({
-    port,
-    logFile: path.join(workDirectory, `${name}.log`),
-    environment: {
-      NODE_ENV: 'test',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+  const instance = await startTestInstance(
+    workDirectory,
+    {
       DATA_DIR: dataDirectory,
       // One secret for every start: the reader's cookie is honoured by the server that takes over.
       SESSION_SECRET: 'one-secret-for-every-start-on-this-directory',
     },
-  });
+    { name },
+  );
   instances.push(instance);
   return instance;
 }

@@ -2,8 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { freePort } from './harness';
-import { type Instance, startInstance } from './instance-process';
+import { type Instance, startTestInstance } from './instance-process';
 import { grantOverHttp, tokenRequest } from './oauth-client';
 import { sessionCookieFor } from './sign-in';
 import { tokensApi, withToken } from './tokens-api';
@@ -23,17 +22,7 @@ afterAll(async () => {
 });
 
 test('tokensNeverAppearInTheAccessOrErrorLog', { timeout: 120_000 }, async () => {
-  const port = await freePort();
-  instance = await startInstance({
-    port,
-    logFile: path.join(workDirectory, 'server.log'),
-    environment: {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'debug',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: path.join(workDirectory, 'data'),
-    },
-  });
+  instance = await startTestInstance(workDirectory, { LOG_LEVEL: 'debug' }, { name: 'server' });
   const api = tokensApi(instance.url, await sessionCookieFor(instance.url, 'logged@acme.dev'));
   const { token, id } = await api.create('log check');
   const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

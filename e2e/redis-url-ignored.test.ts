@@ -5,8 +5,7 @@ import type { ApiErrorBody } from '@acme/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisUrlIgnored } from '../server/src/limits/limits-plugin.js';
 import { copilotClient } from './ask-fixtures';
-import { freePort } from './harness';
-import { type Instance, startInstance } from './instance-process';
+import { type Instance, startTestInstance } from './instance-process';
 import { sessionCookieFor } from './sign-in';
 
 /**
@@ -19,20 +18,12 @@ const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-limits-outage-'));
 let instance: Instance;
 
 beforeAll(async () => {
-  const port = await freePort();
-  instance = await startInstance({
-    port,
-    logFile: path.join(workDirectory, 'instance.log'),
-    environment: {
-      NODE_ENV: 'test',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: path.join(workDirectory, 'data'),
-      // Nothing answers there, and nothing tries: the server never connects to it.
-      REDIS_URL: 'redis://127.0.0.1:9/0',
-      ASK_REQUESTS_PER_MINUTE: String(questionsPerMinute),
-      SEARCH_REQUESTS_PER_MINUTE: String(searchesPerMinute),
-      LOG_LEVEL: 'info',
-    },
+  instance = await startTestInstance(workDirectory, {
+    // Nothing answers there, and nothing tries: the server never connects to it.
+    REDIS_URL: 'redis://127.0.0.1:9/0',
+    ASK_REQUESTS_PER_MINUTE: String(questionsPerMinute),
+    SEARCH_REQUESTS_PER_MINUTE: String(searchesPerMinute),
+    LOG_LEVEL: 'info',
   });
 });
 

@@ -8,7 +8,7 @@ import { type FakeModelServer, startFakeModelServer } from '../server/test-suppo
 import { storedText } from '../server/test-support/messages.js';
 import { repositoryRoot } from './dockerfile';
 import { freePort, siteBuildDirectory } from './harness';
-import { type Instance, startInstance } from './instance-process';
+import { type Instance, startTestInstance } from './instance-process';
 import { sessionCookieFor } from './sign-in';
 import { readerApi } from './threads-api';
 
@@ -46,21 +46,18 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  * same port: the development IdP's issuer is the server's address, and the reader is keyed on issuer and subject.
  */
 async function startServer(dataDirectory: string, shutdownSeconds: number, samePortAs?: Instance) {
-  const port = samePortAs?.port ?? (await freePort());
   run += 1;
-  const instance = await startInstance({
-    port,
-    logFile: path.join(workDirectory, `server-${run}.log`),
-    environment: {
-      NODE_ENV: 'test',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+  const instance = await startTestInstance(
+    workDirectory,
+    {
       DATA_DIR: dataDirectory,
       SHUTDOWN_TIMEOUT_SECONDS: String(shutdownSeconds),
       COPILOT_PROVIDER: 'openai-compatible',
       COPILOT_MODEL: 'test-model',
       COPILOT_BASE_URL: `${fakeModel.url}/v1`,
     },
-  });
+    { name: `server-${run}`, port: samePortAs?.port },
+  );
   started.add(instance);
   const api = readerApi(instance.url, await sessionCookieFor(instance.url, 'shutdown@acme.dev'));
   return { instance, api };
@@ -155,20 +152,12 @@ describe('SIGTERM to the server', () => {
   }, 60_000);
 
   it('exitsWhenItsLogOutputIsNeverRead: a full log pipe holds neither the shutdown nor the exit', async () => {
-    const port = await freePort();
     run += 1;
-    const instance = await startInstance({
-      port,
-      logFile: path.join(workDirectory, `server-${run}.log`),
-      outputNeverRead: true,
-      environment: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'debug',
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        DATA_DIR: path.join(workDirectory, 'unread-log'),
-        SHUTDOWN_TIMEOUT_SECONDS: '1',
-      },
-    });
+    const instance = await startTestInstance(
+      workDirectory,
+      { LOG_LEVEL: 'debug', DATA_DIR: path.join(workDirectory, 'unread-log'), SHUTDOWN_TIMEOUT_SECONDS: '1' },
+      { name: `server-${run}`, outputNeverRead: true },
+    );
     started.add(instance);
     // About 200 bytes of log a request: several times what a pipe holds, so lines wait in the server when it stops.
     for (let request = 0; request < 1500; request += 1) {

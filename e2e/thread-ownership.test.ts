@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
-import { hashSessionId, newSessionId } from '../server/src/auth/session-cookie.js';
+import { newSessionId } from '../server/src/auth/session-cookie.js';
 import { threads } from '../server/src/store/schema.js';
-import { createSession } from '../server/src/store/sessions.js';
+import { storeReaderSession } from '../server/test-support/reader-rows.js';
 import { test } from './fixtures';
 import { cookieValueFor } from './gate-security';
 import { sessionCookieFor, signIn } from './sign-in';
@@ -44,15 +44,11 @@ describe('a look-alike address', () => {
     const threadId = await newThread(server.baseUrl, sessionCookie, "Kate's deploys");
     // A session stored for the look-alike (as before this rule, or by a provider that sent it some other way).
     const sessionId = newSessionId();
-    await createSession(server.store.db, {
-      idHash: hashSessionId(sessionId),
+    await storeReaderSession(server.store.db, sessionId, {
       issuer: server.config.identityProvider.issuer,
       subject: 'kelvin-account',
       email: kelvinKate,
-      emailVerified: true,
-      hostedDomain: 'acme.dev',
       name: null,
-      expiresAt: new Date(Date.now() + 3_600_000),
     });
     const impostor = readerApi(server.baseUrl, `acme_session=${cookieValueFor(server, sessionId)}`);
 

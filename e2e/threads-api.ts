@@ -3,6 +3,7 @@ import { readerKeyOf } from '../server/src/auth/reader-identity.js';
 import type { Database } from '../server/src/store/database.js';
 import { sessions } from '../server/src/store/schema.js';
 import { readChunks, textOf, turnIds } from '../server/test-support/copilot-api.js';
+import { readerCall } from './reader-call';
 
 /** The key a reader who signed in as `email` owns rows under (their subject), read from their session. */
 export async function readerKeyOfEmail(db: Database, email: string): Promise<string> {
@@ -13,12 +14,7 @@ export async function readerKeyOfEmail(db: Database, email: string): Promise<str
 
 /** Dev Copilot's API as one signed-in reader calls it from the handbook's own pages. */
 export function readerApi(baseUrl: string, cookie: string) {
-  const call = (method: string, path: string, body?: unknown) =>
-    fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { cookie, origin: baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const call = readerCall(baseUrl, cookie);
 
   return {
     cookie,

@@ -1,13 +1,9 @@
 import { type CreatedToken, createdTokenSchema, type TokenList, tokenListSchema } from '@acme/contract';
+import { readerCall } from './reader-call';
 
 /** The token API as a signed-in reader calls it from the handbook's access-tokens page. */
 export function tokensApi(baseUrl: string, cookie: string) {
-  const call = (method: string, path: string, body?: unknown) =>
-    fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { cookie, origin: baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const call = readerCall(baseUrl, cookie);
   return {
     call,
     async create(name = 'script', expiresInDays?: number): Promise<CreatedToken> {

@@ -25,6 +25,31 @@ const ownShapes: Record<string, string> = {
   'server/src/auth/oauth/oauth-error.ts': 'OAuth',
 };
 
+/**
+ * Ways of giving a registry code words of its own: a detail message must be built by `errorDetails` of
+ * packages/contract (the type `ErrorDetail` takes nothing else), so that every word a reader or a script is shown is
+ * written in one place.
+ */
+const ownWords: Array<[kind: string, pattern: RegExp]> = [
+  [
+    'a detail message written in place',
+    /\b(?:(?:ApiError|sendApiError|errorBody)\(\s*(?:reply\s*,\s*)?['"][a-z_]+:[a-z_]+['"]\s*,|refused\()\s*['"`]/,
+  ],
+  ['an ErrorDetail made outside the registry', /\bas\s+(?:unknown\s+as\s+)?ErrorDetail\b/],
+];
+
+/** The one file that makes detail messages. */
+const registryOfDetails = 'packages/contract/src/error-details.ts';
+
+const sourceFiles = (folder: string) =>
+  readdirSync(path.join(repoRoot, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+    .map((file) => `${folder}/${file.split(path.sep).join('/')}`);
+
+function ownWordsIn(file: string, source: string): string[] {
+  return ownWords.filter(([, pattern]) => pattern.test(source)).map(([kind]) => `${file}: ${kind}`);
+}
+
 function handWrittenBodies(file: string, source: string): string[] {
   return handWritten.filter(([, pattern]) => pattern.test(source)).map(([kind]) => `${file}: ${kind}`);
 }
@@ -39,6 +64,34 @@ describe('error bodies', () => {
       .filter((file) => !(file in ownShapes))
       .flatMap((file) => handWrittenBodies(file, readFileSync(path.join(repoRoot, file), 'utf8')));
     expect(found).toEqual([]);
+  });
+
+  it("carry only the registry's words: no detail message is written outside packages/contract", () => {
+    const files = ['server/src', 'site/src', 'packages/contract/src'].flatMap(sourceFiles);
+    expect(files).toContain(registryOfDetails);
+    const found = files
+      .filter((file) => file !== registryOfDetails)
+      .flatMap((file) => ownWordsIn(file, readFileSync(path.join(repoRoot, file), 'utf8')));
+    expect(found).toEqual([]);
+  });
+
+  it.each([
+    ["new ApiError('bad_request:parent_id', 'parentId must be an answer.')", 'in place'],
+    ["sendApiError(reply, 'forbidden:origin', `Use search from the handbook itself.`)", 'in place'],
+    ['throw refused(`attachments.0: the image is empty`)', 'in place'],
+    ["return { kind: 'bad-request', reason: 'Bad path.' as ErrorDetail }", 'outside the registry'],
+    ['const words = text as unknown as ErrorDetail;', 'outside the registry'],
+  ])('finds a detail message of its own: %s', (source, kind) => {
+    expect(ownWordsIn('example.ts', source).join()).toContain(kind);
+  });
+
+  it.each([
+    "sendApiError(reply, 'forbidden:origin', errorDetails.guard.fromOurPages(options.feature))",
+    "new ApiError('rate_limited:concurrent', errorDetails.tooManyAtOnce(this.perReader), 1)",
+    "new ApiError('unavailable:search', undefined, searchRetryAfterSeconds)",
+    'throw refused(errorDetails.attachment.empty(label))',
+  ])('lets details built by the registry pass: %s', (source) => {
+    expect(ownWordsIn('example.ts', source)).toEqual([]);
   });
 
   it.each([

@@ -74,6 +74,14 @@ export class Copilot {
     await this.realComposerInput.waitFor();
   }
 
+  /** A reader's first question on a page: opens the page and the chat, asks, and waits for the whole answer. */
+  async askFirstOn(site: DocsSite, route: string, question: string) {
+    await site.open(route);
+    await this.open();
+    await this.ask(question);
+    await this.waitForAnswer(1);
+  }
+
   /** Types a question and sends it with Enter. */
   async ask(question: string) {
     await this.composerInput.fill(question);

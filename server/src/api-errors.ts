@@ -1,4 +1,12 @@
-import { ApiError, type ApiErrorCode, apiErrors, errorBody } from '@acme/contract';
+import {
+  ApiError,
+  type ApiErrorCode,
+  apiErrors,
+  type ErrorDetail,
+  errorBody,
+  errorDetails,
+  type RequestIssue,
+} from '@acme/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,10 +16,10 @@ import { isDatabaseUnavailable } from './store/unavailable.js';
 export function sendApiError(
   reply: FastifyReply,
   code: ApiErrorCode,
-  message: string = apiErrors[code].message,
+  detail?: ErrorDetail,
   status: number = apiErrors[code].status,
 ) {
-  return reply.header('cache-control', 'no-store').code(status).send(errorBody(code, message));
+  return reply.header('cache-control', 'no-store').code(status).send(errorBody(code, detail));
 }
 
 /**
@@ -34,28 +42,19 @@ export function sendDatabaseUnavailable(reply: FastifyReply) {
   return sendApiError(reply, 'unavailable:database');
 }
 
-const requestProblems: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'The request is too large.',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the request body as JSON (content-type: application/json).',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; it must be JSON.',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+/** Fastify's refusals of a request body, in the registry's words; any other is answered with the code's message. */
+const bodyProblems: Record<string, ErrorDetail> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: errorDetails.requestBody.tooLarge,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: errorDetails.requestBody.notJson,
+  FST_ERR_CTP_EMPTY_JSON_BODY: errorDetails.requestBody.empty,
+  FST_ERR_CTP_INVALID_JSON_BODY: errorDetails.requestBody.invalidJson,
 };
 
-type Issue = { path: PropertyKey[]; message: string };
-
-/** Turns validation issues into one sentence a developer can act on. */
-export function describeIssues(issues: readonly Issue[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
-}
-
 /** The issues of a request that failed its route's zod schema, as the type provider reports them. */
-function validationIssues(error: FastifyError): Issue[] {
+function validationIssues(error: FastifyError): RequestIssue[] {
   return (error.validation ?? []).map((entry) => ({
     path: entry.instancePath.split('/').filter(Boolean),
-    message: entry.message ?? 'is not valid',
+    message: entry.message,
   }));
 }
 
@@ -64,8 +63,8 @@ export type ApiErrorHandlerOptions = {
   badRequest: ApiErrorCode;
   /** The code of anything unexpected (logged, never shown). */
   internal: ApiErrorCode;
-  /** What callers can do about a body that is too large. */
-  tooLargeAdvice?: string;
+  /** What callers are told of a body that is too large, when the API says more than `requestBody.tooLarge`. */
+  tooLarge?: ErrorDetail;
 };
 
 /**
@@ -73,21 +72,20 @@ export type ApiErrorHandlerOptions = {
  * route's bad-request code, a database out of reach as a 503 to try again, anything else logged and answered with a short
  * 500. The failure itself (its SQL, its parameters) goes to the log only.
  */
-export function apiErrorHandler({ badRequest, internal, tooLargeAdvice }: ApiErrorHandlerOptions) {
+export function apiErrorHandler({ badRequest, internal, tooLarge }: ApiErrorHandlerOptions) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (clientHungUp(request, error)) return reply.code(400).send();
     if (error instanceof ApiError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-      return sendApiError(reply, error.code, error.message);
+      return sendApiError(reply, error.code, error.detail);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return sendApiError(reply, badRequest, describeIssues(validationIssues(error)));
+      return sendApiError(reply, badRequest, errorDetails.invalidRequest(validationIssues(error)));
     }
-    if (error instanceof z.ZodError) return sendApiError(reply, badRequest, describeIssues(error.issues));
+    if (error instanceof z.ZodError) return sendApiError(reply, badRequest, errorDetails.invalidRequest(error.issues));
     if (error.statusCode !== undefined && error.statusCode < 500) {
-      const message = requestProblems[error.code] ?? error.message;
-      const advice = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && tooLargeAdvice ? ` ${tooLargeAdvice}` : '';
-      return sendApiError(reply, badRequest, `${message}${advice}`, error.statusCode);
+      const problem = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && tooLarge ? tooLarge : bodyProblems[error.code];
+      return sendApiError(reply, badRequest, problem, error.statusCode);
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'the database is unavailable');

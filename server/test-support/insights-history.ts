@@ -1,3 +1,4 @@
+import type { AnswerConfidence } from '@acme/contract';
 import { eq, sql } from 'drizzle-orm';
 import { createThread } from '../src/store/conversations.js';
 import type { Database } from '../src/store/database.js';
@@ -64,12 +65,27 @@ export async function seedInsightsHistory(db: Database, now: Date) {
   });
 }
 
-/** A conversation whose answer was logged and rated down `days` days ago; returns its thread's id. */
+type Source = { url: string; title: string };
+const troubleshooting: Source = {
+  url: '/getting-started-acme-cli#troubleshooting',
+  title: 'Getting Started › Troubleshooting',
+};
+
+/**
+ * A conversation whose answer, citing `source` with `confidence`, was logged and rated down (at `at`, or now);
+ * returns its thread's id.
+ */
 export async function ratedDownConversation(
   db: Database,
-  { reader, question, comment, at }: { reader: string; question: string; comment: string; at: Date },
+  {
+    reader,
+    question,
+    comment,
+    at,
+    source = troubleshooting,
+    confidence = 'none',
+  }: { reader: string; question: string; comment: string; at?: Date; source?: Source; confidence?: AnswerConfidence },
 ) {
-  const source = { url: '/getting-started-acme-cli#troubleshooting', title: 'Getting Started › Troubleshooting' };
   const thread = await createThread(db, { reader });
   const asked = await appendMessage(db, {
     reader,
@@ -85,15 +101,17 @@ export async function ratedDownConversation(
     reader,
     question,
     mode: 'docs-only',
-    covered: false,
-    confidence: 'none',
+    covered: confidence === 'answered',
+    confidence,
     nearestPage: null,
     sources: [source],
     answerMessageId: answer.id,
   });
   await setFeedback(db, { reader, messageId: answer.id, rating: 'negative', comment });
-  await db.update(questions).set({ createdAt: at }).where(eq(questions.answerMessageId, answer.id));
-  await db.update(feedback).set({ updatedAt: at }).where(eq(feedback.messageId, answer.id));
+  if (at) {
+    await db.update(questions).set({ createdAt: at }).where(eq(questions.answerMessageId, answer.id));
+    await db.update(feedback).set({ updatedAt: at }).where(eq(feedback.messageId, answer.id));
+  }
   return thread.id;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorDetail } from './error-details.js';
 
 /**
  * Every error an API of the handbook answers with, as `{ error: { code, message } }`: the code says what kind of
@@ -76,22 +77,23 @@ export const apiErrorBodySchema = z.strictObject({
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
-/** The body of a refusal with `code`: the registry's message, or for a bad request what exactly is wrong with it. */
-export const errorBody = (code: ApiErrorCode, message: string = apiErrors[code].message): ApiErrorBody => ({
-  error: { code, message },
+/** The body of a refusal with `code`: the registry's message, or a detail built by `errorDetails` for this request. */
+export const errorBody = (code: ApiErrorCode, detail?: ErrorDetail): ApiErrorBody => ({
+  error: { code, message: detail ?? apiErrors[code].message },
 });
 
 /** A refusal with one of the codes above; the server's API error handler answers with it, the widget shows it. */
 export class ApiError extends Error {
   constructor(
     readonly code: ApiErrorCode,
-    message: string = apiErrors[code].message,
+    /** What exactly is wrong with this request (`errorDetails`), sent instead of the code's message. */
+    readonly detail?: ErrorDetail,
     /** When to try again, for a refusal that passes (sent as Retry-After). */
     readonly retryAfterSeconds?: number,
     /** What went wrong underneath, for the log (`cause`); never sent. */
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super(detail ?? apiErrors[code].message, options);
     this.name = 'ApiError';
   }
 

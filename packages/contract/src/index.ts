@@ -1,4 +1,5 @@
 export * from './ask.js';
+export * from './error-details.js';
 export * from './errors.js';
 export * from './handbook-search.js';
 export * from './ids.js';

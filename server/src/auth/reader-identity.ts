@@ -20,3 +20,21 @@ export function readerKeyOf({ issuer, subject }: ReaderSubject): string {
 export function legacyReaderKey(email: string): string {
   return `email:${foldEmail(email)}`;
 }
+
+/** What the identity provider said of an account at sign-in, as a session holds it. */
+type SignedInAccount = ReaderSubject & { email: string; emailVerified: boolean; hostedDomain: string | null };
+
+/**
+ * The identity a grant made in a session carries (a personal token, an OAuth code and the access it gives): whose
+ * rows it reads, and what the access policy is applied to again on every use.
+ */
+export function identityOf(account: SignedInAccount) {
+  return {
+    reader: readerKeyOf(account),
+    issuer: account.issuer,
+    subject: account.subject,
+    email: account.email,
+    emailVerified: account.emailVerified,
+    hostedDomain: account.hostedDomain,
+  };
+}

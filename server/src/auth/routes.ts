@@ -1,4 +1,4 @@
-import { meResponseSchema } from '@acme/contract';
+import { errorDetails, meResponseSchema } from '@acme/contract';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from '../api-errors.js';
@@ -196,7 +196,7 @@ export async function authRoutes(
   // Its answers have no body but a refusal's.
   app.post('/auth/logout', zodSerialized({ response: bodilessResponses }), async (request, reply) => {
     if (request.headers.origin !== publicOrigin) {
-      return sendApiError(reply, 'forbidden:origin', 'Sign out from the handbook itself.');
+      return sendApiError(reply, 'forbidden:origin', errorDetails.guard.signOutFromOurPages);
     }
     if (request.access.state === 'signed-in') await sessions.end(request.access.idHash);
     reply.clearCookie(names.session, cookieOptions(config));

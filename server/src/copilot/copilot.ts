@@ -47,9 +47,6 @@ export type Copilot = {
 /** The largest question body: four screenshots and a long text. */
 export const questionBodyLimit = 32 * 1024 * 1024;
 
-/** What a reader can do about a question whose body is too large. */
-export const tooLargeAdvice = 'Send fewer or smaller screenshots, or a shorter text.';
-
 /** Dev Copilot on the instance's search, models, OCR, store and metrics. */
 export function createCopilot(app: FastifyInstance, running: RunningAnswers): Copilot {
   const { searchIndex, model, imageText, store } = app;

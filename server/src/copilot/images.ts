@@ -1,4 +1,11 @@
-import { type AllowedImageType, ApiError, allowedImageTypes, maxImageBytes } from '@acme/contract';
+import {
+  type AllowedImageType,
+  ApiError,
+  allowedImageTypes,
+  type ErrorDetail,
+  errorDetails,
+  maxImageBytes,
+} from '@acme/contract';
 import { describeFormats, sniffImageFormats } from './ocr/image-format.js';
 
 export type CheckedImage = { contentType: AllowedImageType; bytes: Buffer };
@@ -16,32 +23,30 @@ const signatures: Record<AllowedImageType, (bytes: Buffer) => boolean> = {
 const isStrictBase64 = (text: string) => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
 
 /** A 400 that says what is wrong with the image, as a script needs it (the widget shows the registry's words). */
-const refused = (detail: string) => new ApiError('bad_request:attachment', detail);
+const refused = (detail: ErrorDetail) => new ApiError('bad_request:attachment', detail);
 
 /** Decodes and checks one attachment; throws a bad_request:attachment ApiError naming what is wrong. */
 export function checkImage(attachment: { contentType: string; content: string }, label: string): CheckedImage {
   const contentType = attachment.contentType.toLowerCase() as CheckedImage['contentType'];
   if (!allowedImageTypes.includes(contentType)) {
-    throw refused(
-      `${label}: ${attachment.contentType || 'an empty type'} is not accepted; send PNG, JPEG, GIF or WebP`,
-    );
+    throw refused(errorDetails.attachment.notAccepted(label, attachment.contentType));
   }
   if (attachment.content.length > Math.ceil(maxImageBytes / 3) * 4 + 4) {
-    throw refused(`${label}: images may be at most 5 MB`);
+    throw refused(errorDetails.attachment.tooLarge(label));
   }
   if (!isStrictBase64(attachment.content)) {
-    throw refused(`${label}: content must be plain base64 (no data: prefix, no spaces or line breaks)`);
+    throw refused(errorDetails.attachment.notBase64(label));
   }
   const bytes = Buffer.from(attachment.content, 'base64');
-  if (bytes.length === 0) throw refused(`${label}: the image is empty`);
-  if (bytes.length > maxImageBytes) throw refused(`${label}: images may be at most 5 MB`);
+  if (bytes.length === 0) throw refused(errorDetails.attachment.empty(label));
+  if (bytes.length > maxImageBytes) throw refused(errorDetails.attachment.tooLarge(label));
   if (!signatures[contentType](bytes)) {
-    throw refused(`${label}: the bytes are not a ${contentType.slice(6).toUpperCase()} image`);
+    throw refused(errorDetails.attachment.notThatFormat(label, contentType.slice(6).toUpperCase()));
   }
   // No image program writes one; a file read as one format and decoded as another is built to get past a size check.
   const formats = sniffImageFormats(bytes);
   if (formats.length > 1) {
-    throw refused(`${label}: the bytes are ${describeFormats(formats)}; send the image as saved`);
+    throw refused(errorDetails.attachment.severalFormats(label, describeFormats(formats)));
   }
   return { contentType, bytes };
 }

@@ -1,8 +1,10 @@
+import { type ErrorDetail, errorDetails } from '@acme/contract';
+
 export type SiteResolution =
   | { kind: 'file'; file: string }
   | { kind: 'redirect'; location: string }
   | { kind: 'not-found' }
-  | { kind: 'bad-request'; reason: string };
+  | { kind: 'bad-request'; reason: ErrorDetail };
 
 /** A decoded path as a Location: every segment percent-encoded, so no "?", "#" or "\\" in a name changes its meaning. */
 const encodePath = (decoded: string) => decoded.split('/').map(encodeURIComponent).join('/');
@@ -22,13 +24,13 @@ export function resolveSitePath(
   try {
     decoded = decodeURIComponent(rawPath);
   } catch {
-    return { kind: 'bad-request', reason: 'The path is not valid percent-encoding.' };
+    return { kind: 'bad-request', reason: errorDetails.path.notPercentEncoded };
   }
   if (!decoded.startsWith('/') || /[\\\0]/.test(decoded)) {
-    return { kind: 'bad-request', reason: 'The path has characters that are not allowed.' };
+    return { kind: 'bad-request', reason: errorDetails.path.forbiddenCharacters };
   }
   if (decoded.split('/').some((segment) => segment === '..' || segment === '.')) {
-    return { kind: 'bad-request', reason: 'The path may not contain "." or ".." segments.' };
+    return { kind: 'bad-request', reason: errorDetails.path.dotSegments };
   }
   // An empty segment would turn a redirect into "//host/...", which browsers read as another origin.
   if (decoded.includes('//')) return { kind: 'not-found' };

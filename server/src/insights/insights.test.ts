@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { leakedToken, ratedDownConversation } from '../../test-support/insights-history.js';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
-import { createThread, deleteThread } from '../store/conversations.js';
+import { deleteThread } from '../store/conversations.js';
 import type { Database } from '../store/database.js';
-import { appendMessage, setFeedback } from '../store/messages.js';
 import { recordQuestion } from '../store/questions.js';
 import { questions } from '../store/schema.js';
 import { markSearchResultOpened, recordSearchQuery } from '../store/search-queries.js';
@@ -16,32 +16,6 @@ const cliSource = {
   url: '/getting-started-acme-cli/#troubleshooting',
 };
 const dayMs = 86_400_000;
-
-/** A conversation whose answer is logged and rated down; returns the thread so a test can delete it. */
-async function ratedDownConversation(db: Database, reader: string, question: string, comment: string) {
-  const thread = await createThread(db, { reader });
-  const asked = await appendMessage(db, {
-    reader,
-    threadId: thread.id,
-    message: { parentId: null, role: 'user', content: [{ type: 'text', text: question }] },
-  });
-  const answer = await appendMessage(db, {
-    reader,
-    threadId: thread.id,
-    message: { parentId: asked.id, role: 'assistant', content: [], sources: [cliSource] },
-  });
-  await recordQuestion(db, {
-    reader,
-    question,
-    mode: 'docs-only',
-    covered: true,
-    nearestPage: null,
-    sources: [cliSource],
-    answerMessageId: answer.id,
-  });
-  await setFeedback(db, { reader, messageId: answer.id, rating: 'negative', comment });
-  return thread;
-}
 
 async function seed(db: Database) {
   const unanswered = (question: string, answerMessageId: string, confidence?: 'closest' | 'none') =>
@@ -57,9 +31,20 @@ async function seed(db: Database) {
   await unanswered('How do I rotate the Typesense admin key?', 'a1', 'closest');
   await unanswered('Where is the Typesense admin key rotated?', 'a2');
   await unanswered('Typesense api key rotate schedule', 'a3', 'none');
-  await ratedDownConversation(db, ada, 'Why does npm say E401?', 'Too vague, token=npm_abcdefghijklmnopqrstuvwx');
-  const deleted = await ratedDownConversation(db, bob, 'A question bob later deleted', 'bob deleted this');
-  await deleteThread(db, { reader: bob, threadId: deleted.id });
+  const ratedDown = { source: cliSource, confidence: 'answered' } as const;
+  await ratedDownConversation(db, {
+    reader: ada,
+    question: 'Why does npm say E401?',
+    comment: `Too vague, token=${leakedToken}`,
+    ...ratedDown,
+  });
+  const deleted = await ratedDownConversation(db, {
+    reader: bob,
+    question: 'A question bob later deleted',
+    comment: 'bob deleted this',
+    ...ratedDown,
+  });
+  await deleteThread(db, { reader: bob, threadId: deleted });
   // Ten days ago: in the 30-day period, not in the 7-day one.
   await db.insert(questions).values({
     id: 'old',
@@ -74,7 +59,7 @@ async function seed(db: Database) {
   await recordSearchQuery(db, { reader: ada, query: 'kubectl', resultCount: 0 });
   await recordSearchQuery(db, { reader: bob, query: 'Kubectl', resultCount: 0 });
   await recordSearchQuery(db, { reader: ada, query: 'typesense', resultCount: 3 });
-  await recordSearchQuery(db, { reader: ada, query: 'npm token=npm_abcdefghijklmnopqrstuvwx', resultCount: 2 });
+  await recordSearchQuery(db, { reader: ada, query: `npm token=${leakedToken}`, resultCount: 2 });
   await recordSearchQuery(db, { reader: bob, query: 'deploy', resultCount: 5 });
   await markSearchResultOpened(db, { reader: bob, query: 'deploy' });
 }
@@ -137,7 +122,7 @@ for (const backend of testBackends) {
       expect(json).not.toContain('A question bob later deleted');
       expect(json).not.toContain(ada);
       expect(json).not.toContain(bob);
-      expect(json).not.toContain('npm_abcdefghijklmnopqrstuvwx');
+      expect(json).not.toContain(leakedToken);
     });
   });
 }

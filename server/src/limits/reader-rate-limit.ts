@@ -1,4 +1,4 @@
-import { ApiError, type ApiErrorCode } from '@acme/contract';
+import { ApiError, type ApiErrorCode, errorDetails } from '@acme/contract';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { readerKeyOf } from '../auth/reader-identity.js';
@@ -20,7 +20,7 @@ export function registerReaderRateLimit(
   }: {
     scope: string;
     code: ApiErrorCode;
-    what: string;
+    what: 'questions' | 'searches';
     perMinute: number;
     store?: FastifyRateLimitStoreCtor | undefined;
   },
@@ -35,9 +35,6 @@ export function registerReaderRateLimit(
         ? `${scope}:user:${readerKeyOf(request.access.session)}`
         : `${scope}:ip:${request.ip}`,
     errorResponseBuilder: (_request, context) =>
-      new ApiError(
-        code,
-        `Too many ${what}: at most ${context.max} a minute. Try again in ${Math.ceil(context.ttl / 1000)} s.`,
-      ),
+      new ApiError(code, errorDetails.tooManyAMinute(what, context.max, Math.ceil(context.ttl / 1000))),
   });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, type FeedbackRating, type ThreadStatus } from '@acme/contract';
+import { ApiError, errorDetails, type FeedbackRating, type ThreadStatus } from '@acme/contract';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { feedback, type MessageRow, messages, questions, type ThreadRow, threads } from './schema.js';
@@ -124,7 +124,7 @@ async function moveThread(
   if (moved) return moved;
   const [existing] = await db.select({ id: threads.id }).from(threads).where(ownedThread(reader, threadId));
   if (!existing) throw threadNotFound();
-  throw new ApiError('conflict:thread_status', `Only a ${from} chat can become ${to}; this one is ${to} already.`);
+  throw new ApiError('conflict:thread_status', errorDetails.threadStatus(from, to));
 }
 
 /** Renames and moves a thread in one step: either both happen or neither does. */

@@ -4,6 +4,7 @@ import {
   type AnswerSource,
   ApiError,
   type AttachmentMetadata,
+  errorDetails,
   type FeedbackRating,
   type HandbookSearchPart,
   type MessagePart,
@@ -78,9 +79,7 @@ export async function appendMessage(
       if (!parent) {
         throw new ApiError(
           'bad_request:parent_id',
-          message.role === 'user'
-            ? 'A question follows an answer of the same chat (or nothing, for the first).'
-            : 'An answer follows a question of the same chat.',
+          message.role === 'user' ? errorDetails.place.questionAfterAnswer : errorDetails.place.answerAfterQuestion,
         );
       }
     }

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { adaIdentity } from '../../test-support/reader-rows.js';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
 import {
   createAuthorizationCode,
@@ -13,14 +14,7 @@ import { createPersonalToken, findPersonalToken } from './personal-tokens.js';
 import { oauthClients, personalTokens } from './schema.js';
 
 const now = new Date('2030-01-10T12:00:00Z');
-const reader = {
-  reader: 'oidc:https://accounts.acme.example#ada',
-  issuer: 'https://accounts.acme.example',
-  subject: 'ada',
-  email: 'ada@acme.example',
-  emailVerified: true,
-  hostedDomain: 'acme.example',
-};
+const reader = adaIdentity;
 
 for (const backend of testBackends) {
   describe.skipIf(backend.skipped)(`OAuth rows on ${backend.name}`, () => {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { adaIdentity } from '../../test-support/reader-rows.js';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
 import {
   countLivePersonalTokens,
@@ -18,12 +19,7 @@ const now = new Date('2030-01-10T12:00:00Z');
 function newToken(id: string, overrides: Partial<NewPersonalToken> = {}): NewPersonalToken {
   return {
     id,
-    reader: 'oidc:https://accounts.acme.example#ada',
-    issuer: 'https://accounts.acme.example',
-    subject: 'ada',
-    email: 'ada@acme.example',
-    emailVerified: true,
-    hostedDomain: 'acme.example',
+    ...adaIdentity,
     name: `token ${id}`,
     secretHash: 'a'.repeat(64),
     expiresAt: new Date(now.getTime() + 30 * day),

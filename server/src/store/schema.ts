@@ -32,18 +32,27 @@ import {
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
   sql`${column} in ${sql.raw(`(${values.map((value) => `'${value}'`).join(', ')})`)}`;
 
+/**
+ * An account as the identity provider described it at sign-in: its `iss` and `sub`, which never change for one account
+ * (readerKeyOf), and the address with what the access policy reads, never used as a reader key. A session holds it,
+ * and so does every grant made in one (a personal token, an OAuth code), so that each use is checked against the
+ * policy.
+ */
+const accountColumns = () => ({
+  issuer: text('issuer').notNull(),
+  subject: text('subject').notNull(),
+  email: text('email').notNull(),
+  emailVerified: boolean('email_verified').notNull(),
+  hostedDomain: text('hosted_domain'),
+});
+
 /** Sign-in sessions. The cookie holds an opaque id; only its hash is stored, so a leaked table opens no session. */
 export const sessions = pgTable(
   'sessions',
   {
     idHash: text('id_hash').primaryKey(),
-    /** Who signed in: the identity provider's `iss` and `sub`, which never change for one account (readerKeyOf). */
-    issuer: text('issuer').notNull(),
-    subject: text('subject').notNull(),
-    /** The address as the identity provider sent it: for the access policy and for display, never as a reader key. */
-    email: text('email').notNull(),
-    emailVerified: boolean('email_verified').notNull(),
-    hostedDomain: text('hosted_domain'),
+    /** Who signed in; the address is also shown to them. */
+    ...accountColumns(),
     name: text('name'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
@@ -227,11 +236,7 @@ export const personalTokens = pgTable(
     id: text('id').primaryKey(),
     /** readerKeyOf the reader who made it: the key their threads and limits are under. */
     reader: text('reader').notNull(),
-    issuer: text('issuer').notNull(),
-    subject: text('subject').notNull(),
-    email: text('email').notNull(),
-    emailVerified: boolean('email_verified').notNull(),
-    hostedDomain: text('hosted_domain'),
+    ...accountColumns(),
     /** The reader's own label for it ("laptop Claude Code"). */
     name: text('name').notNull(),
     secretHash: text('secret_hash').notNull(),
@@ -278,11 +283,7 @@ export const oauthCodes = pgTable('oauth_codes', {
   codeChallenge: text('code_challenge').notNull(),
   resource: text('resource').notNull(),
   reader: text('reader').notNull(),
-  issuer: text('issuer').notNull(),
-  subject: text('subject').notNull(),
-  email: text('email').notNull(),
-  emailVerified: boolean('email_verified').notNull(),
-  hostedDomain: text('hosted_domain'),
+  ...accountColumns(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   tokenId: text('token_id'),

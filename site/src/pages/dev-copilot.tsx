@@ -2,7 +2,7 @@ import BrowserOnly from '@docusaurus/BrowserOnly';
 import { siteFacts } from '@site/site.config';
 import Layout from '@theme/Layout';
 import { lazy, type ReactNode, Suspense } from 'react';
-import styles from './dev-copilot.module.css';
+import hidden from '../css/visually-hidden.module.css';
 
 const CopilotPage = lazy(() => import('@site/src/components/Copilot/CopilotPage'));
 
@@ -20,7 +20,7 @@ export default function DevCopilot(): ReactNode {
     <Layout title={siteFacts.assistantName} description={`${siteFacts.assistantName}, Acme's development copilot`}>
       {/* The page's landmark and title for assistive technology; the conversation list and chat show what it is. */}
       <main>
-        <h1 className={styles.visuallyHidden}>{siteFacts.assistantName}</h1>
+        <h1 className={hidden.visuallyHidden}>{siteFacts.assistantName}</h1>
         <BrowserOnly fallback={<Loading />}>
           {() => (
             <Suspense fallback={<Loading />}>

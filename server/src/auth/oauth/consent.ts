@@ -4,7 +4,7 @@ import type { Database } from '../../store/database.js';
 import { createAuthorizationCode } from '../../store/oauth.js';
 import { countLivePersonalTokens } from '../../store/personal-tokens.js';
 import type { SessionRow } from '../../store/schema.js';
-import { readerKeyOf } from '../reader-identity.js';
+import { identityOf, readerKeyOf } from '../reader-identity.js';
 import { hashTokenSecret } from '../tokens/personal-token.js';
 import { type AuthorizationRequest, redirectWith } from './authorization-request.js';
 import { authorizationCodeSeconds } from './oauth-tokens.js';
@@ -40,12 +40,7 @@ export async function answerConsent(
     redirectUri: request.redirectUri,
     codeChallenge: request.codeChallenge,
     resource: request.resource,
-    reader,
-    issuer: session.issuer,
-    subject: session.subject,
-    email: session.email,
-    emailVerified: session.emailVerified,
-    hostedDomain: session.hostedDomain,
+    ...identityOf(session),
     expiresAt: new Date(now.getTime() + authorizationCodeSeconds * 1000),
   });
   return back({ code });

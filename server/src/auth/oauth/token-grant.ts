@@ -7,6 +7,7 @@ import {
   findPersonalToken,
 } from '../../store/personal-tokens.js';
 import { type AccessPolicy, decideAccess } from '../access-policy.js';
+import { identityOf } from '../reader-identity.js';
 import { hashTokenSecret, parseToken, secretMatches } from '../tokens/personal-token.js';
 import { OAuthError } from './oauth-error.js';
 import {
@@ -79,12 +80,7 @@ export async function exchangeAuthorizationCode(request: TokenRequest, options: 
   await deleteOAuthGrants(db, { reader: code.reader, clientId: client.id });
   await createPersonalToken(db, {
     id: tokens.id,
-    reader: code.reader,
-    issuer: code.issuer,
-    subject: code.subject,
-    email: code.email,
-    emailVerified: code.emailVerified,
-    hostedDomain: code.hostedDomain,
+    ...identityOf(code),
     name: `${client.name} (connected with OAuth)`,
     secretHash: tokens.access.secretHash,
     expiresAt: new Date(now.getTime() + grantLifetimeMs),

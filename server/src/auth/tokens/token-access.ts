@@ -1,3 +1,4 @@
+import { errorDetails } from '@acme/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withoutQuery } from '../../access-log.js';
 import { sendApiError } from '../../api-errors.js';
@@ -87,11 +88,7 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     if (!row) return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
     const access = accessOfToken(row, options.currentPolicy());
     if (access.state === 'signed-in' && !access.decision.allowed) {
-      return sendApiError(
-        reply,
-        'forbidden:access',
-        'The account this token belongs to may no longer read the handbook.',
-      );
+      return sendApiError(reply, 'forbidden:access', errorDetails.guard.tokenOwnerRefused);
     }
     request.access = access;
     touchPersonalToken(options.db, { id: row.id, now: at, throttleMs: lastUsedThrottleMs }).catch((error: unknown) =>

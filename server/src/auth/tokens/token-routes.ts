@@ -2,6 +2,7 @@ import {
   type CreatedToken,
   createdTokenSchema,
   createTokenRequestSchema,
+  errorDetails,
   maxTokensPerReader,
   type PersonalToken,
   type TokenList,
@@ -21,7 +22,7 @@ import {
   type PersonalTokenRow,
 } from '../../store/personal-tokens.js';
 import { requireReader } from '../guards.js';
-import { readerKeyOf } from '../reader-identity.js';
+import { identityOf, readerKeyOf } from '../reader-identity.js';
 import type { RequestAccess } from '../request-access.js';
 import { mintPersonalToken } from './personal-token.js';
 
@@ -58,7 +59,7 @@ export const tokenRoutes = fp(
     app.addHook('onRequest', async (request, reply) => {
       // Not reachable while token-scope.ts leaves this API out; kept so that widening that list cannot open it.
       if (request.access.state === 'signed-in' && request.access.personalTokenId !== undefined) {
-        return sendApiError(reply, 'unauthorized:session', 'Sign in to the handbook to manage access tokens.');
+        return sendApiError(reply, 'unauthorized:session', errorDetails.guard.tokensNeedSession);
       }
     });
     const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -81,21 +82,12 @@ export const tokenRoutes = fp(
         const reader = readerKeyOf(session);
         const now = new Date();
         if ((await countLivePersonalTokens(db, { reader, now })) >= maxTokensPerReader) {
-          return sendApiError(
-            reply,
-            'conflict:token_limit',
-            `You have ${maxTokensPerReader} tokens, the most one reader may hold; revoke one you no longer use.`,
-          );
+          return sendApiError(reply, 'conflict:token_limit', errorDetails.tokenLimit(maxTokensPerReader));
         }
         const minted = mintPersonalToken();
         const row = await createPersonalToken(db, {
           id: minted.id,
-          reader,
-          issuer: session.issuer,
-          subject: session.subject,
-          email: session.email,
-          emailVerified: session.emailVerified,
-          hostedDomain: session.hostedDomain,
+          ...identityOf(session),
           name: request.body.name,
           secretHash: minted.secretHash,
           expiresAt: new Date(now.getTime() + request.body.expiresInDays * day),

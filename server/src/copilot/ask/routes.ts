@@ -5,13 +5,14 @@ import {
   type AskAiResponse,
   askAiRequestSchema,
   askAiResponseSchema,
+  errorDetails,
 } from '@acme/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
 import { errorResponses } from '../../response-schemas.js';
 import type { Conversation } from '../answer/asked-question.js';
-import { questionBodyLimit, tooLargeAdvice } from '../copilot.js';
+import { questionBodyLimit } from '../copilot.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { readerOf } from '../reader.js';
@@ -33,7 +34,13 @@ const conversationOfAsk = ({ messages, page }: AskAiRequest): Conversation => ({
 /** POST /api/askAi, spec section 7's call: stateless, for scripts; the whole answer at once as `{data}`. */
 export async function askRoute(app: FastifyInstance) {
   const { copilot } = app;
-  app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:ask', internal: 'internal:ask', tooLargeAdvice }));
+  app.setErrorHandler(
+    apiErrorHandler({
+      badRequest: 'bad_request:ask',
+      internal: 'internal:ask',
+      tooLarge: errorDetails.requestBody.questionTooLarge,
+    }),
+  );
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/askAi',
     {

@@ -1,4 +1,4 @@
-import { ApiError, type ParsedTurnRequest, textOfContent } from '@acme/contract';
+import { ApiError, errorDetails, type ParsedTurnRequest, textOfContent } from '@acme/contract';
 import type { Message } from '../../store/conversations.js';
 import type { Database } from '../../store/database.js';
 import { conversationUpTo } from '../../store/messages.js';
@@ -24,14 +24,11 @@ export async function placeQuestion(db: Database, reader: string, turn: ParsedTu
   const branch = await conversationUpTo(db, { reader, threadId: turn.threadId, messageId: target });
   const last = branch.at(-1);
   if (turn.retryOf) {
-    if (last?.role !== 'user') throw new ApiError('bad_request:parent_id', 'retryOf must be a question of this chat.');
+    if (last?.role !== 'user') throw new ApiError('bad_request:parent_id', errorDetails.place.retryOfQuestion);
     return { parentId: last.parentId, history: branch.slice(0, -1), retried: last };
   }
   if (last?.role !== 'assistant') {
-    throw new ApiError(
-      'bad_request:parent_id',
-      'parentId must be an answer of this chat, or null for a first question.',
-    );
+    throw new ApiError('bad_request:parent_id', errorDetails.place.parentIdAnswer);
   }
   return { parentId: last.id, history: branch };
 }

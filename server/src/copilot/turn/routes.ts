@@ -1,16 +1,22 @@
-import { turnRequestSchema } from '@acme/contract';
+import { errorDetails, turnRequestSchema } from '@acme/contract';
 import { pipeUIMessageStreamToResponse } from 'ai';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler } from '../../api-errors.js';
-import { questionBodyLimit, tooLargeAdvice } from '../copilot.js';
+import { questionBodyLimit } from '../copilot.js';
 import { readerOf } from '../reader.js';
 import { startTurn } from './turn-service.js';
 
 /** POST /api/turns: one turn of a stored conversation, its answer streamed as an AI SDK UI message stream. */
 export async function turnRoutes(app: FastifyInstance) {
   const { copilot, store } = app;
-  app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:ask', internal: 'internal:ask', tooLargeAdvice }));
+  app.setErrorHandler(
+    apiErrorHandler({
+      badRequest: 'bad_request:ask',
+      internal: 'internal:ask',
+      tooLarge: errorDetails.requestBody.questionTooLarge,
+    }),
+  );
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(

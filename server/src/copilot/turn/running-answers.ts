@@ -1,4 +1,4 @@
-import { ApiError } from '@acme/contract';
+import { ApiError, errorDetails } from '@acme/contract';
 import type { ReaderSlot, SharedReaderSlots } from '../../limits/reader-slots.js';
 
 type Running = { reader: string; threadId: string | undefined; stop: AbortController };
@@ -65,7 +65,7 @@ export class RunningAnswers {
   }
 
   private tooMany() {
-    return new ApiError('rate_limited:concurrent', `At most ${this.perReader} questions at once.`, 1);
+    return new ApiError('rate_limited:concurrent', errorDetails.tooManyAtOnce(this.perReader), 1);
   }
 
   /** Stops the reader's answer in a thread; false when none is running here. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import styles from './styles.module.css';
+import hidden from '../../css/visually-hidden.module.css';
 import type { PersonalToken } from './tokens-api';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -14,7 +14,7 @@ export default function TokenTable(props: {
   if (props.tokens.length === 0) return <p data-testid="no-tokens">You have no access tokens.</p>;
   return (
     <table data-testid="token-table">
-      <caption className={styles.visuallyHidden}>Your access tokens</caption>
+      <caption className={hidden.visuallyHidden}>Your access tokens</caption>
       <thead>
         <tr>
           <th scope="col">Name</th>
@@ -22,7 +22,7 @@ export default function TokenTable(props: {
           <th scope="col">Last used</th>
           <th scope="col">Expires</th>
           <th scope="col">
-            <span className={styles.visuallyHidden}>Actions</span>
+            <span className={hidden.visuallyHidden}>Actions</span>
           </th>
         </tr>
       </thead>

@@ -1,6 +1,7 @@
 import Link from '@docusaurus/Link';
 import { useHistory, useLocation } from '@docusaurus/router';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import hidden from '../../css/visually-hidden.module.css';
 import { AskCopilotButton } from './AskCopilotButton';
 import { Highlighted } from './Highlighted';
 import { maxSearchQueryCharacters, pathOf, reportResultOpened, searchContextOf, searchPageUrl } from './search-api';
@@ -98,7 +99,7 @@ export function SearchBox(): ReactNode {
         onKeyDown={onKeyDown}
       />
       {!query && <kbd className={styles.shortcut}>{shortcut}</kbd>}
-      <span className={styles.visuallyHidden} aria-live="polite">
+      <span className={hidden.visuallyHidden} aria-live="polite">
         {showDropdown && state.status === 'done'
           ? results.length
             ? `${results.length} suggestion${results.length === 1 ? '' : 's'}`

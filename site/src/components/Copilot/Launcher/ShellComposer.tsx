@@ -13,6 +13,7 @@ import { checkImage } from '../runtime/image-attachment-adapter';
 import { useCopilotActions } from '../useCopilotActions';
 import attachmentStyles from '../view/Attachment.module.css';
 import styles from '../view/Composer.module.css';
+import { ComposerNotices } from '../view/ComposerNotices';
 import { Icon } from '../view/icons';
 import { ignoreInputMethodEnter } from '../view/input-method';
 import shared from '../view/shared.module.css';
@@ -123,19 +124,7 @@ export function ShellComposer(): ReactNode {
           ))}
         </div>
       )}
-      {problem && (
-        <p className={shared.problem} role="alert" data-testid="attachment-error">
-          {problem}
-          <button type="button" className="clean-btn" onClick={() => setProblem(null)} aria-label="Dismiss">
-            <Icon name="close" size={12} />
-          </button>
-        </p>
-      )}
-      {tooManyImages && (
-        <p className={shared.problem} role="alert" data-testid="too-many-images">
-          A question can carry at most {maxImagesPerMessage} images: remove some to send it.
-        </p>
-      )}
+      <ComposerNotices attachmentProblem={problem} onDismiss={() => setProblem(null)} tooManyImages={tooManyImages} />
       <div className={styles.composerRow}>
         {allowAttachments && (
           <>

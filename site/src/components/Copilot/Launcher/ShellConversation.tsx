@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import hidden from '../../../css/visually-hidden.module.css';
 import shared from '../view/shared.module.css';
 import userMessage from '../view/UserMessage.module.css';
 import styles from './ChatShell.module.css';
@@ -41,7 +42,7 @@ export function ShellConversation({ failed, onRetry }: { failed?: boolean; onRet
         </p>
       ) : (
         <div className={styles.placeholder} data-testid="copilot-loading">
-          <span className={styles.visuallyHidden} role="status">
+          <span className={hidden.visuallyHidden} role="status">
             Loading the conversation
           </span>
           <span className={styles.bar} />

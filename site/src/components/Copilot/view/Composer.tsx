@@ -4,6 +4,7 @@ import { type KeyboardEvent, type ReactNode, useRef, useState } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
 import { AttachmentTile } from './Attachment';
 import styles from './Composer.module.css';
+import { ComposerNotices } from './ComposerNotices';
 import { Icon } from './icons';
 import { ignoreInputMethodEnter } from './input-method';
 import shared from './shared.module.css';
@@ -70,19 +71,7 @@ export function Composer(): ReactNode {
           <ComposerPrimitive.Attachments>{() => <AttachmentTile removable />}</ComposerPrimitive.Attachments>
         </div>
       )}
-      {attachmentError && (
-        <p className={shared.problem} role="alert" data-testid="attachment-error">
-          {attachmentError}
-          <button type="button" className="clean-btn" onClick={dismissError} aria-label="Dismiss">
-            <Icon name="close" size={12} />
-          </button>
-        </p>
-      )}
-      {tooManyImages && (
-        <p className={shared.problem} role="alert" data-testid="too-many-images">
-          A question can carry at most {maxImagesPerMessage} images: remove some to send it.
-        </p>
-      )}
+      <ComposerNotices attachmentProblem={attachmentError} onDismiss={dismissError} tooManyImages={tooManyImages} />
       <div className={styles.composerRow}>
         {actions.allowAttachments && (
           <ComposerPrimitive.AddAttachment asChild multiple disabled={isLoading}>
