@@ -6,8 +6,14 @@ import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { searchBeingBuilt } from '../search/search-being-built.js';
 import { shareRepeatedStrings } from '../search/shared-strings.js';
 import { startWorker } from '../search/worker-source.js';
-import type { BuiltSite, HoldLimits } from './built-site.js';
-import { type BuiltSiteReply, type BuiltSiteRequest, moreSections, type SiteMessage } from './site-messages.js';
+import type { BuiltFiles, HoldLimits } from './built-site.js';
+import {
+  type BuiltSiteReply,
+  type BuiltSiteRequest,
+  moreSections,
+  type SectionsSource,
+  type SiteMessage,
+} from './site-messages.js';
 import { type SiteSnapshot, siteSnapshot } from './site-snapshot.js';
 
 export type SiteFollower = {
@@ -29,6 +35,8 @@ export type SiteFollowerOptions = {
   limits?: HoldLimits;
   onSwapped?: (snapshot: SiteSnapshot) => void;
   onKeptPrevious: (reason: string) => void;
+  /** Where a build's search came from, once its files are read: the build's prepared search, or its pages parsed. */
+  onSectionsSource?: (source: SectionsSource) => void;
   /** The first index is swapped in only once this settles: tests of what answers while it is built. */
   holdFirstSearch?: Promise<unknown> | undefined;
 };
@@ -56,13 +64,13 @@ function readInWorker(request: BuiltSiteRequest): Reading {
     index(reason);
   };
   const worker = startWorker(new URL('./built-site-worker.js', import.meta.url), request, 1024);
-  let read: { site: BuiltSite; sectionCount: number } | undefined;
+  let read: { site: BuiltFiles; sectionCount: number; sectionsFrom: SectionsSource } | undefined;
   const sections: DocSection[] = [];
   /** The next part of the sections, asked for on a later turn of the event loop than the last one's arrival. */
   const askForSections = () => setImmediate(() => worker.postMessage(moreSections));
   const haveSections = () => {
     if (!read || sections.length < read.sectionCount) return false;
-    site({ kind: 'read', site: { ...read.site, sections } });
+    site({ kind: 'read', site: { ...read.site, sections }, sectionsFrom: read.sectionsFrom });
     return true;
   };
   worker.on('message', (message: SiteMessage) => {
@@ -72,7 +80,7 @@ function readInWorker(request: BuiltSiteRequest): Reading {
       read = message;
       if (!haveSections()) askForSections();
     } else if (message.kind === 'sections') {
-      sections.push(...message.sections);
+      for (const section of JSON.parse(message.json) as DocSection[]) sections.push(section);
       if (!haveSections()) askForSections();
     } else {
       site(message);
@@ -107,6 +115,7 @@ async function load(
   const reply = await reading.site;
   if (reply.kind === 'changed') return 'the build changed while it was read';
   if (reply.kind === 'failed') return reply.reason;
+  options.onSectionsSource?.(reply.sectionsFrom);
   try {
     const search = await searchOf(reply.site.sections, reading.index);
     return siteSnapshot(reply.site, search, { strictTransport: options.strictTransport, previous });
@@ -132,6 +141,7 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
     new Error(`${siteDirectory} cannot be served: ${reason}. Build the site first (npm run build).`);
   if (firstReply.kind === 'changed') throw cannotServe('the build changed while it was read');
   if (firstReply.kind === 'failed') throw cannotServe(firstReply.reason);
+  options.onSectionsSource?.(firstReply.sectionsFrom);
   // The pages are served at once; search answers once the first index is in (503 with Retry-After until then).
   const { sections } = firstReply.site;
   let first: SiteSnapshot;
