@@ -1,14 +1,15 @@
 /**
- * Run in a worker thread by site-follower.ts: reads one build and posts it back, or why it could not; then the search
- * index of its sections, so the server can serve the pages while the index is being built. The sections and index come
- * from the build's prepared search when it has a valid one (prepared-search.ts); otherwise the pages are parsed and
- * indexed here.
+ * Run in a worker thread by site-reader.ts: reads one build and posts its files back, or why it could not; then its
+ * sections, then their search index, so the server serves the pages while the search is being made. The sections and
+ * index come from the build's prepared search when it has a valid one (prepared-search.ts); otherwise the pages are
+ * parsed and indexed here.
  */
 import * as workerThreads from 'node:worker_threads';
 import type { DocSection } from '../search/doc-page.js';
 import { transferablesOf } from '../search/inverted-index.js';
 import { type IndexWithMeaning, latentTransferables } from '../search/latent-ranking.js';
-import { readPreparedSearch, sectionsPerPart } from '../search/prepared-search.js';
+import { sectionsPerPart } from '../search/prepared-search.js';
+import { readPreparedSearch, type SectionParts } from '../search/prepared-search-reader.js';
 import { indexSections } from '../search/section-terms.js';
 import type { BuiltPage } from '../search/sections.js';
 import { type BuiltFiles, fingerprintOf, readBuiltSite } from './built-site.js';
@@ -17,50 +18,37 @@ import type { BuiltSiteRequest, SearchIndexReply, SectionsSource, SiteMessage } 
 const { parentPort, workerData } = workerThreads;
 const { siteDirectory, limits, publicOrigin } = workerData as BuiltSiteRequest;
 
-type Read = {
-  site: BuiltFiles;
-  sectionsFrom: SectionsSource;
-  sectionCount: number;
-  sectionParts: string[];
-  index: () => IndexWithMeaning;
-};
+type Sections = { from: SectionsSource; sectionCount: number; parts: SectionParts; index: () => IndexWithMeaning };
 
-async function read(): Promise<Read | Exclude<SiteMessage, { kind: 'read' }>> {
+function readFiles(): { site: BuiltFiles; pages: BuiltPage[] } | Exclude<SiteMessage, { kind: 'read' }> {
   try {
-    const { site, pages } = readBuiltSite(siteDirectory, limits, publicOrigin);
-    const sections = await sectionsOf(site, pages);
-    // Pages are read again when parsed: files that moved meanwhile may have mixed two builds.
-    return fingerprintOf(siteDirectory) === site.fingerprint ? { site, ...sections } : { kind: 'changed' };
+    const read = readBuiltSite(siteDirectory, limits, publicOrigin);
+    return fingerprintOf(siteDirectory) === read.site.fingerprint ? read : { kind: 'changed' };
   } catch (error) {
     return { kind: 'failed', reason: (error as Error).message };
   }
 }
 
-async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Omit<Read, 'site'>> {
+async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Sections> {
   const prepared = readPreparedSearch(siteDirectory, site.sectionsKey);
   if (prepared.kind === 'loaded') {
     const { sectionParts, index } = prepared;
-    return {
-      sectionsFrom: { prepared: true },
-      sectionCount: index.documentCount,
-      sectionParts,
-      index: () => index,
-    };
+    return { from: { prepared: true }, sectionCount: index.documentCount, parts: sectionParts, index: () => index };
   }
   // The parser (cheerio) is loaded only when the build has no valid prepared search.
   const sections: DocSection[] = (await import('../search/sections.js')).docSectionsOf(pages);
-  const sectionParts: string[] = [];
-  for (let start = 0; start < sections.length; start += sectionsPerPart)
-    sectionParts.push(JSON.stringify(sections.slice(start, start + sectionsPerPart)));
   return {
-    sectionsFrom: { prepared: false, reason: prepared.reason },
+    from: { prepared: false, reason: prepared.reason },
     sectionCount: sections.length,
-    sectionParts,
+    parts: {
+      count: Math.ceil(sections.length / sectionsPerPart),
+      part: (at) => JSON.stringify(sections.slice(at * sectionsPerPart, (at + 1) * sectionsPerPart)),
+      close: () => {},
+    },
     index: () => indexSections(sections),
   };
 }
 
-const reply = await read();
 /**
  * The file bytes are moved to the server's thread, not copied. Node 22 and later may hand out buffers that cannot be
  * moved (Buffer's shared pool, marked untransferable): those are copied, since moving one fails the whole message.
@@ -71,27 +59,46 @@ const untransferable = (bytes: ArrayBuffer) => isMarkedAsUntransferable?.(bytes)
 const post = (message: SiteMessage, transferList: ArrayBuffer[] = []) => parentPort?.postMessage(message, transferList);
 const asked = () => new Promise((resolve) => parentPort?.once('message', resolve));
 
-if ('site' in reply) {
+const files = readFiles();
+if ('site' in files) {
+  const { site, pages } = files;
   const transfer = new Set<ArrayBuffer>();
-  for (const file of reply.site.files)
+  for (const file of site.files)
     for (const bytes of Object.values(file.held)) {
       const buffer = bytes.buffer as ArrayBuffer;
       if (!untransferable(buffer)) transfer.add(buffer);
     }
-  const { site, sectionCount, sectionsFrom, sectionParts } = reply;
-  post({ kind: 'read', site, sectionCount, sectionsFrom }, [...transfer]);
-  for (const json of sectionParts) {
-    await asked();
-    post({ kind: 'sections', json });
-  }
-  let indexed: SearchIndexReply;
+  post({ kind: 'read', site }, [...transfer]);
+  let sections: Sections | undefined;
   try {
-    indexed = { kind: 'indexed', index: reply.index() };
+    sections = await sectionsOf(site, pages);
+    // Pages are read again when parsed: files that moved meanwhile may have mixed two builds, which the rebuild that
+    // moved them replaces.
+    if (fingerprintOf(siteDirectory) !== site.fingerprint) {
+      sections.parts.close();
+      sections = undefined;
+      post({ kind: 'no-sections', reason: 'the build changed while its sections were read' });
+    }
   } catch (error) {
-    indexed = { kind: 'index-failed', reason: (error as Error).message };
+    post({ kind: 'no-sections', reason: (error as Error).message });
   }
-  post(
-    indexed,
-    indexed.kind === 'indexed' ? [...transferablesOf(indexed.index), ...latentTransferables(indexed.index)] : [],
-  );
-} else post(reply);
+  if (sections) {
+    const { from, sectionCount, parts } = sections;
+    post({ kind: 'sections-from', from, sectionCount });
+    for (let at = 0; at < parts.count; at += 1) {
+      await asked();
+      post({ kind: 'sections-part', json: parts.part(at) });
+    }
+    parts.close();
+    let indexed: SearchIndexReply;
+    try {
+      indexed = { kind: 'indexed', index: sections.index() };
+    } catch (error) {
+      indexed = { kind: 'index-failed', reason: (error as Error).message };
+    }
+    post(
+      indexed,
+      indexed.kind === 'indexed' ? [...transferablesOf(indexed.index), ...latentTransferables(indexed.index)] : [],
+    );
+  }
+} else post(files);

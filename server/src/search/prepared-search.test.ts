@@ -5,12 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { builtSiteDirectory, readRecordedRanking, topSections } from '../../test-support/recorded-ranking.js';
 import type { DocSection } from './doc-page.js';
 import { searchEngineFromIndex } from './engine.js';
-import {
-  encodePreparedSearch,
-  preparedSearchFile,
-  readPreparedSearch,
-  writePreparedSearch,
-} from './prepared-search.js';
+import { encodePreparedSearch, preparedSearchFile, writePreparedSearch } from './prepared-search.js';
+import { readPreparedSearch } from './prepared-search-reader.js';
 import { indexSections } from './section-terms.js';
 import { readDocSections } from './sections.js';
 
@@ -33,7 +29,13 @@ function preparedBuild(bytes = encodePreparedSearch(key, sections, index)) {
 const loaded = (directory: string) => {
   const read = readPreparedSearch(directory, key);
   if (read.kind !== 'loaded') throw new Error(`not loaded: ${read.reason}`);
-  return { sections: read.sectionParts.flatMap((part) => JSON.parse(part) as DocSection[]), index: read.index };
+  const { sectionParts } = read;
+  const parts = Array.from(
+    { length: sectionParts.count },
+    (_, at) => JSON.parse(sectionParts.part(at)) as DocSection[],
+  );
+  sectionParts.close();
+  return { sections: parts.flat(), index: read.index };
 };
 
 describe('a prepared search', () => {

@@ -5,7 +5,7 @@
  * damaged is refused with the reason, and the server parses the pages as it would without it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DocSection } from './doc-page.js';
 import type { PackedIndex } from './inverted-index.js';
@@ -14,9 +14,9 @@ import type { IndexWithMeaning } from './latent-ranking.js';
 /** Its name in the build: never served (built-site.ts leaves it out), and gone with the build it was made for. */
 export const preparedSearchFile = 'prepared-search.bin';
 
-const magic = Buffer.from('ACMESRCH');
+export const magic = Buffer.from('ACMESRCH');
 /** Changes with the layout below. */
-const formatVersion = 1;
+export const formatVersion = 1;
 
 /**
  * The code that parsed and indexed: a compiled server knows the hash of its search sources (server/scripts/build.mjs),
@@ -28,9 +28,9 @@ export const preparedSearchCode = typeof PREPARED_SEARCH_CODE === 'string' ? PRE
 /** The sections cross threads as JSON text in parts of this many: a part is parsed within one turn of an event loop. */
 export const sectionsPerPart = 1000;
 
-type ArrayKind = 'int32' | 'uint16' | 'uint8' | 'int8' | 'float32' | 'float64';
-type Part = { name: string; kind: 'json' | ArrayKind; offset: number; length: number };
-type Header = {
+export type ArrayKind = 'int32' | 'uint16' | 'uint8' | 'int8' | 'float32' | 'float64';
+export type Part = { name: string; kind: 'json' | ArrayKind; offset: number; length: number };
+export type Header = {
   format: number;
   code: string;
   key: string;
@@ -42,7 +42,7 @@ type Header = {
   parts: Part[];
 };
 type TypedArray = Int32Array | Uint16Array | Uint8Array | Int8Array | Float32Array | Float64Array;
-const arrayTypes = {
+export const arrayTypes = {
   int32: Int32Array,
   uint16: Uint16Array,
   uint8: Uint8Array,
@@ -50,7 +50,7 @@ const arrayTypes = {
   float32: Float32Array,
   float64: Float64Array,
 };
-const packedArrays = [
+export const packedArrays = [
   ['sortedTermIds', 'int32'],
   ['offsets', 'int32'],
   ['documents', 'int32'],
@@ -61,11 +61,6 @@ const packedArrays = [
   ['subject', 'uint8'],
   ['spellingUses', 'int32'],
 ] as const satisfies ReadonlyArray<readonly [keyof PackedIndex, ArrayKind]>;
-
-/** What a start finds: the sections as JSON parts and the index, or why the pages must be parsed instead. */
-export type PreparedSearch =
-  | { kind: 'loaded'; sectionParts: string[]; index: IndexWithMeaning }
-  | { kind: 'missing' | 'stale' | 'corrupt'; reason: string };
 
 /** The file's bytes: a header (JSON) naming the parts of the body, then the body, each part 8-byte aligned. */
 export function encodePreparedSearch(key: string, sections: readonly DocSection[], index: IndexWithMeaning): Buffer {
@@ -125,83 +120,4 @@ export function writePreparedSearch(
   writeFileSync(`${file}.partial`, bytes);
   renameSync(`${file}.partial`, file);
   return bytes.length;
-}
-
-function headerOf(bytes: Buffer): { header: Header; body: Buffer } | string {
-  if (bytes.length < magic.length + 4 || !bytes.subarray(0, magic.length).equals(magic)) return 'not a prepared search';
-  const headerEnd = magic.length + 4 + bytes.readUInt32LE(magic.length);
-  if (headerEnd > bytes.length) return 'its header is cut short';
-  try {
-    return {
-      header: JSON.parse(bytes.toString('utf8', magic.length + 4, headerEnd)) as Header,
-      body: bytes.subarray(headerEnd),
-    };
-  } catch {
-    return 'its header is not readable';
-  }
-}
-
-/** Reads a build's prepared search for pages of `key`; checks its version, its code, its key and its bytes' digest. */
-export function readPreparedSearch(siteDirectory: string, key: string): PreparedSearch {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path.join(siteDirectory, preparedSearchFile));
-  } catch {
-    return { kind: 'missing', reason: `the build has no ${preparedSearchFile}` };
-  }
-  const read = headerOf(bytes);
-  if (typeof read === 'string') return { kind: 'corrupt', reason: read };
-  const { header, body } = read;
-  if (header.format !== formatVersion) return { kind: 'stale', reason: `made in format ${header.format}` };
-  if (header.code !== preparedSearchCode) return { kind: 'stale', reason: 'made by another version of the server' };
-  if (header.key !== key) return { kind: 'stale', reason: 'made for other pages' };
-  if (createHash('sha256').update(body).digest('hex') !== header.digest) {
-    return { kind: 'corrupt', reason: 'its bytes do not match their digest' };
-  }
-  try {
-    return { kind: 'loaded', ...decode(header, body) };
-  } catch (error) {
-    return { kind: 'corrupt', reason: (error as Error).message };
-  }
-}
-
-function decode(header: Header, body: Buffer): { sectionParts: string[]; index: IndexWithMeaning } {
-  const parts = new Map(header.parts.map((part) => [part.name, part]));
-  const partOf = (name: string) => {
-    const part = parts.get(name);
-    if (!part || part.offset < 0 || part.offset + part.length > body.length) throw new Error(`its ${name} is missing`);
-    return part;
-  };
-  const text = (name: string) => {
-    const part = partOf(name);
-    return body.toString('utf8', part.offset, part.offset + part.length);
-  };
-  // Each array gets a buffer of its own, since the index's buffers are transferred between threads one by one.
-  const array = (name: string) => {
-    const part = partOf(name);
-    if (part.kind === 'json') throw new Error(`its ${name} is not an array`);
-    const copy = (body.buffer as ArrayBuffer).slice(
-      body.byteOffset + part.offset,
-      body.byteOffset + part.offset + part.length,
-    );
-    return new arrayTypes[part.kind](copy);
-  };
-  const packed = Object.fromEntries(packedArrays.map(([name]) => [name, array(name)]));
-  const index = {
-    ...packed,
-    documentCount: header.documentCount,
-    fieldCount: header.fieldCount,
-    terms: JSON.parse(text('terms')) as string[],
-    spellingWords: JSON.parse(text('spellingWords')) as string[],
-  } as PackedIndex;
-  const latent =
-    header.dimensions === undefined
-      ? undefined
-      : {
-          dimensions: header.dimensions,
-          termVectors: array('termVectors') as Float32Array,
-          sectionVectors: array('sectionVectors') as Int8Array,
-        };
-  const sectionParts = Array.from({ length: header.sectionParts }, (_, part) => text(`sections.${part}`));
-  return { sectionParts, index: latent ? { ...index, latent } : index };
 }
