@@ -5,7 +5,7 @@
  * server/dist/start.js` over a build with that many pages, its search prepared as `npm run build` prepares it): the
  * prepare step's time, then time to /healthz, to the first search answered, the longest wait for /healthz while the
  * search is loaded, and resident memory; and the same without the prepared file (the pages parsed and indexed at start)
- * up to 10x, or at every size with `GROWTH_PARSED_PATH=all`. Prints figures only; it never fails on a number.
+ * up to 10x, or at every size with `GROWTH_PARSED_PATH=all` (`GROWTH_PROCESS_ONLY=1` skips the in-process figures). Prints figures only; it never fails on a number.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -27,6 +27,8 @@ import { copyBuild, multiplyPages } from './site-copies';
 
 const sizes = (process.env.GROWTH_SIZES ?? '1,10,30,100').split(',').map(Number);
 /** Starting on the pages parsed takes minutes past 10x: only when asked for. */
+/** `GROWTH_PROCESS_ONLY=1`: only the server processes, for a change to how the server starts. */
+const processOnly = process.env.GROWTH_PROCESS_ONLY === '1';
 const parsedPathAt = (copies: number) => process.env.GROWTH_PARSED_PATH === 'all' || copies <= 10;
 const goals = {
   searchP50: 15,
@@ -171,12 +173,15 @@ console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 const load = () => loadavg()[0]?.toFixed(1) ?? 'n/a';
 const measured = new Map<number, { search: number; answer: number }>();
 for (const copies of sizes) {
-  const sections = copies === 1 ? base : largerHandbook(base, copies);
   const loadBefore = load();
-  const { engine, buildMs, longestBlockMs } = await buildAsTheServerDoes(sections);
-  const { search, answer } = inProcess(engine);
-  measured.set(copies, { search: search.p50, answer: answer.p50 });
-  const row = `| ${copies}x | ${sections.length} | ${ms(search.p50)} / ${ms(search.p99)} | ${ms(answer.p50)} / ${ms(answer.p99)} | ${seconds(buildMs)} | ${ms(longestBlockMs)} |`;
+  let row = `| ${copies}x | | not run | not run | not run | not run |`;
+  if (!processOnly) {
+    const sections = copies === 1 ? base : largerHandbook(base, copies);
+    const { engine, buildMs, longestBlockMs } = await buildAsTheServerDoes(sections);
+    const { search, answer } = inProcess(engine);
+    measured.set(copies, { search: search.p50, answer: answer.p50 });
+    row = `| ${copies}x | ${sections.length} | ${ms(search.p50)} / ${ms(search.p99)} | ${ms(answer.p50)} / ${ms(answer.p99)} | ${seconds(buildMs)} | ${ms(longestBlockMs)} |`;
+  }
   try {
     const { prepareMs, prepared, parsed } = await asProcess(copies, parsedPathAt(copies));
     const parsedCells = parsed
