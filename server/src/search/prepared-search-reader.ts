@@ -129,8 +129,7 @@ function decode(header: Header, descriptor: number, bodyStart: number, bodyLengt
   // Every part is where the header says before any is sent: a bad one refuses the file, not a start half-way.
   for (let at = 0; at < header.sectionParts; at += 1) {
     const part = parts.get(`sections.${at}`);
-    if (part?.kind !== 'json' || part.offset + part.length > bodyLength)
-      throw new Error('its sections are missing');
+    if (part?.kind !== 'json' || part.offset + part.length > bodyLength) throw new Error('its sections are missing');
   }
   const sectionParts: SectionParts = {
     count: header.sectionParts,
