@@ -2,9 +2,10 @@
  * How search and docs-only answers grow with the handbook: the handbook and generated handbooks 10, 30 and 100 times
  * larger (`GROWTH_SIZES=1,10,30` to run fewer). In process: search and askAi docs-only latency over held-out questions,
  * the index build as the server runs it and the longest event-loop block meanwhile. As a process (`node
- * server/dist/start.js` over a build with that many pages): time to /healthz, to the first search answered, the
- * longest wait for /healthz while the index is built, and resident memory. Prints figures only; it never fails on a
- * number.
+ * server/dist/start.js` over a build with that many pages, its search prepared as `npm run build` prepares it): the
+ * prepare step's time, then time to /healthz, to the first search answered, the longest wait for /healthz while the
+ * search is loaded, and resident memory; and the same without the prepared file (the pages parsed and indexed at start)
+ * up to 10x, or at every size with `GROWTH_PARSED_PATH=all` (`GROWTH_PROCESS_ONLY=1` skips the in-process figures). Prints figures only; it never fails on a number.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -12,10 +13,12 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { freePort, siteBuildDirectory } from '../e2e/harness';
 import { sessionCookieFor } from '../e2e/sign-in';
+import { prepareSiteBuild } from '../server/scripts/build.mjs';
 import { composeDocsOnlyAnswer } from '../server/src/copilot/answer/docs-only-answer.js';
 import { retrieve } from '../server/src/search/coverage.js';
 import type { DocSection } from '../server/src/search/doc-page.js';
 import { buildSearchEngineInBackground, type SearchEngine } from '../server/src/search/engine.js';
+import { preparedSearchFile } from '../server/src/search/prepared-search.js';
 import { readDocSections } from '../server/src/search/sections.js';
 import { largerHandbook } from './larger-handbook';
 import { questionSet } from './questions/evaluate';
@@ -23,6 +26,10 @@ import { ensureCompiledServer, sampleMemory, startServerProcess } from './server
 import { copyBuild, multiplyPages } from './site-copies';
 
 const sizes = (process.env.GROWTH_SIZES ?? '1,10,30,100').split(',').map(Number);
+/** Starting on the pages parsed takes minutes past 10x: only when asked for. */
+/** `GROWTH_PROCESS_ONLY=1`: only the server processes, for a change to how the server starts. */
+const processOnly = process.env.GROWTH_PROCESS_ONLY === '1';
+const parsedPathAt = (copies: number) => process.env.GROWTH_PARSED_PATH === 'all' || copies <= 10;
 const goals = {
   searchP50: 15,
   searchP99: 60,
@@ -76,17 +83,35 @@ function inProcess(engine: SearchEngine) {
   return { search, answer };
 }
 
-/** The compiled server over a build with `copies` times the pages: its start, first search and memory. */
-async function asProcess(copies: number) {
+/**
+ * The compiled server over a build with `copies` times the pages, its search prepared as `npm run build` does: the
+ * prepare step's time, the start, first search and memory; and the same with the pages parsed at start when asked.
+ */
+async function asProcess(copies: number, parsedPath: boolean) {
   const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-growth-bench-'));
   const siteDirectory = path.join(workDirectory, 'build');
-  copyBuild(siteBuildDirectory, siteDirectory);
-  if (copies > 1) multiplyPages(siteDirectory, copies);
+  try {
+    copyBuild(siteBuildDirectory, siteDirectory);
+    if (copies > 1) multiplyPages(siteDirectory, copies);
+    const preparing = performance.now();
+    prepareSiteBuild(siteDirectory, { quiet: true });
+    const prepareMs = performance.now() - preparing;
+    const prepared = await startAndSearch(workDirectory, siteDirectory);
+    if (!parsedPath) return { prepareMs, prepared };
+    rmSync(path.join(siteDirectory, preparedSearchFile));
+    return { prepareMs, prepared, parsed: await startAndSearch(workDirectory, siteDirectory) };
+  } finally {
+    rmSync(workDirectory, { recursive: true, force: true });
+  }
+}
+
+/** One start of the compiled server over the build: to /healthz, to its first search answered, and its memory. */
+async function startAndSearch(workDirectory: string, siteDirectory: string) {
   const port = await freePort();
   const started = performance.now();
   const server = await startServerProcess({
     port,
-    dataDirectory: path.join(workDirectory, 'data'),
+    dataDirectory: mkdtempSync(path.join(workDirectory, 'data-')),
     logFile: path.join(workDirectory, 'server.log'),
     siteDirectory,
     healthyWithinMs: 600_000,
@@ -115,15 +140,22 @@ async function asProcess(copies: number) {
     const cookie = await sessionCookieFor(server.publicOrigin, 'bench@acme.dev');
     let firstSearchMs = Number.NaN;
     let unavailable = 0;
+    // /readyz says when the first index is in: asking /api/search meanwhile would spend the reader's search limit.
+    const searchReady = () =>
+      fetch(`${server.url}/readyz`)
+        .then((response) => response.json() as Promise<{ search?: string }>)
+        .then((body) => body.search === 'ready');
     // The index may take minutes at 100x on a busy machine; past ten more the figure is reported as missing.
     while (Number.isNaN(firstSearchMs) && performance.now() - started < healthyMs + 600_000) {
-      const response = await fetch(`${server.url}/api/search?q=deploy`, { headers: { cookie } });
-      await response.arrayBuffer();
-      if (response.status === 200) firstSearchMs = performance.now() - started;
-      else if (response.status === 503) {
+      if (await searchReady()) {
+        const response = await fetch(`${server.url}/api/search?q=deploy`, { headers: { cookie } });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`/api/search answered ${response.status} once ready`);
+        firstSearchMs = performance.now() - started;
+      } else {
         unavailable += 1;
         await new Promise((resolve) => setTimeout(resolve, 50));
-      } else throw new Error(`/api/search answered ${response.status}`);
+      }
     }
     searching = false;
     await probe;
@@ -131,7 +163,6 @@ async function asProcess(copies: number) {
   } finally {
     memory.stop();
     await server.stop();
-    rmSync(workDirectory, { recursive: true, force: true });
   }
 }
 
@@ -142,26 +173,34 @@ ensureCompiledServer();
 const base = readDocSections(siteBuildDirectory);
 console.log('Growth: the handbook and generated handbooks N times larger (in process unless marked "process")');
 console.log(
-  '| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: healthy / first search | process: longest /healthz wait | process: RSS peak / after | load average |',
+  '| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / first search | longest /healthz wait | RSS peak / after | process, pages parsed at start: first search / longest /healthz wait / RSS peak | load average |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 /** The machine's 1-minute load average: figures taken under a higher one are slower, so compare within one run. */
 const load = () => loadavg()[0]?.toFixed(1) ?? 'n/a';
 const measured = new Map<number, { search: number; answer: number }>();
 for (const copies of sizes) {
-  const sections = copies === 1 ? base : largerHandbook(base, copies);
   const loadBefore = load();
-  const { engine, buildMs, longestBlockMs } = await buildAsTheServerDoes(sections);
-  const { search, answer } = inProcess(engine);
-  measured.set(copies, { search: search.p50, answer: answer.p50 });
-  const row = `| ${copies}x | ${sections.length} | ${ms(search.p50)} / ${ms(search.p99)} | ${ms(answer.p50)} / ${ms(answer.p99)} | ${seconds(buildMs)} | ${ms(longestBlockMs)} |`;
+  let row = `| ${copies}x | | not run | not run | not run | not run |`;
+  if (!processOnly) {
+    const sections = copies === 1 ? base : largerHandbook(base, copies);
+    const { engine, buildMs, longestBlockMs } = await buildAsTheServerDoes(sections);
+    const { search, answer } = inProcess(engine);
+    measured.set(copies, { search: search.p50, answer: answer.p50 });
+    row = `| ${copies}x | ${sections.length} | ${ms(search.p50)} / ${ms(search.p99)} | ${ms(answer.p50)} / ${ms(answer.p99)} | ${seconds(buildMs)} | ${ms(longestBlockMs)} |`;
+  }
   try {
-    const process = await asProcess(copies);
+    const { prepareMs, prepared, parsed } = await asProcess(copies, parsedPathAt(copies));
+    const parsedCells = parsed
+      ? `${seconds(parsed.firstSearchMs)} / ${ms(parsed.longestHealthMs)} / ${parsed.residentMb.peak.toFixed(0)} MB`
+      : 'not run';
     console.log(
-      `${row} ${seconds(process.healthyMs)} / ${seconds(process.firstSearchMs)} (${process.unavailable} x 503 meanwhile) | ${ms(process.longestHealthMs)} | ${process.residentMb.peak.toFixed(0)} / ${process.residentMb.last.toFixed(0)} MB | ${loadBefore} -> ${load()} |`,
+      `${row} ${seconds(prepareMs)} | ${seconds(prepared.healthyMs)} / ${seconds(prepared.firstSearchMs)} (${prepared.unavailable} x indexing meanwhile) | ${ms(prepared.longestHealthMs)} | ${prepared.residentMb.peak.toFixed(0)} / ${prepared.residentMb.last.toFixed(0)} MB | ${parsedCells} | ${loadBefore} -> ${load()} |`,
     );
   } catch (error) {
-    console.log(`${row} ${(error as Error).message.split('\n')[0]} | | | ${loadBefore} -> ${load()} |`);
+    // The whole reason, log lines included, on the row: a failed start is diagnosed from the table alone.
+    const reason = (error as Error).message.replaceAll('\n', ' / ').slice(0, 600);
+    console.log(`${row} ${reason} | | | | | ${loadBefore} -> ${load()} |`);
   }
 }
 const ten = measured.get(10);

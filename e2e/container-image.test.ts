@@ -121,7 +121,7 @@ describe('the build stage', () => {
     }
     expect(existsSync(path.join(directory, 'server', 'dist', 'start.js'))).toBe(true);
     expect(existsSync(path.join(directory, 'site', 'build', 'index.html'))).toBe(true);
-    expect(existsSync(path.join(directory, 'server', 'dist', 'doc-sections.json'))).toBe(true);
+    expect(existsSync(path.join(directory, 'site', 'build', 'prepared-search.bin'))).toBe(true);
   }, 600_000);
 });
 

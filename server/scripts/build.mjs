@@ -4,10 +4,10 @@
  * `npm run typecheck` is what checks them.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { isStale } from './freshness.mjs';
 
 const serverDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -32,7 +32,28 @@ export const entryPoints = {
   'built-site-worker': 'src/gate/built-site-worker.ts',
   /** Runs in a worker thread: indexes sections for search when the build reader could not (src/search/engine.ts). */
   'index-worker': 'src/search/index-worker.ts',
+  /** Writes a site build's prepared search (src/gate/prepare-build.ts): run below for site/build, or by hand. */
+  'prepare-build': 'src/gate/prepare-build-cli.ts',
 };
+
+/**
+ * Of the code that decides what a prepared search holds (the parser, the analyser, the index, their packages): a
+ * server reads only a prepared search made by code of the same hash (src/search/prepared-search.ts).
+ */
+function searchCodeHash() {
+  const hash = createHash('sha256');
+  const searchDirectory = path.join(serverDirectory, 'src', 'search');
+  const files = [
+    ...readdirSync(searchDirectory)
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      .map((file) => path.join(searchDirectory, file)),
+    path.join(serverDirectory, 'src', 'gate', 'built-site.ts'),
+    path.join(serverDirectory, 'src', 'gate', 'prepare-build.ts'),
+    path.join(serverDirectory, 'package.json'),
+  ].sort();
+  for (const file of files) hash.update(`${path.relative(serverDirectory, file)}\0`).update(readFileSync(file));
+  return hash.digest('hex');
+}
 
 /** Builds dist/ from src/; resolves once written. */
 export async function buildServer({ quiet = false } = {}) {
@@ -50,6 +71,7 @@ export async function buildServer({ quiet = false } = {}) {
     platform: 'node',
     target: 'node20.19',
     sourcemap: 'linked',
+    define: { PREPARED_SEARCH_CODE: JSON.stringify(searchCodeHash()) },
     chunkNames: '[name]-[hash]',
     logLevel: quiet ? 'error' : 'warning',
     plugins: [
@@ -71,47 +93,23 @@ export async function buildServer({ quiet = false } = {}) {
     ],
   });
   prepareEmbeddedDatabaseTemplate();
-  await prepareDocSections({ quiet });
+  prepareSiteBuild(undefined, { quiet });
 }
 
 /**
- * Parses the doc sections of the default site build (site/build) into dist/doc-sections.json, with the compiled
- * reader a start uses, so the start reads them instead of parsing every page (src/gate/doc-sections-cache.ts). A
- * missing build is no error: the server parses whatever build it finds when it starts.
+ * Writes the prepared search of the default site build (site/build) with the compiled code a start runs, so the start
+ * reads it instead of parsing and indexing every page. A missing build is no error: the server parses whatever build
+ * it finds when it starts.
  */
-async function prepareDocSections({ quiet }) {
-  const siteDirectory = path.join(serverDirectory, '..', 'site', 'build');
+export function prepareSiteBuild(
+  siteDirectory = path.join(serverDirectory, '..', 'site', 'build'),
+  { quiet = false } = {},
+) {
   if (!existsSync(siteDirectory)) return;
-  const startedAt = Date.now();
-  const reply = await new Promise((resolve, reject) => {
-    const worker = new Worker(path.join(serverDirectory, 'dist', 'built-site-worker.js'), {
-      // Nothing is held in memory: only the sections are wanted.
-      workerData: { siteDirectory, limits: { maxFileBytes: 0, maxTotalBytes: 0 } },
-    });
-    // A read build's sections follow its first message in parts, each sent when asked for (src/gate/site-messages.ts).
-    let read;
-    const sections = [];
-    worker.on('message', (message) => {
-      if (message.kind === 'read') read = message;
-      else if (message.kind === 'sections') sections.push(...message.sections);
-      else if (message.kind === 'changed' || message.kind === 'failed') return resolve(message);
-      else return;
-      if (sections.length < read.sectionCount) worker.postMessage('more-sections');
-      else {
-        resolve({ kind: 'read', site: { ...read.site, sections } });
-        // Only the sections are wanted, not the search index the worker builds next.
-        void worker.terminate();
-      }
-    });
-    worker.once('error', reject);
+  // A process of its own: the parser's and indexer's memory goes with it.
+  execFileSync(process.execPath, [path.join(serverDirectory, 'dist', 'prepare-build.js'), siteDirectory], {
+    stdio: quiet ? 'ignore' : 'inherit',
   });
-  if (reply.kind !== 'read') {
-    console.warn(`The doc sections of ${siteDirectory} were not prepared (${reply.reason ?? 'it changed meanwhile'}).`);
-    return;
-  }
-  const { sectionsKey: key, sections } = reply.site;
-  writeFileSync(path.join(serverDirectory, 'dist', 'doc-sections.json'), JSON.stringify({ key, sections }));
-  if (!quiet) console.log(`Prepared ${sections.length} doc sections of site/build in ${Date.now() - startedAt} ms.`);
 }
 
 /**

@@ -1,3 +1,4 @@
 export declare const defaultSiteBuild: string;
 export declare function isSiteBuildStale(): boolean;
-export declare function ensureSiteBuilt(): Promise<void>;
+/** Builds the default site when it is stale; says whether it did. */
+export declare function ensureSiteBuilt(): Promise<boolean>;

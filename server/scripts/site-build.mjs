@@ -27,12 +27,14 @@ export function isSiteBuildStale() {
   return isStale(path.join(defaultSiteBuild, '404.html'), sourceEntries);
 }
 
+/** Builds the default site when it is stale; says whether it did. */
 export async function ensureSiteBuilt() {
-  if (!isSiteBuildStale()) return;
+  if (!isSiteBuildStale()) return false;
   console.log(`Building the site into ${defaultSiteBuild} (missing or older than its sources)...`);
   await new Promise((resolve, reject) => {
     const build = spawn('npm', ['run', 'build'], { cwd: siteSources, stdio: 'inherit' });
     build.on('error', reject);
     build.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`The site build failed (exit ${code}).`))));
   });
+  return true;
 }

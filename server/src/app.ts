@@ -69,6 +69,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     // A request (headers and body) must arrive within five minutes, node's own default, which Fastify's 0 turns off:
     // a client trickling a body cannot hold sockets for ever, and four screenshots (28 MB) still fit a slow uplink.
     requestTimeout: 300_000,
+    // The site plugin waits for the build's files to be read and hashed on another thread: thousands of pages with
+    // their compressed twins take longer than Fastify's default 10 s on a busy machine.
+    pluginTimeout: 300_000,
   });
   logDestination.reportDroppedLines((count) =>
     app.log.warn({ dropped: count }, 'log lines dropped: the log output was not read for a while'),

@@ -1,36 +1,54 @@
 /**
- * Run in a worker thread by site-follower.ts: reads one build and posts it back, or why it could not; then indexes its
- * sections for search and posts the index, so the server can serve the pages while the index is being built.
+ * Run in a worker thread by site-reader.ts: reads one build and posts its files back, or why it could not; then its
+ * sections, then their search index, so the server serves the pages while the search is being made. The sections and
+ * index come from the build's prepared search when it has a valid one (prepared-search.ts); otherwise the pages are
+ * parsed and indexed here.
  */
 import * as workerThreads from 'node:worker_threads';
+import type { DocSection } from '../search/doc-page.js';
 import { transferablesOf } from '../search/inverted-index.js';
-import { latentTransferables } from '../search/latent-ranking.js';
+import { type IndexWithMeaning, latentTransferables } from '../search/latent-ranking.js';
+import { sectionsPerPart } from '../search/prepared-search.js';
+import { readPreparedSearch, type SectionParts } from '../search/prepared-search-reader.js';
 import { indexSections } from '../search/section-terms.js';
-import { fingerprintOf, readBuiltSite } from './built-site.js';
-import { cachedDocSections } from './doc-sections-cache.js';
-import {
-  type BuiltSiteReply,
-  type BuiltSiteRequest,
-  type SearchIndexReply,
-  type SiteMessage,
-  sectionsPerPart,
-} from './site-messages.js';
+import type { BuiltPage } from '../search/sections.js';
+import { type BuiltFiles, fingerprintOf, readBuiltSite } from './built-site.js';
+import type { BuiltSiteRequest, SearchIndexReply, SectionsSource, SiteMessage } from './site-messages.js';
 
 const { parentPort, workerData } = workerThreads;
 const { siteDirectory, limits, publicOrigin } = workerData as BuiltSiteRequest;
-let reply: BuiltSiteReply;
-try {
-  // The parser (cheerio) is loaded only when the sections are not known from the build: a second of a first start.
-  const site = await readBuiltSite(
-    siteDirectory,
-    limits,
-    async (pages, key) => cachedDocSections(key) ?? (await import('../search/sections.js')).docSectionsOf(pages),
-    publicOrigin,
-  );
-  reply = fingerprintOf(siteDirectory) === site.fingerprint ? { kind: 'read', site } : { kind: 'changed' };
-} catch (error) {
-  reply = { kind: 'failed', reason: (error as Error).message };
+
+type Sections = { from: SectionsSource; sectionCount: number; parts: SectionParts; index: () => IndexWithMeaning };
+
+function readFiles(): { site: BuiltFiles; pages: BuiltPage[] } | Exclude<SiteMessage, { kind: 'read' }> {
+  try {
+    const read = readBuiltSite(siteDirectory, limits, publicOrigin);
+    return fingerprintOf(siteDirectory) === read.site.fingerprint ? read : { kind: 'changed' };
+  } catch (error) {
+    return { kind: 'failed', reason: (error as Error).message };
+  }
 }
+
+async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Sections> {
+  const prepared = readPreparedSearch(siteDirectory, site.sectionsKey);
+  if (prepared.kind === 'loaded') {
+    const { sectionParts, index } = prepared;
+    return { from: { prepared: true }, sectionCount: index.documentCount, parts: sectionParts, index: () => index };
+  }
+  // The parser (cheerio) is loaded only when the build has no valid prepared search.
+  const sections: DocSection[] = (await import('../search/sections.js')).docSectionsOf(pages);
+  return {
+    from: { prepared: false, reason: prepared.reason },
+    sectionCount: sections.length,
+    parts: {
+      count: Math.ceil(sections.length / sectionsPerPart),
+      part: (at) => JSON.stringify(sections.slice(at * sectionsPerPart, (at + 1) * sectionsPerPart)),
+      close: () => {},
+    },
+    index: () => indexSections(sections),
+  };
+}
+
 /**
  * The file bytes are moved to the server's thread, not copied. Node 22 and later may hand out buffers that cannot be
  * moved (Buffer's shared pool, marked untransferable): those are copied, since moving one fails the whole message.
@@ -38,36 +56,49 @@ try {
  */
 const { isMarkedAsUntransferable } = workerThreads as { isMarkedAsUntransferable?: (value: object) => boolean };
 const untransferable = (bytes: ArrayBuffer) => isMarkedAsUntransferable?.(bytes) ?? false;
-const transfer = new Set<ArrayBuffer>();
-if (reply.kind === 'read') {
-  for (const file of reply.site.files)
+const post = (message: SiteMessage, transferList: ArrayBuffer[] = []) => parentPort?.postMessage(message, transferList);
+const asked = () => new Promise((resolve) => parentPort?.once('message', resolve));
+
+const files = readFiles();
+if ('site' in files) {
+  const { site, pages } = files;
+  const transfer = new Set<ArrayBuffer>();
+  for (const file of site.files)
     for (const bytes of Object.values(file.held)) {
       const buffer = bytes.buffer as ArrayBuffer;
       if (!untransferable(buffer)) transfer.add(buffer);
     }
-}
-const post = (message: SiteMessage, transferList: ArrayBuffer[] = []) => parentPort?.postMessage(message, transferList);
-const asked = () => new Promise((resolve) => parentPort?.once('message', resolve));
-if (reply.kind === 'read') {
-  const { sections } = reply.site;
-  post({ kind: 'read', site: { ...reply.site, sections: [] }, sectionCount: sections.length }, [...transfer]);
-  for (let start = 0; start < sections.length; start += sectionsPerPart) {
-    await asked();
-    post({ kind: 'sections', sections: sections.slice(start, start + sectionsPerPart) });
-  }
-} else post(reply);
-
-if (reply.kind === 'read') {
-  const { sections } = reply.site;
-  let indexed: SearchIndexReply;
+  post({ kind: 'read', site }, [...transfer]);
+  let sections: Sections | undefined;
   try {
-    const index = indexSections(sections);
-    indexed = { kind: 'indexed', index };
+    sections = await sectionsOf(site, pages);
+    // Pages are read again when parsed: files that moved meanwhile may have mixed two builds, which the rebuild that
+    // moved them replaces.
+    if (fingerprintOf(siteDirectory) !== site.fingerprint) {
+      sections.parts.close();
+      sections = undefined;
+      post({ kind: 'no-sections', reason: 'the build changed while its sections were read' });
+    }
   } catch (error) {
-    indexed = { kind: 'index-failed', reason: (error as Error).message };
+    post({ kind: 'no-sections', reason: (error as Error).message });
   }
-  post(
-    indexed,
-    indexed.kind === 'indexed' ? [...transferablesOf(indexed.index), ...latentTransferables(indexed.index)] : [],
-  );
-}
+  if (sections) {
+    const { from, sectionCount, parts } = sections;
+    post({ kind: 'sections-from', from, sectionCount });
+    for (let at = 0; at < parts.count; at += 1) {
+      await asked();
+      post({ kind: 'sections-part', json: parts.part(at) });
+    }
+    parts.close();
+    let indexed: SearchIndexReply;
+    try {
+      indexed = { kind: 'indexed', index: sections.index() };
+    } catch (error) {
+      indexed = { kind: 'index-failed', reason: (error as Error).message };
+    }
+    post(
+      indexed,
+      indexed.kind === 'indexed' ? [...transferablesOf(indexed.index), ...latentTransferables(indexed.index)] : [],
+    );
+  }
+} else post(files);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { preparedSearchFile } from '../search/prepared-search.js';
 import type { BuiltPage, DocSection } from '../search/sections.js';
 import { canonicalPathOf } from './canonical-paths.js';
 import { inlineScriptHashes } from './content-security-policy.js';
@@ -22,7 +23,13 @@ export type BuiltFile = {
 };
 
 /** Everything a request needs from one build, read in one pass so that none of it mixes two builds. */
-export type BuiltSite = {
+export type BuiltSite = BuiltFiles & {
+  /** The doc pages' sections, for the search engine. */
+  sections: DocSection[];
+};
+
+/** A build's files as read, before its sections are known. */
+export type BuiltFiles = {
   /** Changes whenever any file is added, removed or rewritten. */
   fingerprint: string;
   files: BuiltFile[];
@@ -30,16 +37,11 @@ export type BuiltSite = {
   scriptHashes: string[];
   /** Each page's one address ("/coding-standard/", "/cloudflare-tunnel") by its file ("/coding-standard/index.html"). */
   canonicalPaths: Array<[file: string, canonicalPath: string]>;
-  /** The doc pages' sections, for the search engine. */
-  sections: DocSection[];
   /** Of the pages' text: two builds with equal keys have equal sections. */
   sectionsKey: string;
   /** When the build finished (ms since the epoch): Docusaurus writes 404.html last. */
   builtAt: number;
 };
-
-/** Finds the doc sections of the pages: parsed, or known from before by `key`. */
-export type SectionsOf = (pages: BuiltPage[], key: string) => Promise<DocSection[]>;
 
 export type HoldLimits = {
   /** A larger encoding of a file is streamed from disk instead of held. */
@@ -76,17 +78,20 @@ function fingerprintOfListing(listing: readonly Listing[]): string {
 /** What changes when the build does, from file names, sizes and times only: cheap enough to look at often. */
 export const fingerprintOf = (siteDirectory: string) => fingerprintOfListing(listFiles(siteDirectory));
 
+/** Files of the build that are never served: the prepared search (and its half-written twin) is the server's own. */
+const notServed = new Set([preparedSearchFile, `${preparedSearchFile}.partial`]);
+
 /**
- * Reads a finished build: every file with its precompressed twins, the CSP hashes and the doc sections. Runs in a
- * worker thread (built-site-worker.ts) so that the server goes on answering meanwhile.
+ * Reads a finished build: every file with its precompressed twins, the CSP hashes, and the pages whose doc sections
+ * are parsed unless the build's prepared search has them (under `sectionsKey`). Runs in a worker thread
+ * (built-site-worker.ts) so that the server goes on answering meanwhile.
  */
-export async function readBuiltSite(
+export function readBuiltSite(
   siteDirectory: string,
   limits: HoldLimits,
-  sectionsOf: SectionsOf,
   /** Put in the Markdown pages' links (markdown-origin.ts); without it they are served as built. */
   publicOrigin?: string,
-): Promise<BuiltSite> {
+): { site: BuiltFiles; pages: BuiltPage[] } {
   const listing = listFiles(siteDirectory);
   const sizes = new Map(listing.map((file) => [file.relative, file.size]));
   const files: BuiltFile[] = [];
@@ -97,7 +102,7 @@ export async function readBuiltSite(
   let heldBytes = 0;
   const fits = (size: number) => size <= limits.maxFileBytes && heldBytes + size <= limits.maxTotalBytes;
   for (const file of listing) {
-    if (/\.(br|gz)$/.test(file.relative)) continue;
+    if (/\.(br|gz)$/.test(file.relative) || notServed.has(file.relative)) continue;
     const diskPath = path.join(siteDirectory, file.relative);
     const read = readFileSync(diskPath);
     const rewritten = publicOrigin === undefined ? undefined : withPublicOrigin(file.relative, read, publicOrigin);
@@ -141,13 +146,13 @@ export async function readBuiltSite(
   }
   const sectionsKey = pagesHash.digest('hex');
   const builtAt = listing.find((file) => file.relative === '404.html')?.modifiedAt ?? Date.now();
-  return {
+  const site = {
     fingerprint: fingerprintOfListing(listing),
     builtAt,
     files,
     scriptHashes: [...scriptHashes].sort(),
     canonicalPaths,
-    sections: await sectionsOf(pages, sectionsKey),
     sectionsKey,
   };
+  return { site, pages };
 }

@@ -1,8 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { preparedSearchFile } from '../search/prepared-search.js';
+import { prepareBuild } from './prepare-build.js';
 import { followSite, type SiteFollower } from './site-follower.js';
+import type { SectionsSource } from './site-messages.js';
 
 const page = (body: string) =>
   `<html><head><title>Runbook | Handbook</title><link rel="canonical" href="https://docs.example/runbook"></head>` +
@@ -17,21 +20,24 @@ function writeSite(directory: string, body: string) {
   writeFileSync(path.join(directory, '404.html'), '<html><body>Page Not Found</body></html>');
 }
 
-async function follow(body: string, holdFirstSearch?: Promise<unknown>) {
+async function follow(body: string, holdFirstSearch?: Promise<unknown>, beforeStart?: (directory: string) => void) {
   const parent = mkdtempSync(path.join(tmpdir(), 'site-follower-'));
   directories.push(parent);
   const directory = path.join(parent, 'build');
   writeSite(directory, body);
+  beforeStart?.(directory);
   const kept: string[] = [];
+  const sources: SectionsSource[] = [];
   const follower = await followSite(directory, {
     strictTransport: false,
     quietMs: 50,
     onKeptPrevious: (reason) => kept.push(reason),
+    onSectionsSource: (source) => sources.push(source),
     holdFirstSearch,
   });
   followers.push(follower);
   if (!holdFirstSearch) await follower.searchReady();
-  return { directory, follower, kept };
+  return { directory, follower, kept, sources };
 }
 
 const restart = '<h2 id="restart">Restart</h2><p>Restart the worker with the deploy job.</p>';
@@ -148,6 +154,51 @@ describe('followSite', () => {
     await settled;
     expect(seen.every(({ newFile, newSearch }) => newFile === newSearch)).toBe(true);
     expect(seen.some(({ newSearch }) => !newSearch)).toBe(true);
+    expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
+  });
+
+  it("reads the search from the build's prepared file, which it never serves", async () => {
+    const { follower, sources } = await follow(restart, undefined, (directory) => prepareBuild(directory));
+    expect(sources).toEqual([{ prepared: true }]);
+    expect(follower.current().search.search('restart worker')[0]?.url).toBe('/runbook#restart');
+    expect(follower.current().files.has(`/${preparedSearchFile}`)).toBe(false);
+  });
+
+  it.each([
+    ['missing', () => {}, /no prepared-search.bin/],
+    [
+      'stale (a page edited after it was prepared)',
+      (directory: string) => {
+        writeFileSync(path.join(directory, 'runbook', 'index.html'), page(restart));
+        prepareBuild(directory);
+        writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
+      },
+      /other pages/,
+    ],
+    [
+      'corrupt',
+      (directory: string) => {
+        prepareBuild(directory);
+        const file = path.join(directory, preparedSearchFile);
+        writeFileSync(file, readFileSync(file).subarray(0, 200));
+      },
+      /cut short|digest|header/,
+    ],
+  ])('parses and indexes the pages when the prepared search is %s', async (_case, prepare, reason) => {
+    const { follower, sources } = await follow(zanzibar, undefined, prepare);
+    expect(sources).toEqual([{ prepared: false, reason: expect.stringMatching(reason) }]);
+    expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
+  });
+
+  it('takes the prepared search of a rebuild written after its pages', async () => {
+    const { directory, follower, sources } = await follow(restart, undefined, (directory) => prepareBuild(directory));
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
+    await changeSeen();
+    await follower.settled();
+    prepareBuild(directory);
+    await changeSeen();
+    await follower.settled();
+    expect(sources.at(-1)).toEqual({ prepared: true });
     expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
   });
 

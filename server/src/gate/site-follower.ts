@@ -5,9 +5,9 @@ import { buildSearchEngineInBackground, type SearchEngine, searchEngineFromIndex
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { searchBeingBuilt } from '../search/search-being-built.js';
 import { shareRepeatedStrings } from '../search/shared-strings.js';
-import { startWorker } from '../search/worker-source.js';
-import type { BuiltSite, HoldLimits } from './built-site.js';
-import { type BuiltSiteReply, type BuiltSiteRequest, moreSections, type SiteMessage } from './site-messages.js';
+import type { HoldLimits } from './built-site.js';
+import type { SectionsSource } from './site-messages.js';
+import { readInWorker } from './site-reader.js';
 import { type SiteSnapshot, siteSnapshot } from './site-snapshot.js';
 
 export type SiteFollower = {
@@ -29,60 +29,14 @@ export type SiteFollowerOptions = {
   limits?: HoldLimits;
   onSwapped?: (snapshot: SiteSnapshot) => void;
   onKeptPrevious: (reason: string) => void;
+  /** Where a build's search came from, once its files are read: the build's prepared search, or its pages parsed. */
+  onSectionsSource?: (source: SectionsSource) => void;
   /** The first index is swapped in only once this settles: tests of what answers while it is built. */
   holdFirstSearch?: Promise<unknown> | undefined;
 };
 
 /** The whole of a docs site's text fits; images or downloads past these are streamed from disk. */
 const defaultHoldLimits: HoldLimits = { maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 128 * 1024 * 1024 };
-
-/** A build as the worker reads it: its files and sections first, then the search index of its sections. */
-type Reading = { site: Promise<BuiltSiteReply>; index: Promise<IndexWithMeaning | string> };
-
-/**
- * Reads a build in a worker thread: the HTML parsing, hashing and indexing never hold up a request, and their memory
- * goes with the thread.
- */
-function readInWorker(request: BuiltSiteRequest): Reading {
-  let site: (reply: BuiltSiteReply) => void = () => undefined;
-  let index: (reply: IndexWithMeaning | string) => void = () => undefined;
-  const reading: Reading = {
-    site: new Promise((resolve) => (site = resolve)),
-    index: new Promise((resolve) => (index = resolve)),
-  };
-  // The worker may stop or fail after its first message: later settlements of a promise are ignored.
-  const failed = (reason: string) => {
-    site({ kind: 'failed', reason });
-    index(reason);
-  };
-  const worker = startWorker(new URL('./built-site-worker.js', import.meta.url), request, 1024);
-  let read: { site: BuiltSite; sectionCount: number } | undefined;
-  const sections: DocSection[] = [];
-  /** The next part of the sections, asked for on a later turn of the event loop than the last one's arrival. */
-  const askForSections = () => setImmediate(() => worker.postMessage(moreSections));
-  const haveSections = () => {
-    if (!read || sections.length < read.sectionCount) return false;
-    site({ kind: 'read', site: { ...read.site, sections } });
-    return true;
-  };
-  worker.on('message', (message: SiteMessage) => {
-    if (message.kind === 'indexed') index(message.index);
-    else if (message.kind === 'index-failed') index(message.reason);
-    else if (message.kind === 'read') {
-      read = message;
-      if (!haveSections()) askForSections();
-    } else if (message.kind === 'sections') {
-      sections.push(...message.sections);
-      if (!haveSections()) askForSections();
-    } else {
-      site(message);
-      index('the build was not read');
-    }
-  });
-  worker.once('error', (error) => failed(error.message));
-  worker.once('exit', (code) => failed(`the build reader stopped (exit code ${code})`));
-  return reading;
-}
 
 /** The search over a build's sections once its index is read; a failed index is built again on its own. */
 async function searchOf(
@@ -104,12 +58,18 @@ async function load(
     limits: options.limits ?? defaultHoldLimits,
     publicOrigin: options.publicOrigin,
   });
-  const reply = await reading.site;
-  if (reply.kind === 'changed') return 'the build changed while it was read';
-  if (reply.kind === 'failed') return reply.reason;
+  const files = await reading.files;
+  if (files.kind === 'changed') return 'the build changed while it was read';
+  if (files.kind === 'failed') return files.reason;
+  const read = await reading.sections;
+  if (read.kind === 'no-sections') return read.reason;
+  options.onSectionsSource?.(read.from);
   try {
-    const search = await searchOf(reply.site.sections, reading.index);
-    return siteSnapshot(reply.site, search, { strictTransport: options.strictTransport, previous });
+    const search = await searchOf(read.sections, reading.index);
+    return siteSnapshot({ ...files.site, sections: read.sections }, search, {
+      strictTransport: options.strictTransport,
+      previous,
+    });
   } catch (error) {
     return (error as Error).message;
   }
@@ -127,16 +87,18 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
     limits: options.limits ?? defaultHoldLimits,
     publicOrigin: options.publicOrigin,
   });
-  const firstReply = await firstReading.site;
+  const firstFiles = await firstReading.files;
   const cannotServe = (reason: string) =>
     new Error(`${siteDirectory} cannot be served: ${reason}. Build the site first (npm run build).`);
-  if (firstReply.kind === 'changed') throw cannotServe('the build changed while it was read');
-  if (firstReply.kind === 'failed') throw cannotServe(firstReply.reason);
-  // The pages are served at once; search answers once the first index is in (503 with Retry-After until then).
-  const { sections } = firstReply.site;
+  if (firstFiles.kind === 'changed') throw cannotServe('the build changed while it was read');
+  if (firstFiles.kind === 'failed') throw cannotServe(firstFiles.reason);
+  // The pages are served at once; their sections follow, and search answers once the first index is in (503 with
+  // Retry-After until then).
   let first: SiteSnapshot;
   try {
-    first = siteSnapshot(firstReply.site, searchBeingBuilt(sections), { strictTransport: options.strictTransport });
+    first = siteSnapshot({ ...firstFiles.site, sections: [] }, searchBeingBuilt([]), {
+      strictTransport: options.strictTransport,
+    });
   } catch (error) {
     throw cannotServe((error as Error).message);
   }
@@ -144,7 +106,10 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
   let closed = false;
   const firstSearch = (async () => {
     await options.holdFirstSearch;
-    const search = await searchOf(sections, firstReading.index);
+    const read = await firstReading.sections;
+    if (read.kind === 'no-sections') throw new Error(read.reason);
+    options.onSectionsSource?.(read.from);
+    const search = await searchOf(read.sections, firstReading.index);
     // A rebuild swapped in meanwhile came with its own index.
     if (!closed && snapshot === first) snapshot = { ...first, search };
   })().catch((error: unknown) =>

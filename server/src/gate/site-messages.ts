@@ -1,25 +1,32 @@
 /** What site-follower.ts and its build reader (built-site-worker.ts, a worker thread) say to each other. */
 import type { DocSection } from '../search/doc-page.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
-import type { BuiltSite, HoldLimits } from './built-site.js';
+import type { BuiltFiles, HoldLimits } from './built-site.js';
 
 export type BuiltSiteRequest = { siteDirectory: string; limits: HoldLimits; publicOrigin: string | undefined };
-/** `changed` when files moved while they were read: a build still being written, to be read again once quiet. */
-export type BuiltSiteReply =
-  | { kind: 'read'; site: BuiltSite }
-  | { kind: 'changed' }
-  | { kind: 'failed'; reason: string };
-/** The second message, after a `read`: the search index of its sections, or why there is none. */
+/**
+ * The first message: the build's files, served at once. `changed` when files moved while they were read: a build
+ * still being written, to be read again once quiet.
+ */
+export type FilesReply = { kind: 'read'; site: BuiltFiles } | { kind: 'changed' } | { kind: 'failed'; reason: string };
+/** Where a build's sections and index came from: its prepared search, or its pages parsed (and why). */
+export type SectionsSource = { prepared: true } | { prepared: false; reason: string };
+/** The sections of a build as the server's thread has them in the end, or why it has none. */
+export type SectionsReply =
+  | { kind: 'sections'; sections: DocSection[]; from: SectionsSource }
+  | { kind: 'no-sections'; reason: string };
+/** The last message: the search index of its sections, or why there is none. */
 export type SearchIndexReply = { kind: 'indexed'; index: IndexWithMeaning } | { kind: 'index-failed'; reason: string };
 /**
- * A `read` reply crosses as its files and `sectionCount`, its sections following in parts of `sectionsPerPart`, each
- * sent once the server's thread asks for it with `moreSections`: a structured clone of a large handbook's sections
- * would hold up that thread for a second or more, a part for a few milliseconds.
+ * After the files, `sections-from` says where the sections come from and how many there are; they follow as JSON text
+ * in parts (the prepared search's own, see prepared-search.ts), each sent once the server's thread asks for it with
+ * `moreSections`: parsing a large handbook's sections at once would hold up that thread for seconds, a part for a few
+ * milliseconds.
  */
 export type SiteMessage =
-  | Exclude<BuiltSiteReply, { kind: 'read' }>
-  | { kind: 'read'; site: BuiltSite; sectionCount: number }
-  | { kind: 'sections'; sections: DocSection[] }
+  | FilesReply
+  | { kind: 'sections-from'; from: SectionsSource; sectionCount: number }
+  | { kind: 'sections-part'; json: string }
+  | { kind: 'no-sections'; reason: string }
   | SearchIndexReply;
 export const moreSections = 'more-sections';
-export const sectionsPerPart = 1000;

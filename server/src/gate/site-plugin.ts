@@ -19,6 +19,10 @@ export function startReadingSite(app: FastifyInstance, holdFirstSearch?: Promise
     publicOrigin: app.config.publicUrl.origin,
     onSwapped: (snapshot) => app.log.info({ fingerprint: snapshot.fingerprint }, 'serving a new site build'),
     onKeptPrevious: (reason) => app.log.warn({ reason }, 'keeping the previous site build'),
+    onSectionsSource: (source) =>
+      source.prepared
+        ? app.log.info('reading the search of the site build from its prepared file')
+        : app.log.info({ reason: source.reason }, 'indexing the pages of the site build (no usable prepared search)'),
     holdFirstSearch,
   });
   // It may fail while the store is still opening, before the plugin awaits it: that is no unhandled rejection.

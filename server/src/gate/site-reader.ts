@@ -1,0 +1,67 @@
+import type { DocSection } from '../search/doc-page.js';
+import type { IndexWithMeaning } from '../search/latent-ranking.js';
+import { startWorker } from '../search/worker-source.js';
+import {
+  type BuiltSiteRequest,
+  type FilesReply,
+  moreSections,
+  type SectionsReply,
+  type SectionsSource,
+  type SiteMessage,
+} from './site-messages.js';
+
+/** A build as the worker reads it: its files first, then its sections, then their search index. */
+export type Reading = {
+  files: Promise<FilesReply>;
+  sections: Promise<SectionsReply>;
+  index: Promise<IndexWithMeaning | string>;
+};
+
+/**
+ * Reads a build in a worker thread (built-site-worker.ts): the reading, hashing, parsing and indexing never hold up a
+ * request, and their memory goes with the thread. The files are served as soon as they are in.
+ */
+export function readInWorker(request: BuiltSiteRequest): Reading {
+  let files: (reply: FilesReply) => void = () => undefined;
+  let sectionsRead: (reply: SectionsReply) => void = () => undefined;
+  let index: (reply: IndexWithMeaning | string) => void = () => undefined;
+  const reading: Reading = {
+    files: new Promise((resolve) => (files = resolve)),
+    sections: new Promise((resolve) => (sectionsRead = resolve)),
+    index: new Promise((resolve) => (index = resolve)),
+  };
+  // The worker may stop or fail after its first messages: later settlements of a promise are ignored.
+  const failed = (reason: string) => {
+    files({ kind: 'failed', reason });
+    sectionsRead({ kind: 'no-sections', reason });
+    index(reason);
+  };
+  const worker = startWorker(new URL('./built-site-worker.js', import.meta.url), request, 1024);
+  let expected: { from: SectionsSource; sectionCount: number } | undefined;
+  const sections: DocSection[] = [];
+  /** The next part of the sections, asked for on a later turn of the event loop than the last one's arrival. */
+  const askForSections = () => setImmediate(() => worker.postMessage(moreSections));
+  const haveSections = () => {
+    if (!expected || sections.length < expected.sectionCount) return false;
+    sectionsRead({ kind: 'sections', sections, from: expected.from });
+    return true;
+  };
+  worker.on('message', (message: SiteMessage) => {
+    if (message.kind === 'indexed') index(message.index);
+    else if (message.kind === 'index-failed') index(message.reason);
+    else if (message.kind === 'sections-from') {
+      expected = message;
+      if (!haveSections()) askForSections();
+    } else if (message.kind === 'sections-part') {
+      for (const section of JSON.parse(message.json) as DocSection[]) sections.push(section);
+      if (!haveSections()) askForSections();
+    } else if (message.kind === 'no-sections') failed(message.reason);
+    else {
+      files(message);
+      if (message.kind !== 'read') failed('the build was not read');
+    }
+  });
+  worker.once('error', (error) => failed(error.message));
+  worker.once('exit', (code) => failed(`the build reader stopped (exit code ${code})`));
+  return reading;
+}

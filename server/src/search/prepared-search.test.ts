@@ -1,0 +1,105 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { builtSiteDirectory, readRecordedRanking, topSections } from '../../test-support/recorded-ranking.js';
+import type { DocSection } from './doc-page.js';
+import { searchEngineFromIndex } from './engine.js';
+import { encodePreparedSearch, preparedSearchFile, writePreparedSearch } from './prepared-search.js';
+import { readPreparedSearch } from './prepared-search-reader.js';
+import { indexSections } from './section-terms.js';
+import { readDocSections } from './sections.js';
+
+const sections = readDocSections(builtSiteDirectory);
+const index = indexSections(sections);
+const key = 'pages-key';
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function preparedBuild(bytes = encodePreparedSearch(key, sections, index)) {
+  const directory = mkdtempSync(path.join(tmpdir(), 'prepared-search-'));
+  directories.push(directory);
+  writeFileSync(path.join(directory, preparedSearchFile), bytes);
+  return directory;
+}
+
+const loaded = (directory: string) => {
+  const read = readPreparedSearch(directory, key);
+  if (read.kind !== 'loaded') throw new Error(`not loaded: ${read.reason}`);
+  const { sectionParts } = read;
+  const parts = Array.from(
+    { length: sectionParts.count },
+    (_, at) => JSON.parse(sectionParts.part(at)) as DocSection[],
+  );
+  sectionParts.close();
+  return { sections: parts.flat(), index: read.index };
+};
+
+describe('a prepared search', () => {
+  it('givesBackTheSectionsAndAnIndexThatRankTheRecordedQuestionsAsBefore', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'prepared-search-'));
+    directories.push(directory);
+    writePreparedSearch(directory, key, sections, index);
+    const read = loaded(directory);
+    expect(read.sections).toEqual(sections);
+    expect(read.index.terms).toEqual(index.terms);
+    expect(read.index.documents).toEqual(index.documents);
+    expect(read.index.latent?.sectionVectors).toEqual(index.latent?.sectionVectors);
+    const engine = await searchEngineFromIndex(read.sections, read.index);
+    for (const { terms, copilotTop, searchBoxTop } of readRecordedRanking()) {
+      expect(topSections(engine, terms, false)).toEqual(copilotTop);
+      expect(topSections(engine, terms, true)).toEqual(searchBoxTop);
+    }
+  });
+
+  it('isMissingWhenTheBuildHasNone', () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'prepared-search-'));
+    directories.push(directory);
+    expect(readPreparedSearch(directory, key).kind).toBe('missing');
+  });
+
+  it('isStaleForOtherPages', () => {
+    expect(readPreparedSearch(preparedBuild(), 'another-key')).toEqual({
+      kind: 'stale',
+      reason: 'made for other pages',
+    });
+  });
+
+  it.each([
+    ['format', 2, /format 2/],
+    ['code', 'an older parser', /another version of the server/],
+  ])('isStaleWhenMadeIn another %s', (field, value, reason) => {
+    const bytes = encodePreparedSearch(key, sections, index);
+    const headerEnd = 12 + bytes.readUInt32LE(8);
+    const header = { ...JSON.parse(bytes.toString('utf8', 12, headerEnd)), [field]: value };
+    const headerBytes = Buffer.from(JSON.stringify(header));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(headerBytes.length);
+    const read = readPreparedSearch(
+      preparedBuild(Buffer.concat([bytes.subarray(0, 8), length, headerBytes, bytes.subarray(headerEnd)])),
+      key,
+    );
+    expect(read).toEqual({ kind: 'stale', reason: expect.stringMatching(reason) });
+  });
+
+  it.each([
+    ['one byte of its body changed', (bytes: Buffer) => bytes.with(bytes.length - 100, (bytes.at(-100) ?? 0) ^ 0xff)],
+    ['cut short', (bytes: Buffer) => bytes.subarray(0, bytes.length / 2)],
+    ['cut inside its header', (bytes: Buffer) => bytes.subarray(0, 20)],
+    ['another file', () => Buffer.from('<html>not a prepared search</html>')],
+    ['empty', () => Buffer.alloc(0)],
+  ])('isCorruptWhen %s', (_case, damage) => {
+    const damaged = Buffer.from(damage(encodePreparedSearch(key, sections, index)));
+    expect(readPreparedSearch(preparedBuild(damaged), key).kind).toBe('corrupt');
+  });
+
+  it('isWrittenWhole: never found half-written under its own name', () => {
+    const directory = preparedBuild();
+    writePreparedSearch(directory, key, sections.slice(0, 10), indexSections(sections.slice(0, 10)));
+    expect(loaded(directory).sections).toHaveLength(10);
+    expect(readFileSync(path.join(directory, preparedSearchFile)).subarray(0, 8).toString()).toBe('ACMESRCH');
+  });
+});
