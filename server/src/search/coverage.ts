@@ -2,6 +2,7 @@ import type { AnswerConfidence } from '@acme/contract';
 import type { SearchEngine, SearchHit } from './engine.js';
 import { withPolarityOf } from './polarity.js';
 import { coverageShare, type QueryTerm } from './query.js';
+import { rerank, rerankCandidates } from './rerank.js';
 
 /** Why a question was judged answered, close or not covered. */
 export type CoverageEvidence = {
@@ -71,8 +72,9 @@ const rank: Record<AnswerConfidence, number> = { none: 0, closest: 1, answered: 
 export type Retrieval = { question: string; hits: SearchHit[]; terms: QueryTerm[]; coverage: CoverageEvidence };
 
 /**
- * Searches the docs for a question and judges whether they answer it. `alsoJudgeBy` is a part of the question that
- * may be judged on its own (what the reader typed, apart from the text of a screenshot): either judgement suffices.
+ * Searches the docs for a question, puts the engine's best sections in the Copilot's learned order (rerank.ts) and
+ * judges whether they answer it. `alsoJudgeBy` is a part of the question that may be judged on its own (what the
+ * reader typed, apart from the text of a screenshot): either judgement suffices.
  */
 export function retrieve(
   engine: SearchEngine,
@@ -80,12 +82,17 @@ export function retrieve(
   options: { limit?: number; currentPage?: string | undefined; alsoJudgeBy?: string | undefined } = {},
 ): Retrieval {
   const terms = engine.queryTerms(question);
-  const hits = withPolarityOf(
-    question,
-    engine.search(terms, { limit: options.limit ?? 8, currentPage: options.currentPage }),
-  );
-  const whole = judgeCoverage(terms, hits, engine.meaningWeight);
+  const limit = options.limit ?? 8;
+  const candidates = engine.search(terms, {
+    limit: Math.max(limit, rerankCandidates),
+    currentPage: options.currentPage,
+  });
+  const hits = withPolarityOf(question, rerank(terms, candidates, engine.meaningWeight).slice(0, limit));
+  // The rule is judged on the engine's own order, the one its thresholds were chosen on; the learned order is fitted
+  // on answerable questions alone and says nothing of whether the handbook answers one.
+  const evidence = withPolarityOf(question, candidates.slice(0, limit));
+  const whole = judgeCoverage(terms, evidence, engine.meaningWeight);
   if (whole.covered || options.alsoJudgeBy === undefined) return { question, hits, terms, coverage: whole };
-  const typed = judgeCoverage(engine.queryTerms(options.alsoJudgeBy), hits, engine.meaningWeight);
+  const typed = judgeCoverage(engine.queryTerms(options.alsoJudgeBy), evidence, engine.meaningWeight);
   return { question, hits, terms, coverage: rank[typed.confidence] > rank[whole.confidence] ? typed : whole };
 }

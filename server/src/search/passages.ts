@@ -218,6 +218,22 @@ export function answerPassages(
     .join('\n\n');
 }
 
+/**
+ * The largest share of the `asked` terms' weight that one sentence, item, row or code block of the section holds: a
+ * section that shares the question's words only scattered over unrelated sentences is less often its answer.
+ */
+export function bestUnitShare(section: Pick<DocSection, 'blocks'>, asked: ReadonlyMap<string, number>): number {
+  const total = [...asked.values()].reduce((sum, weight) => sum + weight, 0);
+  if (total <= 0) return 0;
+  let share = 0;
+  for (const unit of unitsOf(section)) {
+    let held = 0;
+    for (const [term, weight] of asked) if (unit.terms.has(term)) held += weight;
+    share = Math.max(share, held / total);
+  }
+  return share;
+}
+
 /** The sentence of a section that best matches the question, for a search result's snippet. */
 export function bestSentence(
   section: Pick<DocSection, 'blocks'>,

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { builtSiteDirectory } from '../../test-support/recorded-ranking.js';
+import { rerankCandidatesOf, rerankWeightsOf } from '../../test-support/rerank-fit.js';
+import { retrieve } from './coverage.js';
+import { createSearchEngine } from './engine.js';
+import { rerank, rerankCandidates, rerankFeatureNames, rerankWeights } from './rerank.js';
+import { readDocSections } from './sections.js';
+
+const engine = createSearchEngine(readDocSections(builtSiteDirectory));
+
+describe("the Copilot's learned order of the best sections", () => {
+  it('uses the weights the fit on the tuning questions gives today (fit again when this fails)', () => {
+    const candidates = rerankCandidatesOf(engine);
+    const questions = new Set(candidates.map((candidate) => candidate.question)).size;
+    const refitted = rerankWeightsOf(candidates, questions, rerankWeights.fitted);
+    expect(refitted.features).toEqual([...rerankFeatureNames]);
+    expect(refitted.penalty).toBe(rerankWeights.penalty);
+    const pairs = [
+      [refitted.weights, rerankWeights.weights],
+      [refitted.mean, rerankWeights.mean],
+      [refitted.scale, rerankWeights.scale],
+      [refitted.missing, rerankWeights.missing],
+      [[refitted.intercept], [rerankWeights.intercept]],
+    ] as const;
+    for (const [actual, expected] of pairs) {
+      expect(actual).toHaveLength(expected.length);
+      actual.forEach((value, index) => {
+        expect(value).toBeCloseTo(expected[index] ?? Number.NaN, 9);
+      });
+    }
+  }, 120_000);
+
+  it('is the order the Copilot retrieves in, cut to the limit asked for', () => {
+    const question = 'how long until a Firestore TTL policy deletes expired documents?';
+    const terms = engine.queryTerms(question);
+    const candidates = engine.search(terms, { limit: rerankCandidates });
+    const expected = rerank(terms, candidates, engine.meaningWeight)
+      .slice(0, 5)
+      .map((hit) => hit.url);
+    expect(retrieve(engine, question, { limit: 5 }).hits.map((hit) => hit.url)).toEqual(expected);
+  });
+
+  it('keeps first a section the question names by its heading, word for word', () => {
+    const named = engine.sections.find((section) => section.heading === 'With gcloud');
+    expect(named).toBeDefined();
+    const terms = engine.queryTerms('with gcloud');
+    const candidates = engine.search(terms, { limit: rerankCandidates });
+    expect(candidates[0]?.heading).toBe('With gcloud');
+    expect(rerank(terms, candidates, engine.meaningWeight)[0]?.heading).toBe('With gcloud');
+  });
+
+  it('orders no candidate twice and loses none', () => {
+    const terms = engine.queryTerms('who approves a production deploy on a friday?');
+    const candidates = engine.search(terms, { limit: rerankCandidates });
+    const reordered = rerank(terms, candidates, engine.meaningWeight);
+    expect(new Set(reordered.map((hit) => hit.url))).toEqual(new Set(candidates.map((hit) => hit.url)));
+    expect(reordered).toHaveLength(candidates.length);
+  });
+});

@@ -1,0 +1,104 @@
+import { analyze } from './analyze.js';
+import type { SearchHit } from './engine.js';
+import { bestUnitShare } from './passages.js';
+import type { QueryTerm } from './query.js';
+import { fittedRerank } from './rerank-weights.js';
+import { searchNameOf } from './section-lookups.js';
+
+/**
+ * The Copilot's order of the engine's best sections, learned from the tuning questions: a logistic regression over
+ * what each candidate shows (its score against the best one's, its place, the share of the question it holds, its
+ * cosine in the latent space, the share in its title and headings, the share its best single unit holds, whether it
+ * is a page's intro, whether it has text of its own) scores how likely it answers the question. Fitted by
+ * server/test-support/rerank-fit.ts, which writes rerank-weights.ts. The search box keeps the engine's order.
+ */
+export type RerankWeights = {
+  fitted: string;
+  features: string[];
+  missing: number[];
+  mean: number[];
+  scale: number[];
+  weights: number[];
+  intercept: number;
+  penalty: number;
+};
+
+export const rerankWeights: RerankWeights = fittedRerank;
+
+export const rerankFeatureNames = [
+  'score',
+  'place',
+  'coverage',
+  'nearness',
+  'heading',
+  'unit',
+  'intro',
+  'ownText',
+] as const;
+
+/** How many of the engine's best sections are looked at again. */
+export const rerankCandidates = 20;
+
+/** Each candidate's features, in the order of `rerankFeatureNames`; undefined where one cannot be had. */
+export function rerankFeatures(
+  terms: readonly QueryTerm[],
+  hits: readonly SearchHit[],
+  weightOf: (term: QueryTerm) => number,
+): Array<Array<number | undefined>> {
+  const asked = terms.filter((term) => !term.expansion && !term.optional);
+  const weights = new Map(asked.map((term) => [term.term, weightOf(term)]));
+  const total = asked.reduce((sum, term) => sum + weightOf(term), 0);
+  const top = hits[0]?.score ?? 0;
+  return hits.map((hit, place) => {
+    const named = new Set(analyze([hit.pageTitle, hit.parentHeading, hit.heading].join(' ')));
+    const heading = asked.filter((term) => named.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);
+    return [
+      top > 0 ? hit.score / top : 0,
+      Math.log1p(place),
+      hit.coverage,
+      hit.nearness,
+      total > 0 ? heading / total : 0,
+      bestUnitShare(hit, weights),
+      hit.level === 1 ? 1 : 0,
+      hit.blocks.length > 0 ? 1 : 0,
+    ];
+  });
+}
+
+const likelihoodOf = (features: ReadonlyArray<number | undefined>, weights: RerankWeights) => {
+  let sum = weights.intercept;
+  features.forEach((value, index) => {
+    const present = value ?? weights.missing[index] ?? 0;
+    sum += ((weights.weights[index] ?? 0) * (present - (weights.mean[index] ?? 0))) / (weights.scale[index] ?? 1);
+  });
+  return sum;
+};
+
+/**
+ * The hits in the learned order. A section the question names by its page title or heading, word for word, stays
+ * first, as the engine put it: typed or asked as "how do I <heading>", that section is what the reader wants.
+ */
+export function rerank(
+  terms: readonly QueryTerm[],
+  hits: readonly SearchHit[],
+  weightOf: (term: QueryTerm) => number,
+  weights: RerankWeights = rerankWeights,
+): SearchHit[] {
+  // As the engine names sections (section-lookups.ts): the question's own terms, sorted, against each name's.
+  const name = [...new Set(terms.filter((term) => !term.expansion).map((term) => term.term))].sort().join(' ');
+  const isNamed = (hit: SearchHit) =>
+    name !== '' &&
+    ((hit.level === 1 && searchNameOf(hit.pageTitle) === name) ||
+      (hit.heading !== undefined && searchNameOf(hit.heading) === name));
+  const features = rerankFeatures(terms, hits, weightOf);
+  const scored = hits.map((hit, place) => ({
+    hit,
+    place,
+    named: isNamed(hit),
+    score: likelihoodOf(features[place] ?? [], weights),
+  }));
+  scored.sort((first, second) =>
+    first.named !== second.named ? (first.named ? -1 : 1) : second.score - first.score || first.place - second.place,
+  );
+  return scored.map((entry) => entry.hit);
+}
