@@ -102,7 +102,9 @@ describe('a site rebuilt while the server runs', { timeout: 60_000 }, () => {
     const after = readFileSync(page, 'utf8').replace('</body>', `${marker}</body>`);
     writeFileSync(page, after);
     cpSync(path.join(siteBuildDirectory, '404.html'), path.join(copy, '404.html'));
-    await expect.poll(async () => (await (await get('/koajs/')).text()).includes(marker), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(async () => (await (await get('/koajs/')).text()).includes(marker), { timeout: 20_000 })
+      .toBe(true);
     loading = false;
     await Promise.all(readers);
 
