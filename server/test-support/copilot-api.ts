@@ -156,14 +156,18 @@ export async function startCopilotApi(
   return { app, baseUrl, call, newThread, turn, stored, close: () => app.close() };
 }
 
-/** The chunks of a UI message stream, read with the AI SDK's own parser. */
-export async function readChunks(response: Response): Promise<UIMessageChunk[]> {
+/** The chunks of a UI message stream, read with the AI SDK's own parser; `onChunk` sees each as it arrives. */
+export async function readChunks(
+  response: Response,
+  onChunk?: (chunk: UIMessageChunk) => void,
+): Promise<UIMessageChunk[]> {
   if (!response.body) throw new Error('The response has no body');
   const chunks: UIMessageChunk[] = [];
   const parsed = parseJsonEventStream({ stream: response.body, schema: uiMessageChunkSchema });
   for await (const result of parsed) {
     if (!result.success) throw result.error;
     chunks.push(result.value as UIMessageChunk);
+    onChunk?.(result.value as UIMessageChunk);
   }
   return chunks;
 }

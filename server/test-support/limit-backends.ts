@@ -1,8 +1,11 @@
+import { sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Limits, openLimits } from '../src/limits/limits.js';
 import { postgresLimitStore } from '../src/limits/postgres-store.js';
 import type { Counted, SharedLimitStore } from '../src/limits/shared-store.js';
 import { openStore, type Store } from '../src/store/database.js';
+import { rateLimitWindows, runningQuestionSlots } from '../src/store/schema.js';
 import { createPostgresTestDatabase, type TestDatabase } from './test-databases.js';
 
 /**
@@ -17,6 +20,8 @@ export type LimitBackend = {
   instance(options: { log: FastifyBaseLogger; slotLifetimeMs?: number; timeoutMs?: number }): Promise<Limits>;
   /** The store itself, as an instance uses it: e.g. to take a slot that nobody refreshes (its instance died). */
   rawStore(): Promise<SharedLimitStore>;
+  /** As if `ms` had passed on the database's clock, which the limits go by: every window and slot ends that much sooner. */
+  elapse(ms: number): Promise<void>;
   /** Closes every instance and drops the database. */
   tearDown(): Promise<void>;
 };
@@ -42,6 +47,12 @@ export function postgresBackend(): LimitBackend {
       return opened;
     },
     rawStore: async () => postgresLimitStore((await connect()).db),
+    async elapse(ms) {
+      const { db } = stores[0] ?? (await connect());
+      const earlier = (column: AnyPgColumn) => sql`${column} - ${ms}::integer * interval '1 millisecond'`;
+      await db.update(rateLimitWindows).set({ endsAt: earlier(rateLimitWindows.endsAt) });
+      await db.update(runningQuestionSlots).set({ expiresAt: earlier(runningQuestionSlots.expiresAt) });
+    },
     async tearDown() {
       for (const instance of limits) await instance.close();
       for (const store of stores) await store.close();

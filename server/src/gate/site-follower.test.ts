@@ -42,6 +42,7 @@ async function follow(body: string, holdFirstSearch?: Promise<unknown>, beforeSt
 
 const restart = '<h2 id="restart">Restart</h2><p>Restart the worker with the deploy job.</p>';
 const zanzibar = '<h2 id="zanzibar">Zanzibar keys</h2><p>Rotate the zanzibar keys every quarter.</p>';
+// The OS file watcher reports a write in its own time (another thread); only a real wait lets it.
 const changeSeen = () => new Promise((resolve) => setTimeout(resolve, 200));
 
 afterEach(() => {

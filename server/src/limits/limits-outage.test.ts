@@ -57,12 +57,16 @@ describe('limits on a PostgreSQL database that fails or stalls', () => {
     const locked = new Promise<void>((resolve) => {
       unlock = resolve;
     });
+    let lockTaken = () => {};
+    const taken = new Promise<void>((resolve) => {
+      lockTaken = resolve;
+    });
     const holding = admin.begin(async (transaction) => {
       await transaction`lock table rate_limit_windows, running_question_slots in access exclusive mode`;
+      lockTaken();
       await locked;
     });
-    // The lock is taken once a query waits on it.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await taken;
     const started = performance.now();
     expect((await count(key)).current).toBe(2);
     const slot = await limits.readerSlots?.take(reader, 1);

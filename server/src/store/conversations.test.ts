@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectApiError } from '../../test-support/api-errors.js';
 import { answer, question } from '../../test-support/messages.js';
@@ -18,8 +19,8 @@ import { feedback, messages, threads } from './schema.js';
 const ada = 'ada@acme.example';
 const eve = 'eve@acme.example';
 
-/** PGlite's clock counts whole milliseconds; orderings by time need the clock to have moved on. */
-const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
+/** Times set explicitly, seconds apart: two statements in a row may read the same database clock. */
+const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
 
 for (const backend of testBackends) {
   describe.skipIf(backend.skipped)(`threads on ${backend.name}`, () => {
@@ -50,12 +51,16 @@ for (const backend of testBackends) {
     });
 
     it('lists threads most recently active first, filtered by status', async () => {
-      const older = await createThread(store.db, { reader: ada, title: 'Older' });
-      await nextMillisecond();
-      const newer = await createThread(store.db, { reader: ada, title: 'Newer' });
-      await archiveThread(store.db, { reader: ada, threadId: newer.id });
-      await nextMillisecond();
-      const archivedNewer = { ...newer, status: 'archived' };
+      const datedThread = async (title: string, at: Date) => {
+        const { id } = await createThread(store.db, { reader: ada, title });
+        await store.db.update(threads).set({ createdAt: at, updatedAt: at }).where(eq(threads.id, id));
+        const dated = await getThreadWithMessages(store.db, { reader: ada, threadId: id });
+        if (!dated) throw new Error(`thread ${id} not found`);
+        return dated.thread;
+      };
+      const older = await datedThread('Older', secondsAgo(120));
+      const newer = await datedThread('Newer', secondsAgo(60));
+      const archivedNewer = await archiveThread(store.db, { reader: ada, threadId: newer.id });
 
       expect(await listThreads(store.db, { reader: ada })).toEqual([archivedNewer, older]);
       expect(await listThreads(store.db, { reader: ada, status: 'regular' })).toEqual([older]);

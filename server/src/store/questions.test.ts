@@ -10,7 +10,7 @@ import {
   pruneQuestions,
   recordQuestion,
 } from './questions.js';
-import { messages, questions, threads } from './schema.js';
+import { feedback, messages, questions, threads } from './schema.js';
 
 const ada = 'ada@acme.example';
 const cliPage = { url: '/getting-started-acme-cli/', title: 'Getting Started with acme-cli' };
@@ -30,8 +30,8 @@ const logged = (overrides: Partial<NewQuestion> & { answerMessageId: string }): 
   confidence: overrides.confidence ?? (overrides.covered ? 'answered' : 'none'),
 });
 
-/** PGlite's clock counts whole milliseconds; orderings by time need the clock to have moved on. */
-const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
+/** Times set explicitly, seconds apart: two statements in a row may read the same database clock. */
+const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
 
 for (const backend of testBackends) {
   describe.skipIf(backend.skipped)(`questions log on ${backend.name}`, () => {
@@ -210,12 +210,18 @@ for (const backend of testBackends) {
     });
 
     it('lists newest first, keeps only the newest `limit`, and only those since a time', async () => {
+      const askedAt = (answerMessageId: string, at: Date) =>
+        store.db.update(questions).set({ createdAt: at }).where(eq(questions.answerMessageId, answerMessageId));
       await recordQuestion(store.db, logged({ answerMessageId: 'q1', question: 'first' }));
-      await nextMillisecond();
+      await askedAt('q1', secondsAgo(3));
       await conversation('second', 'q2');
       await setFeedback(store.db, { reader: ada, messageId: 'q2', rating: 'negative' });
-      await nextMillisecond();
+      await store.db
+        .update(feedback)
+        .set({ updatedAt: secondsAgo(2) })
+        .where(eq(feedback.messageId, 'q2'));
       await recordQuestion(store.db, logged({ answerMessageId: 'q3', question: 'third' }));
+      await askedAt('q3', secondsAgo(1));
       const [third] = await store.db.select().from(questions).where(sql`${questions.answerMessageId} = 'q3'`);
 
       const questionsOf = async (query: Parameters<typeof findReportItems>[1]) =>

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { controllableEngines, image, settle } from '../../../test-support/ocr-engines.js';
 import { createImageTextReader, type ImageText, OcrError } from './image-text-reader.js';
-import { UnreadableImage } from './tesseract-worker.js';
+import { startTesseractWorker, UnreadableImage } from './tesseract-worker.js';
 
 const fixture = (name: string) => readFile(new URL(`../../../test-support/fixtures/${name}`, import.meta.url));
 const png = async (name: string) => ({ contentType: 'image/png', bytes: await fixture(name) });
@@ -111,9 +111,24 @@ describe('reading screenshots: time limits, cancelling and closing with the real
   });
 
   it('rejects a running read with closed:ocr on close, and every read after it', async () => {
-    const reader = createImageTextReader();
+    let recognizing = () => {};
+    const engineAtWork = new Promise<void>((resolve) => {
+      recognizing = resolve;
+    });
+    // The real engine, telling the test when it begins on the image.
+    const startWorker = async () => {
+      const engine = await startTesseractWorker();
+      return {
+        ...engine,
+        recognize: (bytes: Buffer) => {
+          recognizing();
+          return engine.recognize(bytes);
+        },
+      };
+    };
+    const reader = createImageTextReader({ startWorker });
     const running = reader.read(await png('npm-e401-terminal@2x.png'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await engineAtWork;
 
     const outcome = expectCode(running, 'closed:ocr');
 

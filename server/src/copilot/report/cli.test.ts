@@ -3,12 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase, type TestDatabase } from '../../../test-support/test-databases.js';
 import { createThread } from '../../store/conversations.js';
 import { openStore, type Store } from '../../store/database.js';
 import { appendMessage, setFeedback } from '../../store/messages.js';
 import { recordQuestion } from '../../store/questions.js';
+import { feedback } from '../../store/schema.js';
 
 const repository = fileURLToPath(new URL('../../../../', import.meta.url));
 const tsx = path.join(repository, 'node_modules', '.bin', 'tsx');
@@ -47,8 +49,11 @@ async function seed(store: Store) {
     message: { id: 'answer-1', parentId: asked.id, role: 'assistant', content: [], sources: [source] },
   });
   await setFeedback(store.db, { reader, messageId: 'answer-1', rating: 'negative', comment: 'Too vague' });
-  // The uncovered question comes later, so the report's newest-first order is fixed (the same millisecond ties).
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // A minute back, so the uncovered question is the newest whatever the database clock reads next.
+  await store.db
+    .update(feedback)
+    .set({ updatedAt: new Date(Date.now() - 60_000) })
+    .where(eq(feedback.messageId, 'answer-1'));
   await recordQuestion(store.db, {
     reader,
     question: 'How do I rotate the Typesense admin key?',

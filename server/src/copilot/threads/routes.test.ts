@@ -61,13 +61,18 @@ describe('thread routes', () => {
 
   it('creates a thread, with or without a body, and lists it newest first', async () => {
     const first = await call('POST', '/api/threads');
-    // PGlite's clock counts whole milliseconds; the order needs two different creation times.
-    await new Promise((resolve) => setTimeout(resolve, 2));
-    const second = await newThread(ada, { title: '  Deploys  ' });
-
     expect(first.status).toBe(201);
     expect(first.headers.get('cache-control')).toBe('no-store');
-    expect(await first.json()).toMatchObject({ title: 'New chat', status: 'regular' });
+    const created = threadSchema.parse(await first.json());
+    expect(created).toMatchObject({ title: 'New chat', status: 'regular' });
+    // Set a minute back: two requests in a row may read the same database clock.
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await store.db
+      .update(threads)
+      .set({ createdAt: minuteAgo, updatedAt: minuteAgo })
+      .where(eq(threads.id, created.id));
+    const second = await newThread(ada, { title: '  Deploys  ' });
+
     expect(second.title).toBe('Deploys');
     const list = await call('GET', '/api/threads');
     expect(list.headers.get('cache-control')).toBe('no-store');

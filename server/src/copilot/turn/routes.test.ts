@@ -121,9 +121,12 @@ describe('a Dev Copilot turn', () => {
       as: ada,
       body: { threadId, parentId: null, text: 'Count for me' },
     });
-    const reading = readChunks(response);
-    await waitFor(async () => suite.model.received.length === 1, 'the suite.model request');
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    let textArrived = () => {};
+    const firstText = new Promise<void>((resolve) => {
+      textArrived = resolve;
+    });
+    const reading = readChunks(response, (chunk) => chunk.type === 'text-delta' && textArrived());
+    await firstText;
 
     expect((await suite.withModel.call('POST', `/api/threads/${threadId}/stop`, { as: eve })).status).toBe(404);
     expect((await suite.withModel.call('POST', `/api/threads/${threadId}/stop`, { as: ada })).status).toBe(204);
@@ -133,6 +136,7 @@ describe('a Dev Copilot turn', () => {
     const answer = (await stored(suite.withModel, threadId)).messages[1];
     expect(answer?.status).toBe('incomplete');
     expect(storedText(answer)).toBe(textOf(chunks));
+    expect(textOf(chunks)).toMatch(/^one/);
     expect(textOf(chunks)).not.toContain('ten');
     expect((await suite.withModel.call('POST', `/api/threads/${threadId}/stop`, { as: ada })).status).toBe(404);
   });
