@@ -1,6 +1,8 @@
 /**
  * L2-regularised logistic regression fitted by Newton's method (iteratively reweighted least squares) over ml-matrix,
  * with class weights. Small and deterministic, so that a test can fit again and compare with the committed weights.
+ * Our own because ml-logistic-regression (mljs) takes only a step count and a learning rate: gradient descent with
+ * no penalty and no class weights, whose result depends on when it is stopped.
  * Only the fit lives here; the server only evaluates.
  */
 import { Matrix, solve } from 'ml-matrix';
