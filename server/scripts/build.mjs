@@ -32,6 +32,8 @@ export const entryPoints = {
   'built-site-worker': 'src/gate/built-site-worker.ts',
   /** Runs in a worker thread: indexes sections for search when the build reader could not (src/search/engine.ts). */
   'index-worker': 'src/search/index-worker.ts',
+  /** Runs in a worker thread: watches a site build for rebuilds (src/gate/build-watcher.ts). */
+  'build-watcher-worker': 'src/gate/build-watcher-worker.ts',
   /** Writes a site build's prepared search (src/gate/prepare-build.ts): run below for site/build, or by hand. */
   'prepare-build': 'src/gate/prepare-build-cli.ts',
 };

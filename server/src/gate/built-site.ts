@@ -108,11 +108,10 @@ export function readBuiltSite(
     const rewritten = publicOrigin === undefined ? undefined : withPublicOrigin(file.relative, read, publicOrigin);
     const bytes = rewritten?.bytes ?? read;
     if (file.relative.endsWith('.html')) {
-      const html = bytes.toString('utf8');
       // Read again when its sections are parsed: thousands of pages are not held as text meanwhile.
       pages.push({ relative: file.relative, html: () => readFileSync(diskPath, 'utf8') });
-      for (const hash of inlineScriptHashes([html])) scriptHashes.add(hash);
-      const canonicalPath = canonicalPathOf(`/${file.relative}`, html);
+      for (const hash of inlineScriptHashes([bytes])) scriptHashes.add(hash);
+      const canonicalPath = canonicalPathOf(`/${file.relative}`, bytes);
       if (canonicalPath !== undefined) canonicalPaths.push([`/${file.relative}`, canonicalPath]);
     }
     const built: BuiltFile = {

@@ -27,8 +27,15 @@ describe('canonicalPathOf', () => {
       '/Development Resources/x',
     ],
     ['/tags/wsl/index.html', "<link href='/tags/wsl' rel='Canonical'>", '/tags/wsl'],
-  ])('reads %s as Docusaurus writes it', (file, link, expected) => {
+    [
+      '/Ärzte/über uns/index.html',
+      '<link rel=canonical href="http://localhost:3000/%C3%84rzte/%C3%BCber%20uns/">',
+      '/Ärzte/über uns/',
+    ],
+    ['/été/index.html', '<link rel=canonical href="/été">', '/été'],
+  ])('reads %s as Docusaurus writes it, from its text or its bytes', (file, link, expected) => {
     expect(canonicalPathOf(file, page(link))).toBe(expected);
+    expect(canonicalPathOf(file, Buffer.from(`<p>Grüße ☕</p>${page(link)}`))).toBe(expected);
   });
 
   it.each([

@@ -7,12 +7,19 @@ const inlineScript = /<script(?![^>]*\b(?:src|type)=)[^>]*>([\s\S]*?)<\/script>/
  * The hashes of every inline script in the built pages (Docusaurus inlines its theme and announcement-bar bootstrap),
  * so the CSP can allow exactly those and no other inline script.
  */
-export function inlineScriptHashes(pages: Iterable<string>): string[] {
+export function inlineScriptHashes(pages: Iterable<string | Uint8Array>): string[] {
   const hashes = new Set<string>();
-  for (const html of pages) {
+  for (const page of pages) {
+    // A page's bytes are searched as Latin-1, one character per byte (decoding thousands of pages as UTF-8 was most of
+    // a start's reading time), and a script's characters are hashed back as those very bytes: its UTF-8, as a browser
+    // hashes it.
+    const [html, encoding] =
+      typeof page === 'string'
+        ? [page, 'utf8' as const]
+        : [Buffer.from(page.buffer, page.byteOffset, page.byteLength).toString('latin1'), 'latin1' as const];
     for (const match of html.matchAll(inlineScript)) {
       const body = match[1] ?? '';
-      if (body.trim()) hashes.add(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+      if (body.trim()) hashes.add(`'sha256-${createHash('sha256').update(body, encoding).digest('base64')}'`);
     }
   }
   return [...hashes].sort();

@@ -1,10 +1,9 @@
-import { existsSync, type FSWatcher, watch } from 'node:fs';
-import path from 'node:path';
 import type { DocSection } from '../search/doc-page.js';
 import { buildSearchEngineInBackground, type SearchEngine, searchEngineFromIndex } from '../search/engine.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { searchBeingBuilt } from '../search/search-being-built.js';
 import { shareRepeatedStrings } from '../search/shared-strings.js';
+import { watchBuildInWorker } from './build-watcher.js';
 import type { HoldLimits } from './built-site.js';
 import type { SectionsSource } from './site-messages.js';
 import { readInWorker } from './site-reader.js';
@@ -87,9 +86,18 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
     limits: options.limits ?? defaultHoldLimits,
     publicOrigin: options.publicOrigin,
   });
+  // Watched from the start, alongside the first reading: a change meanwhile is read again once that one is served.
+  let following = false;
+  let changedMeanwhile = false;
+  const watcher = watchBuildInWorker(siteDirectory, () => {
+    if (following) changed();
+    else changedMeanwhile = true;
+  });
   const firstFiles = await firstReading.files;
-  const cannotServe = (reason: string) =>
-    new Error(`${siteDirectory} cannot be served: ${reason}. Build the site first (npm run build).`);
+  const cannotServe = (reason: string) => {
+    void watcher.close();
+    return new Error(`${siteDirectory} cannot be served: ${reason}. Build the site first (npm run build).`);
+  };
   if (firstFiles.kind === 'changed') throw cannotServe('the build changed while it was read');
   if (firstFiles.kind === 'failed') throw cannotServe(firstFiles.reason);
   // The pages are served at once; their sections follow, and search answers once the first index is in (503 with
@@ -118,7 +126,6 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
   let timer: NodeJS.Timeout | undefined;
   let reading: Promise<void> | undefined;
   let readAgain = false;
-  let buildWatcher: FSWatcher | undefined;
 
   async function refresh() {
     do {
@@ -137,35 +144,14 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
     clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      watchBuild();
+      watcher.rewatch();
       if (reading) readAgain = true;
       else reading = refresh().finally(() => (reading = undefined));
     }, options.quietMs ?? 300);
   }
-  function watchBuild() {
-    if (buildWatcher || closed || !existsSync(siteDirectory)) return;
-    try {
-      buildWatcher = watch(siteDirectory, { recursive: true }, changed);
-      buildWatcher.on('error', () => {
-        buildWatcher?.close();
-        buildWatcher = undefined;
-        changed();
-      });
-    } catch {
-      buildWatcher = undefined;
-    }
-  }
-  const parentWatcher = watch(path.dirname(siteDirectory), (_event, name) => {
-    if (name === path.basename(siteDirectory)) {
-      buildWatcher?.close();
-      buildWatcher = undefined;
-      changed();
-    }
-  });
-  // Without a listener a watcher's error (its directory removed, say) would end the process; the build's own
-  // watcher goes on regardless.
-  parentWatcher.on('error', () => parentWatcher.close());
-  watchBuild();
+  await watcher.watching;
+  following = true;
+  if (changedMeanwhile) changed();
 
   return {
     current: () => snapshot,
@@ -177,8 +163,7 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
     close() {
       closed = true;
       clearTimeout(timer);
-      buildWatcher?.close();
-      parentWatcher.close();
+      void watcher.close();
     },
   };
 }

@@ -30,3 +30,8 @@ export type SiteMessage =
   | { kind: 'no-sections'; reason: string }
   | SearchIndexReply;
 export const moreSections = 'more-sections';
+
+/** What the build watcher (build-watcher-worker.ts) says: once its watches are set, then at every change seen. */
+export type WatcherMessage = 'watching' | 'changed';
+/** Asks the build watcher to watch the build again if its watch ended (the build was replaced). */
+export type WatcherCommand = 'rewatch';
