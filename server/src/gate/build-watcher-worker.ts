@@ -6,6 +6,7 @@
 import { existsSync, type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { fingerprintOf } from './built-site.js';
 import type { WatcherCommand, WatcherMessage } from './site-messages.js';
 
 const { siteDirectory } = workerData as { siteDirectory: string };
@@ -41,7 +42,13 @@ try {
   // A folder that cannot be watched: the build's own watch still sees its files change.
 }
 watchBuild();
-post('watching');
+let fingerprint: string | undefined;
+try {
+  fingerprint = fingerprintOf(siteDirectory);
+} catch {
+  // No build right now: the follower reads it again, and is told why it cannot.
+}
+post({ kind: 'watching', fingerprint });
 
 parentPort?.on('message', (command: WatcherCommand) => {
   if (command === 'rewatch') watchBuild();

@@ -3,7 +3,10 @@ import { startWorker } from '../search/worker-source.js';
 import type { WatcherCommand, WatcherMessage } from './site-messages.js';
 
 export type BuildWatcher = {
-  /** Resolves once the build and its folder are watched: a change after that is seen. */
+  /**
+   * Resolves once the build and its folder are watched, after `onChange` if the build then differs from `seen` (a
+   * change made before the watches were set).
+   */
   watching: Promise<void>;
   /** Watches the build again if its watch ended (it was replaced); a watcher thread that died is started again. */
   rewatch(): void;
@@ -17,7 +20,7 @@ const watcherHeapMb = 64;
  * Watches a site build from a worker thread (build-watcher-worker.ts), so that watching thousands of files never holds
  * up a request; `onChange` is called on this thread for every change it sees.
  */
-export function watchBuildInWorker(siteDirectory: string, onChange: () => void): BuildWatcher {
+export function watchBuildInWorker(siteDirectory: string, seen: () => string, onChange: () => void): BuildWatcher {
   let closed = false;
   let worker: Worker | undefined;
   let watching: Promise<void> = Promise.resolve();
@@ -30,8 +33,11 @@ export function watchBuildInWorker(siteDirectory: string, onChange: () => void):
     worker = started;
     watching = new Promise((resolve) => {
       started.on('message', (message: WatcherMessage) => {
-        if (message === 'watching') resolve();
-        else onChange();
+        if (message === 'changed') onChange();
+        else {
+          if (message.fingerprint !== seen()) onChange();
+          resolve();
+        }
       });
       // A watcher that died sees nothing more: the build is read again, and the next change starts a new one.
       started.on('error', () => undefined);

@@ -8,6 +8,7 @@ import * as workerThreads from 'node:worker_threads';
 import type { DocSection } from '../search/doc-page.js';
 import { transferablesOf } from '../search/inverted-index.js';
 import { type IndexWithMeaning, latentTransferables } from '../search/latent-ranking.js';
+import { packSections } from '../search/packed-sections.js';
 import { sectionsPerPart } from '../search/prepared-search.js';
 import { readPreparedSearch, type SectionParts } from '../search/prepared-search-reader.js';
 import { indexSections } from '../search/section-terms.js';
@@ -42,7 +43,7 @@ async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Section
     sectionCount: sections.length,
     parts: {
       count: Math.ceil(sections.length / sectionsPerPart),
-      part: (at) => JSON.stringify(sections.slice(at * sectionsPerPart, (at + 1) * sectionsPerPart)),
+      part: (at) => packSections(sections.slice(at * sectionsPerPart, (at + 1) * sectionsPerPart)),
       close: () => {},
     },
     index: () => indexSections(sections),
@@ -73,8 +74,8 @@ if ('site' in files) {
   try {
     sections = await sectionsOf(site, pages);
     // Pages are read again when parsed: files that moved meanwhile may have mixed two builds, which the rebuild that
-    // moved them replaces.
-    if (fingerprintOf(siteDirectory) !== site.fingerprint) {
+    // moved them replaces. A prepared search is of the very pages read (its key) and needs no second look.
+    if (!sections.from.prepared && fingerprintOf(siteDirectory) !== site.fingerprint) {
       sections.parts.close();
       sections = undefined;
       post({ kind: 'no-sections', reason: 'the build changed while its sections were read' });
@@ -87,7 +88,8 @@ if ('site' in files) {
     post({ kind: 'sections-from', from, sectionCount });
     for (let at = 0; at < parts.count; at += 1) {
       await asked();
-      post({ kind: 'sections-part', json: parts.part(at) });
+      const part = parts.part(at);
+      post({ kind: 'sections-part', part }, [part.bodies.buffer as ArrayBuffer, part.offsets.buffer as ArrayBuffer]);
     }
     parts.close();
     let indexed: SearchIndexReply;

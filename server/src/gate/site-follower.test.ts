@@ -65,6 +65,16 @@ describe('followSite', () => {
     expect(kept).toEqual([]);
   });
 
+  it('reads a change made before the build is watched (while the first index is made) once it is watched', async () => {
+    let release: () => void = () => undefined;
+    const { directory, follower } = await follow(restart, new Promise<void>((resolve) => (release = resolve)));
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
+    release();
+    await follower.searchReady();
+    await follower.settled();
+    expect(follower.current().search.search('zanzibar')[0]?.url).toBe('/runbook#zanzibar');
+  });
+
   it('still serves hashed assets of the previous build that the new one dropped, one build back', async () => {
     const { directory, follower } = await follow(restart);
     mkdirSync(path.join(directory, 'assets', 'js'), { recursive: true });

@@ -2,7 +2,6 @@ import type { DocSection } from '../search/doc-page.js';
 import { buildSearchEngineInBackground, type SearchEngine, searchEngineFromIndex } from '../search/engine.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { searchBeingBuilt } from '../search/search-being-built.js';
-import { shareRepeatedStrings } from '../search/shared-strings.js';
 import { watchBuildInWorker } from './build-watcher.js';
 import type { HoldLimits } from './built-site.js';
 import type { SectionsSource } from './site-messages.js';
@@ -42,7 +41,6 @@ async function searchOf(
   sections: readonly DocSection[],
   index: Promise<IndexWithMeaning | string>,
 ): Promise<SearchEngine> {
-  await shareRepeatedStrings(sections);
   const read = await index;
   return typeof read === 'string' ? buildSearchEngineInBackground(sections) : searchEngineFromIndex(sections, read);
 }
@@ -86,18 +84,9 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
     limits: options.limits ?? defaultHoldLimits,
     publicOrigin: options.publicOrigin,
   });
-  // Watched from the start, alongside the first reading: a change meanwhile is read again once that one is served.
-  let following = false;
-  let changedMeanwhile = false;
-  const watcher = watchBuildInWorker(siteDirectory, () => {
-    if (following) changed();
-    else changedMeanwhile = true;
-  });
   const firstFiles = await firstReading.files;
-  const cannotServe = (reason: string) => {
-    void watcher.close();
-    return new Error(`${siteDirectory} cannot be served: ${reason}. Build the site first (npm run build).`);
-  };
+  const cannotServe = (reason: string) =>
+    new Error(`${siteDirectory} cannot be served: ${reason}. Build the site first (npm run build).`);
   if (firstFiles.kind === 'changed') throw cannotServe('the build changed while it was read');
   if (firstFiles.kind === 'failed') throw cannotServe(firstFiles.reason);
   // The pages are served at once; their sections follow, and search answers once the first index is in (503 with
@@ -144,26 +133,28 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
     clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      watcher.rewatch();
+      void watcher.then((watching) => watching?.rewatch());
       if (reading) readAgain = true;
       else reading = refresh().finally(() => (reading = undefined));
     }, options.quietMs ?? 300);
   }
-  await watcher.watching;
-  following = true;
-  if (changedMeanwhile) changed();
+  // Watched once the first search is in (watching thousands of files takes a core for seconds, which the start needs);
+  // a change made before is told by the build's fingerprint then.
+  const watcher = firstSearch.then(() =>
+    closed ? undefined : watchBuildInWorker(siteDirectory, () => snapshot.fingerprint, changed),
+  );
 
   return {
     current: () => snapshot,
     searchReady: () => firstSearch,
     async settled() {
-      await firstSearch;
+      await (await watcher)?.watching;
       while (timer || reading) await (reading ?? new Promise((resolve) => setTimeout(resolve, 20)));
     },
     close() {
       closed = true;
       clearTimeout(timer);
-      void watcher.close();
+      void watcher.then((watching) => watching?.close());
     },
   };
 }

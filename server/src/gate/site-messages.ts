@@ -1,6 +1,7 @@
 /** What site-follower.ts and its build reader (built-site-worker.ts, a worker thread) say to each other. */
 import type { DocSection } from '../search/doc-page.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
+import type { SectionPart } from '../search/packed-sections.js';
 import type { BuiltFiles, HoldLimits } from './built-site.js';
 
 export type BuiltSiteRequest = { siteDirectory: string; limits: HoldLimits; publicOrigin: string | undefined };
@@ -18,20 +19,23 @@ export type SectionsReply =
 /** The last message: the search index of its sections, or why there is none. */
 export type SearchIndexReply = { kind: 'indexed'; index: IndexWithMeaning } | { kind: 'index-failed'; reason: string };
 /**
- * After the files, `sections-from` says where the sections come from and how many there are; they follow as JSON text
- * in parts (the prepared search's own, see prepared-search.ts), each sent once the server's thread asks for it with
- * `moreSections`: parsing a large handbook's sections at once would hold up that thread for seconds, a part for a few
+ * After the files, `sections-from` says where the sections come from and how many there are; they follow packed in
+ * parts (packed-sections.ts, the prepared search's own), each sent once the server's thread asks for it with
+ * `moreSections`: unpacking a large handbook's sections at once would hold up that thread, a part takes a few
  * milliseconds.
  */
 export type SiteMessage =
   | FilesReply
   | { kind: 'sections-from'; from: SectionsSource; sectionCount: number }
-  | { kind: 'sections-part'; json: string }
+  | { kind: 'sections-part'; part: SectionPart }
   | { kind: 'no-sections'; reason: string }
   | SearchIndexReply;
 export const moreSections = 'more-sections';
 
-/** What the build watcher (build-watcher-worker.ts) says: once its watches are set, then at every change seen. */
-export type WatcherMessage = 'watching' | 'changed';
+/**
+ * What the build watcher (build-watcher-worker.ts) says: once its watches are set, with the build's fingerprint then
+ * (a change made before is told by it), and at every change seen after.
+ */
+export type WatcherMessage = { kind: 'watching'; fingerprint: string | undefined } | 'changed';
 /** Asks the build watcher to watch the build again if its watch ended (the build was replaced). */
 export type WatcherCommand = 'rewatch';

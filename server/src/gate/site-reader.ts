@@ -1,5 +1,6 @@
 import type { DocSection } from '../search/doc-page.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
+import { unpackSections } from '../search/packed-sections.js';
 import { startWorker } from '../search/worker-source.js';
 import {
   type BuiltSiteRequest,
@@ -53,7 +54,7 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
       expected = message;
       if (!haveSections()) askForSections();
     } else if (message.kind === 'sections-part') {
-      for (const section of JSON.parse(message.json) as DocSection[]) sections.push(section);
+      for (const section of unpackSections(message.part)) sections.push(section);
       if (!haveSections()) askForSections();
     } else if (message.kind === 'no-sections') failed(message.reason);
     else {

@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { PackedIndex } from './inverted-index.js';
 import type { IndexWithMeaning } from './latent-ranking.js';
+import type { SectionPart } from './packed-sections.js';
 import {
   arrayTypes,
   formatVersion,
@@ -14,8 +15,8 @@ import {
   preparedSearchFile,
 } from './prepared-search.js';
 
-/** The sections as JSON text in parts, read from the file one at a time when asked for; `close` once done. */
-export type SectionParts = { count: number; part(at: number): string; close(): void };
+/** The sections in packed parts, read from the file one at a time when asked for; `close` once done. */
+export type SectionParts = { count: number; part(at: number): SectionPart; close(): void };
 
 /** What a start finds: the sections and the index, or why the pages must be parsed instead. */
 export type PreparedSearch =
@@ -128,12 +129,18 @@ function decode(header: Header, descriptor: number, bodyStart: number, bodyLengt
         };
   // Every part is where the header says before any is sent: a bad one refuses the file, not a start half-way.
   for (let at = 0; at < header.sectionParts; at += 1) {
-    const part = parts.get(`sections.${at}`);
-    if (part?.kind !== 'json' || part.offset + part.length > bodyLength) throw new Error('its sections are missing');
+    const named = [`sections.${at}`, `bodies.${at}`, `bodyOffsets.${at}`].map((name) => parts.get(name));
+    if (named.some((part) => !part || part.offset < 0 || part.offset + part.length > bodyLength)) {
+      throw new Error('its sections are missing');
+    }
   }
   const sectionParts: SectionParts = {
     count: header.sectionParts,
-    part: (at) => text(`sections.${at}`),
+    part: (at) => ({
+      heads: text(`sections.${at}`),
+      bodies: array(`bodies.${at}`) as Uint8Array,
+      offsets: array(`bodyOffsets.${at}`) as Int32Array,
+    }),
     close: () => closeSync(descriptor),
   };
   return { sectionParts, index: latent ? { ...index, latent } : index };

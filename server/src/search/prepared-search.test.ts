@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtSiteDirectory, readRecordedRanking, topSections } from '../../test-support/recorded-ranking.js';
-import type { DocSection } from './doc-page.js';
 import { searchEngineFromIndex } from './engine.js';
-import { encodePreparedSearch, preparedSearchFile, writePreparedSearch } from './prepared-search.js';
+import { unpackSections } from './packed-sections.js';
+import { encodePreparedSearch, formatVersion, preparedSearchFile, writePreparedSearch } from './prepared-search.js';
 import { readPreparedSearch } from './prepared-search-reader.js';
 import { indexSections } from './section-terms.js';
 import { readDocSections } from './sections.js';
@@ -30,10 +30,7 @@ const loaded = (directory: string) => {
   const read = readPreparedSearch(directory, key);
   if (read.kind !== 'loaded') throw new Error(`not loaded: ${read.reason}`);
   const { sectionParts } = read;
-  const parts = Array.from(
-    { length: sectionParts.count },
-    (_, at) => JSON.parse(sectionParts.part(at)) as DocSection[],
-  );
+  const parts = Array.from({ length: sectionParts.count }, (_, at) => unpackSections(sectionParts.part(at)));
   sectionParts.close();
   return { sections: parts.flat(), index: read.index };
 };
@@ -69,7 +66,7 @@ describe('a prepared search', () => {
   });
 
   it.each([
-    ['format', 2, /format 2/],
+    ['format', formatVersion - 1, new RegExp(`format ${formatVersion - 1}`)],
     ['code', 'an older parser', /another version of the server/],
   ])('isStaleWhenMadeIn another %s', (field, value, reason) => {
     const bytes = encodePreparedSearch(key, sections, index);

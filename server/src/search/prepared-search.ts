@@ -10,13 +10,14 @@ import path from 'node:path';
 import type { DocSection } from './doc-page.js';
 import type { PackedIndex } from './inverted-index.js';
 import type { IndexWithMeaning } from './latent-ranking.js';
+import { packSections } from './packed-sections.js';
 
 /** Its name in the build: never served (built-site.ts leaves it out), and gone with the build it was made for. */
 export const preparedSearchFile = 'prepared-search.bin';
 
 export const magic = Buffer.from('ACMESRCH');
 /** Changes with the layout below. */
-export const formatVersion = 1;
+export const formatVersion = 2;
 
 /**
  * The code that parsed and indexed: a compiled server knows the hash of its search sources (server/scripts/build.mjs),
@@ -25,7 +26,7 @@ export const formatVersion = 1;
 declare const PREPARED_SEARCH_CODE: string | undefined;
 export const preparedSearchCode = typeof PREPARED_SEARCH_CODE === 'string' ? PREPARED_SEARCH_CODE : 'sources';
 
-/** The sections cross threads as JSON text in parts of this many: a part is parsed within one turn of an event loop. */
+/** The sections cross threads packed in parts of this many (packed-sections.ts): a part is unpacked within one turn. */
 export const sectionsPerPart = 1000;
 
 export type ArrayKind = 'int32' | 'uint16' | 'uint8' | 'int8' | 'float32' | 'float64';
@@ -77,12 +78,12 @@ export function encodePreparedSearch(key: string, sections: readonly DocSection[
   const addArray = (name: string, kind: ArrayKind, array: TypedArray) =>
     add(name, kind, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
   let sectionParts = 0;
-  for (let start = 0; start < sections.length; start += sectionsPerPart, sectionParts += 1)
-    add(
-      `sections.${sectionParts}`,
-      'json',
-      Buffer.from(JSON.stringify(sections.slice(start, start + sectionsPerPart))),
-    );
+  for (let start = 0; start < sections.length; start += sectionsPerPart, sectionParts += 1) {
+    const part = packSections(sections.slice(start, start + sectionsPerPart));
+    add(`sections.${sectionParts}`, 'json', Buffer.from(part.heads));
+    add(`bodies.${sectionParts}`, 'uint8', part.bodies);
+    addArray(`bodyOffsets.${sectionParts}`, 'int32', part.offsets);
+  }
   add('terms', 'json', Buffer.from(JSON.stringify(index.terms)));
   add('spellingWords', 'json', Buffer.from(JSON.stringify(index.spellingWords)));
   for (const [name, kind] of packedArrays) addArray(name, kind, index[name]);

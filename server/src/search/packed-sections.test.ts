@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { builtSiteDirectory } from '../../test-support/recorded-ranking.js';
+import type { DocSection } from './doc-page.js';
+import { packSections, unpackSections } from './packed-sections.js';
+import { readDocSections } from './sections.js';
+
+const handbook = readDocSections(builtSiteDirectory);
+
+const section = (id: string, overrides: Partial<DocSection> = {}): DocSection => ({
+  id,
+  pageTitle: 'Café ☕ runbook',
+  pageUrl: '/runbook',
+  heading: `Step ${id}`,
+  parentHeading: undefined,
+  level: 2,
+  url: `/runbook#${id}`,
+  text: `Grüße aus 東京: run \`deploy --env ${id}\``,
+  blocks: [
+    { kind: 'text', markdown: `Grüße aus **東京**: run \`deploy --env ${id}\`` },
+    { kind: 'table', header: ['Flag', 'Means'], rows: [['--env', 'ünïcode']] },
+  ],
+  breadcrumbs: ['Runbooks', 'Café'],
+  keywords: ['deploy'],
+  description: 'How we deploy.',
+  ...overrides,
+});
+
+/** Across a thread or a file: the part's parts as a structured clone copies them. */
+const carried = (sections: readonly DocSection[]) => unpackSections(structuredClone(packSections(sections)));
+
+describe('packed sections', () => {
+  it('give back every section of the handbook as it was, its text and blocks read from bytes', () => {
+    const back = carried(handbook);
+    expect(back).toEqual(handbook);
+    expect(JSON.parse(JSON.stringify(back))).toEqual(JSON.parse(JSON.stringify(handbook)));
+  });
+
+  it('keep non-ASCII text, empty bodies, missing headings and several pages in one part', () => {
+    const sections = [
+      section('a'),
+      section('b', { text: '', blocks: [] }),
+      section('intro', { heading: undefined, level: 1, url: '/other', pageUrl: '/other', pageTitle: 'Other' }),
+      section('c', { description: undefined, keywords: [] }),
+    ];
+    expect(carried(sections)).toEqual(sections);
+  });
+
+  it('copy their text and blocks into a spread, as a search hit is made', () => {
+    const [back] = carried([section('a')]);
+    const hit = { ...back, score: 1 };
+    expect(Object.getOwnPropertyDescriptor(hit, 'text')).toMatchObject({ value: section('a').text });
+    expect(hit.blocks).toEqual(section('a').blocks);
+  });
+
+  it('write a page once for all of its sections', () => {
+    const many = Array.from({ length: 50 }, (_, at) => section(String(at)));
+    const heads = JSON.parse(packSections(many).heads) as { pages: unknown[]; sections: unknown[] };
+    expect(heads.pages).toHaveLength(1);
+    expect(heads.sections).toHaveLength(50);
+  });
+
+  it('read right after many others were read (decoded bodies are cached only for the latest)', () => {
+    const many = Array.from({ length: 2500 }, (_, at) => section(String(at)));
+    const back = carried(many);
+    for (const read of back) expect(read.text).toContain('deploy --env');
+    expect(back.map((read) => read.text)).toEqual(many.map((read) => read.text));
+    expect(back[0]?.blocks).toEqual(many[0]?.blocks);
+  });
+});
