@@ -48,4 +48,21 @@ describe('readBuiltSite', () => {
     writeFileSync(path.join(directory, 'runbooks/index.html'), '<h1>Runbook, edited</h1>');
     expect((await sectionsRequest(directory)).key).not.toBe(edited.key);
   });
+
+  it('holdsTheAssetsFirst: pages past the memory limit are streamed from disk, the assets every page loads are not', () => {
+    const page = `<h1>Page</h1>${'x'.repeat(1000)}`;
+    const directory = siteWith({
+      // Upper case sorts before "assets", as a handbook's own folders do ("Development Resources").
+      ...Object.fromEntries(Array.from({ length: 20 }, (_, at) => [`Guides ${at}/index.html`, page])),
+      'assets/js/main.js': 'y'.repeat(3000),
+      'index.html': page,
+    });
+    const { site } = readBuiltSite(directory, { maxFileBytes: 1e6, maxTotalBytes: 8000 });
+    const file = (urlPath: string) => site.files.find((built) => built.urlPath === urlPath);
+    expect(file('/assets/js/main.js')?.held.identity).toBeDefined();
+    const pages = site.files.filter((built) => built.urlPath.endsWith('.html'));
+    expect(pages.filter((built) => built.held.identity).length).toBeGreaterThan(0);
+    expect(pages.filter((built) => built.onDisk.identity).length).toBeGreaterThan(0);
+    expect(site.files.reduce((sum, built) => sum + (built.held.identity?.length ?? 0), 0)).toBeLessThanOrEqual(8000);
+  });
 });

@@ -101,7 +101,9 @@ export function readBuiltSite(
   const pagesHash = createHash('sha1');
   let heldBytes = 0;
   const fits = (size: number) => size <= limits.maxFileBytes && heldBytes + size <= limits.maxTotalBytes;
-  for (const file of listing) {
+  // Assets first: every page loads them, so they are held whatever the number of pages, which are held while room is.
+  const isAsset = (file: Listing) => file.relative.startsWith('assets/');
+  for (const file of [...listing.filter(isAsset), ...listing.filter((file) => !isAsset(file))]) {
     if (/\.(br|gz)$/.test(file.relative) || notServed.has(file.relative)) continue;
     const diskPath = path.join(siteDirectory, file.relative);
     const read = readFileSync(diskPath);
