@@ -54,4 +54,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node runs as process 1 itself (no npm, no shell), so `docker stop`'s SIGTERM reaches the server, which drains.
-CMD ["node", "--max-semi-space-size=2", "server/dist/start.js"]
+CMD ["node", "--max-semi-space-size=2", "--liftoff-only", "server/dist/start.js"]

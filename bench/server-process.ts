@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buildServerIfStale, compiledEntry } from '../server/scripts/build.mjs';
 
 /** As in server/package.json's start script and README's production command. */
-const productionNodeFlags = ['--max-semi-space-size=2'];
+const productionNodeFlags = ['--max-semi-space-size=2', '--liftoff-only'];
 
 /**
  * Compiles server/dist when it is missing or older than its sources, as `npm start` does; returns whether it did.
