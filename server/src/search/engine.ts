@@ -64,8 +64,11 @@ const prefixWeight = 0.5;
 const longestQuery = 2000;
 const mostTerms = 80;
 const longestCorrectedWord = 30;
-/** Spelling words added to the correction map per turn of the event loop when it is made in the background. */
-const spellingChunk = 5000;
+/**
+ * Spelling words added to the correction map per turn of the event loop when it is made in the background: at a
+ * hundred times the handbook's pages, 4,500 words in one turn held the loop for 75 ms (profiled), 500 for under 10.
+ */
+const spellingChunk = 500;
 
 const fieldBoostList = Object.values(fieldBoosts);
 
