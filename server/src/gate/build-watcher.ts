@@ -13,20 +13,41 @@ export type BuildWatcher = {
   close(): Promise<void>;
 };
 
+export type BuildWatcherOptions = {
+  /** Told when the watcher thread stopped, and in how long it is started again. */
+  onStopped?: (restartInMs: number) => void;
+  /** The wait before the first restart; it doubles with each further stop in a row. Default 500 ms. */
+  firstRestartMs?: number;
+  /** The module run in the thread; build-watcher-worker.js unless given (tests of a thread that dies). */
+  workerModule?: URL;
+};
+
 /** Its watches and their events are few: a small heap is plenty. */
 const watcherHeapMb = 64;
+/** The longest wait between restarts; a thread that lived this long before it stopped is started again at once. */
+const longestRestartMs = 60_000;
 
 /**
  * Watches a site build from a worker thread (build-watcher-worker.ts), so that watching thousands of files never holds
- * up a request; `onChange` is called on this thread for every change it sees.
+ * up a request; `onChange` is called on this thread for every change it sees. A thread that stops is started again
+ * after a wait that doubles while it keeps stopping (out of memory, or out of watches), so that it never spins a core
+ * walking the build; when it watches again the build's fingerprint tells whether something changed meanwhile.
  */
-export function watchBuildInWorker(siteDirectory: string, seen: () => string, onChange: () => void): BuildWatcher {
+export function watchBuildInWorker(
+  siteDirectory: string,
+  seen: () => string,
+  onChange: () => void,
+  options: BuildWatcherOptions = {},
+): BuildWatcher {
   let closed = false;
   let worker: Worker | undefined;
+  let restart: NodeJS.Timeout | undefined;
+  let stopsInARow = 0;
   let watching: Promise<void> = Promise.resolve();
   const start = () => {
+    const startedAt = Date.now();
     const started = startWorker(
-      new URL('./build-watcher-worker.js', import.meta.url),
+      options.workerModule ?? new URL('./build-watcher-worker.js', import.meta.url),
       { siteDirectory },
       watcherHeapMb,
     );
@@ -39,12 +60,19 @@ export function watchBuildInWorker(siteDirectory: string, seen: () => string, on
           resolve();
         }
       });
-      // A watcher that died sees nothing more: the build is read again, and the next change starts a new one.
       started.on('error', () => undefined);
       started.on('exit', () => {
         resolve();
         if (worker === started) worker = undefined;
-        if (!closed) onChange();
+        if (closed) return;
+        stopsInARow = Date.now() - startedAt >= longestRestartMs ? 1 : stopsInARow + 1;
+        const wait = Math.min(longestRestartMs, (options.firstRestartMs ?? 500) * 2 ** (stopsInARow - 1));
+        options.onStopped?.(wait);
+        restart = setTimeout(() => {
+          restart = undefined;
+          if (!closed && !worker) start();
+        }, wait);
+        restart.unref();
       });
     });
   };
@@ -56,10 +84,11 @@ export function watchBuildInWorker(siteDirectory: string, seen: () => string, on
     rewatch() {
       if (closed) return;
       if (worker) worker.postMessage('rewatch' satisfies WatcherCommand);
-      else start();
+      // A thread that stopped is started by its timer, not sooner.
     },
     async close() {
       closed = true;
+      clearTimeout(restart);
       await worker?.terminate();
     },
   };

@@ -31,6 +31,8 @@ export type SiteFollowerOptions = {
   onSectionsSource?: (source: SectionsSource) => void;
   /** The first index is swapped in only once this settles: tests of what answers while it is built. */
   holdFirstSearch?: Promise<unknown> | undefined;
+  /** Told when the thread watching the build stopped, and in how long it is started again. */
+  onWatcherStopped?: (restartInMs: number) => void;
 };
 
 /** The whole of a docs site's text fits; images or downloads past these are streamed from disk. */
@@ -141,7 +143,11 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
   // Watched once the first search is in (watching thousands of files takes a core for seconds, which the start needs);
   // a change made before is told by the build's fingerprint then.
   const watcher = firstSearch.then(() =>
-    closed ? undefined : watchBuildInWorker(siteDirectory, () => snapshot.fingerprint, changed),
+    closed
+      ? undefined
+      : watchBuildInWorker(siteDirectory, () => snapshot.fingerprint, changed, {
+          onStopped: options.onWatcherStopped,
+        }),
   );
 
   return {

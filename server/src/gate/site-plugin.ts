@@ -24,6 +24,8 @@ export function startReadingSite(app: FastifyInstance, holdFirstSearch?: Promise
         ? app.log.info('reading the search of the site build from its prepared file')
         : app.log.info({ reason: source.reason }, 'indexing the pages of the site build (no usable prepared search)'),
     holdFirstSearch,
+    onWatcherStopped: (restartInMs) =>
+      app.log.warn({ restartInMs }, 'the thread watching the site build stopped; starting it again'),
   });
   // It may fail while the store is still opening, before the plugin awaits it: that is no unhandled rejection.
   reading.catch(() => {});

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BuildWatcher, watchBuildInWorker } from './build-watcher.js';
+
+const dyingWorker = new URL('../../test-support/dying-watcher-worker.js', import.meta.url);
+const watchers: BuildWatcher[] = [];
+const directories: string[] = [];
+afterEach(async () => {
+  for (const watcher of watchers.splice(0)) await watcher.close();
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+describe('watchBuildInWorker', () => {
+  it('starts a thread that dies at every start again after waits that double, and reads nothing meanwhile', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'build-watcher-'));
+    directories.push(directory);
+    const waits: number[] = [];
+    let changes = 0;
+    const watcher = watchBuildInWorker(
+      directory,
+      () => 'seen',
+      () => (changes += 1),
+      { workerModule: dyingWorker, firstRestartMs: 100, onStopped: (wait) => waits.push(wait) },
+    );
+    watchers.push(watcher);
+    const started = performance.now();
+    while (waits.length < 4 && performance.now() - started < 25_000) await sleep(20);
+    // Without the waits a thread that cannot start is started again at once, a core spent walking the build.
+    expect(waits.slice(0, 4)).toEqual([100, 200, 400, 800]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(100 + 200 + 400);
+    // Asked to watch again meanwhile (the follower does on every change), it still waits its turn.
+    watcher.rewatch();
+    expect(changes).toBe(0);
+  });
+
+  it('starts nothing more once closed during a wait', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'build-watcher-'));
+    directories.push(directory);
+    const waits: number[] = [];
+    const watcher = watchBuildInWorker(
+      directory,
+      () => 'seen',
+      () => undefined,
+      { workerModule: dyingWorker, firstRestartMs: 200, onStopped: (wait) => waits.push(wait) },
+    );
+    await watcher.watching;
+    await sleep(50);
+    await watcher.close();
+    const stopsWhenClosed = waits.length;
+    await sleep(800);
+    expect(stopsWhenClosed).toBe(1);
+    expect(waits.length).toBe(stopsWhenClosed);
+  });
+});
