@@ -79,6 +79,8 @@ export async function startServerProcess(options: {
   viaNpmStart?: boolean;
   /** How long it may take to answer /healthz; 120 s unless given. */
   healthyWithinMs?: number;
+  /** More of the server's environment (METRICS_PORT, say). */
+  environment?: Record<string, string>;
 }) {
   const environment: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -86,6 +88,7 @@ export async function startServerProcess(options: {
     PORT: String(options.port),
     DATA_DIR: options.dataDirectory,
     ...(options.siteDirectory ? { SITE_DIR: options.siteDirectory } : {}),
+    ...options.environment,
   };
   const log = openSync(options.logFile, 'a');
   const startedAt = performance.now();
