@@ -39,8 +39,39 @@ export const sectionKey = (url: string) => {
   return `${pageKey(path)}#${anchor ?? ''}`;
 };
 
+/** An anchor that a URL keeps as written and that decoding leaves alone: its key is the page's key and itself. */
+const plainAnchor = /^[\w.~-]*$/;
+/** A root-relative path with nothing a URL drops or reads as a slash (tabs, line breaks, backslashes). */
+const ownPage = /^\/(?!\/)[^\t\n\r\\]*$/;
+
+/**
+ * `sectionKey` with the page part parsed once per page: a build's sections share their page's link, and parsing each
+ * of 86,000 links at a hundred times the handbook's pages was most of the lookups' time and garbage. Other anchors
+ * take the whole way.
+ */
+export function sectionKeysByPage(): (url: string) => string {
+  const pageParts = new Map<string, string>();
+  return (url) => {
+    const hashAt = url.indexOf('#');
+    const page = url.slice(0, hashAt);
+    const anchor = url.slice(hashAt + 1);
+    // The site's own sections only: a link without an anchor is parsed trimmed, and a link of another form may not
+    // parse, and then keeps its anchor in its path.
+    if (hashAt < 0 || !plainAnchor.test(anchor) || !ownPage.test(page)) return sectionKey(url);
+    let pagePart = pageParts.get(page);
+    if (pagePart === undefined) {
+      pagePart = sectionKey(`${page}#`);
+      pageParts.set(page, pagePart);
+    }
+    return pagePart + anchor;
+  };
+}
+
 /** Makes the lookups a chunk of sections at a time, yielding between chunks. */
 function* lookupSteps(sections: readonly DocSection[], into: SectionLookups): Generator<void> {
+  const keyOf = sectionKeysByPage();
+  /** A page's key once per page (its sections share its link), not once per section. */
+  const pageKeysByUrl = new Map<string, string>();
   const pageIds = new Map<string, number>();
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
@@ -63,8 +94,12 @@ function* lookupSteps(sections: readonly DocSection[], into: SectionLookups): Ge
     for (let id = start; id < end; id += 1) {
       const section = sections[id];
       if (!section) continue;
-      into.sectionsByUrl.set(sectionKey(section.url), section);
-      const key = pageKey(section.pageUrl);
+      into.sectionsByUrl.set(keyOf(section.url), section);
+      let key = pageKeysByUrl.get(section.pageUrl);
+      if (key === undefined) {
+        key = pageKey(section.pageUrl);
+        pageKeysByUrl.set(section.pageUrl, key);
+      }
       into.pageKeys[id] = key;
       let page = pageIds.get(key);
       if (page === undefined) {
