@@ -87,19 +87,19 @@ function decodedOf(place: BodyPlace) {
   return entry;
 }
 
+/** The UTF-8 of a section's text (`which` 0) or of its blocks' JSON (`which` 1), decoded. */
+const decodedBody = ({ bodies, offsets, at }: BodyPlace, which: 0 | 1) =>
+  decoder.decode(bodies.subarray(offsets[at * 2 + which], offsets[at * 2 + which + 1]));
+
 function textOf(this: PackedSection): string {
-  const place = this[body];
-  const entry = decodedOf(place);
-  entry.text ??= decoder.decode(place.bodies.subarray(place.offsets[place.at * 2], place.offsets[place.at * 2 + 1]));
+  const entry = decodedOf(this[body]);
+  entry.text ??= decodedBody(this[body], 0);
   return entry.text;
 }
 
 function blocksOf(this: PackedSection): Block[] {
-  const place = this[body];
-  const entry = decodedOf(place);
-  entry.blocks ??= JSON.parse(
-    decoder.decode(place.bodies.subarray(place.offsets[place.at * 2 + 1], place.offsets[place.at * 2 + 2])),
-  ) as Block[];
+  const entry = decodedOf(this[body]);
+  entry.blocks ??= JSON.parse(decodedBody(this[body], 1)) as Block[];
   return entry.blocks;
 }
 
