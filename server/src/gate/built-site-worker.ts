@@ -4,7 +4,7 @@
  * index come from the build's prepared search when it has a valid one (prepared-search.ts); otherwise the pages are
  * parsed and indexed here.
  */
-import * as workerThreads from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { DocSection } from '../search/doc-page.js';
 import { transferablesOf } from '../search/inverted-index.js';
 import { type IndexWithMeaning, latentTransferables } from '../search/latent-ranking.js';
@@ -14,9 +14,9 @@ import { readPreparedSearch, type SectionParts } from '../search/prepared-search
 import { indexSections } from '../search/section-terms.js';
 import type { BuiltPage } from '../search/sections.js';
 import { type BuiltFiles, fingerprintOf, readBuiltSite } from './built-site.js';
+import { packHeldBytes } from './held-slabs.js';
 import type { BuiltSiteRequest, SearchIndexReply, SectionsSource, SiteMessage } from './site-messages.js';
 
-const { parentPort, workerData } = workerThreads;
 const { siteDirectory, limits, publicOrigin } = workerData as BuiltSiteRequest;
 
 type Sections = { from: SectionsSource; sectionCount: number; parts: SectionParts; index: () => IndexWithMeaning };
@@ -50,32 +50,13 @@ async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Section
   };
 }
 
-/**
- * The file bytes are moved to the server's thread, not copied. Node 22 and later read a file into a slab of Buffer's
- * pool (64 KB on Node 24) marked untransferable, and a message copies such a slab whole: at 100x that cost 180 MB on
- * the server's thread, and 270 MB more here while the message was written. Bytes that do not fill a buffer of their own
- * are therefore copied once here into one of exactly their size, which is moved. Node 20 has no way to ask.
- */
-const { isMarkedAsUntransferable } = workerThreads as { isMarkedAsUntransferable?: (value: object) => boolean };
-const untransferable = (bytes: ArrayBuffer) => isMarkedAsUntransferable?.(bytes) ?? false;
-function movable(bytes: Uint8Array): Uint8Array {
-  const ownsItsBuffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  return ownsItsBuffer && !untransferable(bytes.buffer as ArrayBuffer) ? bytes : new Uint8Array(bytes);
-}
 const post = (message: SiteMessage, transferList: ArrayBuffer[] = []) => parentPort?.postMessage(message, transferList);
 const asked = () => new Promise((resolve) => parentPort?.once('message', resolve));
 
 const files = readFiles();
 if ('site' in files) {
   const { site, pages } = files;
-  const transfer = new Set<ArrayBuffer>();
-  for (const file of site.files)
-    for (const [encoding, bytes] of Object.entries(file.held) as Array<[keyof typeof file.held, Uint8Array]>) {
-      const moved = movable(bytes);
-      file.held[encoding] = moved;
-      transfer.add(moved.buffer as ArrayBuffer);
-    }
-  post({ kind: 'read', site }, [...transfer]);
+  post({ kind: 'read', site }, packHeldBytes(site.files));
   let sections: Sections | undefined;
   try {
     sections = await sectionsOf(site, pages);

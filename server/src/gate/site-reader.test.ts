@@ -10,7 +10,7 @@ afterEach(() => {
 });
 
 describe('readInWorker', () => {
-  it('moves every held file in a buffer of exactly its size, small files and larger ones, on any Node', async () => {
+  it('moves the held files in a few buffers that hold nothing else, small files and larger ones, on any Node', async () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'site-reader-'));
     directories.push(directory);
     mkdirSync(path.join(directory, 'assets', 'js'), { recursive: true });
@@ -41,10 +41,15 @@ describe('readInWorker', () => {
         '/runbook/index.html',
       ]),
     );
-    for (const { urlPath, bytes } of held) {
-      expect({ urlPath, buffer: bytes.buffer.byteLength }).toEqual({ urlPath, buffer: bytes.byteLength });
+    // One buffer here: the files fit in one slab. Node 24 reads each file into a 64 KB slab of Buffer's pool, and
+    // Node 20 small ones into an 8 KB one: moved or copied as they are, each would cost the server that much.
+    const buffers = new Set(held.map(({ bytes }) => bytes.buffer));
+    expect(buffers.size).toBe(1);
+    const bufferBytes = [...buffers].reduce((sum, buffer) => sum + buffer.byteLength, 0);
+    expect(bufferBytes).toBe(held.reduce((sum, { bytes }) => sum + bytes.byteLength, 0));
+    for (const [file, size] of Object.entries(sizes)) {
+      const bytes = held.find(({ urlPath }) => urlPath === `/${file}`)?.bytes ?? new Uint8Array();
+      expect(Buffer.from(bytes).toString()).toBe('x'.repeat(size));
     }
-    const tiny = held.find(({ urlPath }) => urlPath === '/assets/js/tiny.js');
-    expect(Buffer.from(tiny?.bytes ?? []).toString()).toBe('x'.repeat(10));
   });
 });
