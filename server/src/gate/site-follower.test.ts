@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { preparedSearchFile } from '../search/prepared-search.js';
 import { prepareBuild } from './prepare-build.js';
@@ -73,6 +75,26 @@ describe('followSite', () => {
     await follower.searchReady();
     await follower.settled();
     expect(follower.current().search.search('zanzibar')[0]?.url).toBe('/runbook#zanzibar');
+  });
+
+  it('keeps nothing of the first build once a rebuild is swapped in (its files and sections are freed)', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const { directory, follower } = await follow(restart);
+    const firstPage = new WeakRef(follower.current().files.get('/runbook/index.html') ?? {});
+    const firstSection = new WeakRef(follower.current().search.sections[0] ?? {});
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
+    await changeSeen();
+    await follower.settled();
+    expect(follower.current().search.search('zanzibar')[0]?.url).toBe('/runbook#zanzibar');
+    for (let round = 0; round < 5 && (firstPage.deref() || firstSection.deref()); round += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      collect();
+    }
+    expect({ page: firstPage.deref() === undefined, section: firstSection.deref() === undefined }).toEqual({
+      page: true,
+      section: true,
+    });
   });
 
   it('still serves hashed assets of the previous build that the new one dropped, one build back', async () => {

@@ -1,11 +1,11 @@
 import type { DocSection } from '../search/doc-page.js';
 import { buildSearchEngineInBackground, type SearchEngine, searchEngineFromIndex } from '../search/engine.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
-import { searchBeingBuilt } from '../search/search-being-built.js';
+import { searchBeingBuilt, searchIsReady } from '../search/search-being-built.js';
 import { watchBuildInWorker } from './build-watcher.js';
 import type { HoldLimits } from './built-site.js';
 import type { SectionsSource } from './site-messages.js';
-import { readInWorker } from './site-reader.js';
+import { type Reading, readInWorker } from './site-reader.js';
 import { type SiteSnapshot, siteSnapshot } from './site-snapshot.js';
 
 export type SiteFollower = {
@@ -45,6 +45,15 @@ async function searchOf(
 ): Promise<SearchEngine> {
   const read = await index;
   return typeof read === 'string' ? buildSearchEngineInBackground(sections) : searchEngineFromIndex(sections, read);
+}
+
+/** The first build's search, once its sections and index are in (and `holdFirstSearch` has settled). */
+async function firstSearchOf(reading: Reading, options: SiteFollowerOptions): Promise<SearchEngine> {
+  await options.holdFirstSearch;
+  const read = await reading.sections;
+  if (read.kind === 'no-sections') throw new Error(read.reason);
+  options.onSectionsSource?.(read.from);
+  return searchOf(read.sections, reading.index);
 }
 
 async function load(
@@ -103,17 +112,18 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
   }
   let snapshot = first;
   let closed = false;
-  const firstSearch = (async () => {
-    await options.holdFirstSearch;
-    const read = await firstReading.sections;
-    if (read.kind === 'no-sections') throw new Error(read.reason);
-    options.onSectionsSource?.(read.from);
-    const search = await searchOf(read.sections, firstReading.index);
-    // A rebuild swapped in meanwhile came with its own index.
-    if (!closed && snapshot === first) snapshot = { ...first, search };
-  })().catch((error: unknown) =>
-    options.onKeptPrevious(`the search index could not be built: ${(error as Error).message}`),
-  );
+  const firstFingerprint = first.fingerprint;
+  // No closure of this function holds the first reading or snapshot: each would keep the first build's files and
+  // sections in memory for as long as the server runs (a closure holds what any closure of its function reads).
+  const firstSearch = firstSearchOf(firstReading, options)
+    .then((search) => {
+      // A rebuild swapped in meanwhile came with its own index.
+      if (!closed && snapshot.fingerprint === firstFingerprint && !searchIsReady(snapshot.search))
+        snapshot = { ...snapshot, search };
+    })
+    .catch((error: unknown) =>
+      options.onKeptPrevious(`the search index could not be built: ${(error as Error).message}`),
+    );
   let timer: NodeJS.Timeout | undefined;
   let reading: Promise<void> | undefined;
   let readAgain = false;
