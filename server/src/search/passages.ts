@@ -67,10 +67,12 @@ const fenceFor = (code: string) =>
   '`'.repeat(Math.max(3, ...[...code.matchAll(/`+/g)].map((run) => run[0].length + 1)));
 
 export type PassageOptions = {
-  /** Characters of further units after the key ones; a second section quoted beside the best one gets less. */
+  /** Characters of further units after the key ones. */
   budget?: number;
   /** The question names the section itself ("release window"): quote it from its opening, in reading order. */
   overview?: boolean;
+  /** A second section beside the best one: its key part and what follows it, nothing past the budget. */
+  besideBest?: boolean;
 };
 
 /**
@@ -121,8 +123,10 @@ export function answerPassages(
     const after = units[top.unit.order + 1];
     if (top.unit.kind === 'text' && after?.block === top.unit.block) take(after);
     const asked = top.holdsAsked ? undefined : ranked.find((entry) => entry.holdsAsked && entry.score > 0);
-    if (asked && asked.score >= top.score * askedShare) take(asked.unit);
-    for (const { unit, score } of ranked.slice(1, 1 + strongCount)) if (score >= top.score * strongShare) take(unit);
+    if (!options.besideBest) {
+      if (asked && asked.score >= top.score * askedShare) take(asked.unit);
+      for (const { unit, score } of ranked.slice(1, 1 + strongCount)) if (score >= top.score * strongShare) take(unit);
+    }
     for (const { unit, score } of ranked.slice(1)) {
       if (score < top.score * relevantShare || length + unit.markdown.length > budget) continue;
       take(unit);

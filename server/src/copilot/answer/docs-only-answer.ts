@@ -69,6 +69,7 @@ export function composeDocsOnlyAnswer(options: {
       : '';
 
   if (coverage.confidence === 'closest') {
+    // The closest the handbook comes is one quote with its link (issue 24): never a list that reads as an answer.
     const [best] = quotedSections({ ...options, hits, terms, kinds });
     if (best) {
       const passages = answerPassages(best, best.matchedTerms, options.termWeight, kinds);
@@ -97,6 +98,7 @@ export function composeDocsOnlyAnswer(options: {
   const parts = quoted.map((hit, position) => {
     const passages = answerPassages(hit, hit.matchedTerms, options.termWeight, kinds, {
       budget: position === 0 ? undefined : secondSectionBudget,
+      besideBest: position > 0,
       overview: namesSection(hit, terms),
     });
     return `**[${sourceTitle(hit)}](${hit.url})**\n\n${passages}`;
