@@ -79,6 +79,21 @@ describe('answerPassages chooses what answers the question', () => {
     expect(quoted).toContain('| Friday | No |');
   });
 
+  it('shows a short table the question names to its last row, past the budget', () => {
+    const rows = Array.from({ length: 12 }, (_, index) => [
+      `CP${index + 1}`,
+      `Checkpoint ${index + 1}, signed by the person who performed it`,
+    ]);
+    const section = {
+      blocks: [
+        text('A checkpoint is passed only when its evidence exists.'),
+        { kind: 'table', header: ['#', 'Checkpoint'], rows },
+      ] satisfies Block[],
+    };
+    const quoted = answerPassages(section, new Set(['checkpoint']), weighOne, [], { overview: true });
+    expect(quoted).toContain('| CP12 | Checkpoint 12, signed by the person who performed it |');
+  });
+
   it('shows the lines of a long code block that hold the question words, not only its imports', () => {
     const imports = Array.from({ length: 30 }, (_, index) => `import { helper${index} } from './helper-${index}.js';`);
     const section = {

@@ -16,6 +16,11 @@ const relevantShare = 0.35;
  */
 const strongShare = 0.5;
 const strongCount = 2;
+/** A table or list the question names is quoted whole up to this many rows or items. */
+const shortBlockRows = 15;
+const shortBlock = (block: Block | undefined) =>
+  (block?.kind === 'table' && block.rows.length <= shortBlockRows) ||
+  (block?.kind === 'list' && block.items.length <= shortBlockRows);
 /** The best unit holding the kind of thing asked for (the duration, the command) is quoted when it scores this much. */
 const askedShare = 0.3;
 
@@ -116,7 +121,16 @@ export function answerPassages(
   if (!keyFirst) {
     // Only the heading matched, or the question names the section: its opening says what it is about.
     const opening = options.overview ? budget : budget / 2;
-    for (const unit of units) if (length < opening || chosen.size === 0) take(unit);
+    for (const unit of units) {
+      // A short table or list the question names is shown whole once begun: its last row answers as much as its first.
+      const previous = units[unit.order - 1];
+      const whole =
+        options.overview &&
+        shortBlock(section.blocks[unit.block]) &&
+        previous?.block === unit.block &&
+        chosen.has(previous);
+      if (length < opening || chosen.size === 0 || whole) take(unit);
+    }
   } else {
     take(top.unit);
     // The sentence after the best one often finishes its thought (the number, the command).
