@@ -10,6 +10,10 @@ describe('answerKindsOf', () => {
     ['who has to approve my merge request?', 'name'],
     ['can I paste a merchant export into ChatGPT?', 'rule'],
     ['how do I propose an edit to a handbook page?', 'procedure'],
+    ['what time is the daily mentor review slot?', 'duration'],
+    ['which version of the search server do we run?', 'number'],
+    ['polaris index table bulk action example', 'command'],
+    ['which logs must never be dropped by an exclusion filter?', 'rule'],
   ])('reads "%s" as asking for a %s first', (question, kind) => {
     expect(answerKindsOf(question)[0]).toBe(kind);
   });

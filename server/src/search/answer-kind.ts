@@ -7,18 +7,21 @@ export type AnswerKind = 'duration' | 'number' | 'command' | 'name' | 'rule' | '
 const askedFor: Array<[AnswerKind, RegExp]> = [
   [
     'duration',
-    /\b(how long|how soon|how quickly|how often|when (do|does|is|are|will|should|must)|by when|deadline|until when|expire|retention|how many (seconds|minutes|hours|days|weeks|months|years))\b/,
+    /\b(how long|how soon|how quickly|how often|when (do|does|is|are|will|should|must)|by when|deadline|what time|latest time|how late|how early|until when|expire|retention|how many (seconds|minutes|hours|days|weeks|months|years))\b/,
   ],
   [
     'number',
-    /\b(how (many|much|big|large|fast)|what (percentage|percent|size|limit|port|price|cost)|limit|maximum|minimum|max|min|quota|threshold|at most|at least|cost|price|score|pass mark)\b/,
+    /\b(how (many|much|big|large|fast)|what (percentage|percent|size|limit|port|price|cost|version)|which (port|version)|limit|maximum|minimum|max|min|quota|threshold|at most|at least|cost|price|score|pass mark)\b/,
   ],
   [
     'command',
-    /\b(command|cli|flag|option|which script|what script|run|npm|npx|gcloud|firebase|shopify app|git|curl|header|env(ironment)? var(iable)?|config(uration)? key)\b/,
+    /\b(command|cli|flag|option|example|snippet|which script|what script|run|npm|npx|gcloud|firebase|shopify app|git|curl|header|env(ironment)? var(iable)?|config(uration)? key)\b/,
   ],
   ['name', /\b(who|whom|whose|which (team|person|channel|role|group|owner)|owner|owns|contact|approve|approves|ask)\b/],
-  ['rule', /^(can|may|must|should|is it ok|is it allowed|am i allowed|are we allowed|do i need|do we need|is|are)\b/],
+  [
+    'rule',
+    /^(can|may|must|should|is it ok|is it allowed|am i allowed|are we allowed|do i need|do we need|is|are)\b|\b(must|never|allowed|ok\?|okay\?)/,
+  ],
   ['procedure', /\b(how (do|can|should) (i|we|you)|steps|procedure|process|set up|setup|walk me through)\b/],
 ];
 

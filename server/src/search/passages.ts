@@ -1,112 +1,57 @@
 import { analyze } from './analyze.js';
-import { type AnswerKind, holdsKind } from './answer-kind.js';
+import type { AnswerKind } from './answer-kind.js';
 import type { Block, DocSection } from './doc-page.js';
+import { plainOf, type Unit, unitsOf } from './section-units.js';
+import { isOrderedList, scoredUnits, scoreOf } from './unit-scores.js';
 
-/** One quotable unit of a section: a sentence, a list item, a table row or a code block. */
-type Unit = {
-  /** Position in the section, for putting quotes back in reading order. */
-  order: number;
-  /** The block it belongs to: list items and table rows are shown with their list or table. */
-  block: number;
-  /** Its place in the block: the sentence, item or row number. */
-  item: number;
-  kind: Block['kind'];
-  markdown: string;
-  terms: Set<string>;
-  /** A sentence that leads into the block after it ("Run:", or a numbered procedure) is quoted with that block. */
-  leadsIn: boolean;
-};
-
-const sentenceEnd = /(?<=[.!?])\s+(?=[A-Z0-9`*["(])/;
 /** Enough to hold a key fact with its context; a numbered procedure may run longer, since it is kept whole. */
-const budget = 600;
+const defaultBudget = 600;
 const longestProcedure = 15;
 const longestCode = 25;
-/** A code block matches many words by its length alone; it must match better than prose to be quoted first. */
-const codeWeight = 0.7;
-/** Further units are quoted when they match at least this share of the best one. */
+/** Further units are quoted when they match at least this share of the best one, within the budget. */
 const relevantShare = 0.35;
-/** A unit that holds the kind of thing asked for first (a duration, a command) outranks one that only shares words. */
-const kindBonus = 0.3;
-/** A pitfall's "Symptom:" restates the reader's question; its "Fix:" is the answer. */
-const symptomLabel = /^\*\*Symptoms?:\*\*/;
-const fixLabel = /^\*\*(Fix|Solution|What to do):\*\*/;
-
-/** What a reader sees of inline markdown: link texts, no code or emphasis marks, entities as characters. */
-const plainOf = (markdown: string) =>
-  markdown
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[`*]/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>');
-
-/** A section's units, split and analysed once per build: every search result and answer reads them again. */
-const unitsByBlocks = new WeakMap<readonly Block[], Unit[]>();
-function unitsOf(section: Pick<DocSection, 'blocks'>): Unit[] {
-  const cached = unitsByBlocks.get(section.blocks);
-  if (cached) return cached;
-  const units = splitIntoUnits(section);
-  unitsByBlocks.set(section.blocks, units);
-  return units;
-}
-
-function splitIntoUnits(section: Pick<DocSection, 'blocks'>): Unit[] {
-  const units: Unit[] = [];
-  const add = (block: number, item: number, kind: Block['kind'], markdown: string, leadsIn = false) => {
-    units.push({
-      order: units.length,
-      block,
-      item,
-      kind,
-      markdown,
-      terms: new Set(analyze(plainOf(markdown))),
-      leadsIn,
-    });
-  };
-  section.blocks.forEach((block, index) => {
-    const next = section.blocks[index + 1];
-    if (block.kind === 'text') {
-      const sentences = block.markdown.split(sentenceEnd);
-      sentences.forEach((sentence, position) => {
-        const last = position === sentences.length - 1;
-        const procedureNext = next?.kind === 'list' && next.ordered;
-        const leadsIn = last && ((/:$/.test(sentence) && next !== undefined && next.kind !== 'text') || procedureNext);
-        add(index, position, 'text', sentence, leadsIn);
-      });
-    } else if (block.kind === 'list') {
-      block.items.forEach((item, position) => {
-        add(index, position, 'list', item);
-      });
-    } else if (block.kind === 'table') {
-      block.rows.forEach((row, position) => {
-        add(index, position, 'table', row.join(' | '));
-      });
-    } else {
-      add(index, 0, 'code', block.code);
-    }
-  });
-  return units;
-}
+/**
+ * Units this close to the best one are quoted even past the budget, at most `strongCount` of them: a long code block
+ * led into by the best sentence must not crowd out the next sentence that holds the number.
+ */
+const strongShare = 0.5;
+const strongCount = 2;
+/** A table or list the question names is quoted whole up to this many rows or items. */
+const shortBlockRows = 15;
+const shortBlock = (block: Block | undefined) =>
+  (block?.kind === 'table' && block.rows.length <= shortBlockRows) ||
+  (block?.kind === 'list' && block.items.length <= shortBlockRows);
+/** The best unit holding the kind of thing asked for (the duration, the command) is quoted when it scores this much. */
+const askedShare = 0.3;
 
 /**
- * The matched terms' weight, damped for long units: a code block or long sentence matches many words by its length
- * alone.
+ * A long code block is shown as the run of lines that holds most of the question's words (the command, the option
+ * asked for), with an ellipsis where lines are left out: its first lines are often only imports.
  */
-function scoreOf(unit: Unit, wanted: ReadonlySet<string>, weightOf: (term: string) => number): number {
-  const matched = [...unit.terms].reduce((sum, term) => sum + (wanted.has(term) ? weightOf(term) : 0), 0);
-  return ((unit.kind === 'code' ? codeWeight : 1) * matched) / Math.sqrt(Math.max(1, unit.terms.size / 10));
+function codeWindow(lines: readonly string[], wanted: ReadonlySet<string>): string[] {
+  if (lines.length <= longestCode) return [...lines];
+  const matches = lines.map((line) => analyze(line).filter((term) => wanted.has(term)).length);
+  let start = 0;
+  let most = -1;
+  for (let first = 0; first + longestCode <= lines.length; first += 1) {
+    const held = matches.slice(first, first + longestCode).reduce((sum, count) => sum + count, 0);
+    if (held > most) {
+      most = held;
+      start = first;
+    }
+  }
+  const end = start + longestCode;
+  return [...(start > 0 ? ['…'] : []), ...lines.slice(start, end), ...(end < lines.length ? ['…'] : [])];
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** The markdown of some units of one block, shown as the block shows them. */
-function render(block: Block, units: readonly Unit[], whole: boolean): string {
+function render(block: Block, units: readonly Unit[], whole: boolean, wanted: ReadonlySet<string>): string {
   if (block.kind === 'text') return units.map((unit) => unit.markdown).join(' ');
   if (block.kind === 'code') {
-    const lines = block.code.split('\n');
-    const shown = lines.length > longestCode ? [...lines.slice(0, longestCode), '…'] : lines;
     const fence = fenceFor(block.code);
-    return `${fence}${block.language}\n${shown.join('\n')}\n${fence}`;
+    return `${fence}${block.language}\n${codeWindow(block.code.split('\n'), wanted).join('\n')}\n${fence}`;
   }
   if (block.kind === 'list') {
     const items = whole ? block.items.map((_, position) => position) : units.map((unit) => unit.item);
@@ -122,52 +67,36 @@ function render(block: Block, units: readonly Unit[], whole: boolean): string {
   ].join('\n');
 }
 
-const isOrderedList = (section: Pick<DocSection, 'blocks'>, block: number) => {
-  const found = section.blocks[block];
-  return found?.kind === 'list' && found.ordered;
-};
-
 /** A code fence longer than any run of backticks inside the code, so the code cannot close it. */
 const fenceFor = (code: string) =>
   '`'.repeat(Math.max(3, ...[...code.matchAll(/`+/g)].map((run) => run[0].length + 1)));
 
+export type PassageOptions = {
+  /** Characters of further units after the key ones. */
+  budget?: number;
+  /** The question names the section itself ("release window"): quote it from its opening, in reading order. */
+  overview?: boolean;
+  /** A second section beside the best one: its key part and what follows it, nothing past the budget. */
+  besideBest?: boolean;
+};
+
 /**
  * The parts of a section that answer the question, as markdown: the best-matching sentence, item, row or code block
- * first, then the others that match well, in reading order. A numbered procedure is kept whole; a sentence that leads
- * into a list or code block brings it along. `wanted` are the section's terms the question matched, weighted by rarity.
+ * first, then the unit holding the kind of thing asked for and the others that match well, in reading order. A
+ * numbered procedure is kept whole; a sentence that leads into a list or code block brings it along. `wanted` are the
+ * section's terms the question matched, weighted by rarity.
  */
 export function answerPassages(
   section: Pick<DocSection, 'blocks'>,
   wanted: ReadonlySet<string>,
   weightOf: (term: string) => number,
   kinds: readonly AnswerKind[] = [],
+  options: PassageOptions = {},
 ): string {
+  const budget = options.budget ?? defaultBudget;
   const units = unitsOf(section);
   if (units.length === 0) return '';
-  const holdsAsked = (unit: Unit) =>
-    kinds.slice(0, 1).some((kind) =>
-      holdsKind(kind, {
-        markdown: unit.markdown,
-        code: unit.kind === 'code',
-        step: unit.kind === 'list' && isOrderedList(section, unit.block),
-      }),
-    );
-  const symptomBest = units.some((unit) => symptomLabel.test(unit.markdown));
-  const scored = units.map((unit) => {
-    let score = scoreOf(unit, wanted, weightOf);
-    if (score > 0 && holdsAsked(unit)) score *= 1 + kindBonus;
-    return { unit, score };
-  });
-  // In a pitfall, the fix answers what the symptom describes: it goes first, as far as its paragraph runs.
-  const fix = symptomBest ? units.find((unit) => fixLabel.test(unit.markdown)) : undefined;
-  if (fix) {
-    const best = Math.max(...scored.map((entry) => entry.score));
-    for (const entry of scored) {
-      if (entry.unit === fix) entry.score = best * 2 + 1;
-      else if (entry.unit.block === fix.block) entry.score = Math.max(entry.score, best);
-    }
-  }
-  const ranked = [...scored].sort(
+  const ranked = scoredUnits(section, wanted, weightOf, kinds).sort(
     (first, second) => second.score - first.score || first.unit.order - second.unit.order,
   );
   const top = ranked[0];
@@ -188,14 +117,30 @@ export function answerPassages(
       }
     }
   };
-  if (top.score === 0) {
-    // Only the heading matched: the section's opening says what it is about.
-    for (const unit of units) if (length < budget / 2 || chosen.size === 0) take(unit);
+  const keyFirst = top.score > 0 && !options.overview;
+  if (!keyFirst) {
+    // Only the heading matched, or the question names the section: its opening says what it is about.
+    const opening = options.overview ? budget : budget / 2;
+    for (const unit of units) {
+      // A short table or list the question names is shown whole once begun: its last row answers as much as its first.
+      const previous = units[unit.order - 1];
+      const whole =
+        options.overview &&
+        shortBlock(section.blocks[unit.block]) &&
+        previous?.block === unit.block &&
+        chosen.has(previous);
+      if (length < opening || chosen.size === 0 || whole) take(unit);
+    }
   } else {
     take(top.unit);
     // The sentence after the best one often finishes its thought (the number, the command).
     const after = units[top.unit.order + 1];
     if (top.unit.kind === 'text' && after?.block === top.unit.block) take(after);
+    const asked = top.holdsAsked ? undefined : ranked.find((entry) => entry.holdsAsked && entry.score > 0);
+    if (!options.besideBest) {
+      if (asked && asked.score >= top.score * askedShare) take(asked.unit);
+      for (const { unit, score } of ranked.slice(1, 1 + strongCount)) if (score >= top.score * strongShare) take(unit);
+    }
     for (const { unit, score } of ranked.slice(1)) {
       if (score < top.score * relevantShare || length + unit.markdown.length > budget) continue;
       take(unit);
@@ -204,7 +149,7 @@ export function answerPassages(
 
   // Group the chosen units by block; the block of the best unit comes first, the rest in reading order.
   const blocks = [...new Set([...chosen].map((unit) => unit.block))].sort((first, second) => first - second);
-  const firstBlock = top.score > 0 ? top.unit.block : blocks[0];
+  const firstBlock = keyFirst ? top.unit.block : blocks[0];
   const ordered = [firstBlock, ...blocks.filter((block) => block !== firstBlock)];
   return ordered
     .flatMap((blockIndex) => {
@@ -213,7 +158,7 @@ export function answerPassages(
       const picked = units.filter((unit) => unit.block === blockIndex && chosen.has(unit));
       const procedure =
         block.kind === 'list' && block.ordered && block.items.length <= longestProcedure && picked.length > 0;
-      return [render(block, picked, procedure)];
+      return [render(block, picked, procedure, wanted)];
     })
     .join('\n\n');
 }

@@ -3,7 +3,8 @@ import { answerKindsOf } from '../../search/answer-kind.js';
 import type { Retrieval } from '../../search/coverage.js';
 import type { SearchHit } from '../../search/engine.js';
 import { answerPassages } from '../../search/passages.js';
-import { coverageShare, type QueryTerm } from '../../search/query.js';
+import type { QueryTerm } from '../../search/query.js';
+import { namesSection, quotedSections } from './quoted-sections.js';
 
 export type DocsOnlyAnswer = {
   markdown: string;
@@ -37,41 +38,14 @@ export const closestOpening = 'The handbook may not answer this exactly; the clo
 
 const notWhatYouNeed = 'If this is not what you need, post your question in the #dev-help channel.';
 
-/** A second section is quoted when it holds this much more of the question than the best one alone. */
-const secondSectionGain = 0.05;
-/** ... and ranks at least this close to the best. */
-const secondSectionScore = 0.6;
+/** A second section quoted beside the best one gives its key part and little more, so the answer stays short. */
+const secondSectionBudget = 200;
 
 /** Raw HTML in a quote would be shown as text by the widget anyway; escaping keeps the markdown unambiguous. */
 const plain = (text: string) => text.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;'));
 
 const clipWords = (text: string, limit: number) =>
   text.length <= limit ? text : `${text.slice(0, limit).replace(/\s+\S*$/, '')}…`;
-
-/** The best section, and a second one (another page first) when the question needs more than the best one holds. */
-function quotedSections(
-  hits: readonly SearchHit[],
-  terms: readonly QueryTerm[],
-  meaningWeight: (term: QueryTerm) => number,
-): SearchHit[] {
-  // A heading whose text all sits in its subsections has nothing of its own to quote.
-  const [best, ...rest] = hits.filter((hit) => hit.blocks.length > 0);
-  if (!best) return [];
-  const candidates = [
-    ...rest.filter((hit) => hit.pageUrl !== best.pageUrl),
-    ...rest.filter((hit) => hit.pageUrl === best.pageUrl),
-  ];
-  const second = candidates.find((hit) => {
-    if (hit.score < best.score * secondSectionScore) return false;
-    const together = coverageShare(
-      terms,
-      new Set([...best.matchedQueryTerms, ...hit.matchedQueryTerms]),
-      meaningWeight,
-    );
-    return together - best.coverage >= secondSectionGain;
-  });
-  return second ? [best, second] : [best];
-}
 
 /**
  * The answer without a language model: the parts of the best section (and of a second one when the question needs
@@ -95,7 +69,8 @@ export function composeDocsOnlyAnswer(options: {
       : '';
 
   if (coverage.confidence === 'closest') {
-    const [best] = quotedSections(hits, terms, options.meaningWeight);
+    // The closest the handbook comes is one quote with its link (issue 24): never a list that reads as an answer.
+    const [best] = quotedSections({ ...options, hits, terms, kinds });
     if (best) {
       const passages = answerPassages(best, best.matchedTerms, options.termWeight, kinds);
       return {
@@ -119,9 +94,13 @@ export function composeDocsOnlyAnswer(options: {
     };
   }
 
-  const quoted = quotedSections(hits, terms, options.meaningWeight);
-  const parts = quoted.map((hit) => {
-    const passages = answerPassages(hit, hit.matchedTerms, options.termWeight, kinds);
+  const quoted = quotedSections({ ...options, hits, terms, kinds });
+  const parts = quoted.map((hit, position) => {
+    const passages = answerPassages(hit, hit.matchedTerms, options.termWeight, kinds, {
+      budget: position === 0 ? undefined : secondSectionBudget,
+      besideBest: position > 0,
+      overview: namesSection(hit, terms),
+    });
     return `**[${sourceTitle(hit)}](${hit.url})**\n\n${passages}`;
   });
   return {

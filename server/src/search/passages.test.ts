@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { Block } from './doc-page.js';
+import { answerPassages } from './passages.js';
+
+const text = (markdown: string): Block => ({ kind: 'text', markdown });
+const weighOne = () => 1;
+
+describe('answerPassages chooses what answers the question', () => {
+  it('quotes the next sentence holding the fix even when a long example led into by the best one fills the budget', () => {
+    const section = {
+      blocks: [
+        text('The token exchange is one POST to the shop token endpoint:'),
+        {
+          kind: 'code',
+          language: 'bash',
+          code: `curl -X POST https://shop.example/token \\\n${'  -d "x"\n'.repeat(70)}`,
+        },
+        text('An expired session token returns 400 from the token endpoint; answer 401 with the retry header.'),
+      ] satisfies Block[],
+    };
+    const wanted = new Set(['token', 'exchang', 'endpoint', 'session', '400', 'post', 'shop']);
+    expect(answerPassages(section, wanted, weighOne)).toContain('answer 401 with the retry header');
+  });
+
+  it('quotes the code line a "which command" question asks for, past the budget', () => {
+    const section = {
+      blocks: [
+        text(
+          `Indexes are deployed with the rest of the project from the pipeline of the release tag. The pipeline deploys the indexes of the project${', then waits for the job before it'.repeat(16)}.`,
+        ),
+        { kind: 'code', language: 'bash', code: 'firebase deploy --only firestore:indexes' },
+      ] satisfies Block[],
+    };
+    const wanted = new Set(['index', 'deploi', 'project', 'pipelin']);
+    const quoted = answerPassages(section, wanted, weighOne, ['command']);
+    expect(quoted.startsWith('Indexes are deployed')).toBe(true);
+    expect(quoted).toContain('firebase deploy --only firestore:indexes');
+  });
+
+  it('reads a table row with its header: the row of the severity asked about comes before a sentence on the column', () => {
+    const section = {
+      blocks: [
+        text('Response time is counted from the first alert.'),
+        {
+          kind: 'table',
+          header: ['Severity', 'Response time'],
+          rows: [
+            ['SEV1', '15 minutes'],
+            ['SEV2', '1 hour'],
+          ],
+        },
+      ] satisfies Block[],
+    };
+    const wanted = new Set(['respons', 'time', 'sev2']);
+    const quoted = answerPassages(section, wanted, weighOne, ['duration']);
+    expect(quoted.startsWith('| Severity | Response time |')).toBe(true);
+    expect(quoted).toContain('| SEV2 | 1 hour |');
+  });
+
+  it('quotes a section the question names from its opening, with its table whole', () => {
+    const section = {
+      blocks: [
+        text('Production releases go out in a fixed window.'),
+        {
+          kind: 'table',
+          header: ['Day', 'Release allowed'],
+          rows: [
+            ['Monday', 'No'],
+            ['Tuesday to Thursday', 'Yes, job started before 15:00'],
+            ['Friday', 'No'],
+          ],
+        },
+      ] satisfies Block[],
+    };
+    const wanted = new Set(['releas']);
+    const quoted = answerPassages(section, wanted, weighOne, [], { overview: true });
+    expect(quoted.startsWith('Production releases go out in a fixed window.')).toBe(true);
+    expect(quoted).toContain('| Tuesday to Thursday | Yes, job started before 15:00 |');
+    expect(quoted).toContain('| Friday | No |');
+  });
+
+  it('shows a short table the question names to its last row, past the budget', () => {
+    const rows = Array.from({ length: 12 }, (_, index) => [
+      `CP${index + 1}`,
+      `Checkpoint ${index + 1}, signed by the person who performed it`,
+    ]);
+    const section = {
+      blocks: [
+        text('A checkpoint is passed only when its evidence exists.'),
+        { kind: 'table', header: ['#', 'Checkpoint'], rows },
+      ] satisfies Block[],
+    };
+    const quoted = answerPassages(section, new Set(['checkpoint']), weighOne, [], { overview: true });
+    expect(quoted).toContain('| CP12 | Checkpoint 12, signed by the person who performed it |');
+  });
+
+  it('shows the lines of a long code block that hold the question words, not only its imports', () => {
+    const imports = Array.from({ length: 30 }, (_, index) => `import { helper${index} } from './helper-${index}.js';`);
+    const section = {
+      blocks: [
+        text('Bulk actions sit on the IndexTable:'),
+        {
+          kind: 'code',
+          language: 'tsx',
+          code: [...imports, '<IndexTable promotedBulkActions={bulkActions} />'].join('\n'),
+        },
+      ] satisfies Block[],
+    };
+    const wanted = new Set(['indext', 'bulk', 'action', 'promotedbulkact', 'bulkact']);
+    const quoted = answerPassages(section, wanted, weighOne, ['command']);
+    expect(quoted).toContain('<IndexTable promotedBulkActions={bulkActions} />');
+    expect(quoted).toContain('```tsx\n…\n');
+  });
+});

@@ -1,0 +1,75 @@
+import { analyze } from './analyze.js';
+import type { Block, DocSection } from './doc-page.js';
+
+/** One quotable unit of a section: a sentence, a list item, a table row or a code block. */
+export type Unit = {
+  /** Position in the section, for putting quotes back in reading order. */
+  order: number;
+  /** The block it belongs to: list items and table rows are shown with their list or table. */
+  block: number;
+  /** Its place in the block: the sentence, item or row number. */
+  item: number;
+  kind: Block['kind'];
+  markdown: string;
+  terms: Set<string>;
+  /** A sentence that leads into the block after it ("Run:", or a numbered procedure) is quoted with that block. */
+  leadsIn: boolean;
+};
+
+const sentenceEnd = /(?<=[.!?])\s+(?=[A-Z0-9`*["(])/;
+
+/** What a reader sees of inline markdown: link texts, no code or emphasis marks, entities as characters. */
+export const plainOf = (markdown: string) =>
+  markdown
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*]/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+
+/** A section's units, split and analysed once per build: every search result and answer reads them again. */
+const unitsByBlocks = new WeakMap<readonly Block[], Unit[]>();
+export function unitsOf(section: Pick<DocSection, 'blocks'>): Unit[] {
+  const cached = unitsByBlocks.get(section.blocks);
+  if (cached) return cached;
+  const units = splitIntoUnits(section);
+  unitsByBlocks.set(section.blocks, units);
+  return units;
+}
+
+function splitIntoUnits(section: Pick<DocSection, 'blocks'>): Unit[] {
+  const units: Unit[] = [];
+  const add = (block: number, item: number, kind: Block['kind'], markdown: string, leadsIn = false) => {
+    units.push({
+      order: units.length,
+      block,
+      item,
+      kind,
+      markdown,
+      terms: new Set(analyze(plainOf(markdown))),
+      leadsIn,
+    });
+  };
+  section.blocks.forEach((block, index) => {
+    const next = section.blocks[index + 1];
+    if (block.kind === 'text') {
+      const sentences = block.markdown.split(sentenceEnd);
+      sentences.forEach((sentence, position) => {
+        const last = position === sentences.length - 1;
+        const procedureNext = next?.kind === 'list' && next.ordered;
+        const leadsIn = last && ((/:$/.test(sentence) && next !== undefined && next.kind !== 'text') || procedureNext);
+        add(index, position, 'text', sentence, leadsIn);
+      });
+    } else if (block.kind === 'list') {
+      block.items.forEach((item, position) => {
+        add(index, position, 'list', item);
+      });
+    } else if (block.kind === 'table') {
+      block.rows.forEach((row, position) => {
+        add(index, position, 'table', row.join(' | '));
+      });
+    } else {
+      add(index, 0, 'code', block.code);
+    }
+  });
+  return units;
+}
