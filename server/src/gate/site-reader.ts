@@ -48,6 +48,8 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
     return true;
   };
   worker.on('message', (message: SiteMessage) => {
+    // The index is the reader's last word. Run from the sources, the loader it registers would keep it alive.
+    if (message.kind === 'indexed' || message.kind === 'index-failed') void worker.terminate();
     if (message.kind === 'indexed') index(message.index);
     else if (message.kind === 'index-failed') index(message.reason);
     else if (message.kind === 'sections-from') {

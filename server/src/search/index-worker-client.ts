@@ -9,7 +9,12 @@ const sectionsPerPart = 1000;
 export function indexSectionsInWorker(sections: readonly DocSection[]): Promise<IndexWithMeaning> {
   return new Promise((resolve, reject) => {
     const worker = startWorker(new URL('./index-worker.js', import.meta.url), { sectionCount: sections.length }, 1024);
-    worker.once('message', (index: IndexWithMeaning) => resolve(index));
+    worker.once('message', (index: IndexWithMeaning) => {
+      resolve(index);
+      // Its work is done. Run from the sources (tests, benches, `npm run dev`), the loader it registers keeps it alive,
+      // and with it the process.
+      void worker.terminate();
+    });
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the search indexer stopped (exit code ${code})`)));
     const post = async () => {
