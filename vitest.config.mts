@@ -14,7 +14,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two files at a time, as many as CI's cores: most files wait on servers, browsers and databases, not on a core.
-    // The whole suite took 694 s so, against about 1,800 s one file at a time (the same machine, Node 20).
     fileParallelism: true,
     maxWorkers: 2,
     reporters: ['default', './tests/summary-reporter.ts'],

@@ -24,7 +24,7 @@ export type BuildWatcherOptions = {
 
 /** Its watches and their events are few: a small heap is plenty. */
 const watcherHeapMb = 64;
-/** The longest wait between restarts; a thread that lived this long before it stopped is started again at once. */
+/** The longest wait between restarts; a thread that lived this long before it stopped waits the first wait again. */
 const longestRestartMs = 60_000;
 
 /**
@@ -52,10 +52,12 @@ export function watchBuildInWorker(
       watcherHeapMb,
     );
     worker = started;
+    let watched = false;
     watching = new Promise((resolve) => {
       started.on('message', (message: WatcherMessage) => {
         if (message === 'changed') onChange();
         else {
+          watched = true;
           if (message.fingerprint !== seen()) onChange();
           resolve();
         }
@@ -70,7 +72,11 @@ export function watchBuildInWorker(
         options.onStopped?.(wait);
         restart = setTimeout(() => {
           restart = undefined;
-          if (!closed && !worker) start();
+          if (closed || worker) return;
+          start();
+          // A thread that died before it watched may never watch: the build is read again at each restart (at most
+          // once a minute in the end), so that a rebuild is still served, late, rather than never.
+          if (!watched) onChange();
         }, wait);
         restart.unref();
       });

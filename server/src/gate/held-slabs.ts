@@ -9,9 +9,9 @@ type Held = { file: BuiltFile; encoding: keyof BuiltFile['held']; bytes: Uint8Ar
  * Copies the held bytes of a build's files into a few buffers of up to 16 MB, each exactly as large as what it holds,
  * and points each file at its part; returns the buffers, to be moved to the server's thread with the files.
  *
- * Moving thousands of buffers one by one cost the server's thread a third of a second at a hundred times the
- * handbook's pages (each backing store registered, and the collector run again and again as the external memory
- * grew), which on a rebuild is time no request is answered. A few buffers move at once. It also leaves behind the
+ * Moving thousands of buffers one by one holds the server's thread (each backing store registered, and the collector
+ * run again and again as the external memory grows), which on a rebuild is time no request is answered. A few
+ * buffers move at once. It also leaves behind the
  * slabs of Buffer's pool that Node hands out for small files (64 KB on Node 24, marked untransferable: a message
  * copies them whole).
  */

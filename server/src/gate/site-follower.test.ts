@@ -81,8 +81,13 @@ describe('followSite', () => {
     setFlagsFromString('--expose-gc');
     const collect = runInNewContext('gc') as () => void;
     const { directory, follower } = await follow(restart);
-    const firstPage = new WeakRef(follower.current().files.get('/runbook/index.html') ?? {});
-    const firstSection = new WeakRef(follower.current().search.sections[0] ?? {});
+    // Weak references made in a function of their own: a variable of the test would hold them itself.
+    const weakly = (snapshot: ReturnType<SiteFollower['current']>) => {
+      const [page0, section0] = [snapshot.files.get('/runbook/index.html'), snapshot.search.sections[0]];
+      if (!page0 || !section0) throw new Error('the first build has no runbook page or no section');
+      return [new WeakRef(page0), new WeakRef(section0)] as const;
+    };
+    const [firstPage, firstSection] = weakly(follower.current());
     writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
     await changeSeen();
     await follower.settled();
@@ -114,6 +119,9 @@ describe('followSite', () => {
     await changeSeen();
     await follower.settled();
     expect([...follower.current().retiredAssets.keys()]).toEqual(['/assets/js/chunk.bbbb.js']);
+    // In a buffer of its own: a view into the previous build's shared buffer would keep all of that buffer alive.
+    const retired = Object.values(follower.current().retiredAssets.get('/assets/js/chunk.bbbb.js')?.held ?? {});
+    expect(retired.map((bytes) => [bytes.toString(), bytes.buffer.byteLength])).toEqual([['second', 6]]);
   });
 
   it('follows a build directory that is deleted and written anew, as Docusaurus does', async () => {

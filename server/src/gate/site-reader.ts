@@ -48,8 +48,10 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
     return true;
   };
   worker.on('message', (message: SiteMessage) => {
-    // The index is the reader's last word. Run from the sources, the loader it registers would keep it alive.
-    if (message.kind === 'indexed' || message.kind === 'index-failed') void worker.terminate();
+    // The index, or a failure, is the reader's last word. Run from the sources, the loader it registers would keep it
+    // alive.
+    const last = ['indexed', 'index-failed', 'no-sections', 'changed', 'failed'];
+    if (last.includes(message.kind)) void worker.terminate();
     if (message.kind === 'indexed') index(message.index);
     else if (message.kind === 'index-failed') index(message.reason);
     else if (message.kind === 'sections-from') {

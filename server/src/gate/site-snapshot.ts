@@ -45,6 +45,10 @@ function contentTypeFor(urlPath: string): string {
 }
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const ownBytes = (held: ServedFile['held']): ServedFile['held'] =>
+  Object.fromEntries(
+    Object.entries(held).map(([encoding, bytes]) => [encoding, Buffer.from(new Uint8Array(bytes).buffer)]),
+  );
 
 function servedFile(file: BuiltFile): ServedFile {
   const held: ServedFile['held'] = {};
@@ -71,8 +75,12 @@ export function siteSnapshot(
   options: { strictTransport: boolean; previous?: SiteSnapshot | undefined },
 ): SiteSnapshot {
   const files = new Map(site.files.map((file) => [file.urlPath, servedFile(file)]));
+  // Their bytes are copied out of the previous build's shared buffers (held-slabs.ts): a view of one small chunk would
+  // keep a whole 16 MB buffer of that build alive.
   const retiredAssets = new Map(
-    [...(options.previous?.files ?? [])].filter(([urlPath]) => hashedAsset.test(urlPath) && !files.has(urlPath)),
+    [...(options.previous?.files ?? [])]
+      .filter(([urlPath]) => hashedAsset.test(urlPath) && !files.has(urlPath))
+      .map(([urlPath, file]): [string, ServedFile] => [urlPath, { ...file, held: ownBytes(file.held) }]),
   );
   // Docusaurus writes its 404 page last: a build without it is still being written.
   const notFoundPage = files.get('/404.html');

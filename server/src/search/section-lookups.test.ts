@@ -39,7 +39,7 @@ describe('sectionKeysByPage', () => {
     );
   });
 
-  it('parses a page once for all its sections', () => {
+  it("keys a page's sections by the page's key and their anchors, decoded", () => {
     const keyOf = sectionKeysByPage();
     expect(keyOf('/runbook/#restart')).toBe('/runbook#restart');
     expect(keyOf('/runbook/#rotate-keys')).toBe('/runbook#rotate-keys');

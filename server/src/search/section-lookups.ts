@@ -45,8 +45,8 @@ const plainAnchor = /^[\w.~-]*$/;
 const ownPage = /^\/(?!\/)[^\t\n\r\\]*$/;
 
 /**
- * `sectionKey` with the page part parsed once per page: a build's sections share their page's link, and parsing each
- * of 86,000 links at a hundred times the handbook's pages was most of the lookups' time and garbage. Other anchors
+ * `sectionKey` with the page part parsed once per page: a build's sections share their page's link, and parsing every
+ * section's link was most of the lookups' time and garbage on a large handbook. Other anchors
  * take the whole way.
  */
 export function sectionKeysByPage(): (url: string) => string {

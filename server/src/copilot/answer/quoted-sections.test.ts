@@ -60,6 +60,12 @@ describe('which sections a docs-only answer quotes', () => {
     expect(reply.sources.map((source) => source.url)).toEqual(['/bigquery#cost-impact']);
   });
 
+  it('quotes no second section when the best one matched by its headings alone (no part of it to compare with)', () => {
+    // None of the question's words stands in either section's text: nothing makes the next one worth quoting.
+    const reply = answerFrom('how do we rotate the zanzibar keys each quarter', [releaseWindow, costImpact]);
+    expect(reply.sources.map((source) => source.url)).toEqual(['/go-live#the-release-window']);
+  });
+
   it('answers a question that only names a section with the section as a whole, its table rows included', () => {
     const reply = answerFrom('release window', [releaseWindow]);
     expect(reply.markdown).toContain('Production releases go out in a fixed window.');

@@ -35,7 +35,9 @@ export function quotedSections(options: {
   if (!best) return [];
   const keyOf = (hit: SearchHit) => keyUnitScore(hit, hit.matchedTerms, termWeight, kinds);
   const bestKey = keyOf(best);
-  const nearlyAsGood = rest.slice(0, secondKeyDepth).find((hit) => keyOf(hit) >= bestKey * secondKeyShare);
+  // A best section that matched by its headings alone has no part to compare with: nothing is nearly as good as none.
+  const nearlyAsGood =
+    bestKey > 0 ? rest.slice(0, secondKeyDepth).find((hit) => keyOf(hit) >= bestKey * secondKeyShare) : undefined;
   if (nearlyAsGood) return [best, nearlyAsGood];
   const candidates = [
     ...rest.filter((hit) => hit.pageUrl !== best.pageUrl),
