@@ -11,36 +11,34 @@ type Held = { file: BuiltFile; encoding: keyof BuiltFile['held']; bytes: Uint8Ar
  *
  * Moving thousands of buffers one by one holds the server's thread (each backing store registered, and the collector
  * run again and again as the external memory grows), which on a rebuild is time no request is answered. A few
- * buffers move at once. It also leaves behind the
- * slabs of Buffer's pool that Node hands out for small files (64 KB on Node 24, marked untransferable: a message
- * copies them whole).
+ * buffers move at once. It also leaves behind the slabs of Buffer's pool that Node hands out for small files (64 KB
+ * on Node 24, marked untransferable: a message copies them whole).
  */
 export function packHeldBytes(files: readonly BuiltFile[]): ArrayBuffer[] {
-  const held: Held[] = files.flatMap((file) =>
-    (Object.entries(file.held) as Array<[Held['encoding'], Uint8Array]>).map(([encoding, bytes]) => ({
-      file,
-      encoding,
-      bytes,
-    })),
-  );
-  const slabs: ArrayBuffer[] = [];
-  for (let start = 0; start < held.length; ) {
-    let end = start;
-    let size = 0;
-    // A file larger than a slab gets one of its own.
-    while (end < held.length && (end === start || size + (held[end]?.bytes.byteLength ?? 0) <= slabBytes)) {
-      size += held[end]?.bytes.byteLength ?? 0;
-      end += 1;
+  const groups: Held[][] = [];
+  let group: Held[] = [];
+  let size = 0;
+  for (const file of files) {
+    for (const [encoding, bytes] of Object.entries(file.held) as Array<[Held['encoding'], Uint8Array]>) {
+      // A file larger than a slab gets one of its own.
+      if (group.length > 0 && size + bytes.byteLength > slabBytes) {
+        groups.push(group);
+        group = [];
+        size = 0;
+      }
+      group.push({ file, encoding, bytes });
+      size += bytes.byteLength;
     }
-    const slab = new Uint8Array(size);
+  }
+  if (group.length > 0) groups.push(group);
+  return groups.map((parts) => {
+    const slab = new Uint8Array(parts.reduce((total, { bytes }) => total + bytes.byteLength, 0));
     let at = 0;
-    for (const { file, encoding, bytes } of held.slice(start, end)) {
+    for (const { file, encoding, bytes } of parts) {
       slab.set(bytes, at);
       file.held[encoding] = slab.subarray(at, at + bytes.byteLength);
       at += bytes.byteLength;
     }
-    slabs.push(slab.buffer);
-    start = end;
-  }
-  return slabs;
+    return slab.buffer;
+  });
 }

@@ -11,6 +11,12 @@ import {
   type SiteMessage,
 } from './site-messages.js';
 
+/**
+ * The reader's last messages: the index, or a failure. Run from the sources, the loader it registers would keep it
+ * alive after them, so it is ended.
+ */
+const lastWords = new Set<SiteMessage['kind']>(['indexed', 'index-failed', 'no-sections', 'changed', 'failed']);
+
 /** A build as the worker reads it: its files first, then its sections, then their search index. */
 export type Reading = {
   files: Promise<FilesReply>;
@@ -48,10 +54,7 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
     return true;
   };
   worker.on('message', (message: SiteMessage) => {
-    // The index, or a failure, is the reader's last word. Run from the sources, the loader it registers would keep it
-    // alive.
-    const last = ['indexed', 'index-failed', 'no-sections', 'changed', 'failed'];
-    if (last.includes(message.kind)) void worker.terminate();
+    if (lastWords.has(message.kind)) void worker.terminate();
     if (message.kind === 'indexed') index(message.index);
     else if (message.kind === 'index-failed') index(message.reason);
     else if (message.kind === 'sections-from') {
