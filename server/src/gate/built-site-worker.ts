@@ -15,11 +15,11 @@ import { indexSections } from '../search/section-terms.js';
 import type { BuiltPage } from '../search/sections.js';
 import { type BuiltFiles, fingerprintOf, readBuiltSite } from './built-site.js';
 import { packHeldBytes } from './held-slabs.js';
-import type { BuiltSiteRequest, SearchIndexReply, SectionsSource, SiteMessage } from './site-messages.js';
+import type { BuiltSiteRequest, ReadSource, SearchIndexReply, SiteMessage } from './site-messages.js';
 
-const { siteDirectory, limits, publicOrigin } = workerData as BuiltSiteRequest;
+const { siteDirectory, limits, publicOrigin, servedSectionsKey } = workerData as BuiltSiteRequest;
 
-type Sections = { from: SectionsSource; sectionCount: number; parts: SectionParts; index: () => IndexWithMeaning };
+type Sections = { from: ReadSource; sectionCount: number; parts: SectionParts; index: () => IndexWithMeaning };
 
 function readFiles(): { site: BuiltFiles; pages: BuiltPage[] } | Exclude<SiteMessage, { kind: 'read' }> {
   try {
@@ -57,6 +57,11 @@ const files = readFiles();
 if ('site' in files) {
   const { site, pages } = files;
   post({ kind: 'read', site }, packHeldBytes(site.files));
+  if (site.sectionsKey === servedSectionsKey) post({ kind: 'same-sections' });
+  else await readSections(site, pages);
+} else post(files);
+
+async function readSections(site: BuiltFiles, pages: BuiltPage[]) {
   let sections: Sections | undefined;
   try {
     sections = await sectionsOf(site, pages);
@@ -90,4 +95,4 @@ if ('site' in files) {
       indexed.kind === 'indexed' ? [...transferablesOf(indexed.index), ...latentTransferables(indexed.index)] : [],
     );
   }
-} else post(files);
+}

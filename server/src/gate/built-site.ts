@@ -25,7 +25,7 @@ export type BuiltFile = {
 /** Everything a request needs from one build, read in one pass so that none of it mixes two builds. */
 export type BuiltSite = BuiltFiles & {
   /** The doc pages' sections, for the search engine. */
-  sections: DocSection[];
+  sections: readonly DocSection[];
 };
 
 /** A build's files as read, before its sections are known. */

@@ -231,7 +231,7 @@ describe('followSite', () => {
     expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
   });
 
-  it('takes the prepared search of a rebuild written after its pages', async () => {
+  it("keeps the search made from a rebuild's pages when their prepared search is written after them", async () => {
     const { directory, follower, sources } = await follow(restart, undefined, (directory) => prepareBuild(directory));
     writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
     await changeSeen();
@@ -239,8 +239,30 @@ describe('followSite', () => {
     prepareBuild(directory);
     await changeSeen();
     await follower.settled();
-    expect(sources.at(-1)).toEqual({ prepared: true });
+    expect(sources.slice(1)).toEqual([
+      { prepared: false, reason: expect.stringMatching(/other pages/) },
+      { unchanged: true },
+    ]);
     expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
+  });
+
+  it('keeps the search of the build served when a rebuild has the same pages (its sections are not read again)', async () => {
+    const { directory, follower, sources } = await follow(restart, undefined, (directory) => prepareBuild(directory));
+    const before = follower.current();
+    mkdirSync(path.join(directory, 'assets', 'css'), { recursive: true });
+    writeFileSync(path.join(directory, 'assets', 'css', 'styles.css'), 'body { color: teal }');
+    await changeSeen();
+    await follower.settled();
+    const after = follower.current();
+    expect(after.files.has('/assets/css/styles.css')).toBe(true);
+    expect(after.search).toBe(before.search);
+    expect(sources).toEqual([{ prepared: true }, { unchanged: true }]);
+    // A page edited: its search is read anew.
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
+    await changeSeen();
+    await follower.settled();
+    expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
+    expect(sources.at(-1)).toEqual({ prepared: false, reason: expect.stringMatching(/other pages/) });
   });
 
   it('refuses to start on a directory that holds no finished build', async () => {

@@ -4,7 +4,7 @@ import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { searchBeingBuilt, searchIsReady } from '../search/search-being-built.js';
 import { watchBuildInWorker } from './build-watcher.js';
 import type { HoldLimits } from './built-site.js';
-import type { SectionsSource } from './site-messages.js';
+import type { SectionsReply, SectionsSource } from './site-messages.js';
 import { type Reading, readInWorker } from './site-reader.js';
 import { type SiteSnapshot, siteSnapshot } from './site-snapshot.js';
 
@@ -47,11 +47,13 @@ async function searchOf(
   return typeof read === 'string' ? buildSearchEngineInBackground(sections) : searchEngineFromIndex(sections, read);
 }
 
+const sectionsOf = (read: SectionsReply) => (read.kind === 'sections' ? read.sections : []);
+
 /** The first build's search, once its sections and index are in (and `holdFirstSearch` has settled). */
 async function firstSearchOf(reading: Reading, options: SiteFollowerOptions): Promise<SearchEngine> {
   await options.holdFirstSearch;
   const read = await reading.sections;
-  if (read.kind === 'no-sections') throw new Error(read.reason);
+  if (read.kind !== 'sections') throw new Error(read.kind === 'no-sections' ? read.reason : 'no build was served');
   options.onSectionsSource?.(read.from);
   return searchOf(read.sections, reading.index);
 }
@@ -65,16 +67,19 @@ async function load(
     siteDirectory,
     limits: options.limits ?? defaultHoldLimits,
     publicOrigin: options.publicOrigin,
+    servedSectionsKey: previous && searchIsReady(previous.search) ? previous.sectionsKey : undefined,
   });
   const files = await reading.files;
   if (files.kind === 'changed') return 'the build changed while it was read';
   if (files.kind === 'failed') return files.reason;
   const read = await reading.sections;
   if (read.kind === 'no-sections') return read.reason;
-  options.onSectionsSource?.(read.from);
+  options.onSectionsSource?.(read.kind === 'same-sections' ? { unchanged: true } : read.from);
   try {
-    const search = await searchOf(read.sections, reading.index);
-    return siteSnapshot({ ...files.site, sections: read.sections }, search, {
+    // The same pages as the build served: its search is theirs (one index in memory, not two while swapping).
+    const search =
+      read.kind === 'same-sections' && previous ? previous.search : await searchOf(sectionsOf(read), reading.index);
+    return siteSnapshot({ ...files.site, sections: search.sections }, search, {
       strictTransport: options.strictTransport,
       previous,
     });

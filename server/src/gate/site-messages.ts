@@ -4,17 +4,32 @@ import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import type { SectionPart } from '../search/packed-sections.js';
 import type { BuiltFiles, HoldLimits } from './built-site.js';
 
-export type BuiltSiteRequest = { siteDirectory: string; limits: HoldLimits; publicOrigin: string | undefined };
+export type BuiltSiteRequest = {
+  siteDirectory: string;
+  limits: HoldLimits;
+  publicOrigin: string | undefined;
+  /**
+   * The `sectionsKey` of the build being served, when its search is in: a build whose pages are the same (a stylesheet,
+   * an image or a script rebuilt) keeps that search, and its sections are neither read nor indexed again.
+   */
+  servedSectionsKey?: string | undefined;
+};
 /**
  * The first message: the build's files, served at once. `changed` when files moved while they were read: a build
  * still being written, to be read again once quiet.
  */
 export type FilesReply = { kind: 'read'; site: BuiltFiles } | { kind: 'changed' } | { kind: 'failed'; reason: string };
-/** Where a build's sections and index came from: its prepared search, or its pages parsed (and why). */
-export type SectionsSource = { prepared: true } | { prepared: false; reason: string };
+/**
+ * Where a build's sections and index came from: its prepared search, its pages parsed (and why), or the build served
+ * before it, whose pages are the same.
+ */
+export type SectionsSource = ReadSource | { unchanged: true };
+/** Where the sections of a build read anew came from. */
+export type ReadSource = { prepared: true } | { prepared: false; reason: string };
 /** The sections of a build as the server's thread has them in the end, or why it has none. */
 export type SectionsReply =
-  | { kind: 'sections'; sections: DocSection[]; from: SectionsSource }
+  | { kind: 'sections'; sections: DocSection[]; from: ReadSource }
+  | { kind: 'same-sections' }
   | { kind: 'no-sections'; reason: string };
 /** The last message: the search index of its sections, or why there is none. */
 export type SearchIndexReply = { kind: 'indexed'; index: IndexWithMeaning } | { kind: 'index-failed'; reason: string };
@@ -26,8 +41,9 @@ export type SearchIndexReply = { kind: 'indexed'; index: IndexWithMeaning } | { 
  */
 export type SiteMessage =
   | FilesReply
-  | { kind: 'sections-from'; from: SectionsSource; sectionCount: number }
+  | { kind: 'sections-from'; from: ReadSource; sectionCount: number }
   | { kind: 'sections-part'; part: SectionPart }
+  | { kind: 'same-sections' }
   | { kind: 'no-sections'; reason: string }
   | SearchIndexReply;
 export const moreSections = 'more-sections';

@@ -20,9 +20,11 @@ export function startReadingSite(app: FastifyInstance, holdFirstSearch?: Promise
     onSwapped: (snapshot) => app.log.info({ fingerprint: snapshot.fingerprint }, 'serving a new site build'),
     onKeptPrevious: (reason) => app.log.warn({ reason }, 'keeping the previous site build'),
     onSectionsSource: (source) =>
-      source.prepared
-        ? app.log.info('reading the search of the site build from its prepared file')
-        : app.log.info({ reason: source.reason }, 'indexing the pages of the site build (no usable prepared search)'),
+      'unchanged' in source
+        ? app.log.info('keeping the search of the site build served: its pages are the same')
+        : source.prepared
+          ? app.log.info('reading the search of the site build from its prepared file')
+          : app.log.info({ reason: source.reason }, 'indexing the pages of the site build (no usable prepared search)'),
     holdFirstSearch,
     onWatcherStopped: (restartInMs) =>
       app.log.warn({ restartInMs }, 'the thread watching the site build stopped; starting it again'),

@@ -6,8 +6,8 @@ import {
   type BuiltSiteRequest,
   type FilesReply,
   moreSections,
+  type ReadSource,
   type SectionsReply,
-  type SectionsSource,
   type SiteMessage,
 } from './site-messages.js';
 
@@ -15,7 +15,14 @@ import {
  * The reader's last messages: the index, or a failure. Run from the sources, the loader it registers would keep it
  * alive after them, so it is ended.
  */
-const lastWords = new Set<SiteMessage['kind']>(['indexed', 'index-failed', 'no-sections', 'changed', 'failed']);
+const lastWords = new Set<SiteMessage['kind']>([
+  'indexed',
+  'index-failed',
+  'same-sections',
+  'no-sections',
+  'changed',
+  'failed',
+]);
 
 /** A build as the worker reads it: its files first, then its sections, then their search index. */
 export type Reading = {
@@ -44,7 +51,7 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
     index(reason);
   };
   const worker = startWorker(new URL('./built-site-worker.js', import.meta.url), request, 1024);
-  let expected: { from: SectionsSource; sectionCount: number } | undefined;
+  let expected: { from: ReadSource; sectionCount: number } | undefined;
   const sections: DocSection[] = [];
   /** The next part of the sections, asked for on a later turn of the event loop than the last one's arrival. */
   const askForSections = () => setImmediate(() => worker.postMessage(moreSections));
@@ -63,6 +70,9 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
     } else if (message.kind === 'sections-part') {
       for (const section of unpackSections(message.part)) sections.push(section);
       if (!haveSections()) askForSections();
+    } else if (message.kind === 'same-sections') {
+      sectionsRead(message);
+      index('the build has the pages of the one served, and keeps its search');
     } else if (message.kind === 'no-sections') failed(message.reason);
     else {
       files(message);

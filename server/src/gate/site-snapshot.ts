@@ -14,6 +14,8 @@ export type ServedFile = {
 /** One build as the server serves it; a request reads one snapshot from start to end, so never mixes two builds. */
 export type SiteSnapshot = {
   fingerprint: string;
+  /** Of its pages' text (built-site.ts): a rebuild with the same key has the same sections. */
+  sectionsKey: string;
   files: ReadonlyMap<string, ServedFile>;
   /**
    * Hashed assets of the build before this one that this one dropped: a reader whose page came from it may still load
@@ -91,6 +93,7 @@ export function siteSnapshot(
   }
   return {
     fingerprint: site.fingerprint,
+    sectionsKey: site.sectionsKey,
     files,
     retiredAssets,
     notFoundPage,
