@@ -4,6 +4,8 @@
  * index come from the build's prepared search when it has a valid one (prepared-search.ts); otherwise the pages are
  * parsed and indexed here.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DocSection } from '../search/doc-page.js';
 import { transferablesOf } from '../search/inverted-index.js';
@@ -13,7 +15,7 @@ import { sectionsPerPart } from '../search/prepared-search.js';
 import { readPreparedSearch, type SectionParts } from '../search/prepared-search-reader.js';
 import { indexSections } from '../search/section-terms.js';
 import type { BuiltPage } from '../search/sections.js';
-import { type BuiltFiles, fingerprintOf, readBuiltSite } from './built-site.js';
+import { type BuiltFiles, fingerprintOf, readBuiltSite, unfinishedBuild } from './built-site.js';
 import { packHeldBytes } from './held-slabs.js';
 import type { BuiltSiteRequest, ReadSource, SearchIndexReply, SiteMessage } from './site-messages.js';
 
@@ -22,6 +24,9 @@ const { siteDirectory, limits, publicOrigin, servedSectionsKey } = workerData as
 type Sections = { from: ReadSource; sectionCount: number; parts: SectionParts; index: () => IndexWithMeaning };
 
 function readFiles(): { site: BuiltFiles; pages: BuiltPage[] } | Exclude<SiteMessage, { kind: 'read' }> {
+  // Docusaurus writes its 404 page last: a build without it is still being written, and none of it is read (at a
+  // hundred times the handbook, its pages parsed would be minutes of a core and a gigabyte for nothing).
+  if (!existsSync(path.join(siteDirectory, '404.html'))) return { kind: 'failed', reason: unfinishedBuild };
   try {
     const read = readBuiltSite(siteDirectory, limits, publicOrigin);
     return fingerprintOf(siteDirectory) === read.site.fingerprint ? read : { kind: 'changed' };

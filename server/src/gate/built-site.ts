@@ -78,6 +78,9 @@ function fingerprintOfListing(listing: readonly Listing[]): string {
 /** What changes when the build does, from file names, sizes and times only: cheap enough to look at often. */
 export const fingerprintOf = (siteDirectory: string) => fingerprintOfListing(listFiles(siteDirectory));
 
+/** Why a build without its 404 page is not served: Docusaurus writes that page last. */
+export const unfinishedBuild = 'the build has no 404.html yet (unfinished)';
+
 /** Files of the build that are never served: the prepared search (and its half-written twin) is the server's own. */
 const notServed = new Set([preparedSearchFile, `${preparedSearchFile}.partial`]);
 

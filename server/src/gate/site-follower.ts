@@ -58,17 +58,22 @@ async function firstSearchOf(reading: Reading, options: SiteFollowerOptions): Pr
   return searchOf(read.sections, reading.index);
 }
 
-async function load(
-  siteDirectory: string,
-  options: SiteFollowerOptions,
-  previous?: SiteSnapshot,
-): Promise<SiteSnapshot | string> {
+/** Reads a rebuild in a worker: the snapshot to swap in once it is read, or why the previous one is kept. */
+function readRebuild(siteDirectory: string, options: SiteFollowerOptions, previous: SiteSnapshot) {
   const reading = readInWorker({
     siteDirectory,
     limits: options.limits ?? defaultHoldLimits,
     publicOrigin: options.publicOrigin,
-    servedSectionsKey: previous && searchIsReady(previous.search) ? previous.sectionsKey : undefined,
+    servedSectionsKey: searchIsReady(previous.search) ? previous.sectionsKey : undefined,
   });
+  return { snapshot: load(reading, options, previous), cancel: reading.cancel };
+}
+
+async function load(
+  reading: Reading,
+  options: SiteFollowerOptions,
+  previous: SiteSnapshot,
+): Promise<SiteSnapshot | string> {
   const files = await reading.files;
   if (files.kind === 'changed') return 'the build changed while it was read';
   if (files.kind === 'failed') return files.reason;
@@ -77,8 +82,7 @@ async function load(
   options.onSectionsSource?.(read.kind === 'same-sections' ? { unchanged: true } : read.from);
   try {
     // The same pages as the build served: its search is theirs (one index in memory, not two while swapping).
-    const search =
-      read.kind === 'same-sections' && previous ? previous.search : await searchOf(sectionsOf(read), reading.index);
+    const search = read.kind === 'same-sections' ? previous.search : await searchOf(sectionsOf(read), reading.index);
     return siteSnapshot({ ...files.site, sections: search.sections }, search, {
       strictTransport: options.strictTransport,
       previous,
@@ -132,11 +136,16 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
   let timer: NodeJS.Timeout | undefined;
   let reading: Promise<void> | undefined;
   let readAgain = false;
+  /** Stops the rebuild being read. */
+  let cancelRead: ((reason: string) => void) | undefined;
 
   async function refresh() {
     do {
       readAgain = false;
-      const next = await load(siteDirectory, options, snapshot);
+      const read = readRebuild(siteDirectory, options, snapshot);
+      cancelRead = read.cancel;
+      const next = await read.snapshot;
+      cancelRead = undefined;
       if (closed) return;
       if (typeof next === 'string') options.onKeptPrevious(next);
       else if (next.fingerprint !== snapshot.fingerprint) {
@@ -147,6 +156,9 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
   }
   function changed() {
     if (closed) return;
+    // What is being read is already out of date: a build being written, or one whose prepared search has just landed.
+    // Its pages parsed at a hundred times the handbook would take minutes and a gigabyte for nothing.
+    cancelRead?.('the build changed while it was read');
     clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
@@ -175,6 +187,7 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
     close() {
       closed = true;
       clearTimeout(timer);
+      cancelRead?.('the server is stopping');
       void watcher.then((watching) => watching?.close());
     },
   };

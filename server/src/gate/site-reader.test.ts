@@ -18,6 +18,7 @@ describe('readInWorker', () => {
     // Node 24 reads each of these into a 64 KB slab of Buffer's pool: copied whole, each would cost the server 64 KB.
     const sizes = { 'assets/js/tiny.js': 10, 'assets/js/small.js': 1500, 'assets/js/middle.js': 20_000 };
     for (const [file, size] of Object.entries(sizes)) writeFileSync(path.join(directory, file), 'x'.repeat(size));
+    writeFileSync(path.join(directory, '404.html'), '<html><body>Page Not Found</body></html>');
     writeFileSync(
       path.join(directory, 'runbook', 'index.html'),
       '<html><head><title>Runbook</title></head><body><article><h1>Runbook</h1><p>Restart it.</p></article></body></html>',
@@ -52,4 +53,38 @@ describe('readInWorker', () => {
       expect(Buffer.from(bytes).toString()).toBe('x'.repeat(size));
     }
   });
+
+  it('reads nothing of a build without its 404 page (still being written)', async () => {
+    const directory = siteWithPages(3);
+    rmSync(path.join(directory, '404.html'));
+    const reading = readInWorker({ siteDirectory: directory, limits, publicOrigin: undefined });
+    expect(await reading.files).toEqual({ kind: 'failed', reason: expect.stringMatching(/no 404.html yet/) });
+    expect(await reading.index).toBe('the build was not read');
+  });
+
+  it('stops a reading that is cancelled: what has not arrived fails with the reason given', async () => {
+    const directory = siteWithPages(400);
+    const reading = readInWorker({ siteDirectory: directory, limits, publicOrigin: undefined });
+    expect((await reading.files).kind).toBe('read');
+    reading.cancel('the build changed while it was read');
+    expect(await reading.sections).toEqual({ kind: 'no-sections', reason: 'the build changed while it was read' });
+    expect(await reading.index).toBe('the build changed while it was read');
+  });
 });
+
+const limits = { maxFileBytes: 1_000_000, maxTotalBytes: 10_000_000 };
+
+/** A finished build of `count` doc pages. */
+function siteWithPages(count: number) {
+  const directory = mkdtempSync(path.join(tmpdir(), 'site-reader-'));
+  directories.push(directory);
+  writeFileSync(path.join(directory, '404.html'), '<html><body>Page Not Found</body></html>');
+  for (let at = 0; at < count; at += 1) {
+    mkdirSync(path.join(directory, `page-${at}`));
+    writeFileSync(
+      path.join(directory, `page-${at}`, 'index.html'),
+      `<html><head><title>Page ${at}</title></head><body><article><h1>Page ${at}</h1><h2 id="a">Step</h2><p>Restart worker ${at}.</p></article></body></html>`,
+    );
+  }
+  return directory;
+}

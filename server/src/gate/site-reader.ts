@@ -29,6 +29,8 @@ export type Reading = {
   files: Promise<FilesReply>;
   sections: Promise<SectionsReply>;
   index: Promise<IndexWithMeaning | string>;
+  /** Stops the reading (the build changed under it): what has not arrived fails with `reason`, and the thread ends. */
+  cancel(reason: string): void;
 };
 
 /**
@@ -39,11 +41,6 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
   let files: (reply: FilesReply) => void = () => undefined;
   let sectionsRead: (reply: SectionsReply) => void = () => undefined;
   let index: (reply: IndexWithMeaning | string) => void = () => undefined;
-  const reading: Reading = {
-    files: new Promise((resolve) => (files = resolve)),
-    sections: new Promise((resolve) => (sectionsRead = resolve)),
-    index: new Promise((resolve) => (index = resolve)),
-  };
   // The worker may stop or fail after its first messages: later settlements of a promise are ignored.
   const failed = (reason: string) => {
     files({ kind: 'failed', reason });
@@ -51,6 +48,15 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
     index(reason);
   };
   const worker = startWorker(new URL('./built-site-worker.js', import.meta.url), request, 1024);
+  const reading: Reading = {
+    files: new Promise((resolve) => (files = resolve)),
+    sections: new Promise((resolve) => (sectionsRead = resolve)),
+    index: new Promise((resolve) => (index = resolve)),
+    cancel(reason) {
+      failed(reason);
+      void worker.terminate();
+    },
+  };
   let expected: { from: ReadSource; sectionCount: number } | undefined;
   const sections: DocSection[] = [];
   /** The next part of the sections, asked for on a later turn of the event loop than the last one's arrival. */

@@ -1,6 +1,6 @@
 import { lookup } from 'mrmime';
 import type { SearchEngine } from '../search/engine.js';
-import type { BuiltFile, BuiltSite, Encoding } from './built-site.js';
+import { type BuiltFile, type BuiltSite, type Encoding, unfinishedBuild } from './built-site.js';
 import { type SecurityHeaders, securityHeaders } from './security-headers.js';
 
 /** A file ready to send: its headers computed once, its bytes in memory per encoding or on disk when large. */
@@ -86,7 +86,7 @@ export function siteSnapshot(
   );
   // Docusaurus writes its 404 page last: a build without it is still being written.
   const notFoundPage = files.get('/404.html');
-  if (!notFoundPage) throw new Error('the build has no 404.html yet (unfinished)');
+  if (!notFoundPage) throw new Error(unfinishedBuild);
   // A site that had doc pages and has none now is a broken build, not a new one.
   if (site.sections.length === 0 && (options.previous?.search.sections.length ?? 0) > 0) {
     throw new Error('the build has no doc pages');
