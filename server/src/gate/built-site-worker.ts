@@ -4,14 +4,14 @@
  * index come from the build's prepared search when it has a valid one (prepared-search.ts); otherwise the pages are
  * parsed and indexed here.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DocSection } from '../search/doc-page.js';
 import { transferablesOf } from '../search/inverted-index.js';
 import { type IndexWithMeaning, latentTransferables } from '../search/latent-ranking.js';
 import { packSections } from '../search/packed-sections.js';
-import { sectionsPerPart } from '../search/prepared-search.js';
+import { preparingMarker, sectionsPerPart } from '../search/prepared-search.js';
 import { readPreparedSearch, type SectionParts } from '../search/prepared-search-reader.js';
 import { indexSections } from '../search/section-terms.js';
 import type { BuiltPage } from '../search/sections.js';
@@ -19,7 +19,18 @@ import { type BuiltFiles, fingerprintOf, readBuiltSite, unfinishedBuild } from '
 import { packHeldBytes } from './held-slabs.js';
 import type { BuiltSiteRequest, ReadSource, SearchIndexReply, SiteMessage } from './site-messages.js';
 
-const { siteDirectory, limits, publicOrigin, servedSectionsKey } = workerData as BuiltSiteRequest;
+const { siteDirectory, limits, publicOrigin, servedSectionsKey, awaitPreparing } = workerData as BuiltSiteRequest;
+
+/** A marker older than this was left by a preparation that died: the build is read without waiting. */
+const preparingForAtMostMs = 30 * 60 * 1000;
+
+function beingPrepared(): boolean {
+  try {
+    return Date.now() - statSync(path.join(siteDirectory, preparingMarker)).mtimeMs < preparingForAtMostMs;
+  } catch {
+    return false;
+  }
+}
 
 type Sections = { from: ReadSource; sectionCount: number; parts: SectionParts; index: () => IndexWithMeaning };
 
@@ -27,6 +38,7 @@ function readFiles(): { site: BuiltFiles; pages: BuiltPage[] } | Exclude<SiteMes
   // Docusaurus writes its 404 page last: a build without it is still being written, and none of it is read (at a
   // hundred times the handbook, its pages parsed would be minutes of a core and a gigabyte for nothing).
   if (!existsSync(path.join(siteDirectory, '404.html'))) return { kind: 'failed', reason: unfinishedBuild };
+  if (awaitPreparing && beingPrepared()) return { kind: 'failed', reason: 'its search is being prepared' };
   try {
     const read = readBuiltSite(siteDirectory, limits, publicOrigin);
     return fingerprintOf(siteDirectory) === read.site.fingerprint ? read : { kind: 'changed' };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { preparedSearchFile } from '../search/prepared-search.js';
+import { preparedSearchFile, preparingMarker } from '../search/prepared-search.js';
 import type { BuiltPage, DocSection } from '../search/sections.js';
 import { canonicalPathOf } from './canonical-paths.js';
 import { inlineScriptHashes } from './content-security-policy.js';
@@ -82,7 +82,7 @@ export const fingerprintOf = (siteDirectory: string) => fingerprintOfListing(lis
 export const unfinishedBuild = 'the build has no 404.html yet (unfinished)';
 
 /** Files of the build that are never served: the prepared search (and its half-written twin) is the server's own. */
-const notServed = new Set([preparedSearchFile, `${preparedSearchFile}.partial`]);
+const notServed = new Set([preparedSearchFile, preparingMarker]);
 
 /**
  * Reads a finished build: every file with its precompressed twins, the CSP hashes, and the pages whose doc sections

@@ -1,56 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { preparedSearchFile } from '../search/prepared-search.js';
-import { prepareBuild } from './prepare-build.js';
+import { describe, expect, it } from 'vitest';
+import {
+  changeSeen,
+  follow,
+  page,
+  restart,
+  temporaryDirectory,
+  writeSite,
+  zanzibar,
+} from '../../test-support/followed-site.js';
 import { followSite, type SiteFollower } from './site-follower.js';
-import type { SectionsSource } from './site-messages.js';
-
-const page = (body: string) =>
-  `<html><head><title>Runbook | Handbook</title><link rel="canonical" href="https://docs.example/runbook"></head>` +
-  `<body><article><div class="theme-doc-markdown markdown"><header><h1>Runbook</h1></header>${body}</div></article></body></html>`;
-
-const directories: string[] = [];
-const followers: SiteFollower[] = [];
-
-function writeSite(directory: string, body: string) {
-  mkdirSync(path.join(directory, 'runbook'), { recursive: true });
-  writeFileSync(path.join(directory, 'runbook', 'index.html'), page(body));
-  writeFileSync(path.join(directory, '404.html'), '<html><body>Page Not Found</body></html>');
-}
-
-async function follow(body: string, holdFirstSearch?: Promise<unknown>, beforeStart?: (directory: string) => void) {
-  const parent = mkdtempSync(path.join(tmpdir(), 'site-follower-'));
-  directories.push(parent);
-  const directory = path.join(parent, 'build');
-  writeSite(directory, body);
-  beforeStart?.(directory);
-  const kept: string[] = [];
-  const sources: SectionsSource[] = [];
-  const follower = await followSite(directory, {
-    strictTransport: false,
-    quietMs: 50,
-    onKeptPrevious: (reason) => kept.push(reason),
-    onSectionsSource: (source) => sources.push(source),
-    holdFirstSearch,
-  });
-  followers.push(follower);
-  if (!holdFirstSearch) await follower.searchReady();
-  return { directory, follower, kept, sources };
-}
-
-const restart = '<h2 id="restart">Restart</h2><p>Restart the worker with the deploy job.</p>';
-const zanzibar = '<h2 id="zanzibar">Zanzibar keys</h2><p>Rotate the zanzibar keys every quarter.</p>';
-// The OS file watcher reports a write in its own time (another thread); only a real wait lets it.
-const changeSeen = () => new Promise((resolve) => setTimeout(resolve, 200));
-
-afterEach(() => {
-  for (const follower of followers.splice(0)) follower.close();
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
 
 describe('followSite', () => {
   it('swaps a rebuilt site in whole (files, headers and search together), serving the previous one meanwhile', async () => {
@@ -198,76 +160,8 @@ describe('followSite', () => {
     expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
   });
 
-  it("reads the search from the build's prepared file, which it never serves", async () => {
-    const { follower, sources } = await follow(restart, undefined, (directory) => prepareBuild(directory));
-    expect(sources).toEqual([{ prepared: true }]);
-    expect(follower.current().search.search('restart worker')[0]?.url).toBe('/runbook#restart');
-    expect(follower.current().files.has(`/${preparedSearchFile}`)).toBe(false);
-  });
-
-  it.each([
-    ['missing', () => {}, /no prepared-search.bin/],
-    [
-      'stale (a page edited after it was prepared)',
-      (directory: string) => {
-        writeFileSync(path.join(directory, 'runbook', 'index.html'), page(restart));
-        prepareBuild(directory);
-        writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
-      },
-      /other pages/,
-    ],
-    [
-      'corrupt',
-      (directory: string) => {
-        prepareBuild(directory);
-        const file = path.join(directory, preparedSearchFile);
-        writeFileSync(file, readFileSync(file).subarray(0, 200));
-      },
-      /cut short|digest|header/,
-    ],
-  ])('parses and indexes the pages when the prepared search is %s', async (_case, prepare, reason) => {
-    const { follower, sources } = await follow(zanzibar, undefined, prepare);
-    expect(sources).toEqual([{ prepared: false, reason: expect.stringMatching(reason) }]);
-    expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
-  });
-
-  it("keeps the search made from a rebuild's pages when their prepared search is written after them", async () => {
-    const { directory, follower, sources } = await follow(restart, undefined, (directory) => prepareBuild(directory));
-    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
-    await changeSeen();
-    await follower.settled();
-    prepareBuild(directory);
-    await changeSeen();
-    await follower.settled();
-    expect(sources.slice(1)).toEqual([
-      { prepared: false, reason: expect.stringMatching(/other pages/) },
-      { unchanged: true },
-    ]);
-    expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
-  });
-
-  it('keeps the search of the build served when a rebuild has the same pages (its sections are not read again)', async () => {
-    const { directory, follower, sources } = await follow(restart, undefined, (directory) => prepareBuild(directory));
-    const before = follower.current();
-    mkdirSync(path.join(directory, 'assets', 'css'), { recursive: true });
-    writeFileSync(path.join(directory, 'assets', 'css', 'styles.css'), 'body { color: teal }');
-    await changeSeen();
-    await follower.settled();
-    const after = follower.current();
-    expect(after.files.has('/assets/css/styles.css')).toBe(true);
-    expect(after.search).toBe(before.search);
-    expect(sources).toEqual([{ prepared: true }, { unchanged: true }]);
-    // A page edited: its search is read anew.
-    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
-    await changeSeen();
-    await follower.settled();
-    expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
-    expect(sources.at(-1)).toEqual({ prepared: false, reason: expect.stringMatching(/other pages/) });
-  });
-
   it('refuses to start on a directory that holds no finished build', async () => {
-    const parent = mkdtempSync(path.join(tmpdir(), 'site-follower-'));
-    directories.push(parent);
+    const parent = temporaryDirectory();
     await expect(followSite(parent, { strictTransport: false, onKeptPrevious: () => {} })).rejects.toThrow(
       /npm run build/,
     );

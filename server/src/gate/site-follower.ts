@@ -65,6 +65,7 @@ function readRebuild(siteDirectory: string, options: SiteFollowerOptions, previo
     limits: options.limits ?? defaultHoldLimits,
     publicOrigin: options.publicOrigin,
     servedSectionsKey: searchIsReady(previous.search) ? previous.sectionsKey : undefined,
+    awaitPreparing: true,
   });
   return { snapshot: load(reading, options, previous), cancel: reading.cancel };
 }

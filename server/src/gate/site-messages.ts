@@ -13,6 +13,11 @@ export type BuiltSiteRequest = {
    * an image or a script rebuilt) keeps that search, and its sections are neither read nor indexed again.
    */
   servedSectionsKey?: string | undefined;
+  /**
+   * A rebuild whose search is being prepared (its marker written lately, prepare-build.ts) is not read: that search is
+   * renamed into place when done, a change that has it read then. A first start reads the build as it is.
+   */
+  awaitPreparing?: boolean;
 };
 /**
  * The first message: the build's files, served at once. `changed` when files moved while they were read: a build

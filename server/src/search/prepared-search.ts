@@ -14,6 +14,8 @@ import { packSections } from './packed-sections.js';
 
 /** Its name in the build: never served (built-site.ts leaves it out), and gone with the build it was made for. */
 export const preparedSearchFile = 'prepared-search.bin';
+/** Written before a build's search is prepared, and renamed to `preparedSearchFile` once it is. */
+export const preparingMarker = `${preparedSearchFile}.partial`;
 
 export const magic = Buffer.from('ACMESRCH');
 /** Changes with the layout below. */
@@ -118,7 +120,7 @@ export function writePreparedSearch(
 ): number {
   const bytes = encodePreparedSearch(key, sections, index);
   const file = path.join(siteDirectory, preparedSearchFile);
-  writeFileSync(`${file}.partial`, bytes);
-  renameSync(`${file}.partial`, file);
+  writeFileSync(path.join(siteDirectory, preparingMarker), bytes);
+  renameSync(path.join(siteDirectory, preparingMarker), file);
   return bytes.length;
 }
