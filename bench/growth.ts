@@ -23,7 +23,7 @@ import { readDocSections } from '../server/src/search/sections.js';
 import { largerHandbook } from './larger-handbook';
 import { questionSet } from './questions/evaluate';
 import { ensureCompiledServer, sampleMemory, startServerProcess } from './server-process';
-import { copyBuild, multiplyPages } from './site-copies';
+import { copyBuild, multiplyPages, rewriteBuildInPlace } from './site-copies';
 
 const sizes = (process.env.GROWTH_SIZES ?? '1,10,30,100').split(',').map(Number);
 /** Starting on the pages parsed takes minutes past 10x: only when asked for. */
@@ -106,23 +106,35 @@ async function asProcess(copies: number, parsedPath: boolean) {
 }
 
 /**
- * A rebuild as the server sees one: a stylesheet of the build edited (its prepared search still fits its pages), then
- * the time until the new build is served, the longest event-loop delay meanwhile and the resident peak.
+ * A rebuild as the server sees one, then the time until the new build is served (from its last file written), the
+ * longest event-loop delay meanwhile and the resident peak. `stylesheet`: one stylesheet edited, the pages the same;
+ * `pages`: every page rewritten with its twins, then the search prepared again, as `npm run build` writes a docs edit.
  */
-async function rebuildOnce(pid: number, logFile: string, siteDirectory: string, metricsPort: number) {
-  const swaps = () => readFileSync(logFile, 'utf8').split('serving a new site build').length - 1;
+async function rebuildOnce(
+  kind: 'stylesheet' | 'pages',
+  server: { pid: number; logFile: string; metricsPort: number },
+  siteDirectory: string,
+) {
+  const swaps = () => readFileSync(server.logFile, 'utf8').split('serving a new site build').length - 1;
   const stylesheet = readdirSync(path.join(siteDirectory, 'assets', 'css')).find((file) => file.endsWith('.css'));
   if (!stylesheet) return undefined;
   const swapsBefore = swaps();
-  await loopLagMaxMs(metricsPort);
-  const memory = sampleMemory(pid);
-  const started = performance.now();
-  appendFileSync(path.join(siteDirectory, 'assets', 'css', stylesheet), '\n/* edited */\n');
+  await loopLagMaxMs(server.metricsPort);
+  const memory = sampleMemory(server.pid);
+  let started = performance.now();
+  if (kind === 'stylesheet') appendFileSync(path.join(siteDirectory, 'assets', 'css', stylesheet), '\n/* edited */\n');
+  else {
+    // As `npm run build` writes it: the pages (404.html last), then their search prepared. The server may start on
+    // the pages meanwhile; the preparation's marker stops that.
+    await rewriteBuildInPlace(siteDirectory, `edited ${Date.now()}`);
+    prepareSiteBuild(siteDirectory, { quiet: true });
+    started = performance.now();
+  }
   while (swaps() === swapsBefore && performance.now() - started < 300_000) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const swapMs = swaps() === swapsBefore ? Number.NaN : performance.now() - started;
-  return { swapMs, loopLagMs: await loopLagMaxMs(metricsPort), residentMb: memory.stop() };
+  return { swapMs, loopLagMs: await loopLagMaxMs(server.metricsPort), residentMb: memory.stop() };
 }
 
 /** The server's own `nodejs_eventloop_lag_max_seconds` in ms (prom-client resets it on every scrape). */
@@ -193,8 +205,20 @@ async function startAndSearch(workDirectory: string, siteDirectory: string, opti
     if (response.status !== 200) throw new Error(`/api/search answered ${response.status} once ready`);
     const firstSearchMs = performance.now() - started;
     const residentMb = memory.stop();
-    const rebuild = options.rebuild ? await rebuildOnce(server.pid, logFile, siteDirectory, metricsPort) : undefined;
-    return { healthyMs, readyMs, firstSearchMs, longestHealthMs, loopLagMs, unavailable, residentMb, rebuild };
+    const running = { pid: server.pid, logFile, metricsPort };
+    const rebuild = options.rebuild ? await rebuildOnce('stylesheet', running, siteDirectory) : undefined;
+    const pagesRebuild = options.rebuild ? await rebuildOnce('pages', running, siteDirectory) : undefined;
+    return {
+      healthyMs,
+      readyMs,
+      firstSearchMs,
+      longestHealthMs,
+      loopLagMs,
+      unavailable,
+      residentMb,
+      rebuild,
+      pagesRebuild,
+    };
   } finally {
     memory.stop();
     await server.stop();
@@ -208,9 +232,9 @@ await ensureCompiledServer();
 const base = readDocSections(siteBuildDirectory);
 console.log('Growth: the handbook and generated handbooks N times larger (in process unless marked "process")');
 console.log(
-  '| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a rebuild: swapped in / loop lag max / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |',
+  '| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max / RSS peak | process, every page rebuilt (search prepared again): swapped in after its last file / loop lag max / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 /** The machine's 1-minute load average: figures taken under a higher one are slower, so compare within one run. */
 const load = () => loadavg()[0]?.toFixed(1) ?? 'n/a';
 const measured = new Map<number, { search: number; answer: number }>();
@@ -229,17 +253,17 @@ for (const copies of sizes) {
     const parsedCells = parsed
       ? `${seconds(parsed.readyMs)} / ${ms(parsed.loopLagMs)} / ${ms(parsed.longestHealthMs)} / ${parsed.residentMb.peak.toFixed(0)} MB`
       : 'not run';
-    const { rebuild } = prepared;
-    const rebuildCells = rebuild
-      ? `${seconds(rebuild.swapMs)} / ${ms(rebuild.loopLagMs)} / ${rebuild.residentMb.peak.toFixed(0)} MB`
-      : 'not run';
+    const rebuildCells = (rebuild: typeof prepared.rebuild) =>
+      rebuild
+        ? `${seconds(rebuild.swapMs)} / ${ms(rebuild.loopLagMs)} / ${rebuild.residentMb.peak.toFixed(0)} MB`
+        : 'not run';
     console.log(
-      `${row} ${seconds(prepareMs)} | ${seconds(prepared.healthyMs)} / ${seconds(prepared.readyMs)} / ${seconds(prepared.firstSearchMs)} (${prepared.unavailable} x indexing meanwhile) | ${ms(prepared.loopLagMs)} / ${ms(prepared.longestHealthMs)} | ${prepared.residentMb.peak.toFixed(0)} / ${prepared.residentMb.last.toFixed(0)} MB | ${rebuildCells} | ${parsedCells} | ${loadBefore} -> ${load()} |`,
+      `${row} ${seconds(prepareMs)} | ${seconds(prepared.healthyMs)} / ${seconds(prepared.readyMs)} / ${seconds(prepared.firstSearchMs)} (${prepared.unavailable} x indexing meanwhile) | ${ms(prepared.loopLagMs)} / ${ms(prepared.longestHealthMs)} | ${prepared.residentMb.peak.toFixed(0)} / ${prepared.residentMb.last.toFixed(0)} MB | ${rebuildCells(prepared.rebuild)} | ${rebuildCells(prepared.pagesRebuild)} | ${parsedCells} | ${loadBefore} -> ${load()} |`,
     );
   } catch (error) {
     // The whole reason, log lines included, on the row: a failed start is diagnosed from the table alone.
     const reason = (error as Error).message.replaceAll('\n', ' / ').slice(0, 600);
-    console.log(`${row} ${reason} | | | | | | ${loadBefore} -> ${load()} |`);
+    console.log(`${row} ${reason} | | | | | | | ${loadBefore} -> ${load()} |`);
   }
 }
 const ten = measured.get(10);

@@ -19,7 +19,9 @@ import { type BuiltFiles, fingerprintOf, readBuiltSite, unfinishedBuild } from '
 import { packHeldBytes } from './held-slabs.js';
 import type { BuiltSiteRequest, ReadSource, SearchIndexReply, SiteMessage } from './site-messages.js';
 
-const { siteDirectory, limits, publicOrigin, servedSectionsKey, awaitPreparing } = workerData as BuiltSiteRequest;
+const { siteDirectory, limits, publicOrigin, servedSectionsKey, awaitPreparing, servedFiles } =
+  workerData as BuiltSiteRequest;
+const served = new Map(servedFiles?.map(([urlPath, etag, heldBytes]) => [urlPath, { etag, heldBytes }]));
 
 /** A marker older than this was left by a preparation that died: the build is read without waiting. */
 const preparingForAtMostMs = 30 * 60 * 1000;
@@ -40,7 +42,7 @@ function readFiles(): { site: BuiltFiles; pages: BuiltPage[] } | Exclude<SiteMes
   if (!existsSync(path.join(siteDirectory, '404.html'))) return { kind: 'failed', reason: unfinishedBuild };
   if (awaitPreparing && beingPrepared()) return { kind: 'failed', reason: 'its search is being prepared' };
   try {
-    const read = readBuiltSite(siteDirectory, limits, publicOrigin);
+    const read = readBuiltSite(siteDirectory, limits, publicOrigin, served);
     return fingerprintOf(siteDirectory) === read.site.fingerprint ? read : { kind: 'changed' };
   } catch (error) {
     return { kind: 'failed', reason: (error as Error).message };

@@ -20,7 +20,15 @@ export type BuiltFile = {
   held: Partial<Record<Encoding, Uint8Array>>;
   /** Encodings too large to hold, streamed from disk. */
   onDisk: Partial<Record<Encoding, string>>;
+  /**
+   * The same bytes as the file of the build served (its etag unchanged): `held` and `onDisk` are left empty, and the
+   * served file's are taken, so an unchanged file is neither moved between threads nor held twice.
+   */
+  unchanged?: true;
 };
+
+/** What a rebuild needs of the build served to know its unchanged files: each file's etag and bytes held. */
+export type ServedEtags = ReadonlyMap<string, { etag: string; heldBytes: number }>;
 
 /** Everything a request needs from one build, read in one pass so that none of it mixes two builds. */
 export type BuiltSite = BuiltFiles & {
@@ -94,6 +102,7 @@ export function readBuiltSite(
   limits: HoldLimits,
   /** Put in the Markdown pages' links (markdown-origin.ts); without it they are served as built. */
   publicOrigin?: string,
+  served?: ServedEtags,
 ): { site: BuiltFiles; pages: BuiltPage[] } {
   const listing = listFiles(siteDirectory);
   const sizes = new Map(listing.map((file) => [file.relative, file.size]));
@@ -125,12 +134,16 @@ export function readBuiltSite(
       held: {},
       onDisk: {},
     };
-    if (rewritten) {
+    const same = served?.get(built.urlPath);
+    if (same?.etag === built.etag) {
+      built.unchanged = true;
+      heldBytes += same.heldBytes;
+    } else if (rewritten) {
       built.held.gzip = rewritten.gzip;
       heldBytes += rewritten.gzip.length;
     }
     for (const encoding of ['br', 'gzip'] as const) {
-      if (rewritten) break;
+      if (rewritten || built.unchanged) break;
       const twinSize = sizes.get(file.relative + twinSuffix[encoding]);
       if (twinSize === undefined) continue;
       if (fits(twinSize)) {
@@ -139,7 +152,7 @@ export function readBuiltSite(
       } else built.onDisk[encoding] = diskPath + twinSuffix[encoding];
     }
     // With a gzip twin the identity bytes are rarely asked for: they are unzipped from the twin then.
-    if (!built.held.gzip) {
+    if (!built.held.gzip && !built.unchanged) {
       if (fits(bytes.length)) {
         built.held.identity = bytes;
         heldBytes += bytes.length;

@@ -86,6 +86,33 @@ describe('followSite', () => {
     expect(retired.map((bytes) => [bytes.toString(), bytes.buffer.byteLength])).toEqual([['second', 6]]);
   });
 
+  it("serves a rebuild's unchanged files from the bytes already held, copied out of a buffer mostly freed", async () => {
+    const { directory, follower } = await follow(restart);
+    mkdirSync(path.join(directory, 'assets', 'js'), { recursive: true });
+    writeFileSync(path.join(directory, 'assets', 'js', 'main.aaaa.js'), 'console.log("main")');
+    await changeSeen();
+    await follower.settled();
+    const before = follower.current().files.get('/assets/js/main.aaaa.js');
+    // The page changes, the script does not.
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(zanzibar));
+    await changeSeen();
+    await follower.settled();
+    const after = follower.current();
+    expect(after.search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
+    const script = after.files.get('/assets/js/main.aaaa.js');
+    expect(script?.etag).toBe(before?.etag);
+    expect(script?.headers).toBe(before?.headers);
+    // Its buffer also held the old page, now unused: the script's bytes were copied into one of their own.
+    const held = Object.values(script?.held ?? {});
+    expect(held.map((bytes) => [bytes.toString(), bytes.buffer.byteLength])).toEqual([['console.log("main")', 19]]);
+    // Unchanged again: now alone in its buffer, the same bytes are served.
+    writeFileSync(path.join(directory, 'runbook', 'index.html'), page(restart));
+    await changeSeen();
+    await follower.settled();
+    expect(Object.values(follower.current().files.get('/assets/js/main.aaaa.js')?.held ?? {})).toEqual(held);
+    expect(follower.current().files.get('/assets/js/main.aaaa.js')?.held.identity).toBe(held[0]);
+  });
+
   it('follows a build directory that is deleted and written anew, as Docusaurus does', async () => {
     const { directory, follower } = await follow(restart);
     rmSync(directory, { recursive: true });

@@ -6,7 +6,7 @@ import { watchBuildInWorker } from './build-watcher.js';
 import type { HoldLimits } from './built-site.js';
 import type { SectionsReply, SectionsSource } from './site-messages.js';
 import { type Reading, readInWorker } from './site-reader.js';
-import { type SiteSnapshot, siteSnapshot } from './site-snapshot.js';
+import { heldBytesOf, type SiteSnapshot, siteSnapshot } from './site-snapshot.js';
 
 export type SiteFollower = {
   /** The newest complete build. Never waits: a rebuild is read in the background and swapped in whole. */
@@ -66,6 +66,7 @@ function readRebuild(siteDirectory: string, options: SiteFollowerOptions, previo
     publicOrigin: options.publicOrigin,
     servedSectionsKey: searchIsReady(previous.search) ? previous.sectionsKey : undefined,
     awaitPreparing: true,
+    servedFiles: [...previous.files].map(([urlPath, file]) => [urlPath, file.etag, heldBytesOf(file)]),
   });
   return { snapshot: load(reading, options, previous), cancel: reading.cancel };
 }

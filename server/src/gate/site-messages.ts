@@ -18,6 +18,8 @@ export type BuiltSiteRequest = {
    * renamed into place when done, a change that has it read then. A first start reads the build as it is.
    */
   awaitPreparing?: boolean;
+  /** Of the build served: each file's URL path, etag and bytes held, so that its unchanged files are not read again. */
+  servedFiles?: Array<[urlPath: string, etag: string, heldBytes: number]>;
 };
 /**
  * The first message: the build's files, served at once. `changed` when files moved while they were read: a build

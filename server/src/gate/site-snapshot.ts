@@ -52,6 +52,37 @@ const ownBytes = (held: ServedFile['held']): ServedFile['held'] =>
     Object.entries(held).map(([encoding, bytes]) => [encoding, Buffer.from(new Uint8Array(bytes).buffer)]),
   );
 
+/** The bytes a served file holds in memory, all encodings together. */
+export const heldBytesOf = (file: ServedFile) =>
+  Object.values(file.held).reduce((sum, bytes) => sum + bytes.byteLength, 0);
+
+/**
+ * The served files of the previous build, for this build's unchanged ones (built-site.ts). Their bytes stay in the
+ * previous build's shared buffers (held-slabs.ts) unless less than half of such a buffer would still be in use: then
+ * they are copied out, so that a few unchanged files never keep a whole buffer of old pages alive.
+ */
+function unchangedFiles(site: BuiltSite, previous: SiteSnapshot | undefined): Map<string, ServedFile> {
+  const taken = new Map<string, ServedFile>();
+  for (const file of site.files) {
+    if (!file.unchanged) continue;
+    const served = previous?.files.get(file.urlPath);
+    if (!served) throw new Error(`${file.urlPath} was read as unchanged, but the build served has no such file`);
+    taken.set(file.urlPath, served);
+  }
+  const inUse = new Map<ArrayBufferLike, number>();
+  for (const file of taken.values()) {
+    for (const bytes of Object.values(file.held))
+      inUse.set(bytes.buffer, (inUse.get(bytes.buffer) ?? 0) + bytes.length);
+  }
+  for (const [urlPath, file] of taken) {
+    const sparse = Object.values(file.held).some(
+      (bytes) => (inUse.get(bytes.buffer) ?? 0) * 2 < bytes.buffer.byteLength,
+    );
+    if (sparse) taken.set(urlPath, { ...file, held: ownBytes(file.held) });
+  }
+  return taken;
+}
+
 function servedFile(file: BuiltFile): ServedFile {
   const held: ServedFile['held'] = {};
   for (const [encoding, bytes] of Object.entries(file.held) as Array<[Encoding, Uint8Array]>) {
@@ -76,7 +107,8 @@ export function siteSnapshot(
   search: SearchEngine,
   options: { strictTransport: boolean; previous?: SiteSnapshot | undefined },
 ): SiteSnapshot {
-  const files = new Map(site.files.map((file) => [file.urlPath, servedFile(file)]));
+  const unchanged = unchangedFiles(site, options.previous);
+  const files = new Map(site.files.map((file) => [file.urlPath, unchanged.get(file.urlPath) ?? servedFile(file)]));
   // Their bytes are copied out of the previous build's shared buffers (held-slabs.ts): a view of one small chunk would
   // keep a whole 16 MB buffer of that build alive.
   const retiredAssets = new Map(
