@@ -4,7 +4,7 @@ import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { searchBeingBuilt, searchIsReady } from '../search/search-being-built.js';
 import { watchBuildInWorker } from './build-watcher.js';
 import type { HoldLimits } from './built-site.js';
-import type { SectionsReply, SectionsSource } from './site-messages.js';
+import type { SectionsSource } from './site-messages.js';
 import { type Reading, readInWorker } from './site-reader.js';
 import { heldBytesOf, type SiteSnapshot, siteSnapshot } from './site-snapshot.js';
 
@@ -39,15 +39,9 @@ export type SiteFollowerOptions = {
 const defaultHoldLimits: HoldLimits = { maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 128 * 1024 * 1024 };
 
 /** The search over a build's sections once its index is read; a failed index is built again on its own. */
-async function searchOf(
-  sections: readonly DocSection[],
-  index: Promise<IndexWithMeaning | string>,
-): Promise<SearchEngine> {
-  const read = await index;
+async function searchOf(sections: readonly DocSection[], read: IndexWithMeaning | string): Promise<SearchEngine> {
   return typeof read === 'string' ? buildSearchEngineInBackground(sections) : searchEngineFromIndex(sections, read);
 }
-
-const sectionsOf = (read: SectionsReply) => (read.kind === 'sections' ? read.sections : []);
 
 /** The first build's search, once its sections and index are in (and `holdFirstSearch` has settled). */
 async function firstSearchOf(reading: Reading, options: SiteFollowerOptions): Promise<SearchEngine> {
@@ -55,7 +49,7 @@ async function firstSearchOf(reading: Reading, options: SiteFollowerOptions): Pr
   const read = await reading.sections;
   if (read.kind !== 'sections') throw new Error(read.kind === 'no-sections' ? read.reason : 'no build was served');
   options.onSectionsSource?.(read.from);
-  return searchOf(read.sections, reading.index);
+  return searchOf(read.sections, await reading.index);
 }
 
 /** Reads a rebuild in a worker: the snapshot to swap in once it is read, or why the previous one is kept. */
@@ -82,13 +76,19 @@ async function load(
   const read = await reading.sections;
   if (read.kind === 'no-sections') return read.reason;
   options.onSectionsSource?.(read.kind === 'same-sections' ? { unchanged: true } : read.from);
-  try {
-    // The same pages as the build served: its search is theirs (one index in memory, not two while swapping).
-    const search = read.kind === 'same-sections' ? previous.search : await searchOf(sectionsOf(read), reading.index);
-    return siteSnapshot({ ...files.site, sections: search.sections }, search, {
+  const site = files.site;
+  const snapshotOf = (search: SearchEngine) =>
+    siteSnapshot({ ...site, sections: search.sections }, search, {
       strictTransport: options.strictTransport,
       previous,
     });
+  try {
+    // The same pages as the build served: its search is theirs (one index in memory, not two while swapping).
+    if (read.kind === 'same-sections') return snapshotOf(previous.search);
+    const index = await reading.index;
+    // A reading stopped for a newer build: its index is not made here instead.
+    if (reading.cancelled !== undefined) return reading.cancelled;
+    return snapshotOf(await searchOf(read.sections, index));
   } catch (error) {
     return (error as Error).message;
   }

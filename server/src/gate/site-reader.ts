@@ -31,6 +31,8 @@ export type Reading = {
   index: Promise<IndexWithMeaning | string>;
   /** Stops the reading (the build changed under it): what has not arrived fails with `reason`, and the thread ends. */
   cancel(reason: string): void;
+  /** Why it was stopped, once it was. */
+  cancelled?: string;
 };
 
 /**
@@ -53,6 +55,7 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
     sections: new Promise((resolve) => (sectionsRead = resolve)),
     index: new Promise((resolve) => (index = resolve)),
     cancel(reason) {
+      reading.cancelled ??= reason;
       failed(reason);
       void worker.terminate();
     },
