@@ -100,7 +100,8 @@ async function readSections(site: BuiltFiles, pages: BuiltPage[]) {
     for (let at = 0; at < parts.count; at += 1) {
       await asked();
       const part = parts.part(at);
-      post({ kind: 'sections-part', part }, [part.bodies.buffer as ArrayBuffer, part.offsets.buffer as ArrayBuffer]);
+      const bytes = part.bodies instanceof Uint8Array ? [part.bodies.buffer as ArrayBuffer] : [];
+      post({ kind: 'sections-part', part }, [...bytes, part.offsets.buffer as ArrayBuffer]);
     }
     parts.close();
     let indexed: SearchIndexReply;

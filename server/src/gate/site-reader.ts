@@ -1,3 +1,4 @@
+import { type BodyReader, openBodyFile } from '../search/body-file.js';
 import type { DocSection } from '../search/doc-page.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { unpackSections } from '../search/packed-sections.js';
@@ -61,6 +62,8 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
     },
   };
   let expected: { from: ReadSource; sectionCount: number } | undefined;
+  /** The prepared search file the sections' bodies are read from, when they are left in it. */
+  let bodyFile: BodyReader | undefined;
   const sections: DocSection[] = [];
   /** The next part of the sections, asked for on a later turn of the event loop than the last one's arrival. */
   const askForSections = () => setImmediate(() => worker.postMessage(moreSections));
@@ -77,7 +80,14 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
       expected = message;
       if (!haveSections()) askForSections();
     } else if (message.kind === 'sections-part') {
-      for (const section of unpackSections(message.part)) sections.push(section);
+      const { part } = message;
+      if (!(part.bodies instanceof Uint8Array)) {
+        const { file, digest, partOffsets } = part.bodies;
+        bodyFile ??= openBodyFile(file, digest, partOffsets);
+        // Renamed over since the reader checked it: a newer search of the build, which its change has read next.
+        if (!bodyFile) return reading.cancel('the build changed while it was read');
+      }
+      for (const section of unpackSections(part, bodyFile)) sections.push(section);
       if (!haveSections()) askForSections();
     } else if (message.kind === 'same-sections') {
       sectionsRead(message);

@@ -7,14 +7,18 @@
  * sections per question, so a small cache of decoded ones serves them.
  */
 import { LRUCache } from 'lru-cache';
+import type { BodyReader } from './body-file.js';
 import type { Block, DocSection } from './doc-page.js';
+
+/** Where a part's bodies are in a prepared search file, left there (body-file.ts). */
+export type BodiesInFile = { file: string; digest: string; partOffsets: number[]; part: number };
 
 /** Some sections as they cross between threads and sit in a prepared search file. */
 export type SectionPart = {
   /** JSON of `Heads`. */
   heads: string;
-  /** Each section's text, then its blocks as JSON, as UTF-8. */
-  bodies: Uint8Array;
+  /** Each section's text, then its blocks as JSON, as UTF-8; or where they are in a prepared search file. */
+  bodies: Uint8Array | BodiesInFile;
   /** Per section: where its text starts, where its blocks start; then where the last one ends. */
   offsets: Int32Array;
 };
@@ -32,7 +36,7 @@ const pageFieldsOf = ({ pageTitle, pageUrl, breadcrumbs, keywords, description }
 });
 
 /** Packs sections for another thread or a file; their page's fields are written once per page. */
-export function packSections(sections: readonly DocSection[]): SectionPart {
+export function packSections(sections: readonly DocSection[]): SectionPart & { bodies: Uint8Array } {
   const pages: PageFields[] = [];
   const pageIds = new Map<string, number>();
   const heads: Head[] = [];
@@ -69,8 +73,8 @@ export function packSections(sections: readonly DocSection[]): SectionPart {
   return { heads: JSON.stringify({ pages, sections: heads } satisfies Heads), bodies, offsets };
 }
 
-/** Where one section's body is: its part's bytes and its place among them. */
-type BodyPlace = { bodies: Uint8Array; offsets: Int32Array; at: number };
+/** Where one section's body is: its part's bytes (or their file, and the part's number) and its place among them. */
+type BodyPlace = { bodies: Uint8Array | { reader: BodyReader; part: number }; offsets: Int32Array; at: number };
 const body = Symbol('body');
 type PackedSection = DocSection & { [body]: BodyPlace };
 
@@ -88,8 +92,13 @@ function decodedOf(place: BodyPlace) {
 }
 
 /** The UTF-8 of a section's text (`which` 0) or of its blocks' JSON (`which` 1), decoded. */
-const decodedBody = ({ bodies, offsets, at }: BodyPlace, which: 0 | 1) =>
-  decoder.decode(bodies.subarray(offsets[at * 2 + which], offsets[at * 2 + which + 1]));
+function decodedBody({ bodies, offsets, at }: BodyPlace, which: 0 | 1): string {
+  const start = offsets[at * 2 + which] ?? 0;
+  const end = offsets[at * 2 + which + 1] ?? 0;
+  return decoder.decode(
+    bodies instanceof Uint8Array ? bodies.subarray(start, end) : bodies.reader.read(bodies.part, start, end),
+  );
+}
 
 function textOf(this: PackedSection): string {
   const entry = decodedOf(this[body]);
@@ -107,8 +116,12 @@ function blocksOf(this: PackedSection): Block[] {
  * The sections of a part. `text` and `blocks` are their own enumerable getters (one pair of functions for all, so the
  * objects share their shape), read like any field: a spread or JSON copies their values.
  */
-export function unpackSections(part: SectionPart): DocSection[] {
+export function unpackSections(part: SectionPart, bodyFile?: BodyReader): DocSection[] {
   const { pages, sections } = JSON.parse(part.heads) as Heads;
+  let bodies: BodyPlace['bodies'];
+  if (part.bodies instanceof Uint8Array) bodies = part.bodies;
+  else if (bodyFile) bodies = { reader: bodyFile, part: part.bodies.part };
+  else throw new Error('the sections have their bodies in a file, and it is not open');
   return sections.map((head, at) => {
     const fields = pages[head.page];
     if (!fields) throw new Error(`a section names page ${head.page}, which its part does not have`);
@@ -125,7 +138,7 @@ export function unpackSections(part: SectionPart): DocSection[] {
       keywords: fields.keywords,
       description: fields.description,
     } as PackedSection;
-    Object.defineProperty(section, body, { value: { bodies: part.bodies, offsets: part.offsets, at } });
+    Object.defineProperty(section, body, { value: { bodies, offsets: part.offsets, at } });
     Object.defineProperty(section, 'text', { get: textOf, enumerable: true });
     Object.defineProperty(section, 'blocks', { get: blocksOf, enumerable: true });
     return section;

@@ -38,6 +38,11 @@ function readExactly(descriptor: number, position: number, length: number): Uint
   return bytes;
 }
 
+/** The header of an open prepared search file and where its body starts, or why it has none. */
+export function preparedSearchHeader(descriptor: number): { header: Header; bodyStart: number } | string {
+  return headerOf(descriptor, fstatSync(descriptor).size);
+}
+
 function headerOf(descriptor: number, size: number): { header: Header; bodyStart: number } | string {
   if (size < magic.length + 4) return 'not a prepared search';
   const start = Buffer.from(readExactly(descriptor, 0, magic.length + 4));
@@ -88,7 +93,13 @@ export function readPreparedSearch(siteDirectory: string, key: string): Prepared
     if (digestOf(descriptor, bodyStart, size) !== header.digest) {
       return { kind: 'corrupt', reason: 'its bytes do not match their digest' };
     }
-    const loaded = decode(header, descriptor, bodyStart, size - bodyStart);
+    const loaded = decode(
+      header,
+      descriptor,
+      bodyStart,
+      size - bodyStart,
+      path.join(siteDirectory, preparedSearchFile),
+    );
     keepOpen = true;
     return { kind: 'loaded', ...loaded };
   } catch (error) {
@@ -98,7 +109,7 @@ export function readPreparedSearch(siteDirectory: string, key: string): Prepared
   }
 }
 
-function decode(header: Header, descriptor: number, bodyStart: number, bodyLength: number) {
+function decode(header: Header, descriptor: number, bodyStart: number, bodyLength: number, file: string) {
   const parts = new Map(header.parts.map((part) => [part.name, part]));
   const bytesOf = (name: string, kinds: ReadonlyArray<Part['kind']>) => {
     const part = parts.get(name);
@@ -134,11 +145,17 @@ function decode(header: Header, descriptor: number, bodyStart: number, bodyLengt
       throw new Error('its sections are missing');
     }
   }
+  // The bodies stay in the file: the server's thread reads a section's when it is asked for (body-file.ts).
+  const bodiesInFile = {
+    file,
+    digest: header.digest,
+    partOffsets: Array.from({ length: header.sectionParts }, (_, at) => parts.get(`bodies.${at}`)?.offset ?? 0),
+  };
   const sectionParts: SectionParts = {
     count: header.sectionParts,
     part: (at) => ({
       heads: text(`sections.${at}`),
-      bodies: array(`bodies.${at}`) as Uint8Array,
+      bodies: { ...bodiesInFile, part: at },
       offsets: array(`bodyOffsets.${at}`) as Int32Array,
     }),
     close: () => closeSync(descriptor),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtSiteDirectory, readRecordedRanking, topSections } from '../../test-support/recorded-ranking.js';
+import { openBodyFile } from './body-file.js';
 import { searchEngineFromIndex } from './engine.js';
 import { unpackSections } from './packed-sections.js';
 import { encodePreparedSearch, formatVersion, preparedSearchFile, writePreparedSearch } from './prepared-search.js';
@@ -30,7 +31,12 @@ const loaded = (directory: string) => {
   const read = readPreparedSearch(directory, key);
   if (read.kind !== 'loaded') throw new Error(`not loaded: ${read.reason}`);
   const { sectionParts } = read;
-  const parts = Array.from({ length: sectionParts.count }, (_, at) => unpackSections(sectionParts.part(at)));
+  const parts = Array.from({ length: sectionParts.count }, (_, at) => {
+    const part = sectionParts.part(at);
+    if (part.bodies instanceof Uint8Array) throw new Error('the bodies were read from the file');
+    const { file, digest, partOffsets } = part.bodies;
+    return unpackSections(part, openBodyFile(file, digest, partOffsets));
+  });
   sectionParts.close();
   return { sections: parts.flat(), index: read.index };
 };

@@ -1,0 +1,53 @@
+/**
+ * The bodies of a prepared search's sections, left in its file and read when a section is (packed-sections.ts). At a
+ * hundred times the handbook they are about a hundred megabytes: held in memory, a rebuild held them twice while its
+ * search was swapped in. A question reads the bodies of some twenty sections, a few kilobytes from the page cache.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { preparedSearchHeader } from './prepared-search-reader.js';
+
+/** Reads the bytes of a span of the bodies, `start` and `end` counted from the part's first byte. */
+export type BodyReader = { read(part: number, start: number, end: number): Uint8Array };
+
+/** Closes a prepared search file once no section of its build is left to read from it. */
+const closing = new FinalizationRegistry<number>((descriptor) => {
+  try {
+    closeSync(descriptor);
+  } catch {
+    // Already closed: nothing else holds it.
+  }
+});
+
+/**
+ * Opens the prepared search file that the reader thread checked, or gives undefined when it is another file by now:
+ * the same file has the same digest of its body (a search prepared again is renamed over it). `partOffsets` are where
+ * each part's bodies start within the body.
+ */
+export function openBodyFile(file: string, digest: string, partOffsets: readonly number[]): BodyReader | undefined {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  const read = preparedSearchHeader(descriptor);
+  if (typeof read === 'string' || read.header.digest !== digest) {
+    closeSync(descriptor);
+    return undefined;
+  }
+  const { bodyStart } = read;
+  const reader: BodyReader = {
+    read(part, start, end) {
+      const bytes = new Uint8Array(end - start);
+      const position = bodyStart + (partOffsets[part] ?? Number.NaN) + start;
+      for (let done = 0; done < bytes.length; ) {
+        const count = readSync(descriptor, bytes, done, bytes.length - done, position + done);
+        if (count === 0) throw new Error('the prepared search file was cut short while it was served');
+        done += count;
+      }
+      return bytes;
+    },
+  };
+  closing.register(reader, descriptor);
+  return reader;
+}
