@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { preparedSearchFile, preparingMarker } from '../search/prepared-search.js';
 import type { BuiltPage, DocSection } from '../search/sections.js';
@@ -60,6 +60,31 @@ export type HoldLimits = {
 
 type Listing = { relative: string; size: number; modifiedAt: number };
 
+/** One buffer every file is read into in turn, grown as needed; a file whose bytes are kept is copied out of it. */
+let scratch = Buffer.allocUnsafeSlow(1024 * 1024);
+
+/**
+ * A file's bytes, in the scratch buffer until the next file is read. Most are only hashed and looked at (a page with
+ * its compressed twins held): read each into a buffer of its own, a hundred times the handbook's pages were some 250
+ * MB for the collector on every rebuild, and the allocator kept much of it from the process after.
+ */
+function readToScratch(file: string): Buffer {
+  const descriptor = openSync(file, 'r');
+  try {
+    const size = fstatSync(descriptor).size;
+    if (size > scratch.length) scratch = Buffer.allocUnsafeSlow(Math.max(size, scratch.length * 2));
+    let done = 0;
+    while (done < size) {
+      const count = readSync(descriptor, scratch, done, size - done, done);
+      if (count === 0) break;
+      done += count;
+    }
+    return scratch.subarray(0, done);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
 /** Every regular file under the build (symlinks are not followed), with what identifies its version. */
 function listFiles(siteDirectory: string): Listing[] {
   const files: Listing[] = [];
@@ -118,7 +143,7 @@ export function readBuiltSite(
   for (const file of [...listing.filter(isAsset), ...listing.filter((file) => !isAsset(file))]) {
     if (/\.(br|gz)$/.test(file.relative) || notServed.has(file.relative)) continue;
     const diskPath = path.join(siteDirectory, file.relative);
-    const read = readFileSync(diskPath);
+    const read = readToScratch(diskPath);
     const rewritten = publicOrigin === undefined ? undefined : withPublicOrigin(file.relative, read, publicOrigin);
     const bytes = rewritten?.bytes ?? read;
     if (file.relative.endsWith('.html')) {
@@ -154,7 +179,7 @@ export function readBuiltSite(
     // With a gzip twin the identity bytes are rarely asked for: they are unzipped from the twin then.
     if (!built.held.gzip && !built.unchanged) {
       if (fits(bytes.length)) {
-        built.held.identity = bytes;
+        built.held.identity = bytes === read ? new Uint8Array(bytes) : bytes;
         heldBytes += bytes.length;
       } else built.onDisk.identity = diskPath;
     }
