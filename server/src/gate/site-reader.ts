@@ -1,7 +1,7 @@
-import { type BodyReader, openBodyFile } from '../search/body-file.js';
+import { openBodyFile } from '../search/body-file.js';
 import type { DocSection } from '../search/doc-page.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
-import { unpackSections } from '../search/packed-sections.js';
+import { type BodyReader, unpackSections } from '../search/packed-sections.js';
 import { startWorker } from '../search/worker-source.js';
 import {
   type BuiltSiteRequest,

@@ -4,10 +4,8 @@
  * search was swapped in. A question reads the bodies of some twenty sections, a few kilobytes from the page cache.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import type { BodyReader } from './packed-sections.js';
 import { preparedSearchHeader } from './prepared-search-reader.js';
-
-/** Reads the bytes of a span of the bodies, `start` and `end` counted from the part's first byte. */
-export type BodyReader = { read(part: number, start: number, end: number): Uint8Array };
 
 /** Closes a prepared search file once no section of its build is left to read from it. */
 const closing = new FinalizationRegistry<number>((descriptor) => {

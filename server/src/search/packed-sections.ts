@@ -7,8 +7,10 @@
  * sections per question, so a small cache of decoded ones serves them.
  */
 import { LRUCache } from 'lru-cache';
-import type { BodyReader } from './body-file.js';
 import type { Block, DocSection } from './doc-page.js';
+
+/** Reads the bytes of a span of a part's bodies from their file, `start` and `end` counted from the part's first byte. */
+export type BodyReader = { read(part: number, start: number, end: number): Uint8Array };
 
 /** Where a part's bodies are in a prepared search file, left there (body-file.ts). */
 export type BodiesInFile = { file: string; digest: string; partOffsets: number[]; part: number };
