@@ -3,9 +3,9 @@
  * hundred times the handbook they are about a hundred megabytes: held in memory, a rebuild held them twice while its
  * search was swapped in. A question reads the bodies of some twenty sections, a few kilobytes from the page cache.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import type { BodyReader } from './packed-sections.js';
-import { preparedSearchHeader } from './prepared-search-reader.js';
+import { preparedSearchHeader, readExactly } from './prepared-search-reader.js';
 
 /** Closes a prepared search file once no section of its build is left to read from it. */
 const closing = new FinalizationRegistry<number>((descriptor) => {
@@ -35,16 +35,8 @@ export function openBodyFile(file: string, digest: string, partOffsets: readonly
   }
   const { bodyStart } = read;
   const reader: BodyReader = {
-    read(part, start, end) {
-      const bytes = new Uint8Array(end - start);
-      const position = bodyStart + (partOffsets[part] ?? Number.NaN) + start;
-      for (let done = 0; done < bytes.length; ) {
-        const count = readSync(descriptor, bytes, done, bytes.length - done, position + done);
-        if (count === 0) throw new Error('the prepared search file was cut short while it was served');
-        done += count;
-      }
-      return bytes;
-    },
+    read: (part, start, end) =>
+      readExactly(descriptor, bodyStart + (partOffsets[part] ?? Number.NaN) + start, end - start),
   };
   closing.register(reader, descriptor);
   return reader;

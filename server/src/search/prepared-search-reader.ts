@@ -27,7 +27,7 @@ export type PreparedSearch =
 const digestChunk = 4 * 1024 * 1024;
 
 /** A part's bytes in a buffer of their own: the index's buffers are transferred between threads one by one. */
-function readExactly(descriptor: number, position: number, length: number): Uint8Array {
+export function readExactly(descriptor: number, position: number, length: number): Uint8Array {
   const bytes = new Uint8Array(length);
   let done = 0;
   while (done < length) {
