@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,6 +38,29 @@ describe('watchBuildInWorker', () => {
     watcher.rewatch();
     await sleep(300);
     expect(waits.length).toBe(stops);
+  });
+
+  it('tells a burst of changes in a few messages, the last one after the burst', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'build-watcher-'));
+    directories.push(directory);
+    const told: number[] = [];
+    const watcher = watchBuildInWorker(
+      directory,
+      () => 'seen',
+      () => told.push(performance.now()),
+    );
+    watchers.push(watcher);
+    await watcher.watching;
+    told.length = 0;
+    // A build being written: a thousand files, each an event or more.
+    for (let at = 0; at < 1000; at += 1) writeFileSync(path.join(directory, `page-${at}.html`), `page ${at}`);
+    const lastWritten = performance.now();
+    await sleep(400);
+    // One a tenth of a second at most, however many events (a message each before: over a thousand).
+    expect(told.length).toBeGreaterThan(0);
+    expect(told.length).toBeLessThanOrEqual(Math.ceil((lastWritten - (told[0] ?? 0)) / 100) + 2);
+    // The last write is still told, after it.
+    expect(told.at(-1)).toBeGreaterThanOrEqual(lastWritten - 100);
   });
 
   it('starts nothing more once closed during a wait', async () => {

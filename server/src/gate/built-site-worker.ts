@@ -16,7 +16,7 @@ import { readPreparedSearch, type SectionParts } from '../search/prepared-search
 import { indexSections } from '../search/section-terms.js';
 import type { BuiltPage } from '../search/sections.js';
 import { type BuiltFiles, fingerprintOf, readBuiltSite, unfinishedBuild } from './built-site.js';
-import { packHeldBytes } from './held-slabs.js';
+import { packFiles } from './packed-files.js';
 import type { BuiltSiteRequest, ReadSource, SearchIndexReply, SiteMessage } from './site-messages.js';
 
 const { siteDirectory, limits, publicOrigin, servedSectionsKey, awaitPreparing, servedFiles } =
@@ -36,7 +36,9 @@ function beingPrepared(): boolean {
 
 type Sections = { from: ReadSource; sectionCount: number; parts: SectionParts; index: () => IndexWithMeaning };
 
-function readFiles(): { site: BuiltFiles; pages: BuiltPage[] } | Exclude<SiteMessage, { kind: 'read' }> {
+function readFiles():
+  | { site: BuiltFiles; pages: BuiltPage[]; heldBuffers: ArrayBuffer[] }
+  | Exclude<SiteMessage, { kind: 'read-packed' }> {
   // Docusaurus writes its 404 page last: a build without it is still being written, and none of it is read (at a
   // hundred times the handbook, its pages parsed would be minutes of a core and a gigabyte for nothing).
   if (!existsSync(path.join(siteDirectory, '404.html'))) return { kind: 'failed', reason: unfinishedBuild };
@@ -74,8 +76,8 @@ const asked = () => new Promise((resolve) => parentPort?.once('message', resolve
 
 const files = readFiles();
 if ('site' in files) {
-  const { site, pages } = files;
-  post({ kind: 'read', site }, packHeldBytes(site.files));
+  const { site, pages, heldBuffers } = files;
+  post({ kind: 'read-packed', files: packFiles(site, heldBuffers) }, heldBuffers);
   if (site.sectionsKey === servedSectionsKey) post({ kind: 'same-sections' });
   else await readSections(site, pages);
 } else post(files);

@@ -5,6 +5,7 @@ import { preparedSearchFile, preparingMarker } from '../search/prepared-search.j
 import type { BuiltPage, DocSection } from '../search/sections.js';
 import { canonicalPathOf } from './canonical-paths.js';
 import { inlineScriptHashes } from './content-security-policy.js';
+import { heldSlabs } from './held-slabs.js';
 import { withPublicOrigin } from './markdown-origin.js';
 
 /** How a file of the build can be sent; a compressed twin (x.js.br, x.js.gz) is never served under its own name. */
@@ -128,7 +129,8 @@ export function readBuiltSite(
   /** Put in the Markdown pages' links (markdown-origin.ts); without it they are served as built. */
   publicOrigin?: string,
   served?: ServedEtags,
-): { site: BuiltFiles; pages: BuiltPage[] } {
+): { site: BuiltFiles; pages: BuiltPage[]; heldBuffers: ArrayBuffer[] } {
+  const slabs = heldSlabs();
   const listing = listFiles(siteDirectory);
   const sizes = new Map(listing.map((file) => [file.relative, file.size]));
   const files: BuiltFile[] = [];
@@ -164,7 +166,7 @@ export function readBuiltSite(
       built.unchanged = true;
       heldBytes += same.heldBytes;
     } else if (rewritten) {
-      built.held.gzip = rewritten.gzip;
+      slabs.hold(built, 'gzip', rewritten.gzip);
       heldBytes += rewritten.gzip.length;
     }
     for (const encoding of ['br', 'gzip'] as const) {
@@ -172,14 +174,14 @@ export function readBuiltSite(
       const twinSize = sizes.get(file.relative + twinSuffix[encoding]);
       if (twinSize === undefined) continue;
       if (fits(twinSize)) {
-        built.held[encoding] = readFileSync(diskPath + twinSuffix[encoding]);
+        slabs.holdFromDisk(built, encoding, diskPath + twinSuffix[encoding], twinSize);
         heldBytes += twinSize;
       } else built.onDisk[encoding] = diskPath + twinSuffix[encoding];
     }
     // With a gzip twin the identity bytes are rarely asked for: they are unzipped from the twin then.
     if (!built.held.gzip && !built.unchanged) {
       if (fits(bytes.length)) {
-        built.held.identity = bytes === read ? new Uint8Array(bytes) : bytes;
+        slabs.hold(built, 'identity', bytes);
         heldBytes += bytes.length;
       } else built.onDisk.identity = diskPath;
     }
@@ -196,5 +198,5 @@ export function readBuiltSite(
     canonicalPaths,
     sectionsKey,
   };
-  return { site, pages };
+  return { site, pages, heldBuffers: slabs.buffers() };
 }

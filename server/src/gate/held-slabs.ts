@@ -1,44 +1,89 @@
-import type { BuiltFile } from './built-site.js';
+import { closeSync, openSync, readSync } from 'node:fs';
 
 /** The most bytes of held files put in one buffer. */
 const slabBytes = 16 * 1024 * 1024;
 
-type Held = { file: BuiltFile; encoding: keyof BuiltFile['held']; bytes: Uint8Array };
+/** A file that holds bytes per encoding (built-site.ts's BuiltFile). */
+type Holder<Encoding extends string> = { held: Partial<Record<Encoding, Uint8Array>> };
+type Part = { file: Holder<string>; encoding: string; at: number; length: number };
+
+/** Where a build's held bytes are written as its files are read, and the buffers they are moved in. */
+export type HeldSlabs = {
+  /** Holds a copy of `bytes` as the file's `encoding`. */
+  hold<Encoding extends string>(file: Holder<Encoding>, encoding: Encoding, bytes: Uint8Array): void;
+  /** Reads `size` bytes of a file on disk straight into the buffers, as the file's `encoding`. */
+  holdFromDisk<Encoding extends string>(
+    file: Holder<Encoding>,
+    encoding: Encoding,
+    diskPath: string,
+    size: number,
+  ): void;
+  /** Every buffer, each exactly as large as what it holds, to be moved to the server's thread with the files. */
+  buffers(): ArrayBuffer[];
+};
 
 /**
- * Copies the held bytes of a build's files into a few buffers of up to 16 MB, each exactly as large as what it holds,
- * and points each file at its part; returns the buffers, to be moved to the server's thread with the files.
+ * A build's held bytes in a few buffers of up to 16 MB, written as its files are read; each file points at its part.
  *
  * Moving thousands of buffers one by one holds the server's thread (each backing store registered, and the collector
- * run again and again as the external memory grows), which on a rebuild is time no request is answered. A few
- * buffers move at once. It also leaves behind the slabs of Buffer's pool that Node hands out for small files (64 KB
- * on Node 24, marked untransferable: a message copies them whole).
+ * run again and again as the external memory grows), which on a rebuild is time no request is answered: a few buffers
+ * move at once. The bytes are read straight into them: read into buffers of their own first and copied, a hundred
+ * times the handbook's pages were twice their size in the reader thread at once, thousands of small allocations the
+ * allocator kept from the process after the thread was gone. (Node's own small Buffers would also come from its
+ * pool's slabs, marked untransferable: a message copies them whole.)
  */
-export function packHeldBytes(files: readonly BuiltFile[]): ArrayBuffer[] {
-  const groups: Held[][] = [];
-  let group: Held[] = [];
-  let size = 0;
-  for (const file of files) {
-    for (const [encoding, bytes] of Object.entries(file.held) as Array<[Held['encoding'], Uint8Array]>) {
-      // A file larger than a slab gets one of its own.
-      if (group.length > 0 && size + bytes.byteLength > slabBytes) {
-        groups.push(group);
-        group = [];
-        size = 0;
+export function heldSlabs(): HeldSlabs {
+  const closed: ArrayBuffer[] = [];
+  let slab: Uint8Array | undefined;
+  let used = 0;
+  let parts: Part[] = [];
+
+  /** The slab's used bytes as a buffer of their own size, the files pointed at it (a copy only when room is left). */
+  const close = () => {
+    if (!slab) return;
+    const kept = used === slab.byteLength ? slab : slab.slice(0, used);
+    for (const { file, encoding, at, length } of parts) file.held[encoding] = kept.subarray(at, at + length);
+    closed.push(kept.buffer as ArrayBuffer);
+    slab = undefined;
+    used = 0;
+    parts = [];
+  };
+  /** Room for `length` bytes of the file's encoding: the rest of the slab, or a new one (a larger file's own). */
+  const room = (file: Holder<string>, encoding: string, length: number): Uint8Array => {
+    if (!slab || used + length > slab.byteLength) {
+      close();
+      slab = new Uint8Array(Math.max(slabBytes, length));
+    }
+    const at = used;
+    used += length;
+    parts.push({ file, encoding, at, length });
+    const view = slab.subarray(at, at + length);
+    file.held[encoding] = view;
+    return view;
+  };
+
+  return {
+    hold(file, encoding, bytes) {
+      room(file, encoding, bytes.byteLength).set(bytes);
+    },
+    holdFromDisk(file, encoding, diskPath, size) {
+      const view = room(file, encoding, size);
+      const descriptor = openSync(diskPath, 'r');
+      try {
+        let done = 0;
+        while (done < size) {
+          const count = readSync(descriptor, view, done, size - done, done);
+          // Shorter than listed: the build is being written, which its fingerprint, looked at after the read, tells.
+          if (count === 0) break;
+          done += count;
+        }
+      } finally {
+        closeSync(descriptor);
       }
-      group.push({ file, encoding, bytes });
-      size += bytes.byteLength;
-    }
-  }
-  if (group.length > 0) groups.push(group);
-  return groups.map((parts) => {
-    const slab = new Uint8Array(parts.reduce((total, { bytes }) => total + bytes.byteLength, 0));
-    let at = 0;
-    for (const { file, encoding, bytes } of parts) {
-      slab.set(bytes, at);
-      file.held[encoding] = slab.subarray(at, at + bytes.byteLength);
-      at += bytes.byteLength;
-    }
-    return slab.buffer;
-  });
+    },
+    buffers() {
+      close();
+      return closed.splice(0);
+    },
+  };
 }

@@ -84,11 +84,11 @@ async function load(
     });
   try {
     // The same pages as the build served: its search is theirs (one index in memory, not two while swapping).
-    if (read.kind === 'same-sections') return snapshotOf(previous.search);
+    if (read.kind === 'same-sections') return await snapshotOf(previous.search);
     const index = await reading.index;
     // A reading stopped for a newer build: its index is not made here instead.
     if (reading.cancelled !== undefined) return reading.cancelled;
-    return snapshotOf(await searchOf(read.sections, index));
+    return await snapshotOf(await searchOf(read.sections, index));
   } catch (error) {
     return (error as Error).message;
   }
@@ -115,7 +115,7 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
   // Retry-After until then).
   let first: SiteSnapshot;
   try {
-    first = siteSnapshot({ ...firstFiles.site, sections: [] }, searchBeingBuilt([]), {
+    first = await siteSnapshot({ ...firstFiles.site, sections: [] }, searchBeingBuilt([]), {
       strictTransport: options.strictTransport,
     });
   } catch (error) {

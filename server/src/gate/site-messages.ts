@@ -3,6 +3,7 @@ import type { DocSection } from '../search/doc-page.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import type { SectionPart } from '../search/packed-sections.js';
 import type { BuiltFiles, HoldLimits } from './built-site.js';
+import type { PackedFiles } from './packed-files.js';
 
 export type BuiltSiteRequest = {
   siteDirectory: string;
@@ -26,6 +27,8 @@ export type BuiltSiteRequest = {
  * still being written, to be read again once quiet.
  */
 export type FilesReply = { kind: 'read'; site: BuiltFiles } | { kind: 'changed' } | { kind: 'failed'; reason: string };
+/** The files as the reader sends them: packed (packed-files.ts), unpacked on the server's thread in turns. */
+export type FilesMessage = Exclude<FilesReply, { kind: 'read' }> | { kind: 'read-packed'; files: PackedFiles };
 /**
  * Where a build's sections and index came from: its prepared search, its pages parsed (and why), or the build served
  * before it, whose pages are the same.
@@ -47,7 +50,7 @@ export type SearchIndexReply = { kind: 'indexed'; index: IndexWithMeaning } | { 
  * milliseconds.
  */
 export type SiteMessage =
-  | FilesReply
+  | FilesMessage
   | { kind: 'sections-from'; from: ReadSource; sectionCount: number }
   | { kind: 'sections-part'; part: SectionPart }
   | { kind: 'same-sections' }

@@ -62,6 +62,25 @@ describe('readInWorker', () => {
     expect(await reading.index).toBe('the build was not read');
   });
 
+  it('gives the files of a rebuild with the pages served, unpacked over several turns while the thread ends', async () => {
+    // More files than one turn unpacks: the thread's last message ('same-sections') and its exit arrive meanwhile.
+    const directory = siteWithPages(6000);
+    const first = readInWorker({ siteDirectory: directory, limits, publicOrigin: undefined });
+    const firstFiles = await first.files;
+    if (firstFiles.kind !== 'read') throw new Error(`the build was not read: ${firstFiles.kind}`);
+    await first.index;
+    const rebuild = readInWorker({
+      siteDirectory: directory,
+      limits,
+      publicOrigin: undefined,
+      servedSectionsKey: firstFiles.site.sectionsKey,
+    });
+    expect(await rebuild.sections).toEqual({ kind: 'same-sections' });
+    const files = await rebuild.files;
+    expect(files.kind).toBe('read');
+    if (files.kind === 'read') expect(files.site.files.length).toBe(firstFiles.site.files.length);
+  });
+
   it('stops a reading that is cancelled: what has not arrived fails with the reason given', async () => {
     const directory = siteWithPages(400);
     const reading = readInWorker({ siteDirectory: directory, limits, publicOrigin: undefined });

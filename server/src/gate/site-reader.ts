@@ -3,6 +3,7 @@ import type { DocSection } from '../search/doc-page.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { type BodyReader, unpackSections } from '../search/packed-sections.js';
 import { startWorker } from '../search/worker-source.js';
+import { unpackFiles } from './packed-files.js';
 import {
   type BuiltSiteRequest,
   type FilesReply,
@@ -44,9 +45,11 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
   let files: (reply: FilesReply) => void = () => undefined;
   let sectionsRead: (reply: SectionsReply) => void = () => undefined;
   let index: (reply: IndexWithMeaning | string) => void = () => undefined;
+  /** The files arrived and are being unpacked: the thread ending meanwhile (its last message sent) fails nothing. */
+  let unpacking = false;
   // The worker may stop or fail after its first messages: later settlements of a promise are ignored.
   const failed = (reason: string) => {
-    files({ kind: 'failed', reason });
+    if (!unpacking) files({ kind: 'failed', reason });
     sectionsRead({ kind: 'no-sections', reason });
     index(reason);
   };
@@ -93,9 +96,15 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
       sectionsRead(message);
       index('the build has the pages of the one served, and keeps its search');
     } else if (message.kind === 'no-sections') failed(message.reason);
-    else {
+    else if (message.kind === 'read-packed') {
+      unpacking = true;
+      unpackFiles(message.files).then(
+        (site) => files({ kind: 'read', site }),
+        (error: Error) => files({ kind: 'failed', reason: error.message }),
+      );
+    } else {
       files(message);
-      if (message.kind !== 'read') failed('the build was not read');
+      failed('the build was not read');
     }
   });
   worker.once('error', (error) => failed(error.message));

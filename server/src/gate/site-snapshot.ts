@@ -101,14 +101,24 @@ function servedFile(file: BuiltFile): ServedFile {
   };
 }
 
-/** Turns a build read by the worker into what requests are served from. Throws when the build is not finished. */
-export function siteSnapshot(
+/** Files made ready per turn of the event loop: a hundred times the handbook's took 25 to 40 ms in one. */
+const filesPerTurn = 500;
+
+/**
+ * Turns a build read by the worker into what requests are served from, a few hundred files per turn of the event
+ * loop. Rejects when the build is not finished.
+ */
+export async function siteSnapshot(
   site: BuiltSite,
   search: SearchEngine,
   options: { strictTransport: boolean; previous?: SiteSnapshot | undefined },
-): SiteSnapshot {
+): Promise<SiteSnapshot> {
   const unchanged = unchangedFiles(site, options.previous);
-  const files = new Map(site.files.map((file) => [file.urlPath, unchanged.get(file.urlPath) ?? servedFile(file)]));
+  const files = new Map<string, ServedFile>();
+  for (const [at, file] of site.files.entries()) {
+    if (at > 0 && at % filesPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
+    files.set(file.urlPath, unchanged.get(file.urlPath) ?? servedFile(file));
+  }
   // Their bytes are copied out of the previous build's shared buffers (held-slabs.ts): a view of one small chunk would
   // keep a whole 16 MB buffer of that build alive.
   const retiredAssets = new Map(
