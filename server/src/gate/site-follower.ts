@@ -75,6 +75,8 @@ async function load(
   if (files.kind === 'failed') return files.reason;
   const read = await reading.sections;
   if (read.kind === 'no-sections') return read.reason;
+  // Stopped for a newer build once its files and sections were in: it is not swapped in.
+  if (reading.cancelled !== undefined) return reading.cancelled;
   options.onSectionsSource?.(read.kind === 'same-sections' ? { unchanged: true } : read.from);
   const site = files.site;
   const snapshotOf = (search: SearchEngine) =>
@@ -84,11 +86,15 @@ async function load(
     });
   try {
     // The same pages as the build served: its search is theirs (one index in memory, not two while swapping).
-    if (read.kind === 'same-sections') return await snapshotOf(previous.search);
+    if (read.kind === 'same-sections') {
+      const same = await snapshotOf(previous.search);
+      return reading.cancelled ?? same;
+    }
     const index = await reading.index;
-    // A reading stopped for a newer build: its index is not made here instead.
+    // A reading stopped for a newer build: its index is not made here instead, nor its snapshot swapped in.
     if (reading.cancelled !== undefined) return reading.cancelled;
-    return await snapshotOf(await searchOf(read.sections, index));
+    const next = await snapshotOf(await searchOf(read.sections, index));
+    return reading.cancelled ?? next;
   } catch (error) {
     return (error as Error).message;
   }
