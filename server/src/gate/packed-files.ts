@@ -7,6 +7,7 @@
  * every 5 ms) while the message was read. Packed, the message is a few strings and arrays, and the objects are made
  * a few hundred files at a time.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BuiltFile, BuiltFiles, Encoding } from './built-site.js';
 
 const encodings: readonly Encoding[] = ['br', 'gzip', 'identity'];
@@ -75,8 +76,6 @@ function partsOf(joined: string) {
     done: () => from > joined.length,
   };
 }
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The files again, each with its name, etag and held bytes, a few hundred per turn of the event loop. */
 export async function unpackFiles(packed: PackedFiles): Promise<BuiltFiles> {

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { lookup } from 'mrmime';
 import type { SearchEngine } from '../search/engine.js';
 import { type BuiltFile, type BuiltSite, type Encoding, unfinishedBuild } from './built-site.js';
@@ -116,7 +117,7 @@ export async function siteSnapshot(
   const unchanged = unchangedFiles(site, options.previous);
   const files = new Map<string, ServedFile>();
   for (const [at, file] of site.files.entries()) {
-    if (at > 0 && at % filesPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (at > 0 && at % filesPerTurn === 0) await nextTurn();
     files.set(file.urlPath, unchanged.get(file.urlPath) ?? servedFile(file));
   }
   // Their bytes are copied out of the previous build's shared buffers (held-slabs.ts): a view of one small chunk would
