@@ -45,6 +45,27 @@ describe('packed sections', () => {
     expect(carried(sections)).toEqual(sections);
   });
 
+  it('keep an id other than the link, empty and missing headings apart, and names with NULs and non-ASCII', () => {
+    const sections = [
+      section('a', { id: 'own-id', heading: '', parentHeading: 'Über', level: 3 }),
+      section('b', { id: '/runbook#b', heading: 'Tab\tand ☕', parentHeading: undefined }),
+      section('c', { id: '/runbook#c\u0000d', url: '/runbook#c\u0000d', heading: 'a\u0000b' }),
+    ];
+    const back = carried(sections);
+    expect(back).toEqual(sections);
+    expect(back.map((read) => [read.id, read.heading, read.parentHeading, read.level])).toEqual([
+      ['own-id', '', 'Über', 3],
+      ['/runbook#b', 'Tab\tand ☕', undefined, 2],
+      ['/runbook#c\u0000d', 'a\u0000b', undefined, 2],
+    ]);
+  });
+
+  it('show only the fields of a section to a spread, JSON and Object.keys', () => {
+    const [back] = carried([section('a')]);
+    expect(Object.keys({ ...back }).sort()).toEqual(Object.keys(section('a')).sort());
+    expect(JSON.stringify(back)).toBe(JSON.stringify(section('a')));
+  });
+
   it('copy their text and blocks into a spread, as a search hit is made', () => {
     const [back] = carried([section('a')]);
     const hit = { ...back, score: 1 };
@@ -54,9 +75,9 @@ describe('packed sections', () => {
 
   it('write a page once for all of its sections', () => {
     const many = Array.from({ length: 50 }, (_, at) => section(String(at)));
-    const heads = JSON.parse(packSections(many).heads) as { pages: unknown[]; sections: unknown[] };
+    const heads = JSON.parse(packSections(many).heads) as { pages: unknown[]; page: unknown[] };
     expect(heads.pages).toHaveLength(1);
-    expect(heads.sections).toHaveLength(50);
+    expect(heads.page).toHaveLength(50);
   });
 
   it('read right after many others were read (decoded bodies are cached only for the latest)', () => {

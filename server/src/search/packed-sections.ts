@@ -1,10 +1,11 @@
 /**
- * The doc sections as the server's thread holds them: what identifies and places each section (its page's fields once
- * per page) as small objects, and their bodies (the text and blocks, nine tenths of their size) as UTF-8 bytes outside
- * the JavaScript heap, decoded when a section is read. At a hundred times the handbook's pages the bodies as objects
- * were most of the heap, and parsing them from JSON at start blocked the event loop and churned the collector for
- * seconds; as bytes they cross from the reader thread without a copy. Search and answers read the bodies of a few
- * sections per question, so a small cache of decoded ones serves them.
+ * The doc sections as the server's thread holds them: each part's sections by column (their page's fields once per
+ * page, their names in one string, their levels in bytes) and their bodies (the text and blocks, nine tenths of their
+ * size) as UTF-8 bytes outside the JavaScript heap, decoded when a section is read. A section is a small object over
+ * its part's columns. At a hundred times the handbook's pages the bodies as objects were most of the heap, and parsing
+ * them from JSON at start blocked the event loop and churned the collector for seconds; as bytes they cross from the
+ * reader thread without a copy. Search and answers read the bodies of a few sections per question, so a small cache of
+ * decoded ones serves them.
  */
 import { LRUCache } from 'lru-cache';
 import type { Block, DocSection } from './doc-page.js';
@@ -26,8 +27,18 @@ export type SectionPart = {
 };
 
 type PageFields = Pick<DocSection, 'pageTitle' | 'pageUrl' | 'breadcrumbs' | 'keywords' | 'description'>;
-type Head = Pick<DocSection, 'id' | 'heading' | 'parentHeading' | 'level' | 'url'> & { page: number };
-type Heads = { pages: PageFields[]; sections: Head[] };
+/**
+ * A part's sections by column: their page (its fields once per page), level, which names they have, and the names
+ * themselves (id, link, heading, parent heading) in one string, each read as a slice of it, `ends` saying where.
+ */
+type Heads = { pages: PageFields[]; page: number[]; level: number[]; has: number[]; names: string; ends: number[] };
+
+/** Bits of `Heads.has`: the section has a heading, a parent heading, an id other than its link. */
+const hasHeading = 1;
+const hasParent = 2;
+const hasOwnId = 4;
+/** The names of a section in `Heads.names`: its id (empty when it is its link), link, heading, parent heading. */
+const namesPerSection = 4;
 
 const pageFieldsOf = ({ pageTitle, pageUrl, breadcrumbs, keywords, description }: DocSection): PageFields => ({
   pageTitle,
@@ -39,9 +50,10 @@ const pageFieldsOf = ({ pageTitle, pageUrl, breadcrumbs, keywords, description }
 
 /** Packs sections for another thread or a file; their page's fields are written once per page. */
 export function packSections(sections: readonly DocSection[]): SectionPart & { bodies: Uint8Array } {
-  const pages: PageFields[] = [];
+  const heads: Heads = { pages: [], page: [], level: [], has: [], names: '', ends: [] };
   const pageIds = new Map<string, number>();
-  const heads: Head[] = [];
+  const names: string[] = [];
+  let namesLength = 0;
   const pieces: Buffer[] = [];
   const offsets = new Int32Array(sections.length * 2 + 1);
   let length = 0;
@@ -55,46 +67,55 @@ export function packSections(sections: readonly DocSection[]): SectionPart & { b
     const key = JSON.stringify(fields);
     let page = pageIds.get(key);
     if (page === undefined) {
-      page = pages.push(fields) - 1;
+      page = heads.pages.push(fields) - 1;
       pageIds.set(key, page);
     }
-    const { id, heading, parentHeading, level, url } = section;
-    heads.push({ id, heading, parentHeading, level, url, page });
+    const { id, heading, parentHeading, url } = section;
+    heads.page.push(page);
+    heads.level.push(section.level);
+    heads.has.push(
+      (heading === undefined ? 0 : hasHeading) |
+        (parentHeading === undefined ? 0 : hasParent) |
+        (id === url ? 0 : hasOwnId),
+    );
+    for (const name of [id === url ? '' : id, url, heading ?? '', parentHeading ?? '']) {
+      names.push(name);
+      namesLength += name.length;
+      heads.ends.push(namesLength);
+    }
     offsets[at * 2] = length;
     add(section.text);
     offsets[at * 2 + 1] = length;
     add(JSON.stringify(section.blocks));
   });
   offsets[sections.length * 2] = length;
+  heads.names = names.join('');
   const bodies = new Uint8Array(length);
   let position = 0;
   for (const piece of pieces) {
     bodies.set(piece, position);
     position += piece.length;
   }
-  return { heads: JSON.stringify({ pages, sections: heads } satisfies Heads), bodies, offsets };
+  return { heads: JSON.stringify(heads), bodies, offsets };
 }
 
-/** Where one section's body is: its part's bytes (or their file, and the part's number) and its place among them. */
-type BodyPlace = { bodies: Uint8Array | { reader: BodyReader; part: number }; offsets: Int32Array; at: number };
-const body = Symbol('body');
-type PackedSection = DocSection & { [body]: BodyPlace };
+/** A part as the server's thread holds it: its columns, and where its bodies are. */
+type UnpackedPart = {
+  pages: PageFields[];
+  page: Uint32Array;
+  level: Uint8Array;
+  has: Uint8Array;
+  names: string;
+  /** Where each name ends in `names`, `namesPerSection` per section. */
+  nameEnds: Int32Array;
+  bodies: Uint8Array | { reader: BodyReader; part: number };
+  offsets: Int32Array;
+};
 
 const decoder = new TextDecoder();
-/** Decoded bodies of the sections read lately: a question reads some twenty, a search box eight. */
-const decoded = new LRUCache<BodyPlace, { text?: string; blocks?: Block[] }>({ max: 2000 });
-
-function decodedOf(place: BodyPlace) {
-  let entry = decoded.get(place);
-  if (!entry) {
-    entry = {};
-    decoded.set(place, entry);
-  }
-  return entry;
-}
 
 /** The UTF-8 of a section's text (`which` 0) or of its blocks' JSON (`which` 1), decoded. */
-function decodedBody({ bodies, offsets, at }: BodyPlace, which: 0 | 1): string {
+function decodedBody({ bodies, offsets }: UnpackedPart, at: number, which: 0 | 1): string {
   const start = offsets[at * 2 + which] ?? 0;
   const end = offsets[at * 2 + which + 1] ?? 0;
   return decoder.decode(
@@ -102,47 +123,107 @@ function decodedBody({ bodies, offsets, at }: BodyPlace, which: 0 | 1): string {
   );
 }
 
-function textOf(this: PackedSection): string {
-  const entry = decodedOf(this[body]);
-  entry.text ??= decodedBody(this[body], 0);
-  return entry.text;
-}
-
-function blocksOf(this: PackedSection): Block[] {
-  const entry = decodedOf(this[body]);
-  entry.blocks ??= JSON.parse(decodedBody(this[body], 1)) as Block[];
-  return entry.blocks;
-}
+/** The getters every section has (set by `PackedSection`'s static block). */
+let fields: PropertyDescriptorMap = {};
 
 /**
- * The sections of a part. `text` and `blocks` are their own enumerable getters (one pair of functions for all, so the
- * objects share their shape), read like any field: a spread or JSON copies their values.
+ * A section read from its part's columns. It holds only its part and place (private, so a spread or JSON copies
+ * neither); every field of `DocSection` is its own enumerable getter, so that a spread, JSON or `toEqual` reads it
+ * like a field. The getters are the same functions for all sections, kept in their shared shape, not in each object:
+ * at a hundred times the handbook's pages the sections as plain objects (their names as strings, their bodies' places)
+ * were a third of the heap, and the collector's pauses grew with their number.
  */
+class PackedSection {
+  readonly #part: UnpackedPart;
+  readonly #at: number;
+
+  constructor(part: UnpackedPart, at: number) {
+    this.#part = part;
+    this.#at = at;
+    Object.defineProperties(this, fields);
+  }
+
+  static {
+    const name = (section: PackedSection, which: number) => {
+      const ends = section.#part.nameEnds;
+      const at = section.#at * namesPerSection + which;
+      return section.#part.names.slice(at === 0 ? 0 : ends[at - 1], ends[at]);
+    };
+    const has = (section: PackedSection, bit: number) => ((section.#part.has[section.#at] ?? 0) & bit) !== 0;
+    const page = (section: PackedSection) => {
+      const fields = section.#part.pages[section.#part.page[section.#at] ?? 0];
+      if (!fields) throw new Error('a section names a page its part does not have');
+      return fields;
+    };
+    const field = <T>(get: (section: PackedSection) => T): PropertyDescriptor => ({
+      get(this: PackedSection) {
+        return get(this);
+      },
+      enumerable: true,
+    });
+    fields = {
+      id: field((section) => name(section, has(section, hasOwnId) ? 0 : 1)),
+      pageTitle: field((section) => page(section).pageTitle),
+      pageUrl: field((section) => page(section).pageUrl),
+      heading: field((section) => (has(section, hasHeading) ? name(section, 2) : undefined)),
+      parentHeading: field((section) => (has(section, hasParent) ? name(section, 3) : undefined)),
+      level: field((section) => section.#part.level[section.#at]),
+      url: field((section) => name(section, 1)),
+      text: field((section) => {
+        const entry = decodedOf(section);
+        entry.text ??= decodedBody(section.#part, section.#at, 0);
+        return entry.text;
+      }),
+      blocks: field((section) => {
+        const entry = decodedOf(section);
+        entry.blocks ??= JSON.parse(decodedBody(section.#part, section.#at, 1)) as Block[];
+        return entry.blocks;
+      }),
+      breadcrumbs: field((section) => page(section).breadcrumbs),
+      keywords: field((section) => page(section).keywords),
+      description: field((section) => page(section).description),
+    } satisfies Record<keyof DocSection, PropertyDescriptor>;
+  }
+}
+
+/** Decoded bodies of the sections read lately: a question reads some twenty, a search box eight. */
+const decoded = new LRUCache<PackedSection, { text?: string; blocks?: Block[] }>({ max: 2000 });
+
+function decodedOf(section: PackedSection) {
+  let entry = decoded.get(section);
+  if (!entry) {
+    entry = {};
+    decoded.set(section, entry);
+  }
+  return entry;
+}
+
+/** The sections of a part, each a `PackedSection` over the part's columns. */
 export function unpackSections(part: SectionPart, bodyFile?: BodyReader): DocSection[] {
-  const { pages, sections } = JSON.parse(part.heads) as Heads;
-  let bodies: BodyPlace['bodies'];
+  const heads = JSON.parse(part.heads) as Heads;
+  const count = heads.page.length;
+  if (heads.level.length !== count || heads.has.length !== count || heads.ends.length !== count * namesPerSection) {
+    throw new Error('a part has uneven columns');
+  }
+  let bodies: UnpackedPart['bodies'];
   if (part.bodies instanceof Uint8Array) bodies = part.bodies;
   else if (bodyFile) bodies = { reader: bodyFile, part: part.bodies.part };
   else throw new Error('the sections have their bodies in a file, and it is not open');
-  return sections.map((head, at) => {
-    const fields = pages[head.page];
-    if (!fields) throw new Error(`a section names page ${head.page}, which its part does not have`);
-    // One literal, its fields always in this order: every section has the same shape, and nothing is copied twice.
-    const section = {
-      id: head.id,
-      pageTitle: fields.pageTitle,
-      pageUrl: fields.pageUrl,
-      heading: head.heading,
-      parentHeading: head.parentHeading,
-      level: head.level,
-      url: head.url,
-      breadcrumbs: fields.breadcrumbs,
-      keywords: fields.keywords,
-      description: fields.description,
-    } as PackedSection;
-    Object.defineProperty(section, body, { value: { bodies, offsets: part.offsets, at } });
-    Object.defineProperty(section, 'text', { get: textOf, enumerable: true });
-    Object.defineProperty(section, 'blocks', { get: blocksOf, enumerable: true });
-    return section;
-  });
+  const unpacked: UnpackedPart = {
+    pages: heads.pages,
+    page: Uint32Array.from(heads.page),
+    level: Uint8Array.from(heads.level),
+    has: Uint8Array.from(heads.has),
+    names: heads.names,
+    nameEnds: Int32Array.from(heads.ends),
+    bodies,
+    offsets: part.offsets,
+  };
+  if (unpacked.page.some((page) => page >= unpacked.pages.length)) {
+    throw new Error('a section names a page its part does not have');
+  }
+  if (unpacked.nameEnds.some((end, at) => end < (unpacked.nameEnds[at - 1] ?? 0) || end > heads.names.length)) {
+    throw new Error('a part has section names out of order');
+  }
+  return Array.from({ length: count }, (_, at) => new PackedSection(unpacked, at) as unknown as DocSection);
 }
