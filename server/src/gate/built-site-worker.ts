@@ -103,7 +103,11 @@ async function readSections(site: BuiltFiles, pages: BuiltPage[]) {
       await asked();
       const part = parts.part(at);
       const bytes = part.bodies instanceof Uint8Array ? [part.bodies.buffer as ArrayBuffer] : [];
-      post({ kind: 'sections-part', part }, [...bytes, part.offsets.buffer as ArrayBuffer]);
+      post({ kind: 'sections-part', part }, [
+        ...bytes,
+        part.offsets.buffer as ArrayBuffer,
+        part.names.buffer as ArrayBuffer,
+      ]);
     }
     parts.close();
     let indexed: SearchIndexReply;

@@ -66,6 +66,13 @@ describe('packed sections', () => {
     expect(JSON.stringify(back)).toBe(JSON.stringify(section('a')));
   });
 
+  it('hold nothing of their own but their place: every field is a getter over the part', () => {
+    const [back] = carried([section('a')]);
+    const own = Object.getOwnPropertyDescriptors(back);
+    expect(Object.getOwnPropertySymbols(back)).toEqual([]);
+    expect(Object.values(own).every((descriptor) => descriptor.get && !('value' in descriptor))).toBe(true);
+  });
+
   it('copy their text and blocks into a spread, as a search hit is made', () => {
     const [back] = carried([section('a')]);
     const hit = { ...back, score: 1 };

@@ -1,6 +1,6 @@
 /**
  * The doc sections as the server's thread holds them: each part's sections by column (their page's fields once per
- * page, their names in one string, their levels in bytes) and their bodies (the text and blocks, nine tenths of their
+ * page, their names as UTF-8 bytes, their levels in bytes) and their bodies (the text and blocks, nine tenths of their
  * size) as UTF-8 bytes outside the JavaScript heap, decoded when a section is read. A section is a small object over
  * its part's columns. At a hundred times the handbook's pages the bodies as objects were most of the heap, and parsing
  * them from JSON at start blocked the event loop and churned the collector for seconds; as bytes they cross from the
@@ -24,20 +24,22 @@ export type SectionPart = {
   bodies: Uint8Array | BodiesInFile;
   /** Per section: where its text starts, where its blocks start; then where the last one ends. */
   offsets: Int32Array;
+  /** The sections' names (id, link, heading, parent heading) one after another, as UTF-8; `Heads.ends` says where. */
+  names: Uint8Array;
 };
 
 type PageFields = Pick<DocSection, 'pageTitle' | 'pageUrl' | 'breadcrumbs' | 'keywords' | 'description'>;
 /**
- * A part's sections by column: their page (its fields once per page), level, which names they have, and the names
- * themselves (id, link, heading, parent heading) in one string, each read as a slice of it, `ends` saying where.
+ * A part's sections by column: their page (its fields once per page), level, which names they have, and where each
+ * name ends in the part's `names` bytes.
  */
-type Heads = { pages: PageFields[]; page: number[]; level: number[]; has: number[]; names: string; ends: number[] };
+type Heads = { pages: PageFields[]; page: number[]; level: number[]; has: number[]; ends: number[] };
 
 /** Bits of `Heads.has`: the section has a heading, a parent heading, an id other than its link. */
 const hasHeading = 1;
 const hasParent = 2;
 const hasOwnId = 4;
-/** The names of a section in `Heads.names`: its id (empty when it is its link), link, heading, parent heading. */
+/** The names of a section in a part's `names`: its id (empty when it is its link), link, heading, parent heading. */
 const namesPerSection = 4;
 
 const pageFieldsOf = ({ pageTitle, pageUrl, breadcrumbs, keywords, description }: DocSection): PageFields => ({
@@ -50,18 +52,11 @@ const pageFieldsOf = ({ pageTitle, pageUrl, breadcrumbs, keywords, description }
 
 /** Packs sections for another thread or a file; their page's fields are written once per page. */
 export function packSections(sections: readonly DocSection[]): SectionPart & { bodies: Uint8Array } {
-  const heads: Heads = { pages: [], page: [], level: [], has: [], names: '', ends: [] };
+  const heads: Heads = { pages: [], page: [], level: [], has: [], ends: [] };
   const pageIds = new Map<string, number>();
-  const names: string[] = [];
-  let namesLength = 0;
-  const pieces: Buffer[] = [];
+  const names = new Pieces();
+  const bodies = new Pieces();
   const offsets = new Int32Array(sections.length * 2 + 1);
-  let length = 0;
-  const add = (text: string) => {
-    const bytes = Buffer.from(text, 'utf8');
-    pieces.push(bytes);
-    length += bytes.length;
-  };
   sections.forEach((section, at) => {
     const fields = pageFieldsOf(section);
     const key = JSON.stringify(fields);
@@ -79,24 +74,38 @@ export function packSections(sections: readonly DocSection[]): SectionPart & { b
         (id === url ? 0 : hasOwnId),
     );
     for (const name of [id === url ? '' : id, url, heading ?? '', parentHeading ?? '']) {
-      names.push(name);
-      namesLength += name.length;
-      heads.ends.push(namesLength);
+      heads.ends.push(names.add(name));
     }
-    offsets[at * 2] = length;
-    add(section.text);
-    offsets[at * 2 + 1] = length;
-    add(JSON.stringify(section.blocks));
+    offsets[at * 2] = bodies.length;
+    offsets[at * 2 + 1] = bodies.add(section.text);
+    bodies.add(JSON.stringify(section.blocks));
   });
-  offsets[sections.length * 2] = length;
-  heads.names = names.join('');
-  const bodies = new Uint8Array(length);
-  let position = 0;
-  for (const piece of pieces) {
-    bodies.set(piece, position);
-    position += piece.length;
+  offsets[sections.length * 2] = bodies.length;
+  return { heads: JSON.stringify(heads), bodies: bodies.joined(), offsets, names: names.joined() };
+}
+
+/** Texts as UTF-8 one after another, joined into bytes of their own (never a pooled buffer: they are moved). */
+class Pieces {
+  length = 0;
+  readonly #pieces: Buffer[] = [];
+
+  /** Adds a text; gives where it ends. */
+  add(text: string): number {
+    const bytes = Buffer.from(text, 'utf8');
+    this.#pieces.push(bytes);
+    this.length += bytes.length;
+    return this.length;
   }
-  return { heads: JSON.stringify(heads), bodies, offsets };
+
+  joined(): Uint8Array {
+    const all = new Uint8Array(this.length);
+    let position = 0;
+    for (const piece of this.#pieces) {
+      all.set(piece, position);
+      position += piece.length;
+    }
+    return all;
+  }
 }
 
 /** A part as the server's thread holds it: its columns, and where its bodies are. */
@@ -105,7 +114,8 @@ type UnpackedPart = {
   page: Uint32Array;
   level: Uint8Array;
   has: Uint8Array;
-  names: string;
+  /** The names as UTF-8 (a Buffer over the part's bytes, for its fast slicing into strings). */
+  names: Buffer;
   /** Where each name ends in `names`, `namesPerSection` per section. */
   nameEnds: Int32Array;
   bodies: Uint8Array | { reader: BodyReader; part: number };
@@ -147,7 +157,7 @@ class PackedSection {
     const name = (section: PackedSection, which: number) => {
       const ends = section.#part.nameEnds;
       const at = section.#at * namesPerSection + which;
-      return section.#part.names.slice(at === 0 ? 0 : ends[at - 1], ends[at]);
+      return section.#part.names.toString('utf8', at === 0 ? 0 : ends[at - 1], ends[at]);
     };
     const has = (section: PackedSection, bit: number) => ((section.#part.has[section.#at] ?? 0) & bit) !== 0;
     const page = (section: PackedSection) => {
@@ -214,7 +224,7 @@ export function unpackSections(part: SectionPart, bodyFile?: BodyReader): DocSec
     page: Uint32Array.from(heads.page),
     level: Uint8Array.from(heads.level),
     has: Uint8Array.from(heads.has),
-    names: heads.names,
+    names: Buffer.from(part.names.buffer, part.names.byteOffset, part.names.byteLength),
     nameEnds: Int32Array.from(heads.ends),
     bodies,
     offsets: part.offsets,
@@ -222,7 +232,7 @@ export function unpackSections(part: SectionPart, bodyFile?: BodyReader): DocSec
   if (unpacked.page.some((page) => page >= unpacked.pages.length)) {
     throw new Error('a section names a page its part does not have');
   }
-  if (unpacked.nameEnds.some((end, at) => end < (unpacked.nameEnds[at - 1] ?? 0) || end > heads.names.length)) {
+  if (unpacked.nameEnds.some((end, at) => end < (unpacked.nameEnds[at - 1] ?? 0) || end > part.names.byteLength)) {
     throw new Error('a part has section names out of order');
   }
   return Array.from({ length: count }, (_, at) => new PackedSection(unpacked, at) as unknown as DocSection);

@@ -140,7 +140,7 @@ function decode(header: Header, descriptor: number, bodyStart: number, bodyLengt
         };
   // Every part is where the header says before any is sent: a bad one refuses the file, not a start half-way.
   for (let at = 0; at < header.sectionParts; at += 1) {
-    const named = [`sections.${at}`, `bodies.${at}`, `bodyOffsets.${at}`].map((name) => parts.get(name));
+    const named = [`sections.${at}`, `bodies.${at}`, `bodyOffsets.${at}`, `names.${at}`].map((name) => parts.get(name));
     if (named.some((part) => !part || part.offset < 0 || part.offset + part.length > bodyLength)) {
       throw new Error('its sections are missing');
     }
@@ -157,6 +157,7 @@ function decode(header: Header, descriptor: number, bodyStart: number, bodyLengt
       heads: text(`sections.${at}`),
       bodies: { ...bodiesInFile, part: at },
       offsets: array(`bodyOffsets.${at}`) as Int32Array,
+      names: array(`names.${at}`) as Uint8Array,
     }),
     close: () => closeSync(descriptor),
   };

@@ -19,7 +19,7 @@ export const preparingMarker = `${preparedSearchFile}.partial`;
 
 export const magic = Buffer.from('ACMESRCH');
 /** Changes with the layout below. */
-export const formatVersion = 2;
+export const formatVersion = 3;
 
 /**
  * The code that parsed and indexed: a compiled server knows the hash of its search sources (server/scripts/build.mjs),
@@ -85,6 +85,7 @@ export function encodePreparedSearch(key: string, sections: readonly DocSection[
     add(`sections.${sectionParts}`, 'json', Buffer.from(part.heads));
     add(`bodies.${sectionParts}`, 'uint8', part.bodies);
     addArray(`bodyOffsets.${sectionParts}`, 'int32', part.offsets);
+    add(`names.${sectionParts}`, 'uint8', part.names);
   }
   add('terms', 'json', Buffer.from(JSON.stringify(index.terms)));
   add('spellingWords', 'json', Buffer.from(JSON.stringify(index.spellingWords)));
