@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { digestStart, encodePreparedSearch, type Header, preparedSearchFile } from '../search/prepared-search.js';
+import { indexSections } from '../search/section-terms.js';
 import { readInWorker } from './site-reader.js';
 
 const directories: string[] = [];
@@ -88,6 +90,46 @@ describe('readInWorker', () => {
     reading.cancel('the build changed while it was read');
     expect(await reading.sections).toEqual({ kind: 'no-sections', reason: 'the build changed while it was read' });
     expect(await reading.index).toBe('the build changed while it was read');
+  });
+
+  it('stops, and goes on serving, when a part of a prepared search does not unpack though its digest holds', async () => {
+    const directory = siteWithPages(0);
+    // A doc page as Docusaurus writes one: its sections are what the prepared search holds.
+    mkdirSync(path.join(directory, 'runbook'));
+    writeFileSync(
+      path.join(directory, 'runbook', 'index.html'),
+      '<html><head><title>Runbook</title></head><body><article><div class="theme-doc-markdown markdown"><h1>Runbook</h1><p>Restart the worker.</p><h2 id="deploy">Deploy</h2><p>Run deploy.</p></div></article></body></html>',
+    );
+    const first = readInWorker({ siteDirectory: directory, limits, publicOrigin: undefined });
+    const files = await first.files;
+    if (files.kind !== 'read') throw new Error(`the build was not read: ${files.kind}`);
+    await first.index;
+    const read = await first.sections;
+    if (read.kind !== 'sections' || read.sections.length === 0) throw new Error('the build has no sections');
+    const { sections } = read;
+    const bytes = encodePreparedSearch(files.site.sectionsKey, sections, indexSections(sections));
+    const headerEnd = 12 + bytes.readUInt32LE(8);
+    const { digest: _digest, ...described } = JSON.parse(bytes.toString('utf8', 12, headerEnd)) as Header;
+    const heads = described.parts.find((part) => part.name === 'sections.0');
+    if (!heads) throw new Error('the prepared search has no sections');
+    // Its first part's heads no longer JSON, and a digest made over that: as if written so.
+    const body = Buffer.from(bytes.subarray(headerEnd));
+    body.fill(0x7b, heads.offset, heads.offset + heads.length);
+    const headerBytes = Buffer.from(
+      JSON.stringify({ ...described, digest: digestStart(described).update(body).digest('hex') }),
+    );
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(headerBytes.length);
+    writeFileSync(
+      path.join(directory, preparedSearchFile),
+      Buffer.concat([bytes.subarray(0, 8), length, headerBytes, body]),
+    );
+    const reading = readInWorker({ siteDirectory: directory, limits, publicOrigin: undefined });
+    expect(await reading.sections).toEqual({
+      kind: 'no-sections',
+      reason: expect.stringMatching(/^its sections could not be read \(/),
+    });
+    expect(await reading.index).toMatch(/^its sections could not be read/);
   });
 });
 

@@ -90,7 +90,15 @@ export function readInWorker(request: BuiltSiteRequest): Reading {
         // Renamed over since the reader checked it: a newer search of the build, which its change has read next.
         if (!bodyFile) return reading.cancel('the build changed while it was read');
       }
-      for (const section of unpackSections(part, bodyFile)) sections.push(section);
+      // A part the thread sent that does not unpack (a prepared file damaged past its digest's reach, a bug) stops the
+      // reading like any failure of it: thrown here, it would end the server.
+      let unpacked: DocSection[];
+      try {
+        unpacked = unpackSections(part, bodyFile);
+      } catch (error) {
+        return reading.cancel(`its sections could not be read (${(error as Error).message})`);
+      }
+      for (const section of unpacked) sections.push(section);
       if (!haveSections()) askForSections();
     } else if (message.kind === 'same-sections') {
       sectionsRead(message);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtSiteDirectory } from '../../test-support/recorded-ranking.js';
 import type { DocSection } from './doc-page.js';
-import { packSections, unpackSections } from './packed-sections.js';
+import { packSections, type SectionPart, unpackSections } from './packed-sections.js';
 import { readDocSections } from './sections.js';
 
 const handbook = readDocSections(builtSiteDirectory);
@@ -71,6 +71,22 @@ describe('packed sections', () => {
     const own = Object.getOwnPropertyDescriptors(back);
     expect(Object.getOwnPropertySymbols(back)).toEqual([]);
     expect(Object.values(own).every((descriptor) => descriptor.get && !('value' in descriptor))).toBe(true);
+  });
+
+  it.each([
+    ['heads that are not JSON', (part: SectionPart) => ({ ...part, heads: '{' })],
+    [
+      'a column shorter than the others',
+      (part: SectionPart) => ({ ...part, heads: part.heads.replace('"level":[2,', '"level":[') }),
+    ],
+    ['names past their bytes', (part: SectionPart) => ({ ...part, names: part.names.subarray(0, 4) })],
+    [
+      'bodies out of order',
+      (part: SectionPart) => ({ ...part, offsets: part.offsets.map((offset, at) => (at === 1 ? 1e6 : offset)) }),
+    ],
+  ])('refuse a part with %s, with an error, not sections that read wrong', (_case, damage) => {
+    const part = packSections([section('a'), section('b')]);
+    expect(() => unpackSections(damage(part))).toThrow(Error);
   });
 
   it('copy their text and blocks into a spread, as a search hit is made', () => {

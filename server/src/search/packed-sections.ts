@@ -232,6 +232,14 @@ export function unpackSections(part: SectionPart, bodyFile?: BodyReader): DocSec
   if (unpacked.page.some((page) => page >= unpacked.pages.length)) {
     throw new Error('a section names a page its part does not have');
   }
+  const { offsets } = part;
+  const bodyBytes = part.bodies instanceof Uint8Array ? part.bodies.byteLength : Number.POSITIVE_INFINITY;
+  if (
+    offsets.length !== count * 2 + 1 ||
+    offsets.some((offset, at) => offset < (offsets[at - 1] ?? 0) || offset > bodyBytes)
+  ) {
+    throw new Error('a part has its bodies out of order');
+  }
   if (unpacked.nameEnds.some((end, at) => end < (unpacked.nameEnds[at - 1] ?? 0) || end > part.names.byteLength)) {
     throw new Error('a part has section names out of order');
   }

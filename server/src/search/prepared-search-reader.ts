@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { PackedIndex } from './inverted-index.js';
@@ -6,6 +5,7 @@ import type { IndexWithMeaning } from './latent-ranking.js';
 import type { SectionPart } from './packed-sections.js';
 import {
   arrayTypes,
+  digestStart,
   formatVersion,
   type Header,
   magic,
@@ -57,8 +57,9 @@ function headerOf(descriptor: number, size: number): { header: Header; bodyStart
   }
 }
 
-function digestOf(descriptor: number, from: number, to: number): string {
-  const hash = createHash('sha256');
+function digestOf(header: Header, descriptor: number, from: number, to: number): string {
+  const { digest: _digest, ...described } = header;
+  const hash = digestStart(described);
   const chunk = Buffer.alloc(digestChunk);
   for (let position = from; position < to; ) {
     const read = readSync(descriptor, chunk, 0, Math.min(digestChunk, to - position), position);
@@ -90,7 +91,7 @@ export function readPreparedSearch(siteDirectory: string, key: string): Prepared
     if (header.format !== formatVersion) return { kind: 'stale', reason: `made in format ${header.format}` };
     if (header.code !== preparedSearchCode) return { kind: 'stale', reason: 'made by another version of the server' };
     if (header.key !== key) return { kind: 'stale', reason: 'made for other pages' };
-    if (digestOf(descriptor, bodyStart, size) !== header.digest) {
+    if (digestOf(header, descriptor, bodyStart, size) !== header.digest) {
       return { kind: 'corrupt', reason: 'its bytes do not match their digest' };
     }
     const loaded = decode(

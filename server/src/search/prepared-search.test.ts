@@ -6,7 +6,13 @@ import { builtSiteDirectory, readRecordedRanking, topSections } from '../../test
 import { openBodyFile } from './body-file.js';
 import { searchEngineFromIndex } from './engine.js';
 import { unpackSections } from './packed-sections.js';
-import { encodePreparedSearch, formatVersion, preparedSearchFile, writePreparedSearch } from './prepared-search.js';
+import {
+  encodePreparedSearch,
+  formatVersion,
+  type Header,
+  preparedSearchFile,
+  writePreparedSearch,
+} from './prepared-search.js';
 import { readPreparedSearch } from './prepared-search-reader.js';
 import { indexSections } from './section-terms.js';
 import { readDocSections } from './sections.js';
@@ -86,6 +92,25 @@ describe('a prepared search', () => {
       key,
     );
     expect(read).toEqual({ kind: 'stale', reason: expect.stringMatching(reason) });
+  });
+
+  it.each([
+    [
+      'a part placed elsewhere in its header',
+      (header: Header) => ({
+        ...header,
+        parts: header.parts.map((part) => (part.name === 'names.0' ? { ...part, offset: part.offset + 8 } : part)),
+      }),
+    ],
+    ['fewer section parts in its header', (header: Header) => ({ ...header, sectionParts: header.sectionParts - 1 })],
+  ])('isCorruptWhen %s, its digest the same', (_case, damage) => {
+    const bytes = encodePreparedSearch(key, sections, index);
+    const headerEnd = 12 + bytes.readUInt32LE(8);
+    const headerBytes = Buffer.from(JSON.stringify(damage(JSON.parse(bytes.toString('utf8', 12, headerEnd)))));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(headerBytes.length);
+    const damaged = Buffer.concat([bytes.subarray(0, 8), length, headerBytes, bytes.subarray(headerEnd)]);
+    expect(readPreparedSearch(preparedBuild(damaged), key)).toEqual({ kind: 'corrupt', reason: expect.any(String) });
   });
 
   it.each([

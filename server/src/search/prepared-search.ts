@@ -4,7 +4,7 @@
  * (minutes for a handbook of thousands of pages). A file that is missing, made for other pages or by other code, or
  * damaged is refused with the reason, and the server parses the pages as it would without it.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DocSection } from './doc-page.js';
@@ -65,6 +65,14 @@ export const packedArrays = [
   ['spellingUses', 'int32'],
 ] as const satisfies ReadonlyArray<readonly [keyof PackedIndex, ArrayKind]>;
 
+/**
+ * The digest's hash with the header's own fields in it first (all but the digest, as JSON): a header whose parts' places
+ * or counts were damaged is caught like damaged bytes, not read as sections that are not there.
+ */
+export function digestStart(header: Omit<Header, 'digest'>): Hash {
+  return createHash('sha256').update(JSON.stringify(header));
+}
+
 /** The file's bytes: a header (JSON) naming the parts of the body, then the body, each part 8-byte aligned. */
 export function encodePreparedSearch(key: string, sections: readonly DocSection[], index: IndexWithMeaning): Buffer {
   const chunks: Buffer[] = [];
@@ -95,17 +103,17 @@ export function encodePreparedSearch(key: string, sections: readonly DocSection[
     addArray('sectionVectors', 'int8', index.latent.sectionVectors);
   }
   const body = Buffer.concat(chunks);
-  const header: Header = {
+  const described: Omit<Header, 'digest'> = {
     format: formatVersion,
     code: preparedSearchCode,
     key,
-    digest: createHash('sha256').update(body).digest('hex'),
     documentCount: index.documentCount,
     fieldCount: index.fieldCount,
     dimensions: index.latent?.dimensions,
     sectionParts,
     parts,
   };
+  const header: Header = { ...described, digest: digestStart(described).update(body).digest('hex') };
   const headerBytes = Buffer.from(JSON.stringify(header));
   const headerLength = Buffer.alloc(4);
   headerLength.writeUInt32LE(headerBytes.length);
