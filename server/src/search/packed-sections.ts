@@ -120,9 +120,20 @@ type UnpackedPart = {
   nameEnds: Int32Array;
   bodies: Uint8Array | { reader: BodyReader; part: number };
   offsets: Int32Array;
+  /** Decoded bodies of the part's sections read lately, by place: they go with the part when its build is replaced. */
+  decoded: LRUCache<number, { text?: string; blocks?: Block[] }>;
 };
 
 const decoder = new TextDecoder();
+
+function decodedOf({ decoded }: UnpackedPart, at: number) {
+  let entry = decoded.get(at);
+  if (!entry) {
+    entry = {};
+    decoded.set(at, entry);
+  }
+  return entry;
+}
 
 /** The UTF-8 of a section's text (`which` 0) or of its blocks' JSON (`which` 1), decoded. */
 function decodedBody({ bodies, offsets }: UnpackedPart, at: number, which: 0 | 1): string {
@@ -180,12 +191,12 @@ class PackedSection {
       level: field((section) => section.#part.level[section.#at]),
       url: field((section) => name(section, 1)),
       text: field((section) => {
-        const entry = decodedOf(section);
+        const entry = decodedOf(section.#part, section.#at);
         entry.text ??= decodedBody(section.#part, section.#at, 0);
         return entry.text;
       }),
       blocks: field((section) => {
-        const entry = decodedOf(section);
+        const entry = decodedOf(section.#part, section.#at);
         entry.blocks ??= JSON.parse(decodedBody(section.#part, section.#at, 1)) as Block[];
         return entry.blocks;
       }),
@@ -196,17 +207,11 @@ class PackedSection {
   }
 }
 
-/** Decoded bodies of the sections read lately: a question reads some twenty, a search box eight. */
-const decoded = new LRUCache<PackedSection, { text?: string; blocks?: Block[] }>({ max: 2000 });
-
-function decodedOf(section: PackedSection) {
-  let entry = decoded.get(section);
-  if (!entry) {
-    entry = {};
-    decoded.set(section, entry);
-  }
-  return entry;
-}
+/**
+ * Decoded bodies kept per part: a question reads some twenty sections, a search box eight, few of them in one part of a
+ * thousand. Kept per part, not for all, so that a replaced build's bodies are not held by the cache.
+ */
+const decodedPerPart = 48;
 
 /** The sections of a part, each a `PackedSection` over the part's columns. */
 export function unpackSections(part: SectionPart, bodyFile?: BodyReader): DocSection[] {
@@ -228,6 +233,7 @@ export function unpackSections(part: SectionPart, bodyFile?: BodyReader): DocSec
     nameEnds: Int32Array.from(heads.ends),
     bodies,
     offsets: part.offsets,
+    decoded: new LRUCache({ max: decodedPerPart }),
   };
   if (unpacked.page.some((page) => page >= unpacked.pages.length)) {
     throw new Error('a section names a page its part does not have');
