@@ -149,7 +149,13 @@ async function rebuildOnce(
 
 /** The server's own `nodejs_eventloop_lag_max_seconds` in ms (prom-client resets it on every scrape). */
 async function loopLagMaxMs(metricsPort: number): Promise<number> {
-  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  // Once more on a failed connection: after this process's own synchronous work (the search prepared), the server may
+  // have closed the kept-alive socket before this process saw it. A scrape that never arrived reset nothing.
+  const metrics = await scrape().catch(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return scrape();
+  });
   return Number(metrics.match(/^nodejs_eventloop_lag_max_seconds (\S+)$/m)?.[1] ?? Number.NaN) * 1000;
 }
 
