@@ -171,11 +171,8 @@ class PackedSection {
       return section.#part.names.toString('utf8', at === 0 ? 0 : ends[at - 1], ends[at]);
     };
     const has = (section: PackedSection, bit: number) => ((section.#part.has[section.#at] ?? 0) & bit) !== 0;
-    const page = (section: PackedSection) => {
-      const fields = section.#part.pages[section.#part.page[section.#at] ?? 0];
-      if (!fields) throw new Error('a section names a page its part does not have');
-      return fields;
-    };
+    // Every page number was checked against the part's pages when it was unpacked.
+    const page = (section: PackedSection) => section.#part.pages[section.#part.page[section.#at] ?? 0] as PageFields;
     const field = <T>(get: (section: PackedSection) => T): PropertyDescriptor => ({
       get(this: PackedSection) {
         return get(this);
@@ -213,6 +210,10 @@ class PackedSection {
  */
 const decodedPerPart = 48;
 
+/** Whether places into some bytes never go back and stay within `limit`. */
+const ascendingWithin = (places: Int32Array, limit: number) =>
+  places.every((place, at) => place >= (places[at - 1] ?? 0) && place <= limit);
+
 /** The sections of a part, each a `PackedSection` over the part's columns. */
 export function unpackSections(part: SectionPart, bodyFile?: BodyReader): DocSection[] {
   const heads = JSON.parse(part.heads) as Heads;
@@ -238,15 +239,11 @@ export function unpackSections(part: SectionPart, bodyFile?: BodyReader): DocSec
   if (unpacked.page.some((page) => page >= unpacked.pages.length)) {
     throw new Error('a section names a page its part does not have');
   }
-  const { offsets } = part;
   const bodyBytes = part.bodies instanceof Uint8Array ? part.bodies.byteLength : Number.POSITIVE_INFINITY;
-  if (
-    offsets.length !== count * 2 + 1 ||
-    offsets.some((offset, at) => offset < (offsets[at - 1] ?? 0) || offset > bodyBytes)
-  ) {
+  if (part.offsets.length !== count * 2 + 1 || !ascendingWithin(part.offsets, bodyBytes)) {
     throw new Error('a part has its bodies out of order');
   }
-  if (unpacked.nameEnds.some((end, at) => end < (unpacked.nameEnds[at - 1] ?? 0) || end > part.names.byteLength)) {
+  if (!ascendingWithin(unpacked.nameEnds, part.names.byteLength)) {
     throw new Error('a part has section names out of order');
   }
   return Array.from({ length: count }, (_, at) => new PackedSection(unpacked, at) as unknown as DocSection);
