@@ -7,7 +7,7 @@
  * search is loaded, and resident memory; and the same without the prepared file (the pages parsed and indexed at start)
  * up to 10x, or at every size with `GROWTH_PARSED_PATH=all` (`GROWTH_PROCESS_ONLY=1` skips the in-process figures). Prints figures only; it never fails on a number.
  */
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -20,10 +20,11 @@ import type { DocSection } from '../server/src/search/doc-page.js';
 import { buildSearchEngineInBackground, type SearchEngine } from '../server/src/search/engine.js';
 import { preparedSearchFile } from '../server/src/search/prepared-search.js';
 import { readDocSections } from '../server/src/search/sections.js';
+import { buildNiceness, loopLagMaxMs, rebuildOnce } from './growth-rebuild';
 import { largerHandbook } from './larger-handbook';
 import { questionSet } from './questions/evaluate';
 import { ensureCompiledServer, sampleMemory, startServerProcess } from './server-process';
-import { copyBuild, multiplyPages, rewriteBuildInPlace } from './site-copies';
+import { copyBuild, multiplyPages } from './site-copies';
 
 const sizes = (process.env.GROWTH_SIZES ?? '1,10,30,100').split(',').map(Number);
 /** Starting on the pages parsed takes minutes past 10x: only when asked for. */
@@ -103,60 +104,6 @@ async function asProcess(copies: number, parsedPath: boolean) {
   } finally {
     rmSync(workDirectory, { recursive: true, force: true });
   }
-}
-
-/**
- * A rebuild as the server sees one, then the time until the new build is served (from its last file written), the
- * longest event-loop delay meanwhile and the resident peak. `stylesheet`: one stylesheet edited, the pages the same;
- * `pages`: every page rewritten with its twins, then the search prepared again, as `npm run build` writes a docs edit.
- */
-async function rebuildOnce(
-  kind: 'stylesheet' | 'pages',
-  server: { pid: number; logFile: string; metricsPort: number },
-  siteDirectory: string,
-) {
-  const swaps = () => readFileSync(server.logFile, 'utf8').split('serving a new site build').length - 1;
-  const stylesheet = readdirSync(path.join(siteDirectory, 'assets', 'css')).find((file) => file.endsWith('.css'));
-  if (!stylesheet) return undefined;
-  const swapsBefore = swaps();
-  await loopLagMaxMs(server.metricsPort);
-  const memory = sampleMemory(server.pid);
-  let started = performance.now();
-  /** The longest loop delay while the pages were written and while their search was prepared (this process's work). */
-  const phases = { writtenMs: Number.NaN, preparedMs: Number.NaN };
-  if (kind === 'stylesheet') appendFileSync(path.join(siteDirectory, 'assets', 'css', stylesheet), '\n/* edited */\n');
-  else {
-    // As `npm run build` writes it: the pages (404.html last), then their search prepared. The server may start on
-    // the pages meanwhile; the preparation's marker stops that.
-    await rewriteBuildInPlace(siteDirectory, `edited ${Date.now()}`);
-    phases.writtenMs = await loopLagMaxMs(server.metricsPort);
-    prepareSiteBuild(siteDirectory, { quiet: true });
-    phases.preparedMs = await loopLagMaxMs(server.metricsPort);
-    started = performance.now();
-  }
-  while (swaps() === swapsBefore && performance.now() - started < 300_000) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const swapMs = swaps() === swapsBefore ? Number.NaN : performance.now() - started;
-  const swappedMs = await loopLagMaxMs(server.metricsPort);
-  return {
-    swapMs,
-    loopLagMs: Math.max(swappedMs, phases.writtenMs || 0, phases.preparedMs || 0),
-    phases: { ...phases, swappedMs },
-    residentMb: memory.stop(),
-  };
-}
-
-/** The server's own `nodejs_eventloop_lag_max_seconds` in ms (prom-client resets it on every scrape). */
-async function loopLagMaxMs(metricsPort: number): Promise<number> {
-  const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  // Once more on a failed connection: after this process's own synchronous work (the search prepared), the server may
-  // have closed the kept-alive socket before this process saw it. A scrape that never arrived reset nothing.
-  const metrics = await scrape().catch(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    return scrape();
-  });
-  return Number(metrics.match(/^nodejs_eventloop_lag_max_seconds (\S+)$/m)?.[1] ?? Number.NaN) * 1000;
 }
 
 /** One start of the compiled server over the build: to /healthz, to its first search answered, and its memory. */
@@ -248,7 +195,7 @@ await ensureCompiledServer();
 const base = readDocSections(siteBuildDirectory);
 console.log('Growth: the handbook and generated handbooks N times larger (in process unless marked "process")');
 console.log(
-  '| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max / RSS peak | process, every page rebuilt (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |',
+  `| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max / RSS peak | process, every page rebuilt by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |`,
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 /** The machine's 1-minute load average: figures taken under a higher one are slower, so compare within one run. */
