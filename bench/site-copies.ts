@@ -2,7 +2,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { canonicalPathOf } from '../server/src/gate/canonical-paths.js';
 
 const brotli = promisify(brotliCompress);
@@ -55,6 +55,9 @@ export function copyBuild(from: string, to: string): void {
 /**
  * Copies every top-level folder that holds a page `times - 1` more times under new names (`firestore-ttl-copy-2`
  * and so on), twins included, so the build has about `times` as many pages; assets and 404.html stay as they are.
+ * Each copied page names its own address as its canonical link (and og:url), as Docusaurus writes a page: a copy that
+ * named the original's would share its sections' links, and the server would hold the links of one handbook, not of
+ * `times`.
  */
 export function multiplyPages(siteDirectory: string, times: number): void {
   const pageFolders = new Set(
@@ -64,9 +67,48 @@ export function multiplyPages(siteDirectory: string, times: number): void {
   );
   for (const folder of pageFolders) {
     for (let copy = 2; copy <= times; copy++) {
-      cpSync(path.join(siteDirectory, folder), path.join(siteDirectory, `${folder}-copy-${copy}`), { recursive: true });
+      const copyFolder = `${folder}-copy-${copy}`;
+      cpSync(path.join(siteDirectory, folder), path.join(siteDirectory, copyFolder), { recursive: true });
+      for (const page of indexFiles(path.join(siteDirectory, copyFolder))) {
+        const file = path.join(siteDirectory, copyFolder, page);
+        const html = readFileSync(file, 'utf8');
+        const moved = withOwnAddress(html, folder, copyFolder);
+        if (moved !== html) for (const twin of twinsOf(file, Buffer.from(moved))) writeFileSync(twin.file, twin.bytes);
+      }
     }
   }
+}
+
+/** A page's canonical link and og:url moved from the top folder `from` to `to` (quoted or not, any origin). */
+export function withOwnAddress(html: string, from: string, to: string): string {
+  return html.replace(
+    /(rel=canonical href=|property=og:url content=)(?:"([^"]*)"|([^\s>"]+))/g,
+    (whole, attribute: string, quoted: string | undefined, bare: string | undefined) => {
+      const address = quoted ?? bare ?? '';
+      const pathAt = address.indexOf('/', address.indexOf('//') + 2);
+      if (pathAt < 0) return whole;
+      const [firstFolder = '', ...rest] = address.slice(pathAt + 1).split('/');
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(firstFolder);
+      } catch {
+        return whole;
+      }
+      if (decoded !== from) return whole;
+      // Written as the original was: as it is, or escaped.
+      const moved = [address.slice(0, pathAt), firstFolder === from ? to : encodeURIComponent(to), ...rest].join('/');
+      return quoted === undefined ? `${attribute}${moved}` : `${attribute}"${moved}"`;
+    },
+  );
+}
+
+/** A page's bytes with the precompressed twins the site's build writes beside it, made at once. */
+function twinsOf(file: string, bytes: Buffer) {
+  return [
+    { file, bytes },
+    { file: `${file}.br`, bytes: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) },
+    { file: `${file}.gz`, bytes: gzipSync(bytes) },
+  ];
 }
 
 /** A page's new bytes with the precompressed twins the site's build writes beside it. */

@@ -1,11 +1,12 @@
 import { numbersAsDigits, termsOfWord, words } from './analyze.js';
 import type { DocSection } from './doc-page.js';
+import { SectionsByKey } from './sections-by-key.js';
 import { pageKey, parseDocUrl } from './urls.js';
 
 /** What the search looks sections up by, made once per build. */
 export type SectionLookups = {
   /** By `sectionKey` of their URL. */
-  sectionsByUrl: Map<string, DocSection>;
+  sectionsByUrl: SectionsByKey;
   /** Each section's page, as `pageKey` gives it. */
   pageKeys: string[];
   /** Each section's page as a number, for per-page sums. */
@@ -94,7 +95,7 @@ function* lookupSteps(sections: readonly DocSection[], into: SectionLookups): Ge
     for (let id = start; id < end; id += 1) {
       const section = sections[id];
       if (!section) continue;
-      into.sectionsByUrl.set(keyOf(section.url), section);
+      into.sectionsByUrl.add(id, keyOf(section.url));
       let key = pageKeysByUrl.get(section.pageUrl);
       if (key === undefined) {
         key = pageKey(section.pageUrl);
@@ -116,7 +117,7 @@ function* lookupSteps(sections: readonly DocSection[], into: SectionLookups): Ge
 }
 
 const emptyLookups = (sections: readonly DocSection[]): SectionLookups => ({
-  sectionsByUrl: new Map(),
+  sectionsByUrl: new SectionsByKey(sections, sectionKey),
   pageKeys: new Array<string>(sections.length).fill(''),
   pageOf: new Int32Array(sections.length),
   pageCount: 0,
