@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { docSection } from '../../test-support/doc-sections.js';
 import { openBodyFile } from './body-file.js';
@@ -51,5 +53,35 @@ describe('the bodies of a prepared search, left in its file', () => {
     expect(openBodyFile(bodies.file, bodies.digest, bodies.partOffsets)).toBeUndefined();
     rmSync(path.join(directory, preparedSearchFile));
     expect(openBodyFile(bodies.file, bodies.digest, bodies.partOffsets)).toBeUndefined();
+  });
+
+  it('close their file once no section of its build is left, after a newer search was renamed over it', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const directory = mkdtempSync(path.join(tmpdir(), 'body-file-'));
+    directories.push(directory);
+    /** This process's descriptors open on the (removed) prepared search of the directory. */
+    const openOnIt = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(path.join(directory, preparedSearchFile));
+        } catch {
+          return false;
+        }
+      }).length;
+    // Sections made in a function of their own: a variable of the test would hold them itself.
+    const readOnce = () => {
+      const part = prepared(directory, runbook('every night'));
+      const { file, digest, partOffsets } = part.bodies;
+      return unpackSections(part, openBodyFile(file, digest, partOffsets))[0]?.text;
+    };
+    expect(readOnce()).toBe('Restart the worker every night.');
+    prepared(directory, runbook('at noon'));
+    expect(openOnIt()).toBe(1);
+    for (let round = 0; round < 20 && openOnIt() > 0; round += 1) {
+      collect();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(openOnIt()).toBe(0);
   });
 });
