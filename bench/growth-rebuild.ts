@@ -12,8 +12,7 @@ import { sampleMemory } from './server-process';
  * The niceness the pages are rebuilt under (`GROWTH_BUILD_NICE`, default 10): a build run on the server's machine is
  * a batch job beside it, as an operator runs one (`nice npm run build`); 0 runs it at the server's own priority.
  */
-const buildNice = Number(process.env.GROWTH_BUILD_NICE ?? 10);
-export const buildNiceness = buildNice;
+export const buildNiceness = Number(process.env.GROWTH_BUILD_NICE ?? 10);
 
 /** The server's own `nodejs_eventloop_lag_max_seconds` in ms (prom-client resets it on every scrape). */
 export async function loopLagMaxMs(metricsPort: number): Promise<number> {
@@ -29,14 +28,22 @@ export async function loopLagMaxMs(metricsPort: number): Promise<number> {
 
 /**
  * Every page of the build rewritten, then its search prepared, by a process of its own (rewrite-build.ts) under
- * `buildNice`; `onStep` is told `written` and `prepared` as each is done.
+ * `buildNiceness`; `onStep` is told `written` and `prepared` as each is done.
  */
 async function rewriteInAnotherProcess(siteDirectory: string, onStep: (step: string) => Promise<void>) {
   const script = path.join(import.meta.dirname, 'rewrite-build.ts');
-  const child = spawn('nice', ['-n', String(buildNice), process.execPath, '--import', 'tsx', script, siteDirectory], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const child = spawn(
+    'nice',
+    ['-n', String(buildNiceness), process.execPath, '--import', 'tsx', script, siteDirectory],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  // A process that could not start says so by 'error', and then never by 'exit'.
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('exit', resolve);
+    child.once('error', reject);
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   for await (const line of createInterface({ input: child.stdout })) await onStep(line.trim());
   const code = await exited;
   if (code !== 0) throw new Error(`the rebuild process ended with code ${code}`);

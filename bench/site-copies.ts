@@ -73,7 +73,16 @@ export function multiplyPages(siteDirectory: string, times: number): void {
         const file = path.join(siteDirectory, copyFolder, page);
         const html = readFileSync(file, 'utf8');
         const moved = withOwnAddress(html, folder, copyFolder);
-        if (moved !== html) for (const twin of twinsOf(file, Buffer.from(moved))) writeFileSync(twin.file, twin.bytes);
+        // A page that named its own address must name its copy's: else the copies would share links unseen.
+        const urlPath = (top: string) => `/${[top, ...page.split(path.sep)].join('/')}`;
+        if (canonicalPathOf(urlPath(folder), html) && !canonicalPathOf(urlPath(copyFolder), moved)) {
+          throw new Error(`${copyFolder}/${page}: its canonical link could not be moved to the copy`);
+        }
+        if (moved !== html) {
+          const bytes = Buffer.from(moved);
+          const twins = twinFiles(file, bytes, brotliCompressSync(bytes, brotliOptions), gzipSync(bytes));
+          for (const twin of twins) writeFileSync(twin.file, twin.bytes);
+        }
       }
     }
   }
@@ -102,28 +111,21 @@ export function withOwnAddress(html: string, from: string, to: string): string {
   );
 }
 
-/** A page's bytes with the precompressed twins the site's build writes beside it, made at once. */
-function twinsOf(file: string, bytes: Buffer) {
-  return [
-    { file, bytes },
-    { file: `${file}.br`, bytes: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) },
-    { file: `${file}.gz`, bytes: gzipSync(bytes) },
-  ];
-}
+/** A middling brotli level: the load generator shares this thread's time. */
+const brotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 
-/** A page's new bytes with the precompressed twins the site's build writes beside it. */
+/** A page's bytes and the precompressed twins the site's build writes beside it, as files to write. */
+const twinFiles = (file: string, bytes: Buffer, brotliBytes: Buffer, gzipBytes: Buffer) => [
+  { file, bytes },
+  { file: `${file}.br`, bytes: brotliBytes },
+  { file: `${file}.gz`, bytes: gzipBytes },
+];
+
+/** A page's new bytes with its twins. */
 async function withTwins(file: string, text: string) {
   const bytes = Buffer.from(text);
-  // A middling brotli level: the load generator shares this thread's time.
-  const [brotliBytes, gzipBytes] = await Promise.all([
-    brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-    gzipAsync(bytes),
-  ]);
-  return [
-    { file, bytes },
-    { file: `${file}.br`, bytes: brotliBytes },
-    { file: `${file}.gz`, bytes: gzipBytes },
-  ];
+  const [brotliBytes, gzipBytes] = await Promise.all([brotli(bytes, brotliOptions), gzipAsync(bytes)]);
+  return twinFiles(file, bytes, brotliBytes, gzipBytes);
 }
 
 /**
