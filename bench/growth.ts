@@ -30,6 +30,8 @@ const sizes = (process.env.GROWTH_SIZES ?? '1,10,30,100').split(',').map(Number)
 /** Starting on the pages parsed takes minutes past 10x: only when asked for. */
 /** `GROWTH_PROCESS_ONLY=1`: only the server processes, for a change to how the server starts. */
 const processOnly = process.env.GROWTH_PROCESS_ONLY === '1';
+/** Every page rebuilt this many times in a row (`GROWTH_PAGE_REBUILDS`). */
+const pageRebuilds = Number(process.env.GROWTH_PAGE_REBUILDS ?? 3);
 const parsedPathAt = (copies: number) => process.env.GROWTH_PARSED_PATH === 'all' || copies <= 10;
 const goals = {
   searchP50: 15,
@@ -170,7 +172,11 @@ async function startAndSearch(workDirectory: string, siteDirectory: string, opti
     const residentMb = memory.stop();
     const running = { pid: server.pid, logFile, metricsPort };
     const rebuild = options.rebuild ? await rebuildOnce('stylesheet', running, siteDirectory) : undefined;
-    const pagesRebuild = options.rebuild ? await rebuildOnce('pages', running, siteDirectory) : undefined;
+    // Several in a row: memory a rebuild leaves behind shows at the next one's peak, not at the first.
+    const pagesRebuilds = [];
+    for (let rebuilt = 0; options.rebuild && rebuilt < pageRebuilds; rebuilt += 1) {
+      pagesRebuilds.push(await rebuildOnce('pages', running, siteDirectory));
+    }
     return {
       healthyMs,
       readyMs,
@@ -180,7 +186,7 @@ async function startAndSearch(workDirectory: string, siteDirectory: string, opti
       unavailable,
       residentMb,
       rebuild,
-      pagesRebuild,
+      pagesRebuilds,
     };
   } finally {
     memory.stop();
@@ -195,7 +201,7 @@ await ensureCompiledServer();
 const base = readDocSections(siteBuildDirectory);
 console.log('Growth: the handbook and generated handbooks N times larger (in process unless marked "process")');
 console.log(
-  `| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max / RSS peak | process, every page rebuilt by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |`,
+  `| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max / RSS peak | process, every page rebuilt ${pageRebuilds} times in a row by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |`,
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 /** The machine's 1-minute load average: figures taken under a higher one are slower, so compare within one run. */
@@ -220,8 +226,16 @@ for (const copies of sizes) {
       rebuild
         ? `${seconds(rebuild.swapMs)} / ${ms(rebuild.loopLagMs)}${Number.isNaN(rebuild.phases.writtenMs) ? '' : ` (written ${ms(rebuild.phases.writtenMs)}, prepared ${ms(rebuild.phases.preparedMs)}, swapped in ${ms(rebuild.phases.swappedMs)})`} / ${rebuild.residentMb.peak.toFixed(0)} MB`
         : 'not run';
+    /** The worst of the rebuilds in a row, then each one's. */
+    const rebuildsCells = (rebuilds: ReadonlyArray<typeof prepared.rebuild>) => {
+      const done = rebuilds.filter((rebuild) => rebuild !== undefined);
+      if (done.length === 0) return 'not run';
+      const worst = (of: (rebuild: (typeof done)[number]) => number) => Math.max(...done.map(of));
+      const each = done.map((rebuild) => `${rebuildCells(rebuild)}, after ${rebuild.residentMb.last.toFixed(0)} MB`);
+      return `${done.length} in a row, worst: ${seconds(worst((rebuild) => rebuild.swapMs))} / ${ms(worst((rebuild) => rebuild.loopLagMs))} / ${worst((rebuild) => rebuild.residentMb.peak).toFixed(0)} MB; each: ${each.join('; ')}`;
+    };
     console.log(
-      `${row} ${seconds(prepareMs)} | ${seconds(prepared.healthyMs)} / ${seconds(prepared.readyMs)} / ${seconds(prepared.firstSearchMs)} (${prepared.unavailable} x indexing meanwhile) | ${ms(prepared.loopLagMs)} / ${ms(prepared.longestHealthMs)} | ${prepared.residentMb.peak.toFixed(0)} / ${prepared.residentMb.last.toFixed(0)} MB | ${rebuildCells(prepared.rebuild)} | ${rebuildCells(prepared.pagesRebuild)} | ${parsedCells} | ${loadBefore} -> ${load()} |`,
+      `${row} ${seconds(prepareMs)} | ${seconds(prepared.healthyMs)} / ${seconds(prepared.readyMs)} / ${seconds(prepared.firstSearchMs)} (${prepared.unavailable} x indexing meanwhile) | ${ms(prepared.loopLagMs)} / ${ms(prepared.longestHealthMs)} | ${prepared.residentMb.peak.toFixed(0)} / ${prepared.residentMb.last.toFixed(0)} MB | ${rebuildCells(prepared.rebuild)} | ${rebuildsCells(prepared.pagesRebuilds)} | ${parsedCells} | ${loadBefore} -> ${load()} |`,
     );
   } catch (error) {
     // The whole reason, log lines included, on the row: a failed start is diagnosed from the table alone.

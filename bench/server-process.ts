@@ -6,6 +6,12 @@ import { buildServerIfStale, compiledEntry } from '../server/scripts/build.mjs';
 
 /** As in server/package.json's start script and README's production command. */
 const productionNodeFlags = ['--max-semi-space-size=2', '--liftoff-only'];
+/**
+ * As in the start scripts and the Dockerfile: glibc's threshold for serving an allocation by its own mapping, fixed.
+ * `BENCH_GLIBC_MALLOC_DEFAULTS=1` leaves glibc's own (a threshold that rises after each large free) for comparison.
+ */
+const productionEnvironment: Record<string, string> =
+  process.env.BENCH_GLIBC_MALLOC_DEFAULTS === '1' ? {} : { MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /**
  * Compiles server/dist when it is missing or older than its sources, as `npm start` does; returns whether it did.
@@ -85,6 +91,8 @@ export async function startServerProcess(options: {
   const environment: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    // `npm start` sets it itself.
+    ...(options.viaNpmStart ? {} : productionEnvironment),
     PORT: String(options.port),
     DATA_DIR: options.dataDirectory,
     ...(options.siteDirectory ? { SITE_DIR: options.siteDirectory } : {}),
