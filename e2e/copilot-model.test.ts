@@ -133,7 +133,8 @@ describe('Dev Copilot with a model', () => {
     fakeModel: fake,
   }) => {
     fake.behave({
-      reply: Array.from({ length: 160 }, (_, index) => `Line ${index} of a long answer.\n\n`),
+      // Long enough (8 s) to still be streaming when the reader scrolls up on a loaded CI machine.
+      reply: Array.from({ length: 320 }, (_, index) => `Line ${index} of a long answer.\n\n`),
       chunkDelayMs: 25,
     });
     await site.open('/');
@@ -146,16 +147,21 @@ describe('Dev Copilot with a model', () => {
 
     // While it streams the message has its running style and the view keeps to the newest words.
     await expect.poll(() => copilot.lastAnswer.getAttribute('data-status')).toBe('running');
-    await expect.poll(() => viewport.evaluate((element) => element.scrollHeight > element.clientHeight * 2)).toBe(true);
-    await expect.poll(distanceFromBottom).toBeLessThan(80);
+    const patiently = { timeout: 10_000 };
+    await expect
+      .poll(() => viewport.evaluate((element) => element.scrollHeight > element.clientHeight * 2), patiently)
+      .toBe(true);
+    await expect.poll(distanceFromBottom, patiently).toBeLessThan(80);
 
     await viewport.hover();
     await site.page.mouse.wheel(0, -1500);
+    // The reader scrolled up while the answer still streams: from here on the view stays where they left it.
+    expect(await copilot.lastAnswer.getAttribute('data-status')).toBe('running');
     await copilot.waitForAnswer(1);
     expect(await distanceFromBottom()).toBeGreaterThan(300);
 
     await scrollToBottom.click();
-    await expect.poll(distanceFromBottom).toBeLessThan(5);
+    await expect.poll(distanceFromBottom, patiently).toBeLessThan(5);
     // At the bottom the button is gone (disabled and hidden, so out of the accessibility tree too).
     await expect.poll(() => scrollToBottom.count()).toBe(0);
   });
