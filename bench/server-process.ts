@@ -4,8 +4,15 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildServerIfStale, compiledEntry } from '../server/scripts/build.mjs';
 
-/** As in server/package.json's start script and README's production command. */
-const productionNodeFlags = ['--max-semi-space-size=2', '--liftoff-only'];
+/**
+ * As in server/package.json's start script and README's production command; `BENCH_SERVER_NODE_FLAGS` adds more
+ * (space-separated), to compare a V8 setting before it goes into the start scripts.
+ */
+const productionNodeFlags = [
+  '--max-semi-space-size=2',
+  '--liftoff-only',
+  ...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== ''),
+];
 /**
  * As in the start scripts and the Dockerfile: glibc's threshold for serving an allocation by its own mapping, fixed.
  * `BENCH_GLIBC_MALLOC_DEFAULTS=1` leaves glibc's own (a threshold that rises after each large free) for comparison.
