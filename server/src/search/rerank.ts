@@ -9,7 +9,9 @@ import { searchNameOf } from './section-lookups.js';
  * The Copilot's order of the engine's best sections, learned from the tuning questions: a logistic regression over
  * what each candidate shows (its score against the best one's, its place, the share of the question it holds, its
  * cosine in the latent space, the share in its title and headings, the share its best single unit holds, whether it
- * is a page's intro, whether it has text of its own) scores how likely it answers the question. Fitted by
+ * is a page's intro, whether it has text of its own, whether it holds the question's rarest word, and how far its
+ * share, cosine, headings and best unit fall behind the best candidate's) scores how likely it answers the question.
+ * Fitted by
  * server/test-support/rerank-fit.ts, which writes rerank-weights.ts. The search box keeps the engine's order.
  */
 export type RerankWeights = {
@@ -34,6 +36,11 @@ export const rerankFeatureNames = [
   'unit',
   'intro',
   'ownText',
+  'rarest',
+  'coverageBehind',
+  'nearnessBehind',
+  'headingBehind',
+  'unitBehind',
 ] as const;
 
 /** How many of the engine's best sections are looked at again. */
@@ -49,7 +56,12 @@ export function rerankFeatures(
   const weights = new Map(asked.map((term) => [term.term, weightOf(term)]));
   const total = asked.reduce((sum, term) => sum + weightOf(term), 0);
   const top = hits[0]?.score ?? 0;
-  return hits.map((hit, place) => {
+  // The question's rarest word is most often its subject: a section without it answers something else.
+  const rarest = asked.reduce<QueryTerm | undefined>(
+    (found, term) => (found === undefined || weightOf(term) > weightOf(found) ? term : found),
+    undefined,
+  );
+  const own = hits.map((hit, place) => {
     const named = new Set(analyze([hit.pageTitle, hit.parentHeading, hit.heading].join(' ')));
     const heading = asked.filter((term) => named.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);
     return [
@@ -61,8 +73,22 @@ export function rerankFeatures(
       bestUnitShare(hit, weights),
       hit.level === 1 ? 1 : 0,
       hit.blocks.length > 0 ? 1 : 0,
+      rarest !== undefined && hit.matchedQueryTerms.has(rarest.term) ? 1 : 0,
     ];
   });
+  // How far a candidate falls behind the best candidate's share, cosine, headings and best unit: a section
+  // is judged against what the docs offer for this question, not against a fixed scale.
+  const compared = [2, 3, 4, 5];
+  const bestOf = compared.map((at) =>
+    Math.max(...own.flatMap((features) => (features[at] === undefined ? [] : [features[at]]))),
+  );
+  return own.map((features) => [
+    ...features,
+    ...compared.map((at, place) => {
+      const value = features[at];
+      return value === undefined ? undefined : value - (bestOf[place] ?? value);
+    }),
+  ]);
 }
 
 const likelihoodOf = (features: ReadonlyArray<number | undefined>, weights: RerankWeights) => {
