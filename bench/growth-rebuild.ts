@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { startLoopReference } from './loop-reference';
 import { sampleMemory } from './server-process';
 
 /**
@@ -63,30 +64,45 @@ export async function rebuildOnce(
   const stylesheet = readdirSync(path.join(siteDirectory, 'assets', 'css')).find((file) => file.endsWith('.css'));
   if (!stylesheet) return undefined;
   const swapsBefore = swaps();
-  await loopLagMaxMs(server.metricsPort);
-  const memory = sampleMemory(server.pid);
-  let started = performance.now();
-  /** The longest loop delay while the pages were written and while their search was prepared. */
-  const phases = { writtenMs: Number.NaN, preparedMs: Number.NaN };
-  if (kind === 'stylesheet') appendFileSync(path.join(siteDirectory, 'assets', 'css', stylesheet), '\n/* edited */\n');
-  else {
-    // As `npm run build` writes it: the pages (404.html last), then their search prepared. The server may start on
-    // the pages meanwhile; the preparation's marker stops that.
-    await rewriteInAnotherProcess(siteDirectory, async (step) => {
-      if (step === 'written') phases.writtenMs = await loopLagMaxMs(server.metricsPort);
-      if (step === 'prepared') phases.preparedMs = await loopLagMaxMs(server.metricsPort);
-    });
-    started = performance.now();
+  const reference = startLoopReference();
+  try {
+    await reference.longestMs();
+    await loopLagMaxMs(server.metricsPort);
+    const memory = sampleMemory(server.pid);
+    let started = performance.now();
+    /** The longest loop delay while the pages were written and while their search was prepared. */
+    const phases = { writtenMs: Number.NaN, preparedMs: Number.NaN };
+    let referenceMs = 0;
+    const lagsNow = async () => {
+      const [serverLag, idle] = await Promise.all([loopLagMaxMs(server.metricsPort), reference.longestMs()]);
+      referenceMs = Math.max(referenceMs, idle);
+      return serverLag;
+    };
+    if (kind === 'stylesheet')
+      appendFileSync(path.join(siteDirectory, 'assets', 'css', stylesheet), '\n/* edited */\n');
+    else {
+      // As `npm run build` writes it: the pages (404.html last), then their search prepared. The server may start on
+      // the pages meanwhile; the preparation's marker stops that.
+      await rewriteInAnotherProcess(siteDirectory, async (step) => {
+        if (step === 'written') phases.writtenMs = await lagsNow();
+        if (step === 'prepared') phases.preparedMs = await lagsNow();
+      });
+      started = performance.now();
+    }
+    while (swaps() === swapsBefore && performance.now() - started < 300_000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const swapMs = swaps() === swapsBefore ? Number.NaN : performance.now() - started;
+    const swappedMs = await lagsNow();
+    return {
+      swapMs,
+      loopLagMs: Math.max(swappedMs, phases.writtenMs || 0, phases.preparedMs || 0),
+      phases: { ...phases, swappedMs },
+      /** The longest delay of an idle Node process beside the server meanwhile (loop-reference.ts). */
+      referenceLagMs: referenceMs,
+      residentMb: memory.stop(),
+    };
+  } finally {
+    reference.stop();
   }
-  while (swaps() === swapsBefore && performance.now() - started < 300_000) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const swapMs = swaps() === swapsBefore ? Number.NaN : performance.now() - started;
-  const swappedMs = await loopLagMaxMs(server.metricsPort);
-  return {
-    swapMs,
-    loopLagMs: Math.max(swappedMs, phases.writtenMs || 0, phases.preparedMs || 0),
-    phases: { ...phases, swappedMs },
-    residentMb: memory.stop(),
-  };
 }

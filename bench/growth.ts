@@ -201,7 +201,7 @@ await ensureCompiledServer();
 const base = readDocSections(siteBuildDirectory);
 console.log('Growth: the handbook and generated handbooks N times larger (in process unless marked "process")');
 console.log(
-  `| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max / RSS peak | process, every page rebuilt ${pageRebuilds} times in a row by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |`,
+  `| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max, an idle process's / RSS peak | process, every page rebuilt ${pageRebuilds} times in a row by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in), and an idle Node process's beside it (the machine's own) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |`,
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 /** The machine's 1-minute load average: figures taken under a higher one are slower, so compare within one run. */
@@ -224,7 +224,7 @@ for (const copies of sizes) {
       : 'not run';
     const rebuildCells = (rebuild: typeof prepared.rebuild) =>
       rebuild
-        ? `${seconds(rebuild.swapMs)} / ${ms(rebuild.loopLagMs)}${Number.isNaN(rebuild.phases.writtenMs) ? '' : ` (written ${ms(rebuild.phases.writtenMs)}, prepared ${ms(rebuild.phases.preparedMs)}, swapped in ${ms(rebuild.phases.swappedMs)})`} / ${rebuild.residentMb.peak.toFixed(0)} MB`
+        ? `${seconds(rebuild.swapMs)} / ${ms(rebuild.loopLagMs)}${Number.isNaN(rebuild.phases.writtenMs) ? '' : ` (written ${ms(rebuild.phases.writtenMs)}, prepared ${ms(rebuild.phases.preparedMs)}, swapped in ${ms(rebuild.phases.swappedMs)})`}, idle process beside it ${ms(rebuild.referenceLagMs)} / ${rebuild.residentMb.peak.toFixed(0)} MB`
         : 'not run';
     /** The worst of the rebuilds in a row, then each one's. */
     const rebuildsCells = (rebuilds: ReadonlyArray<typeof prepared.rebuild>) => {
@@ -232,7 +232,7 @@ for (const copies of sizes) {
       if (done.length === 0) return 'not run';
       const worst = (of: (rebuild: (typeof done)[number]) => number) => Math.max(...done.map(of));
       const each = done.map((rebuild) => `${rebuildCells(rebuild)}, after ${rebuild.residentMb.last.toFixed(0)} MB`);
-      return `${done.length} in a row, worst: ${seconds(worst((rebuild) => rebuild.swapMs))} / ${ms(worst((rebuild) => rebuild.loopLagMs))} / ${worst((rebuild) => rebuild.residentMb.peak).toFixed(0)} MB; each: ${each.join('; ')}`;
+      return `${done.length} in a row, worst: ${seconds(worst((rebuild) => rebuild.swapMs))} / ${ms(worst((rebuild) => rebuild.loopLagMs))} (idle process ${ms(worst((rebuild) => rebuild.referenceLagMs))}) / ${worst((rebuild) => rebuild.residentMb.peak).toFixed(0)} MB; each: ${each.join('; ')}`;
     };
     console.log(
       `${row} ${seconds(prepareMs)} | ${seconds(prepared.healthyMs)} / ${seconds(prepared.readyMs)} / ${seconds(prepared.firstSearchMs)} (${prepared.unavailable} x indexing meanwhile) | ${ms(prepared.loopLagMs)} / ${ms(prepared.longestHealthMs)} | ${prepared.residentMb.peak.toFixed(0)} / ${prepared.residentMb.last.toFixed(0)} MB | ${rebuildCells(prepared.rebuild)} | ${rebuildsCells(prepared.pagesRebuilds)} | ${parsedCells} | ${loadBefore} -> ${load()} |`,
