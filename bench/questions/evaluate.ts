@@ -7,6 +7,7 @@ import type { AnswerConfidence } from '@acme/contract';
 import { composeDocsOnlyAnswer } from '../../server/src/copilot/answer/docs-only-answer.js';
 import { type Retrieval, retrieve } from '../../server/src/search/coverage.js';
 import type { SearchEngine } from '../../server/src/search/engine.js';
+import { searchBox } from '../../server/src/search/rerank.js';
 import { pageKey, parseDocUrl } from '../../server/src/search/urls.js';
 
 export type InScopeQuestion = {
@@ -122,9 +123,7 @@ const shares = (levels: ConfidenceShares) =>
 /** The lines the bench prints for one set: the Copilot's docs-only answers, then the search box. */
 export function figureLines(engine: SearchEngine, name: string, set: QuestionSet): string[] {
   const copilot = evaluateCopilot(engine, set);
-  const box = scoreRankings(set.inScope, (question) =>
-    engine.search(question, { limit: 8, asYouType: true }).map((hit) => hit.url),
-  );
+  const box = scoreRankings(set.inScope, (question) => searchBox(engine, question, { limit: 8 }).map((hit) => hit.url));
   return [
     `  ${name} set: ${set.inScope.length} answerable, ${set.outOfScope.length} unanswerable`,
     `    Copilot     recall@1 ${figure(copilot.recallAt1)}  recall@3 ${figure(copilot.recallAt3)}  page recall@3 ${figure(copilot.pageRecallAt3)}  MRR ${figure(copilot.mrr)}  fact rate ${percent(copilot.factRate)}`,

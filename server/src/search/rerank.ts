@@ -1,5 +1,6 @@
 import { analyze } from './analyze.js';
-import type { SearchHit } from './engine.js';
+import type { Block } from './doc-page.js';
+import type { SearchEngine, SearchHit } from './engine.js';
 import { bestUnitShare } from './passages.js';
 import type { QueryTerm } from './query.js';
 import { fittedRerank } from './rerank-weights.js';
@@ -46,6 +47,17 @@ export const rerankFeatureNames = [
 /** How many of the engine's best sections are looked at again. */
 export const rerankCandidates = 20;
 
+/** The terms of a section's page title and headings, once per section (keyed, as its units are, on its blocks). */
+const namesBySection = new WeakMap<readonly Block[], Set<string>>();
+function namesOf(hit: SearchHit): Set<string> {
+  let names = namesBySection.get(hit.blocks);
+  if (!names) {
+    names = new Set(analyze([hit.pageTitle, hit.parentHeading, hit.heading].join(' ')));
+    namesBySection.set(hit.blocks, names);
+  }
+  return names;
+}
+
 /** Each candidate's features, in the order of `rerankFeatureNames`; undefined where one cannot be had. */
 export function rerankFeatures(
   terms: readonly QueryTerm[],
@@ -62,7 +74,7 @@ export function rerankFeatures(
     undefined,
   );
   const own = hits.map((hit, place) => {
-    const named = new Set(analyze([hit.pageTitle, hit.parentHeading, hit.heading].join(' ')));
+    const named = namesOf(hit);
     const heading = asked.filter((term) => named.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);
     return [
       top > 0 ? hit.score / top : 0,
@@ -127,4 +139,21 @@ export function rerank(
     first.named !== second.named ? (first.named ? -1 : 1) : second.score - first.score || first.place - second.place,
   );
   return scored.map((entry) => entry.hit);
+}
+
+/**
+ * What the search box lists for what is typed (the last word may be unfinished): the engine's best `limit` sections in
+ * the learned order above. Measured on every question set, it puts the right section first more often than
+ * the engine's order does (bench/questions), and a page title or heading typed stays first.
+ */
+export function searchBox(
+  engine: SearchEngine,
+  typed: string,
+  options: { limit: number; pathPrefix?: string | undefined },
+): SearchHit[] {
+  // Only the sections listed are reordered: looking further down (the Copilot's 20) found the right one first no
+  // more often on the tuning questions, and cost the box three times its time.
+  const terms = engine.queryTerms(typed);
+  const listed = engine.search(terms, { limit: options.limit, pathPrefix: options.pathPrefix, asYouType: true });
+  return rerank(terms, listed, engine.meaningWeight);
 }

@@ -10,6 +10,7 @@ import { bodilessResponses, errorResponses } from '../response-schemas.js';
 import { markSearchResultOpened } from '../store/search-queries.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
+import { searchBox } from './rerank.js';
 import { createSearchLog } from './search-log.js';
 import { searchableQuery } from './searchable-query.js';
 
@@ -44,7 +45,7 @@ export const searchRoutes = fp(
           const { q, limit, ctx } = request.query;
           const query = searchableQuery(q);
           const engine = searchIndex.current();
-          const hits = query ? engine.search(query, { limit, pathPrefix: ctx, asYouType: true }) : [];
+          const hits = query ? searchBox(engine, query, { limit, pathPrefix: ctx }) : [];
           if (query && request.access.state === 'signed-in') {
             void searchLog.record(readerKeyOf(request.access.session), query, hits.length);
           }
