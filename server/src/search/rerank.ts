@@ -12,8 +12,8 @@ import { searchNameOf } from './section-lookups.js';
  * cosine in the latent space, the share in its title and headings, the share its best single unit holds, whether it
  * is a page's intro, whether it has text of its own, whether it holds the question's rarest word, and how far its
  * share, cosine, headings and best unit fall behind the best candidate's) scores how likely it answers the question.
- * Fitted by
- * server/test-support/rerank-fit.ts, which writes rerank-weights.ts. The search box keeps the engine's order.
+ * Fitted by server/test-support/rerank-fit.ts, which writes rerank-weights.ts. The search box lists its sections in
+ * this order too (`searchBox`).
  */
 export type RerankWeights = {
   fitted: string;
