@@ -20,9 +20,13 @@ require('node:readline').createInterface({ input: process.stdin }).on('line', ()
 /** Starts the idle process; `longestMs` gives its longest delay since last asked, as loopLagMaxMs does the server's. */
 export function startLoopReference() {
   const child = spawn(process.execPath, ['-e', idleProcess], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // A reference that could not start or died gives no figure ("n/a"), never a failed bench.
+  child.on('error', () => undefined);
+  child.stdin.on('error', () => undefined);
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return {
     async longestMs(): Promise<number> {
+      if (child.exitCode !== null || child.signalCode !== null) return Number.NaN;
       child.stdin.write('\n');
       const line = await lines.next();
       return line.done ? Number.NaN : Number(line.value);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { docSection } from '../../test-support/doc-sections.js';
 import { builtSiteDirectory } from '../../test-support/recorded-ranking.js';
 import { rerankCandidatesOf, rerankWeightsOf } from '../../test-support/rerank-fit.js';
 import { retrieve } from './coverage.js';
@@ -47,6 +48,27 @@ describe("the Copilot's learned order of the best sections", () => {
     const candidates = engine.search(terms, { limit: rerankCandidates });
     expect(candidates[0]?.heading).toBe('With gcloud');
     expect(rerank(terms, candidates, engine.meaningWeight)[0]?.heading).toBe('With gcloud');
+  });
+
+  it('puts the page a query names by its title above a section it names by its heading, as the engine does', () => {
+    const intro = {
+      ...docSection('/releases', 'Release train', 'x', 'How we ship.'),
+      heading: undefined,
+      level: 1 as const,
+    };
+    const section = docSection(
+      '/deploys',
+      'Deploys',
+      'Release train',
+      'The release train leaves every Tuesday at noon.',
+    );
+    const small = createSearchEngine([{ ...intro, url: '/releases', id: '/releases' }, section]);
+    const terms = small.queryTerms('release train');
+    const candidates = small.search(terms, { limit: rerankCandidates });
+    expect(candidates.map((hit) => hit.url)).toEqual(['/releases', section.url]);
+    // Whatever the learned order says of them, the two named sections keep the engine's order between them.
+    const reordered = rerank(terms, [...candidates].reverse(), small.meaningWeight);
+    expect(reordered.map((hit) => hit.url)).toEqual(['/releases', section.url]);
   });
 
   it('orders no candidate twice and loses none', () => {

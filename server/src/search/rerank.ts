@@ -1,5 +1,4 @@
 import { analyze } from './analyze.js';
-import type { Block } from './doc-page.js';
 import type { SearchEngine, SearchHit } from './engine.js';
 import { bestUnitShare } from './passages.js';
 import type { QueryTerm } from './query.js';
@@ -47,17 +46,6 @@ export const rerankFeatureNames = [
 /** How many of the engine's best sections are looked at again. */
 export const rerankCandidates = 20;
 
-/** The terms of a section's page title and headings, once per section (keyed, as its units are, on its blocks). */
-const namesBySection = new WeakMap<readonly Block[], Set<string>>();
-function namesOf(hit: SearchHit): Set<string> {
-  let names = namesBySection.get(hit.blocks);
-  if (!names) {
-    names = new Set(analyze([hit.pageTitle, hit.parentHeading, hit.heading].join(' ')));
-    namesBySection.set(hit.blocks, names);
-  }
-  return names;
-}
-
 /** Each candidate's features, in the order of `rerankFeatureNames`; undefined where one cannot be had. */
 export function rerankFeatures(
   terms: readonly QueryTerm[],
@@ -68,13 +56,14 @@ export function rerankFeatures(
   const weights = new Map(asked.map((term) => [term.term, weightOf(term)]));
   const total = asked.reduce((sum, term) => sum + weightOf(term), 0);
   const top = hits[0]?.score ?? 0;
-  // The question's rarest word is most often its subject: a section without it answers something else.
+  // The question's weightiest term (the rarest in the docs, everyday words discounted) is most often its subject: a
+  // section without it answers something else.
   const rarest = asked.reduce<QueryTerm | undefined>(
     (found, term) => (found === undefined || weightOf(term) > weightOf(found) ? term : found),
     undefined,
   );
   const own = hits.map((hit, place) => {
-    const named = namesOf(hit);
+    const named = new Set(analyze([hit.pageTitle, hit.parentHeading, hit.heading].join(' ')));
     const heading = asked.filter((term) => named.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);
     return [
       top > 0 ? hit.score / top : 0,
@@ -124,35 +113,40 @@ export function rerank(
 ): SearchHit[] {
   // As the engine names sections (section-lookups.ts): the question's own terms, sorted, against each name's.
   const name = [...new Set(terms.filter((term) => !term.expansion).map((term) => term.term))].sort().join(' ');
-  const isNamed = (hit: SearchHit) =>
-    name !== '' &&
-    ((hit.level === 1 && searchNameOf(hit.pageTitle) === name) ||
-      (hit.heading !== undefined && searchNameOf(hit.heading) === name));
+  /** As the engine ranks them: 2 for the intro of the page the question names, 1 for a section it names. */
+  const namedRank = (hit: SearchHit) =>
+    name === ''
+      ? 0
+      : hit.level === 1 && searchNameOf(hit.pageTitle) === name
+        ? 2
+        : hit.heading !== undefined && searchNameOf(hit.heading) === name
+          ? 1
+          : 0;
   const features = rerankFeatures(terms, hits, weightOf);
   const scored = hits.map((hit, place) => ({
     hit,
     place,
-    named: isNamed(hit),
+    named: namedRank(hit),
     score: likelihoodOf(features[place] ?? [], weights),
   }));
-  scored.sort((first, second) =>
-    first.named !== second.named ? (first.named ? -1 : 1) : second.score - first.score || first.place - second.place,
+  scored.sort(
+    (first, second) => second.named - first.named || second.score - first.score || first.place - second.place,
   );
   return scored.map((entry) => entry.hit);
 }
 
 /**
  * What the search box lists for what is typed (the last word may be unfinished): the engine's best `limit` sections in
- * the learned order above. Measured on every question set, it puts the right section first more often than
- * the engine's order does (bench/questions), and a page title or heading typed stays first.
+ * the learned order above, so that the box and Dev Copilot put the same section first; a page title or heading typed
+ * stays first. The weights were fitted on whole questions (rerank-fit.ts); `npm run bench` measures the box as well.
  */
 export function searchBox(
   engine: SearchEngine,
   typed: string,
   options: { limit: number; pathPrefix?: string | undefined },
 ): SearchHit[] {
-  // Only the sections listed are reordered: looking further down (the Copilot's 20) found the right one first no
-  // more often on the tuning questions, and cost the box three times its time.
+  // Only the sections listed are reordered: looking further down, as the Copilot does, found the right one first no
+  // more often on the tuning questions, at several times the cost of a keystroke.
   const terms = engine.queryTerms(typed);
   const listed = engine.search(terms, { limit: options.limit, pathPrefix: options.pathPrefix, asYouType: true });
   return rerank(terms, listed, engine.meaningWeight);
