@@ -19,7 +19,7 @@ import { retrieve } from '../server/src/search/coverage.js';
 import type { DocSection } from '../server/src/search/doc-page.js';
 import { buildSearchEngineInBackground, type SearchEngine } from '../server/src/search/engine.js';
 import { preparedSearchFile } from '../server/src/search/prepared-search.js';
-import { searchBox } from '../server/src/search/rerank.js';
+import { searchResults } from '../server/src/search/search-results.js';
 import { readDocSections } from '../server/src/search/sections.js';
 import { buildNiceness, loopLagMaxMs, rebuildOnce } from './growth-rebuild';
 import { heldAsTheServerHolds, largerHandbook } from './larger-handbook';
@@ -79,7 +79,7 @@ async function buildAsTheServerDoes(sections: readonly DocSection[]) {
 function inProcess(engine: SearchEngine) {
   // Once untimed, so that every size is timed with warm code.
   for (const question of questions) retrieve(engine, question);
-  const search = timeEach((query) => searchBox(engine, query, { limit: 8 }), [...typed, ...questions]);
+  const search = timeEach((query) => searchResults(engine, query, { limit: 8 }), [...typed, ...questions]);
   const answer = timeEach((question) => {
     const retrieval = retrieve(engine, question);
     composeDocsOnlyAnswer({ retrieval, termWeight: engine.termWeight, meaningWeight: engine.meaningWeight });
@@ -202,7 +202,7 @@ await ensureCompiledServer();
 const base = readDocSections(siteBuildDirectory);
 console.log('Growth: the handbook and generated handbooks N times larger (in process unless marked "process")');
 console.log(
-  `| handbook | sections | search p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max, an idle process's / RSS peak | process, every page rebuilt ${pageRebuilds} times in a row by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in), and an idle Node process's beside it (the machine's own) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |`,
+  `| handbook | sections | search box results, as /api/search makes them, p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max, an idle process's / RSS peak | process, every page rebuilt ${pageRebuilds} times in a row by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in), and an idle Node process's beside it (the machine's own) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |`,
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 /** The machine's 1-minute load average: figures taken under a higher one are slower, so compare within one run. */

@@ -10,7 +10,7 @@ import { composeDocsOnlyAnswer } from '../server/src/copilot/answer/docs-only-an
 import { retrieve } from '../server/src/search/coverage.js';
 import type { DocSection } from '../server/src/search/doc-page.js';
 import { createSearchEngine, type SearchEngine } from '../server/src/search/engine.js';
-import { searchBox } from '../server/src/search/rerank.js';
+import { searchResults } from '../server/src/search/search-results.js';
 import { readDocSections } from '../server/src/search/sections.js';
 import { largerHandbook } from './larger-handbook';
 import { figureLines, type QuestionSet, questionSets, scoreRankings } from './questions/evaluate';
@@ -67,7 +67,7 @@ function latency(searchEngine: SearchEngine, questions: readonly string[]) {
   const answer: number[] = [];
   for (const question of [...questions, ...questions]) {
     let started = performance.now();
-    searchBox(searchEngine, question, { limit: 8 });
+    searchResults(searchEngine, question, { limit: 8 });
     search.push(performance.now() - started);
     started = performance.now();
     const retrieval = retrieve(searchEngine, question);

@@ -8,10 +8,8 @@ import { readerKeyOf } from '../auth/reader-identity.js';
 import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
 import { bodilessResponses, errorResponses } from '../response-schemas.js';
 import { markSearchResultOpened } from '../store/search-queries.js';
-import { around, highlight } from './highlight.js';
-import { bestSentence } from './passages.js';
-import { searchBox } from './rerank.js';
 import { createSearchLog } from './search-log.js';
+import { searchResults } from './search-results.js';
 import { searchableQuery } from './searchable-query.js';
 
 /**
@@ -44,25 +42,11 @@ export const searchRoutes = fp(
         async (request, reply) => {
           const { q, limit, ctx } = request.query;
           const query = searchableQuery(q);
-          const engine = searchIndex.current();
-          const hits = query ? searchBox(engine, query, { limit, pathPrefix: ctx }) : [];
+          const results = query ? searchResults(searchIndex.current(), query, { limit, pathPrefix: ctx }) : [];
           if (query && request.access.state === 'signed-in') {
-            void searchLog.record(readerKeyOf(request.access.session), query, hits.length);
+            void searchLog.record(readerKeyOf(request.access.session), query, results.length);
           }
-          const response: SearchResponse = {
-            query,
-            results: hits.map((hit) => ({
-              url: hit.url,
-              pageTitle: hit.pageTitle,
-              heading: hit.heading ?? null,
-              breadcrumbs: hit.breadcrumbs,
-              title: highlight(hit.heading ?? hit.pageTitle, hit.matchedTerms),
-              snippet: highlight(
-                around(bestSentence(hit, hit.matchedTerms, engine.termWeight), hit.matchedTerms),
-                hit.matchedTerms,
-              ),
-            })),
-          };
+          const response: SearchResponse = { query, results };
           return reply.header('cache-control', 'private, no-cache').send(response);
         },
       );
