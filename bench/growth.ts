@@ -4,8 +4,10 @@
  * the index build as the server runs it and the longest event-loop block meanwhile. As a process (`node
  * server/dist/start.js` over a build with that many pages, its search prepared as `npm run build` prepares it): the
  * prepare step's time, then time to /healthz, to the first search answered, the longest wait for /healthz while the
- * search is loaded, and resident memory; and the same without the prepared file (the pages parsed and indexed at start)
- * up to 10x, or at every size with `GROWTH_PARSED_PATH=all` (`GROWTH_PROCESS_ONLY=1` skips the in-process figures). Prints figures only; it never fails on a number.
+ * search is loaded, and resident memory; and the same without the prepared file (the pages parsed and indexed at start,
+ * then a second start on the search the first kept in DATA_DIR) up to 10x, or at every size with
+ * `GROWTH_PARSED_PATH=all` (`GROWTH_PROCESS_ONLY=1` skips the in-process figures). Prints figures only; it never fails
+ * on a number.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -103,14 +105,21 @@ async function asProcess(copies: number, parsedPath: boolean) {
     const prepared = await startAndSearch(workDirectory, siteDirectory, { rebuild: true });
     if (!parsedPath) return { prepareMs, prepared };
     rmSync(path.join(siteDirectory, preparedSearchFile));
-    return { prepareMs, prepared, parsed: await startAndSearch(workDirectory, siteDirectory) };
+    // The server keeps the search it made in DATA_DIR: the next start on the same data reads it instead.
+    const dataDirectory = mkdtempSync(path.join(workDirectory, 'data-'));
+    const parsed = await startAndSearch(workDirectory, siteDirectory, { dataDirectory });
+    return { prepareMs, prepared, parsed, kept: await startAndSearch(workDirectory, siteDirectory, { dataDirectory }) };
   } finally {
     rmSync(workDirectory, { recursive: true, force: true });
   }
 }
 
 /** One start of the compiled server over the build: to /healthz, to its first search answered, and its memory. */
-async function startAndSearch(workDirectory: string, siteDirectory: string, options: { rebuild?: boolean } = {}) {
+async function startAndSearch(
+  workDirectory: string,
+  siteDirectory: string,
+  options: { rebuild?: boolean; dataDirectory?: string } = {},
+) {
   const port = await freePort();
   const metricsPort = await freePort();
   const logFile = path.join(workDirectory, 'server.log');
@@ -118,7 +127,7 @@ async function startAndSearch(workDirectory: string, siteDirectory: string, opti
   const server = await startServerProcess({
     environment: { METRICS_PORT: String(metricsPort) },
     port,
-    dataDirectory: mkdtempSync(path.join(workDirectory, 'data-')),
+    dataDirectory: options.dataDirectory ?? mkdtempSync(path.join(workDirectory, 'data-')),
     logFile,
     siteDirectory,
     healthyWithinMs: 600_000,
@@ -202,9 +211,9 @@ await ensureCompiledServer();
 const base = readDocSections(siteBuildDirectory);
 console.log('Growth: the handbook and generated handbooks N times larger (in process unless marked "process")');
 console.log(
-  `| handbook | sections | search box results, as /api/search makes them, p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max, an idle process's / RSS peak | process, every page rebuilt ${pageRebuilds} times in a row by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in), and an idle Node process's beside it (the machine's own) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | load average |`,
+  `| handbook | sections | search box results, as /api/search makes them, p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max, an idle process's / RSS peak | process, every page rebuilt ${pageRebuilds} times in a row by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in), and an idle Node process's beside it (the machine's own) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | process, started again on the search it kept: search ready / loop lag max / longest /healthz wait / RSS peak | load average |`,
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 /** The machine's 1-minute load average: figures taken under a higher one are slower, so compare within one run. */
 const load = () => loadavg()[0]?.toFixed(1) ?? 'n/a';
 const measured = new Map<number, { search: number; answer: number }>();
@@ -219,10 +228,11 @@ for (const copies of sizes) {
     row = `| ${copies}x | ${sections.length} | ${ms(search.p50)} / ${ms(search.p99)} | ${ms(answer.p50)} / ${ms(answer.p99)} | ${seconds(buildMs)} | ${ms(longestBlockMs)} |`;
   }
   try {
-    const { prepareMs, prepared, parsed } = await asProcess(copies, parsedPathAt(copies));
-    const parsedCells = parsed
-      ? `${seconds(parsed.readyMs)} / ${ms(parsed.loopLagMs)} / ${ms(parsed.longestHealthMs)} / ${parsed.residentMb.peak.toFixed(0)} MB`
-      : 'not run';
+    const { prepareMs, prepared, parsed, kept } = await asProcess(copies, parsedPathAt(copies));
+    const startCells = (start: typeof parsed) =>
+      start
+        ? `${seconds(start.readyMs)} / ${ms(start.loopLagMs)} / ${ms(start.longestHealthMs)} / ${start.residentMb.peak.toFixed(0)} MB`
+        : 'not run';
     const rebuildCells = (rebuild: typeof prepared.rebuild) =>
       rebuild
         ? `${seconds(rebuild.swapMs)} / ${ms(rebuild.loopLagMs)}${Number.isNaN(rebuild.phases.writtenMs) ? '' : ` (written ${ms(rebuild.phases.writtenMs)}, prepared ${ms(rebuild.phases.preparedMs)}, swapped in ${ms(rebuild.phases.swappedMs)})`}, idle process beside it ${ms(rebuild.referenceLagMs)} / ${rebuild.residentMb.peak.toFixed(0)} MB`
@@ -236,7 +246,7 @@ for (const copies of sizes) {
       return `${done.length} in a row, worst: ${seconds(worst((rebuild) => rebuild.swapMs))} / ${ms(worst((rebuild) => rebuild.loopLagMs))} (idle process ${ms(worst((rebuild) => rebuild.referenceLagMs))}) / ${worst((rebuild) => rebuild.residentMb.peak).toFixed(0)} MB; each: ${each.join('; ')}`;
     };
     console.log(
-      `${row} ${seconds(prepareMs)} | ${seconds(prepared.healthyMs)} / ${seconds(prepared.readyMs)} / ${seconds(prepared.firstSearchMs)} (${prepared.unavailable} x indexing meanwhile) | ${ms(prepared.loopLagMs)} / ${ms(prepared.longestHealthMs)} | ${prepared.residentMb.peak.toFixed(0)} / ${prepared.residentMb.last.toFixed(0)} MB | ${rebuildCells(prepared.rebuild)} | ${rebuildsCells(prepared.pagesRebuilds)} | ${parsedCells} | ${loadBefore} -> ${load()} |`,
+      `${row} ${seconds(prepareMs)} | ${seconds(prepared.healthyMs)} / ${seconds(prepared.readyMs)} / ${seconds(prepared.firstSearchMs)} (${prepared.unavailable} x indexing meanwhile) | ${ms(prepared.loopLagMs)} / ${ms(prepared.longestHealthMs)} | ${prepared.residentMb.peak.toFixed(0)} / ${prepared.residentMb.last.toFixed(0)} MB | ${rebuildCells(prepared.rebuild)} | ${rebuildsCells(prepared.pagesRebuilds)} | ${startCells(parsed)} | ${startCells(kept)} | ${loadBefore} -> ${load()} |`,
     );
   } catch (error) {
     // The whole reason, log lines included, on the row: a failed start is diagnosed from the table alone.

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { followSite, type SiteFollower } from '../src/gate/site-follower.js';
+import { followSite, type SiteFollower, type SiteFollowerOptions } from '../src/gate/site-follower.js';
 import type { SectionsSource } from '../src/gate/site-messages.js';
 
 export const page = (body: string) =>
@@ -24,6 +24,7 @@ export async function follow(
   body: string,
   holdFirstSearch?: Promise<unknown>,
   beforeStart?: (directory: string) => void,
+  options: Partial<SiteFollowerOptions> = {},
 ) {
   const parent = mkdtempSync(path.join(tmpdir(), 'site-follower-'));
   directories.push(parent);
@@ -38,6 +39,7 @@ export async function follow(
     onKeptPrevious: (reason) => kept.push(reason),
     onSectionsSource: (source) => sources.push(source),
     holdFirstSearch,
+    ...options,
   });
   followers.push(follower);
   if (!holdFirstSearch) await follower.searchReady();

@@ -9,17 +9,18 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DocSection } from '../search/doc-page.js';
 import { transferablesOf } from '../search/inverted-index.js';
+import { keepSearch, readKeptSearch } from '../search/kept-search.js';
 import { type IndexWithMeaning, latentTransferables } from '../search/latent-ranking.js';
 import { packSections } from '../search/packed-sections.js';
 import { preparingMarker, sectionsPerPart } from '../search/prepared-search.js';
-import { readPreparedSearch, type SectionParts } from '../search/prepared-search-reader.js';
+import { type PreparedSearch, readPreparedSearch, type SectionParts } from '../search/prepared-search-reader.js';
 import { indexSections } from '../search/section-terms.js';
 import type { BuiltPage } from '../search/sections.js';
 import { type BuiltFiles, fingerprintOf, readBuiltSite, unfinishedBuild } from './built-site.js';
 import { packFiles } from './packed-files.js';
 import type { BuiltSiteRequest, ReadSource, SearchIndexReply, SiteMessage } from './site-messages.js';
 
-const { siteDirectory, limits, publicOrigin, servedSectionsKey, awaitPreparing, servedFiles } =
+const { siteDirectory, limits, publicOrigin, servedSectionsKey, awaitPreparing, servedFiles, keptSearchDirectory } =
   workerData as BuiltSiteRequest;
 const served = new Map(servedFiles?.map(([urlPath, etag, heldBytes]) => [urlPath, { etag, heldBytes }]));
 
@@ -51,23 +52,50 @@ function readFiles():
   }
 }
 
-async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Sections> {
+const fromFile = (read: Extract<PreparedSearch, { kind: 'loaded' }>, from: ReadSource): Sections => ({
+  from,
+  sectionCount: read.index.documentCount,
+  parts: read.sectionParts,
+  index: () => read.index,
+});
+
+/**
+ * The sections and index of the build: from its prepared search, else from the search this server kept for its pages
+ * (kept-search.ts), else its pages parsed and indexed here, and kept then (and read back from there, so the sections'
+ * bodies stay in the file). Or why there are none.
+ */
+async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Sections | string> {
   const prepared = readPreparedSearch(siteDirectory, site.sectionsKey);
-  if (prepared.kind === 'loaded') {
-    const { sectionParts, index } = prepared;
-    return { from: { prepared: true }, sectionCount: index.documentCount, parts: sectionParts, index: () => index };
-  }
+  if (prepared.kind === 'loaded') return fromFile(prepared, { prepared: true });
+  const { reason } = prepared;
+  const kept = keptSearchDirectory === undefined ? undefined : readKeptSearch(keptSearchDirectory, site.sectionsKey);
+  if (kept?.kind === 'loaded') return fromFile(kept, { prepared: false, reason, kept: 'read' });
   // The parser (cheerio) is loaded only when the build has no valid prepared search.
   const sections: DocSection[] = (await import('../search/sections.js')).docSectionsOf(pages);
+  // Pages are read again when parsed: files that moved meanwhile may have mixed two builds, which the rebuild that
+  // moved them replaces. A prepared search is of the very pages read (its key) and needs no second look.
+  if (fingerprintOf(siteDirectory) !== site.fingerprint) return 'the build changed while its sections were read';
+  const index = indexSections(sections);
+  let notKept: string | undefined;
+  if (keptSearchDirectory !== undefined) {
+    try {
+      keepSearch(keptSearchDirectory, site.sectionsKey, sections, index);
+      const written = readKeptSearch(keptSearchDirectory, site.sectionsKey);
+      if (written.kind === 'loaded') return fromFile(written, { prepared: false, reason, kept: 'written' });
+      notKept = written.reason;
+    } catch (error) {
+      notKept = (error as Error).message;
+    }
+  }
   return {
-    from: { prepared: false, reason: prepared.reason },
+    from: { prepared: false, reason, ...(notKept === undefined ? {} : { kept: { notWritten: notKept } }) },
     sectionCount: sections.length,
     parts: {
       count: Math.ceil(sections.length / sectionsPerPart),
       part: (at) => packSections(sections.slice(at * sectionsPerPart, (at + 1) * sectionsPerPart)),
       close: () => {},
     },
-    index: () => indexSections(sections),
+    index: () => index,
   };
 }
 
@@ -85,14 +113,9 @@ if ('site' in files) {
 async function readSections(site: BuiltFiles, pages: BuiltPage[]) {
   let sections: Sections | undefined;
   try {
-    sections = await sectionsOf(site, pages);
-    // Pages are read again when parsed: files that moved meanwhile may have mixed two builds, which the rebuild that
-    // moved them replaces. A prepared search is of the very pages read (its key) and needs no second look.
-    if (!sections.from.prepared && fingerprintOf(siteDirectory) !== site.fingerprint) {
-      sections.parts.close();
-      sections = undefined;
-      post({ kind: 'no-sections', reason: 'the build changed while its sections were read' });
-    }
+    const read = await sectionsOf(site, pages);
+    if (typeof read === 'string') post({ kind: 'no-sections', reason: read });
+    else sections = read;
   } catch (error) {
     post({ kind: 'no-sections', reason: (error as Error).message });
   }

@@ -33,6 +33,8 @@ export type SiteFollowerOptions = {
   holdFirstSearch?: Promise<unknown> | undefined;
   /** Told when the thread watching the build stopped, and in how long it is started again. */
   onWatcherStopped?: (restartInMs: number) => void;
+  /** Where the search of a build without a usable prepared one is kept once made (kept-search.ts); none: not kept. */
+  keptSearchDirectory?: string;
 };
 
 /** The whole of a docs site's text fits; images or downloads past these are streamed from disk. */
@@ -58,6 +60,7 @@ function readRebuild(siteDirectory: string, options: SiteFollowerOptions, previo
     siteDirectory,
     limits: options.limits ?? defaultHoldLimits,
     publicOrigin: options.publicOrigin,
+    keptSearchDirectory: options.keptSearchDirectory,
     servedSectionsKey: searchIsReady(previous.search) ? previous.sectionsKey : undefined,
     awaitPreparing: true,
     servedFiles: [...previous.files].map(([urlPath, file]) => [urlPath, file.etag, heldBytesOf(file)]),
@@ -111,6 +114,7 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
     siteDirectory,
     limits: options.limits ?? defaultHoldLimits,
     publicOrigin: options.publicOrigin,
+    keptSearchDirectory: options.keptSearchDirectory,
   });
   const firstFiles = await firstReading.files;
   const cannotServe = (reason: string) =>

@@ -21,6 +21,8 @@ export type BuiltSiteRequest = {
   awaitPreparing?: boolean;
   /** Of the build served: each file's URL path, etag and bytes held, so that its unchanged files are not read again. */
   servedFiles?: Array<[urlPath: string, etag: string, heldBytes: number]>;
+  /** Where the search of a build without a usable prepared one is kept once made (kept-search.ts); none: not kept. */
+  keptSearchDirectory?: string | undefined;
 };
 /**
  * The first message: the build's files, served at once. `changed` when files moved while they were read: a build
@@ -34,8 +36,13 @@ export type FilesMessage = Exclude<FilesReply, { kind: 'read' }> | { kind: 'read
  * before it, whose pages are the same.
  */
 export type SectionsSource = ReadSource | { unchanged: true };
-/** Where the sections of a build read anew came from. */
-export type ReadSource = { prepared: true } | { prepared: false; reason: string };
+/**
+ * Where the sections of a build read anew came from: its prepared search, or not (why), and then whether the search
+ * this server keeps in DATA_DIR for its pages was read, or written once they were parsed, or could not be (kept-search.ts).
+ */
+export type ReadSource =
+  | { prepared: true }
+  | { prepared: false; reason: string; kept?: 'read' | 'written' | { notWritten: string } };
 /** The sections of a build as the server's thread has them in the end, or why it has none. */
 export type SectionsReply =
   | { kind: 'sections'; sections: DocSection[]; from: ReadSource }

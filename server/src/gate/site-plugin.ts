@@ -1,12 +1,25 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { keptSearchFolder } from '../search/kept-search.js';
+import { inMemoryDataDirectory } from '../store/embedded-database.js';
 import { followSite, type SiteFollower } from './site-follower.js';
+import type { ReadSource } from './site-messages.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The built site as one snapshot (files, headers, sections, search index), swapped whole on a rebuild. */
     site: SiteFollower;
   }
+}
+
+function logSectionsSource(app: FastifyInstance, source: ReadSource) {
+  if (source.prepared) return app.log.info('reading the search of the site build from its prepared file');
+  const { reason, kept } = source;
+  if (kept === 'read') return app.log.info({ reason }, 'reading the search of the site build kept in DATA_DIR');
+  app.log.info({ reason }, 'indexing the pages of the site build (no usable prepared search)');
+  if (typeof kept === 'object')
+    app.log.warn({ reason: kept.notWritten }, 'the search of the site build could not be kept in DATA_DIR');
 }
 
 /**
@@ -22,10 +35,12 @@ export function startReadingSite(app: FastifyInstance, holdFirstSearch?: Promise
     onSectionsSource: (source) =>
       'unchanged' in source
         ? app.log.info('keeping the search of the site build served: its pages are the same')
-        : source.prepared
-          ? app.log.info('reading the search of the site build from its prepared file')
-          : app.log.info({ reason: source.reason }, 'indexing the pages of the site build (no usable prepared search)'),
+        : logSectionsSource(app, source),
     holdFirstSearch,
+    keptSearchDirectory:
+      app.config.dataDirectory === inMemoryDataDirectory
+        ? undefined
+        : path.join(app.config.dataDirectory, keptSearchFolder),
     onWatcherStopped: (restartInMs) =>
       app.log.warn({ restartInMs }, 'the thread watching the site build stopped; starting it again'),
   });

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { digestStart, encodePreparedSearch, type Header, preparedSearchFile } from '../search/prepared-search.js';
+import { digestOf, encodePreparedSearch, type Header, preparedSearchFile } from '../search/prepared-search.js';
 import { indexSections } from '../search/section-terms.js';
 import { readInWorker } from './site-reader.js';
 
@@ -116,7 +117,7 @@ describe('readInWorker', () => {
     const body = Buffer.from(bytes.subarray(headerEnd));
     body.fill(0x7b, heads.offset, heads.offset + heads.length);
     const headerBytes = Buffer.from(
-      JSON.stringify({ ...described, digest: digestStart(described).update(body).digest('hex') }),
+      JSON.stringify({ ...described, digest: digestOf(described, createHash('sha256').update(body).digest('hex')) }),
     );
     const length = Buffer.alloc(4);
     length.writeUInt32LE(headerBytes.length);

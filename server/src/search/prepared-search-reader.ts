@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { PackedIndex } from './inverted-index.js';
@@ -5,7 +6,7 @@ import type { IndexWithMeaning } from './latent-ranking.js';
 import type { SectionPart } from './packed-sections.js';
 import {
   arrayTypes,
-  digestStart,
+  digestOf,
   formatVersion,
   type Header,
   magic,
@@ -57,9 +58,9 @@ function headerOf(descriptor: number, size: number): { header: Header; bodyStart
   }
 }
 
-function digestOf(header: Header, descriptor: number, from: number, to: number): string {
+function digestOfFile(header: Header, descriptor: number, from: number, to: number): string {
   const { digest: _digest, ...described } = header;
-  const hash = digestStart(described);
+  const hash = createHash('sha256');
   const chunk = Buffer.alloc(digestChunk);
   for (let position = from; position < to; ) {
     const read = readSync(descriptor, chunk, 0, Math.min(digestChunk, to - position), position);
@@ -67,19 +68,24 @@ function digestOf(header: Header, descriptor: number, from: number, to: number):
     hash.update(chunk.subarray(0, read));
     position += read;
   }
-  return hash.digest('hex');
+  return digestOf(described, hash.digest('hex'));
+}
+
+/** Reads a build's prepared search for pages of `key` (`readSearchFile`). */
+export function readPreparedSearch(siteDirectory: string, key: string): PreparedSearch {
+  return readSearchFile(path.join(siteDirectory, preparedSearchFile), key, `the build has no ${preparedSearchFile}`);
 }
 
 /**
- * Reads a build's prepared search for pages of `key`: checks its version, its code, its key and its bytes' digest,
- * reads the index, and leaves the sections to be read part by part.
+ * Reads a search file for pages of `key`: checks its version, its code, its key and its bytes' digest, reads the
+ * index, and leaves the sections to be read part by part. `missing` is why there is none when the file is not there.
  */
-export function readPreparedSearch(siteDirectory: string, key: string): PreparedSearch {
+export function readSearchFile(file: string, key: string, missing: string): PreparedSearch {
   let descriptor: number;
   try {
-    descriptor = openSync(path.join(siteDirectory, preparedSearchFile), 'r');
+    descriptor = openSync(file, 'r');
   } catch {
-    return { kind: 'missing', reason: `the build has no ${preparedSearchFile}` };
+    return { kind: 'missing', reason: missing };
   }
   // Open until its sections are read: a prepared search written over it meanwhile is another file.
   let keepOpen = false;
@@ -91,16 +97,10 @@ export function readPreparedSearch(siteDirectory: string, key: string): Prepared
     if (header.format !== formatVersion) return { kind: 'stale', reason: `made in format ${header.format}` };
     if (header.code !== preparedSearchCode) return { kind: 'stale', reason: 'made by another version of the server' };
     if (header.key !== key) return { kind: 'stale', reason: 'made for other pages' };
-    if (digestOf(header, descriptor, bodyStart, size) !== header.digest) {
+    if (digestOfFile(header, descriptor, bodyStart, size) !== header.digest) {
       return { kind: 'corrupt', reason: 'its bytes do not match their digest' };
     }
-    const loaded = decode(
-      header,
-      descriptor,
-      bodyStart,
-      size - bodyStart,
-      path.join(siteDirectory, preparedSearchFile),
-    );
+    const loaded = decode(header, descriptor, bodyStart, size - bodyStart, file);
     keepOpen = true;
     return { kind: 'loaded', ...loaded };
   } catch (error) {

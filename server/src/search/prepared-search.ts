@@ -4,8 +4,8 @@
  * (minutes for a handbook of thousands of pages). A file that is missing, made for other pages or by other code, or
  * damaged is refused with the reason, and the server parses the pages as it would without it.
  */
-import { createHash, type Hash } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { DocSection } from './doc-page.js';
 import type { PackedIndex } from './inverted-index.js';
@@ -19,7 +19,7 @@ export const preparingMarker = `${preparedSearchFile}.partial`;
 
 export const magic = Buffer.from('ACMESRCH');
 /** Changes with the layout below. */
-export const formatVersion = 3;
+export const formatVersion = 4;
 
 /**
  * The code that parsed and indexed: a compiled server knows the hash of its search sources (server/scripts/build.mjs),
@@ -66,24 +66,33 @@ export const packedArrays = [
 ] as const satisfies ReadonlyArray<readonly [keyof PackedIndex, ArrayKind]>;
 
 /**
- * The digest's hash with the header's own fields in it first (all but the digest, as JSON): a header whose parts' places
- * or counts were damaged is caught like damaged bytes, not read as sections that are not there.
+ * The digest a header carries: its own fields first (all but the digest, as JSON), then the SHA-256 of the body. A
+ * header whose parts' places or counts were damaged is caught like damaged bytes, not read as sections that are not
+ * there; and the body is hashed as it is written, before the header (which names its parts) is known.
  */
-export function digestStart(header: Omit<Header, 'digest'>): Hash {
-  return createHash('sha256').update(JSON.stringify(header));
+export function digestOf(described: Omit<Header, 'digest'>, bodyDigest: string): string {
+  return createHash('sha256').update(JSON.stringify(described)).update(bodyDigest).digest('hex');
 }
 
-/** The file's bytes: a header (JSON) naming the parts of the body, then the body, each part 8-byte aligned. */
-export function encodePreparedSearch(key: string, sections: readonly DocSection[], index: IndexWithMeaning): Buffer {
-  const chunks: Buffer[] = [];
+/** Where the body's bytes go: `offset` counts from the body's first byte. */
+type BodySink = (bytes: Uint8Array, offset: number) => void;
+
+/**
+ * Lays out the body part by part, each 8-byte aligned, into `sink`, one part of the sections packed at a time: a
+ * large handbook's file is never held whole. Gives the header's fields and the body's length.
+ */
+function layOut(key: string, sections: readonly DocSection[], index: IndexWithMeaning, sink: BodySink) {
   const parts: Part[] = [];
+  const hash = createHash('sha256');
   let offset = 0;
   const add = (name: string, kind: Part['kind'], bytes: Uint8Array) => {
     parts.push({ name, kind, offset, length: bytes.byteLength });
-    chunks.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    const padding = (8 - (bytes.byteLength % 8)) % 8;
-    chunks.push(Buffer.alloc(padding));
-    offset += bytes.byteLength + padding;
+    const padding = new Uint8Array((8 - (bytes.byteLength % 8)) % 8);
+    for (const piece of [bytes, padding]) {
+      sink(piece, offset);
+      hash.update(piece);
+      offset += piece.byteLength;
+    }
   };
   const addArray = (name: string, kind: ArrayKind, array: TypedArray) =>
     add(name, kind, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
@@ -102,7 +111,6 @@ export function encodePreparedSearch(key: string, sections: readonly DocSection[
     addArray('termVectors', 'float32', index.latent.termVectors);
     addArray('sectionVectors', 'int8', index.latent.sectionVectors);
   }
-  const body = Buffer.concat(chunks);
   const described: Omit<Header, 'digest'> = {
     format: formatVersion,
     code: preparedSearchCode,
@@ -113,23 +121,77 @@ export function encodePreparedSearch(key: string, sections: readonly DocSection[
     sectionParts,
     parts,
   };
-  const header: Header = { ...described, digest: digestStart(described).update(body).digest('hex') };
-  const headerBytes = Buffer.from(JSON.stringify(header));
-  const headerLength = Buffer.alloc(4);
-  headerLength.writeUInt32LE(headerBytes.length);
-  return Buffer.concat([magic, headerLength, headerBytes, body]);
+  const header: Header = { ...described, digest: digestOf(described, hash.digest('hex')) };
+  return { header, bodyLength: offset };
 }
 
-/** Writes the file under another name first, so a server reading the build meanwhile never sees half of it. */
+/** The bytes before the body: the magic, the header's length, the header (JSON, padded with spaces to `room`). */
+function headBytes(header: Header, room?: number): Buffer {
+  const json = JSON.stringify(header);
+  const length = room ?? Buffer.byteLength(json);
+  if (Buffer.byteLength(json) > length) throw new Error('the prepared search header outgrew the room left for it');
+  const head = Buffer.alloc(magic.length + 4 + length, ' ');
+  magic.copy(head);
+  head.writeUInt32LE(length, magic.length);
+  head.write(json, magic.length + 4);
+  return head;
+}
+
+/** The file's bytes in memory: a header (JSON) naming the parts of the body, then the body. */
+export function encodePreparedSearch(key: string, sections: readonly DocSection[], index: IndexWithMeaning): Buffer {
+  const chunks: Uint8Array[] = [];
+  const { header } = layOut(key, sections, index, (bytes) => chunks.push(bytes));
+  return Buffer.concat([headBytes(header), ...chunks]);
+}
+
+/**
+ * Writes the file to `partial`, then renames it to `file`, so a reader never sees half of it. The body is written
+ * first, behind room left for the header (which names its parts, known only once they are written), a part at a time.
+ * Made with `mode` (0600: the server's user's only). Gives its size in bytes.
+ */
+export function writeSearchFile(
+  { file, partial, mode }: { file: string; partial: string; mode: number },
+  key: string,
+  sections: readonly DocSection[],
+  index: IndexWithMeaning,
+): number {
+  // Room for the header: its fixed fields, and each part's name, kind, offset and length (under 100 bytes as JSON).
+  const partCount = Math.ceil(sections.length / sectionsPerPart) * 4 + packedArrays.length + 4;
+  const room = 1024 + key.length + preparedSearchCode.length + partCount * 160;
+  const bodyStart = magic.length + 4 + room;
+  const descriptor = openSync(partial, 'w', mode);
+  let open = true;
+  try {
+    const write = (bytes: Uint8Array, position: number) => {
+      for (let done = 0; done < bytes.byteLength; )
+        done += writeSync(descriptor, bytes, done, bytes.byteLength - done, position + done);
+    };
+    const { header, bodyLength } = layOut(key, sections, index, (bytes, offset) => write(bytes, bodyStart + offset));
+    write(headBytes(header, room), 0);
+    open = false;
+    closeSync(descriptor);
+    renameSync(partial, file);
+    return bodyStart + bodyLength;
+  } catch (error) {
+    if (open) closeSync(descriptor);
+    rmSync(partial, { force: true });
+    throw error;
+  }
+}
+
+/** Writes a build's prepared search under its marker's name first (prepare-build.ts), then renames it into place. */
 export function writePreparedSearch(
   siteDirectory: string,
   key: string,
   sections: readonly DocSection[],
   index: IndexWithMeaning,
 ): number {
-  const bytes = encodePreparedSearch(key, sections, index);
+  // Read by whoever serves the build, as its other files are.
   const file = path.join(siteDirectory, preparedSearchFile);
-  writeFileSync(path.join(siteDirectory, preparingMarker), bytes);
-  renameSync(path.join(siteDirectory, preparingMarker), file);
-  return bytes.length;
+  return writeSearchFile(
+    { file, partial: path.join(siteDirectory, preparingMarker), mode: 0o644 },
+    key,
+    sections,
+    index,
+  );
 }

@@ -1,0 +1,70 @@
+/**
+ * The search a server made itself, kept in DATA_DIR: when a build has no usable prepared search (a site built without
+ * `npm run build`'s last step, or prepared by another version of the server), its pages are parsed and indexed once,
+ * and the result is written in the prepared search's own format (prepared-search.ts). That start reads it back like a
+ * prepared search, so the sections' bodies stay in the file rather than in memory; the next start, or a rebuild to the
+ * same pages, reads it instead of parsing again.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { DocSection } from './doc-page.js';
+import type { IndexWithMeaning } from './latent-ranking.js';
+import { writeSearchFile } from './prepared-search.js';
+import { type PreparedSearch, readSearchFile } from './prepared-search-reader.js';
+
+/** Its folder in DATA_DIR. */
+export const keptSearchFolder = 'search';
+
+/** A writer that died leaves its partial file: one older than this is removed by the next writer. */
+const partialForAtMostMs = 60 * 60 * 1000;
+
+/** Named by the key of the pages it was made from (a hex digest). */
+const keptFileOf = (directory: string, key: string) => path.join(directory, `${key}.bin`);
+
+/** The search kept for pages of `key`, or why there is none to use. */
+export function readKeptSearch(directory: string, key: string): PreparedSearch {
+  return readSearchFile(keptFileOf(directory, key), key, 'none is kept for these pages');
+}
+
+/**
+ * Writes the search of pages of `key` into `directory` (made 0700, the file 0600: the server's user's only), then
+ * removes the older ones but the newest, which another server sharing the folder may still be reading.
+ */
+export function keepSearch(
+  directory: string,
+  key: string,
+  sections: readonly DocSection[],
+  index: IndexWithMeaning,
+): number {
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const file = keptFileOf(directory, key);
+  const bytes = writeSearchFile(
+    { file, partial: `${file}.${randomUUID()}.partial`, mode: 0o600 },
+    key,
+    sections,
+    index,
+  );
+  removeOlder(directory, file);
+  return bytes;
+}
+
+function removeOlder(directory: string, kept: string) {
+  const others = readdirSync(directory)
+    .map((name) => path.join(directory, name))
+    .filter((file) => file !== kept)
+    .flatMap((file) => {
+      try {
+        return [{ file, modifiedAt: statSync(file).mtimeMs }];
+      } catch {
+        return [];
+      }
+    })
+    .sort((a, b) => b.modifiedAt - a.modifiedAt);
+  const searches = others.filter(({ file }) => file.endsWith('.bin'));
+  const deadPartials = others.filter(
+    ({ file, modifiedAt }) => file.endsWith('.partial') && Date.now() - modifiedAt > partialForAtMostMs,
+  );
+  // Unlinked while a server still reads one: its open descriptor keeps the bytes until it is closed (body-file.ts).
+  for (const { file } of [...searches.slice(1), ...deadPartials]) rmSync(file, { force: true });
+}
