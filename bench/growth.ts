@@ -211,7 +211,7 @@ await ensureCompiledServer();
 const base = readDocSections(siteBuildDirectory);
 console.log('Growth: the handbook and generated handbooks N times larger (in process unless marked "process")');
 console.log(
-  `| handbook | sections | search box results, as /api/search makes them, p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max, an idle process's / RSS peak | process, every page rebuilt ${pageRebuilds} times in a row by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in), and an idle Node process's beside it (the machine's own) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak | process, started again on the search it kept: search ready / loop lag max / longest /healthz wait / RSS peak | load average |`,
+  `| handbook | sections | search box results, as /api/search makes them, p50 / p99 | askAi docs-only p50 / p99 | index built in | longest block while indexing | process: prepared at build in | process, prepared: healthy / search ready / first search (signed in once ready) | loop lag max while loading / longest /healthz wait | RSS peak / after | process, a stylesheet rebuilt: swapped in / loop lag max, an idle process's / RSS peak | process, every page rebuilt ${pageRebuilds} times in a row by another process under nice ${buildNiceness} (search prepared again): swapped in after its last file / loop lag max (its longest while the pages were written, while their search was prepared, until swapped in), and an idle Node process's beside it (the machine's own) / RSS peak | process, pages parsed at start: search ready / loop lag max / longest /healthz wait / RSS peak / after | process, started again on the search it kept: search ready / loop lag max / longest /healthz wait / RSS peak / after | load average |`,
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 /** The machine's 1-minute load average: figures taken under a higher one are slower, so compare within one run. */
@@ -231,7 +231,7 @@ for (const copies of sizes) {
     const { prepareMs, prepared, parsed, kept } = await asProcess(copies, parsedPathAt(copies));
     const startCells = (start: typeof parsed) =>
       start
-        ? `${seconds(start.readyMs)} / ${ms(start.loopLagMs)} / ${ms(start.longestHealthMs)} / ${start.residentMb.peak.toFixed(0)} MB`
+        ? `${seconds(start.readyMs)} / ${ms(start.loopLagMs)} / ${ms(start.longestHealthMs)} / ${start.residentMb.peak.toFixed(0)} / ${start.residentMb.last.toFixed(0)} MB`
         : 'not run';
     const rebuildCells = (rebuild: typeof prepared.rebuild) =>
       rebuild

@@ -11,7 +11,7 @@ import type { DocSection } from '../search/doc-page.js';
 import { transferablesOf } from '../search/inverted-index.js';
 import { keepSearch, readKeptSearch } from '../search/kept-search.js';
 import { type IndexWithMeaning, latentTransferables } from '../search/latent-ranking.js';
-import { packSections } from '../search/packed-sections.js';
+import { heldPacked, packSections } from '../search/packed-sections.js';
 import { preparingMarker, sectionsPerPart } from '../search/prepared-search.js';
 import { type PreparedSearch, readPreparedSearch, type SectionParts } from '../search/prepared-search-reader.js';
 import { indexSections } from '../search/section-terms.js';
@@ -71,7 +71,7 @@ async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Section
   const kept = keptSearchDirectory === undefined ? undefined : readKeptSearch(keptSearchDirectory, site.sectionsKey);
   if (kept?.kind === 'loaded') return fromFile(kept, { prepared: false, reason, kept: 'read' });
   // The parser (cheerio) is loaded only when the build has no valid prepared search.
-  const sections: DocSection[] = (await import('../search/sections.js')).docSectionsOf(pages);
+  const sections = heldPacked((await import('../search/sections.js')).docSectionsIn(pages), sectionsPerPart);
   // Pages are read again when parsed: files that moved meanwhile may have mixed two builds, which the rebuild that
   // moved them replaces. A prepared search is of the very pages read (its key) and needs no second look.
   if (fingerprintOf(siteDirectory) !== site.fingerprint) return 'the build changed while its sections were read';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtSiteDirectory } from '../../test-support/recorded-ranking.js';
 import type { DocSection } from './doc-page.js';
-import { packSections, type SectionPart, unpackSections } from './packed-sections.js';
+import { heldPacked, packSections, type SectionPart, unpackSections } from './packed-sections.js';
 import { readDocSections } from './sections.js';
 
 const handbook = readDocSections(builtSiteDirectory);
@@ -33,6 +33,21 @@ describe('packed sections', () => {
     const back = carried(handbook);
     expect(back).toEqual(handbook);
     expect(JSON.parse(JSON.stringify(back))).toEqual(JSON.parse(JSON.stringify(handbook)));
+  });
+
+  it('are held packed in parts of the size asked, in their order, the last part not full', () => {
+    const came: number[] = [];
+    function* parsed() {
+      for (const [at, each] of handbook.entries()) {
+        came.push(at);
+        yield each;
+      }
+    }
+    const held = heldPacked(parsed(), 100);
+    expect(handbook.length % 100).not.toBe(0);
+    expect(came).toHaveLength(handbook.length);
+    expect(held).toEqual(handbook);
+    expect(heldPacked([], 100)).toEqual([]);
   });
 
   it('keep non-ASCII text, empty bodies, missing headings and several pages in one part', () => {

@@ -248,3 +248,23 @@ export function unpackSections(part: SectionPart, bodyFile?: BodyReader): DocSec
   }
   return Array.from({ length: count }, (_, at) => new PackedSection(unpacked, at) as unknown as DocSection);
 }
+
+/**
+ * Sections held packed, `perPart` at a time as they come: their bodies as UTF-8 bytes, each section a small object
+ * over its part's columns. A large handbook parsed at start is never held as objects whole (at a hundred times the
+ * handbook, about 330 MB of heap against 100 MB packed).
+ */
+export function heldPacked(sections: Iterable<DocSection>, perPart: number): DocSection[] {
+  const held: DocSection[] = [];
+  let part: DocSection[] = [];
+  const pack = () => {
+    for (const section of unpackSections(packSections(part))) held.push(section);
+    part = [];
+  };
+  for (const section of sections) {
+    part.push(section);
+    if (part.length >= perPart) pack();
+  }
+  if (part.length > 0) pack();
+  return held;
+}

@@ -24,13 +24,17 @@ const urlPathOf = (folder: string) => `/${folder.split('/').map(encodeURICompone
 
 /** Every section of the doc pages among these files of a built Docusaurus site, in folder order. */
 export function docSectionsOf(files: Iterable<BuiltPage>): DocSection[] {
+  return [...docSectionsIn(files)];
+}
+
+/** The same, a page at a time: what is done with each section need not wait for the whole site to be parsed. */
+export function* docSectionsIn(files: Iterable<BuiltPage>): Generator<DocSection> {
   const pages = [...files].flatMap((file) => {
     const folder = docPageFolder(file.relative);
     return folder === undefined ? [] : [{ folder, html: file.html }];
   });
-  return pages
-    .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0))
-    .flatMap((page) => readDocPageSections(page.html(), urlPathOf(page.folder)));
+  pages.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+  for (const page of pages) yield* readDocPageSections(page.html(), urlPathOf(page.folder));
 }
 
 /** Every section of every doc page in a built Docusaurus site (the folder holding index.html and 404.html). */
