@@ -7,7 +7,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DocSection } from '../search/doc-page.js';
 import { transferablesOf } from '../search/inverted-index.js';
 import { keepSearch, readKeptSearch } from '../search/kept-search.js';
 import { type IndexWithMeaning, latentTransferables } from '../search/latent-ranking.js';
