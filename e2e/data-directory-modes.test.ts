@@ -1,15 +1,17 @@
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { preparedSearchFile } from '../server/src/search/prepared-search.js';
 import { copilotClient } from './ask-fixtures';
+import { siteBuildDirectory } from './harness';
 import { type Instance, startTestInstance } from './instance-process';
 import { sessionCookieFor } from './sign-in';
 
 /**
  * The compiled server on the embedded database writes nothing another local user can read or change: the copied
  * PGlite template, the files PGlite makes as readers write (the write-ahead log holds their questions and e-mail
- * addresses), the lock and the kept session secret. A looser DATA_DIR left from before is tightened, with a warning.
+ * addresses), the lock, the kept session secret and the search it made for a build without a prepared one. A looser DATA_DIR left from before is tightened, with a warning.
  */
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-data-modes-'));
 const instances: Instance[] = [];
@@ -19,11 +21,11 @@ afterAll(async () => {
   rmSync(workDirectory, { recursive: true, force: true });
 });
 
-async function startOn(dataDirectory: string, name: string) {
+async function startOn(dataDirectory: string, name: string, environment: Record<string, string> = {}) {
   // No SESSION_SECRET: development keeps one in DATA_DIR, which must be private too.
   const instance = await startTestInstance(
     workDirectory,
-    { NODE_ENV: 'development', DATA_DIR: dataDirectory },
+    { NODE_ENV: 'development', DATA_DIR: dataDirectory, ...environment },
     { name },
   );
   instances.push(instance);
@@ -100,5 +102,20 @@ describe('the files the server writes under DATA_DIR', () => {
     expect(dataDirectoryWarnings(instance)).toEqual([
       expect.stringContaining(`DATA_DIR ${dataDirectory} was open to other local users (3 files and folders`),
     ]);
+  });
+
+  it('keepsTheSearchItMadeForItsUserOnly: a build without its prepared search is parsed once, and kept 0600', async () => {
+    const siteDirectory = path.join(workDirectory, 'unprepared-build');
+    cpSync(siteBuildDirectory, siteDirectory, { recursive: true });
+    rmSync(path.join(siteDirectory, preparedSearchFile));
+    const dataDirectory = path.join(workDirectory, 'keeps-search');
+    const instance = await startOn(dataDirectory, 'keeps-search', { SITE_DIR: siteDirectory });
+    await writeSomething(instance);
+    expect(await instance.stop()).toBe(0);
+
+    const kept = readdirSync(path.join(dataDirectory, 'search'));
+    expect(kept).toEqual([expect.stringMatching(/^[0-9a-f]{40}\.bin$/)]);
+    expect(openToOthers(dataDirectory)).toEqual([]);
+    expect(dataDirectoryWarnings(instance)).toEqual([]);
   });
 });
