@@ -142,9 +142,15 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
       if (!closed && snapshot.fingerprint === firstFingerprint && !searchIsReady(snapshot.search))
         snapshot = { ...snapshot, search };
     })
-    .catch((error: unknown) =>
-      options.onKeptPrevious(`the search index could not be built: ${(error as Error).message}`),
-    );
+    .catch((error: unknown) => {
+      if (!closed) options.onKeptPrevious(`the search index could not be built: ${(error as Error).message}`);
+    });
+  // Stops the first reading when the follower is closed before it is done (its thread may be parsing a large
+  // handbook for minutes); let go of once it is, so as not to hold the reading.
+  let cancelFirst: Reading['cancel'] | undefined = firstReading.cancel;
+  void firstSearch.then(() => {
+    cancelFirst = undefined;
+  });
   let timer: NodeJS.Timeout | undefined;
   let reading: Promise<void> | undefined;
   let readAgain = false;
@@ -200,6 +206,7 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
       closed = true;
       clearTimeout(timer);
       cancelRead?.('the server is stopping');
+      cancelFirst?.('the server is stopping');
       void watcher.then((watching) => watching?.close());
     },
   };
