@@ -104,7 +104,7 @@ describe('the files the server writes under DATA_DIR', () => {
     ]);
   });
 
-  it('keepsTheSearchItMadeForItsUserOnly: a build without its prepared search is parsed once, and kept 0600', async () => {
+  it('keepsTheSearchItMadeForItsUserOnly: a build without its prepared search is parsed, and its search kept 0600', async () => {
     const siteDirectory = path.join(workDirectory, 'unprepared-build');
     cpSync(siteBuildDirectory, siteDirectory, { recursive: true });
     rmSync(path.join(siteDirectory, preparedSearchFile));

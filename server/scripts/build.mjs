@@ -4,11 +4,11 @@
  * `npm run typecheck` is what checks them.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isStale } from './freshness.mjs';
+import { searchCodeHash } from './search-code.mjs';
 
 const serverDirectory = fileURLToPath(new URL('..', import.meta.url));
 const bundled = new Set(['@acme/contract']);
@@ -38,25 +38,6 @@ export const entryPoints = {
   'prepare-build': 'src/gate/prepare-build-cli.ts',
 };
 
-/**
- * Of the code that decides what a prepared search holds (the parser, the analyser, the index, their packages): a
- * server reads only a prepared search made by code of the same hash (src/search/prepared-search.ts).
- */
-function searchCodeHash() {
-  const hash = createHash('sha256');
-  const searchDirectory = path.join(serverDirectory, 'src', 'search');
-  const files = [
-    ...readdirSync(searchDirectory)
-      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-      .map((file) => path.join(searchDirectory, file)),
-    path.join(serverDirectory, 'src', 'gate', 'built-site.ts'),
-    path.join(serverDirectory, 'src', 'gate', 'prepare-build.ts'),
-    path.join(serverDirectory, 'package.json'),
-  ].sort();
-  for (const file of files) hash.update(`${path.relative(serverDirectory, file)}\0`).update(readFileSync(file));
-  return hash.digest('hex');
-}
-
 /** Builds dist/ from src/; resolves once written. */
 export async function buildServer({ quiet = false } = {}) {
   // Loaded here, not at the top: `npm start` imports this file on every start and rarely compiles.
@@ -73,7 +54,7 @@ export async function buildServer({ quiet = false } = {}) {
     platform: 'node',
     target: 'node20.19',
     sourcemap: 'linked',
-    define: { PREPARED_SEARCH_CODE: JSON.stringify(searchCodeHash()) },
+    define: { PREPARED_SEARCH_CODE: JSON.stringify(searchCodeHash(serverDirectory)) },
     chunkNames: '[name]-[hash]',
     logLevel: quiet ? 'error' : 'warning',
     plugins: [

@@ -66,15 +66,40 @@ const fromFile = (read: Extract<PreparedSearch, { kind: 'loaded' }>, from: ReadS
 async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Sections | string> {
   const prepared = readPreparedSearch(siteDirectory, site.sectionsKey);
   if (prepared.kind === 'loaded') return fromFile(prepared, { prepared: true });
-  const { reason } = prepared;
   const kept = keptSearchDirectory === undefined ? undefined : readKeptSearch(keptSearchDirectory, site.sectionsKey);
-  if (kept?.kind === 'loaded') return fromFile(kept, { prepared: false, reason, kept: 'read' });
+  if (kept?.kind === 'loaded') return fromFile(kept, { prepared: false, reason: prepared.reason, kept: 'read' });
+  // A kept search refused (stale, damaged) says so too: it is why the pages are parsed again.
+  const reason =
+    kept === undefined || kept.kind === 'missing'
+      ? prepared.reason
+      : `${prepared.reason}; the kept one is ${kept.kind}: ${kept.reason}`;
   // The parser (cheerio) is loaded only when the build has no valid prepared search.
   const sections = heldPacked((await import('../search/sections.js')).docSectionsIn(pages), sectionsPerPart);
   // Pages are read again when parsed: files that moved meanwhile may have mixed two builds, which the rebuild that
   // moved them replaces. A prepared search is of the very pages read (its key) and needs no second look.
   if (fingerprintOf(siteDirectory) !== site.fingerprint) return 'the build changed while its sections were read';
-  const index = indexSections(sections);
+  const inMemory = (
+    index: () => IndexWithMeaning,
+    kept?: Extract<ReadSource, { prepared: false }>['kept'],
+  ): Sections => ({
+    from: { prepared: false, reason, ...(kept === undefined ? {} : { kept }) },
+    sectionCount: sections.length,
+    parts: {
+      count: Math.ceil(sections.length / sectionsPerPart),
+      part: (at) => packSections(sections.slice(at * sectionsPerPart, (at + 1) * sectionsPerPart)),
+      close: () => {},
+    },
+    index,
+  });
+  let index: IndexWithMeaning;
+  try {
+    index = indexSections(sections);
+  } catch (error) {
+    // Said as the index's failure, once the sections are sent: the server's thread indexes them again on its own.
+    return inMemory(() => {
+      throw error;
+    });
+  }
   let notKept: string | undefined;
   if (keptSearchDirectory !== undefined) {
     try {
@@ -86,16 +111,7 @@ async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Section
       notKept = (error as Error).message;
     }
   }
-  return {
-    from: { prepared: false, reason, ...(notKept === undefined ? {} : { kept: { notWritten: notKept } }) },
-    sectionCount: sections.length,
-    parts: {
-      count: Math.ceil(sections.length / sectionsPerPart),
-      part: (at) => packSections(sections.slice(at * sectionsPerPart, (at + 1) * sectionsPerPart)),
-      close: () => {},
-    },
-    index: () => index,
-  };
+  return inMemory(() => index, notKept === undefined ? undefined : { notWritten: notKept });
 }
 
 const post = (message: SiteMessage, transferList: ArrayBuffer[] = []) => parentPort?.postMessage(message, transferList);

@@ -45,19 +45,28 @@ describe('followSite and the search it keeps for a build without a prepared one'
     writeFileSync(livePartial, '');
     const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
     utimesSync(deadPartial, twoHoursAgo, twoHoursAgo);
+    const keys = [follower.current().sectionsKey];
     for (const body of [zanzibar, `${zanzibar}<p>Ask #dev-help first.</p>`]) {
       writeFileSync(path.join(directory, 'runbook', 'index.html'), page(body));
       await changeSeen();
       await follower.settled();
+      keys.push(follower.current().sectionsKey);
     }
     expect(sources.map((source) => 'kept' in source && source.kept)).toEqual(['written', 'written', 'written']);
-    expect(keptFiles(keptSearchDirectory)).toHaveLength(2);
+    expect(new Set(keys).size).toBe(3);
+    // The one served and the one before it.
+    expect(keptFiles(keptSearchDirectory).sort()).toEqual(
+      keys
+        .slice(1)
+        .map((key) => `${key}.bin`)
+        .sort(),
+    );
     expect(readdirSync(keptSearchDirectory)).toContain('new.bin.live.partial');
     expect(readdirSync(keptSearchDirectory)).not.toContain('old.bin.dead.partial');
     expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
   });
 
-  it('parses again over a damaged kept search', async () => {
+  it('parses again over a damaged kept search, and says why', async () => {
     const keptSearchDirectory = path.join(temporaryDirectory(), 'search');
     const first = await follow(restart, undefined, undefined, { keptSearchDirectory });
     first.follower.close();
@@ -65,7 +74,9 @@ describe('followSite and the search it keeps for a build without a prepared one'
     truncateSync(path.join(keptSearchDirectory, `${file}`), 300);
     // The same pages in another build: the same key, so the damaged file is the one looked for.
     const second = await follow(restart, undefined, undefined, { keptSearchDirectory });
-    expect(second.sources).toEqual([{ prepared: false, reason: expect.any(String), kept: 'written' }]);
+    expect(second.sources).toEqual([
+      { prepared: false, reason: expect.stringMatching(/the kept one is corrupt/), kept: 'written' },
+    ]);
     expect(keptFiles(keptSearchDirectory)).toEqual([file]);
     expect(second.follower.current().search.search('deploy job')[0]?.url).toBe('/runbook#restart');
   });

@@ -6,7 +6,7 @@
  * same pages, reads it instead of parsing again.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import type { DocSection } from './doc-page.js';
 import type { IndexWithMeaning } from './latent-ranking.js';
@@ -16,15 +16,31 @@ import { type PreparedSearch, readSearchFile } from './prepared-search-reader.js
 /** Its folder in DATA_DIR. */
 export const keptSearchFolder = 'search';
 
-/** A writer that died leaves its partial file: one older than this is removed by the next writer. */
-const partialForAtMostMs = 60 * 60 * 1000;
+/**
+ * A writer stopped or dead leaves its partial file: one unchanged this long is removed by the next writer (a live one
+ * writes to it without pause, a hundred times the handbook within seconds).
+ */
+const partialUnchangedForAtMostMs = 10 * 60 * 1000;
 
 /** Named by the key of the pages it was made from (a hex digest). */
 const keptFileOf = (directory: string, key: string) => path.join(directory, `${key}.bin`);
 
-/** The search kept for pages of `key`, or why there is none to use. */
+/**
+ * The search kept for pages of `key`, or why there is none to use. One read is marked as in use (its time set to now),
+ * so that a later write keeps it as the newest other one.
+ */
 export function readKeptSearch(directory: string, key: string): PreparedSearch {
-  return readSearchFile(keptFileOf(directory, key), key, 'none is kept for these pages');
+  const file = keptFileOf(directory, key);
+  const read = readSearchFile(file, key, 'none is kept for these pages');
+  if (read.kind === 'loaded') {
+    try {
+      const now = new Date();
+      utimesSync(file, now, now);
+    } catch {
+      // Read-only: the file is read all the same, and may be removed sooner by another server's write.
+    }
+  }
+  return read;
 }
 
 /**
@@ -45,10 +61,18 @@ export function keepSearch(
     sections,
     index,
   );
-  removeOlder(directory, file);
+  try {
+    removeOlder(directory, file);
+  } catch {
+    // The folder could not be listed: what is there stays, the search just written is kept all the same.
+  }
   return bytes;
 }
 
+/**
+ * Removes the kept searches but `kept` and the newest other one, and partial files left by a stopped writer. What
+ * cannot be removed stays: it costs room, not the search just written.
+ */
 function removeOlder(directory: string, kept: string) {
   const others = readdirSync(directory)
     .map((name) => path.join(directory, name))
@@ -63,8 +87,14 @@ function removeOlder(directory: string, kept: string) {
     .sort((a, b) => b.modifiedAt - a.modifiedAt);
   const searches = others.filter(({ file }) => file.endsWith('.bin'));
   const deadPartials = others.filter(
-    ({ file, modifiedAt }) => file.endsWith('.partial') && Date.now() - modifiedAt > partialForAtMostMs,
+    ({ file, modifiedAt }) => file.endsWith('.partial') && Date.now() - modifiedAt > partialUnchangedForAtMostMs,
   );
   // Unlinked while a server still reads one: its open descriptor keeps the bytes until it is closed (body-file.ts).
-  for (const { file } of [...searches.slice(1), ...deadPartials]) rmSync(file, { force: true });
+  for (const { file } of [...searches.slice(1), ...deadPartials]) {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // A folder by that name, or a file the server may not remove.
+    }
+  }
 }

@@ -130,4 +130,20 @@ describe('a prepared search', () => {
     expect(loaded(directory).sections).toHaveLength(10);
     expect(readFileSync(path.join(directory, preparedSearchFile)).subarray(0, 8).toString()).toBe('ACMESRCH');
   });
+
+  it('isCorruptWhen a byte of its body changed in a file written a part at a time (its header padded)', () => {
+    const directory = preparedBuild();
+    writePreparedSearch(directory, key, sections, index);
+    const file = path.join(directory, preparedSearchFile);
+    const bytes = readFileSync(file);
+    expect(loaded(directory).sections).toHaveLength(sections.length);
+    // The header's room is padded with spaces after its JSON.
+    expect(bytes.toString('utf8', 12, 12 + bytes.readUInt32LE(8))).toMatch(/} +$/);
+    bytes[bytes.length - 3] = (bytes[bytes.length - 3] ?? 0) ^ 0xff;
+    writeFileSync(file, bytes);
+    expect(readPreparedSearch(directory, key)).toEqual({
+      kind: 'corrupt',
+      reason: 'its bytes do not match their digest',
+    });
+  });
 });

@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { searchCodeHash } from '../../scripts/search-code.mjs';
 import type { DocSection } from './doc-page.js';
 import type { PackedIndex } from './inverted-index.js';
 import type { IndexWithMeaning } from './latent-ranking.js';
@@ -22,11 +24,15 @@ export const magic = Buffer.from('ACMESRCH');
 export const formatVersion = 4;
 
 /**
- * The code that parsed and indexed: a compiled server knows the hash of its search sources (server/scripts/build.mjs),
- * so a file prepared by an older parser or indexer is stale. Run from the sources, the code is only "sources".
+ * The code that parsed and indexed: the hash of its search sources, written into a compiled server at build
+ * (server/scripts/build.mjs) and taken at start when run from the sources, so a file prepared or kept by an older
+ * parser or indexer is stale.
  */
 declare const PREPARED_SEARCH_CODE: string | undefined;
-export const preparedSearchCode = typeof PREPARED_SEARCH_CODE === 'string' ? PREPARED_SEARCH_CODE : 'sources';
+export const preparedSearchCode =
+  typeof PREPARED_SEARCH_CODE === 'string'
+    ? PREPARED_SEARCH_CODE
+    : searchCodeHash(fileURLToPath(new URL('../..', import.meta.url)));
 
 /** The sections cross threads packed in parts of this many (packed-sections.ts): a part is unpacked within one turn. */
 export const sectionsPerPart = 1000;

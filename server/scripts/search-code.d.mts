@@ -1,0 +1,1 @@
+export declare function searchCodeHash(serverDirectory: string): string;
