@@ -1,5 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
@@ -36,6 +37,20 @@ export function freePort(): Promise<number> {
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
 
 /** The server's configuration for a test on a free loopback port over the built site. */
+/**
+ * DATA_DIR of the servers started here unless a test names its own: not the checkout's data/, where a server keeps
+ * the search it made for a build without a prepared one. Made when first needed, removed when the process ends.
+ */
+let testDataDirectory: string | undefined;
+const dataDirectoryOfTests = () => {
+  if (testDataDirectory === undefined) {
+    const made = mkdtempSync(path.join(tmpdir(), 'acme-test-data-'));
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    testDataDirectory = made;
+  }
+  return testDataDirectory;
+};
+
 async function testConfig(environment: Record<string, string>) {
   const port = await freePort();
   const config = loadConfig({
@@ -44,6 +59,7 @@ async function testConfig(environment: Record<string, string>) {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
     SITE_DIR: siteBuildDirectory,
+    DATA_DIR: dataDirectoryOfTests(),
     ...environment,
   });
   return { port, config, baseUrl: `http://127.0.0.1:${port}` };

@@ -47,6 +47,11 @@ describe('followSite and the search it keeps for a build without a prepared one'
     utimesSync(deadPartial, twoHoursAgo, twoHoursAgo);
     const keys = [follower.current().sectionsKey];
     for (const body of [zanzibar, `${zanzibar}<p>Ask #dev-help first.</p>`]) {
+      // Two hours pass: the files kept so far were neither read nor written since.
+      for (const file of keptFiles(keptSearchDirectory).map((name) => path.join(keptSearchDirectory, name))) {
+        const then = new Date(statSync(file).mtimeMs - 2 * 60 * 60 * 1000);
+        utimesSync(file, then, then);
+      }
       writeFileSync(path.join(directory, 'runbook', 'index.html'), page(body));
       await changeSeen();
       await follower.settled();

@@ -40,6 +40,12 @@ describe('the search a server keeps in DATA_DIR', () => {
     expect(readdirSync(directory).sort()).toEqual(['first.bin', 'third.bin']);
   });
 
+  it('keeps every search used in the last ten minutes: another server may be about to open it', () => {
+    const directory = keptDirectory();
+    for (const key of ['one', 'two', 'three', 'four']) keepSearch(directory, key, sections, index);
+    expect(readdirSync(directory).sort()).toEqual(['four.bin', 'one.bin', 'three.bin', 'two.bin']);
+  });
+
   it('removes partial files left unchanged for a while, not those being written', () => {
     const directory = keptDirectory();
     mkdirSync(directory, { recursive: true });

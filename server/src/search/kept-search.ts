@@ -17,17 +17,18 @@ import { type PreparedSearch, readSearchFile } from './prepared-search-reader.js
 export const keptSearchFolder = 'search';
 
 /**
- * A writer stopped or dead leaves its partial file: one unchanged this long is removed by the next writer (a live one
- * writes to it without pause, a hundred times the handbook within seconds).
+ * A file unchanged this long is not being written or read back: a writer stopped or dead leaves its partial file (a
+ * live one writes to it without pause, a hundred times the handbook within seconds), and a kept search is opened by
+ * the server's thread within seconds of its reader thread reading it (body-file.ts), which sets its time.
  */
-const partialUnchangedForAtMostMs = 10 * 60 * 1000;
+const unusedAfterMs = 10 * 60 * 1000;
 
 /** Named by the key of the pages it was made from (a hex digest). */
 const keptFileOf = (directory: string, key: string) => path.join(directory, `${key}.bin`);
 
 /**
  * The search kept for pages of `key`, or why there is none to use. One read is marked as in use (its time set to now),
- * so that a later write keeps it as the newest other one.
+ * so that a later write keeps it as the newest other one (`removeOlder`).
  */
 export function readKeptSearch(directory: string, key: string): PreparedSearch {
   const file = keptFileOf(directory, key);
@@ -45,7 +46,7 @@ export function readKeptSearch(directory: string, key: string): PreparedSearch {
 
 /**
  * Writes the search of pages of `key` into `directory` (made 0700, the file 0600: the server's user's only), then
- * removes the older ones but the newest, which another server sharing the folder may still be reading.
+ * removes older ones (`removeOlder`).
  */
 export function keepSearch(
   directory: string,
@@ -70,8 +71,9 @@ export function keepSearch(
 }
 
 /**
- * Removes the kept searches but `kept` and the newest other one, and partial files left by a stopped writer. What
- * cannot be removed stays: it costs room, not the search just written.
+ * Removes the kept searches but `kept`, the newest other one and any used lately (another server sharing the folder
+ * may be about to open it), and partial files left by a stopped writer. What cannot be removed stays: it costs room,
+ * not the search just written.
  */
 function removeOlder(directory: string, kept: string) {
   const others = readdirSync(directory)
@@ -86,11 +88,10 @@ function removeOlder(directory: string, kept: string) {
     })
     .sort((a, b) => b.modifiedAt - a.modifiedAt);
   const searches = others.filter(({ file }) => file.endsWith('.bin'));
-  const deadPartials = others.filter(
-    ({ file, modifiedAt }) => file.endsWith('.partial') && Date.now() - modifiedAt > partialUnchangedForAtMostMs,
-  );
+  const unused = ({ modifiedAt }: { modifiedAt: number }) => Date.now() - modifiedAt > unusedAfterMs;
+  const deadPartials = others.filter((other) => other.file.endsWith('.partial') && unused(other));
   // Unlinked while a server still reads one: its open descriptor keeps the bytes until it is closed (body-file.ts).
-  for (const { file } of [...searches.slice(1), ...deadPartials]) {
+  for (const { file } of [...searches.slice(1).filter(unused), ...deadPartials]) {
     try {
       rmSync(file, { force: true });
     } catch {
