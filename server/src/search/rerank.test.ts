@@ -3,8 +3,9 @@ import { docSection } from '../../test-support/doc-sections.js';
 import { builtSiteDirectory } from '../../test-support/recorded-ranking.js';
 import { rerankCandidatesOf, rerankWeightsOf } from '../../test-support/rerank-fit.js';
 import { retrieve } from './coverage.js';
+import type { SearchHit } from './engine.js';
 import { createSearchEngine } from './engine.js';
-import { rerank, rerankCandidates, rerankFeatureNames, rerankWeights } from './rerank.js';
+import { rerank, rerankCandidates, rerankFeatureNames, rerankFeatures, rerankWeights } from './rerank.js';
 import { readDocSections } from './sections.js';
 
 const engine = createSearchEngine(readDocSections(builtSiteDirectory));
@@ -77,5 +78,21 @@ describe("the Copilot's learned order of the best sections", () => {
     const reordered = rerank(terms, candidates, engine.meaningWeight);
     expect(new Set(reordered.map((hit) => hit.url))).toEqual(new Set(candidates.map((hit) => hit.url)));
     expect(reordered).toHaveLength(candidates.length);
+  });
+});
+
+describe('the heading share of a candidate', () => {
+  const headingAt = rerankFeatureNames.indexOf('heading');
+  const headingShare = (question: string, hit: SearchHit) =>
+    rerankFeatures(engine.queryTerms(question), [hit], engine.meaningWeight)[0]?.[headingAt];
+
+  it('follows a section renamed by a rebuild, not the names it had when last asked about', () => {
+    const [hit] = engine.search('firestore ttl policy', { limit: 1 });
+    if (!hit) throw new Error('no section for the question');
+    const before = { ...hit, pageTitle: 'Retention', parentHeading: undefined, heading: 'Expiry of documents' };
+    const after = { ...before, heading: 'Expiry of documents by TTL policy' };
+    expect(headingShare('ttl policy', before)).toBe(0);
+    expect(headingShare('ttl policy', after)).toBe(1);
+    expect(headingShare('ttl policy', before)).toBe(0);
   });
 });

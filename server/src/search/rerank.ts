@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { analyze } from './analyze.js';
 import type { SearchEngine, SearchHit } from './engine.js';
 import { bestUnitShare } from './passages.js';
@@ -46,6 +47,22 @@ export const rerankFeatureNames = [
 /** How many of the engine's best sections are looked at again. */
 export const rerankCandidates = 20;
 
+/**
+ * A section's page title and headings as analysed terms, kept for the sections asked about lately: the search box asks
+ * for the same few sections keystroke after keystroke, and analysing their names was half the cost of its order.
+ * Keyed by the names themselves, so a rebuild that renames a section is never answered from the old names.
+ */
+const namedTerms = new LRUCache<string, ReadonlySet<string>>({ max: 4096 });
+function namedTermsOf(hit: Pick<SearchHit, 'pageTitle' | 'parentHeading' | 'heading'>): ReadonlySet<string> {
+  const names = [hit.pageTitle, hit.parentHeading, hit.heading].join(' ');
+  let terms = namedTerms.get(names);
+  if (!terms) {
+    terms = new Set(analyze(names));
+    namedTerms.set(names, terms);
+  }
+  return terms;
+}
+
 /** Each candidate's features, in the order of `rerankFeatureNames`; undefined where one cannot be had. */
 export function rerankFeatures(
   terms: readonly QueryTerm[],
@@ -63,7 +80,7 @@ export function rerankFeatures(
     undefined,
   );
   const own = hits.map((hit, place) => {
-    const named = new Set(analyze([hit.pageTitle, hit.parentHeading, hit.heading].join(' ')));
+    const named = namedTermsOf(hit);
     const heading = asked.filter((term) => named.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);
     return [
       top > 0 ? hit.score / top : 0,
