@@ -48,20 +48,22 @@ export const rerankFeatureNames = [
 export const rerankCandidates = 20;
 
 /**
- * A section's page title and headings as analysed terms, kept for the sections asked about lately: the search box asks
- * for the same few sections keystroke after keystroke, and analysing their names was half the cost of its order.
- * Keyed by the names themselves, so a rebuild that renames a section is never answered from the old names.
+ * `analyse`, remembered for the texts asked about lately: the search box asks about the same few sections keystroke
+ * after keystroke, and analysing their titles and headings again was half the cost of its learned order. Keyed by the
+ * text itself, so a rebuild that renames a section is never answered from its old names.
  */
-const namedTerms = new LRUCache<string, ReadonlySet<string>>({ max: 4096 });
-function namedTermsOf(hit: Pick<SearchHit, 'pageTitle' | 'parentHeading' | 'heading'>): ReadonlySet<string> {
-  const names = [hit.pageTitle, hit.parentHeading, hit.heading].join(' ');
-  let terms = namedTerms.get(names);
-  if (!terms) {
-    terms = new Set(analyze(names));
-    namedTerms.set(names, terms);
-  }
-  return terms;
+function remembered<Value extends object | string>(analyse: (text: string) => Value): (text: string) => Value {
+  const kept = new LRUCache<string, Value>({ max: 4096 });
+  return (text) => {
+    const known = kept.get(text);
+    if (known !== undefined) return known;
+    const value = analyse(text);
+    kept.set(text, value);
+    return value;
+  };
 }
+const termsOfNames = remembered((names): ReadonlySet<string> => new Set(analyze(names)));
+const rememberedSearchName = remembered(searchNameOf);
 
 /** Each candidate's features, in the order of `rerankFeatureNames`; undefined where one cannot be had. */
 export function rerankFeatures(
@@ -80,7 +82,7 @@ export function rerankFeatures(
     undefined,
   );
   const own = hits.map((hit, place) => {
-    const named = namedTermsOf(hit);
+    const named = termsOfNames([hit.pageTitle, hit.parentHeading, hit.heading].join(' '));
     const heading = asked.filter((term) => named.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);
     return [
       top > 0 ? hit.score / top : 0,
@@ -134,9 +136,9 @@ export function rerank(
   const namedRank = (hit: SearchHit) =>
     name === ''
       ? 0
-      : hit.level === 1 && searchNameOf(hit.pageTitle) === name
+      : hit.level === 1 && rememberedSearchName(hit.pageTitle) === name
         ? 2
-        : hit.heading !== undefined && searchNameOf(hit.heading) === name
+        : hit.heading !== undefined && rememberedSearchName(hit.heading) === name
           ? 1
           : 0;
   const features = rerankFeatures(terms, hits, weightOf);
