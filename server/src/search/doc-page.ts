@@ -123,11 +123,26 @@ function blocksOf($: cheerio.CheerioAPI, element: Element, pageUrl: string): Blo
 }
 
 /**
+ * The head and the article of a built page, without the navbar, sidebar and footer around the article: a fifth of a
+ * page's HTML that parsing would otherwise spend its time on, for nothing read from it. The whole page when the head
+ * names no URL of its own (the active sidebar link is then what names the page), or when it has no single article.
+ */
+function readablePart(html: string): string {
+  const headEnd = html.indexOf('</head>');
+  const articleStart = html.indexOf('<article');
+  const articleEnd = html.lastIndexOf('</article>');
+  if (headEnd < 0 || articleStart < headEnd || articleEnd < articleStart) return html;
+  const head = html.slice(0, headEnd);
+  if (!/rel=["']?canonical|property=["']?og:url/.test(head)) return html;
+  return `${head}</head><body>${html.slice(articleStart, articleEnd + '</article>'.length)}</body></html>`;
+}
+
+/**
  * The sections of one built doc page, or none when the HTML is not a doc page. `fallbackPath` is the URL used only
  * when the page names no canonical URL of its own. Headings below h3 stay inside their section.
  */
 export function readDocPageSections(html: string, fallbackPath: string): DocSection[] {
-  const $ = cheerio.load(html);
+  const $ = cheerio.load(readablePart(html));
   const markdown = $('article .theme-doc-markdown').first();
   if (markdown.length === 0) return [];
 
