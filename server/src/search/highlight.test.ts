@@ -11,6 +11,24 @@ describe('highlight', () => {
     expect(pieces.filter((piece) => piece.match).map((piece) => piece.text)).toEqual(['TTL', 'policy', 'policies']);
   });
 
+  it('marks the words of what is asked now, not of what was asked before about the same text', () => {
+    const text = 'Create a TTL policy, then check the policies.';
+    const marked = (asked: string) =>
+      highlight(text, new Set(analyze(asked)))
+        .filter((piece) => piece.match)
+        .map((piece) => piece.text);
+    expect(marked('ttl')).toEqual(['TTL']);
+    expect(marked('check policy')).toEqual(['policy', 'check', 'policies']);
+    expect(marked('ttl')).toEqual(['TTL']);
+  });
+
+  it('marks a word longer than any of the docs as well', () => {
+    const long = `x${'a'.repeat(80)}`;
+    expect(highlight(`see ${long} here`, new Set(analyze(long))).filter((piece) => piece.match)).toEqual([
+      { text: long, match: true },
+    ]);
+  });
+
   it('marks nothing when nothing matched', () => {
     expect(highlight('Nothing here', matched)).toEqual([{ text: 'Nothing here', match: false }]);
   });

@@ -1,5 +1,26 @@
 import type { TextPiece } from '@acme/contract';
+import { LRUCache } from 'lru-cache';
 import { analyze, wordPattern } from './analyze.js';
+
+/** Words longer than this are analysed each time rather than remembered: no word of the docs comes near it. */
+const longestRememberedWord = 64;
+/**
+ * The terms of the words shown lately: each keystroke highlights much the same titles and sentences again, and
+ * analysing every word of them anew was over half the cost of the search box's answer (profiled at 1x).
+ */
+const termsByWord = new LRUCache<string, readonly string[]>({ max: 10_000 });
+
+function termsOfWord(word: string): readonly string[] {
+  if (word.length > longestRememberedWord) return analyze(word);
+  let terms = termsByWord.get(word);
+  if (terms === undefined) {
+    terms = analyze(word);
+    termsByWord.set(word, terms);
+  }
+  return terms;
+}
+
+const isMatched = (word: string, matched: ReadonlySet<string>) => termsOfWord(word).some((term) => matched.has(term));
 
 /** A text cut into pieces, the words whose terms the query matched marked, so the browser can draw them. */
 export function highlight(text: string, matched: ReadonlySet<string>): TextPiece[] {
@@ -7,7 +28,7 @@ export function highlight(text: string, matched: ReadonlySet<string>): TextPiece
   let last = 0;
   for (const found of text.matchAll(wordPattern)) {
     const start = found.index ?? 0;
-    if (!analyze(found[0]).some((term) => matched.has(term))) continue;
+    if (!isMatched(found[0], matched)) continue;
     if (start > last) pieces.push({ text: text.slice(last, start), match: false });
     pieces.push({ text: found[0], match: true });
     last = start + found[0].length;
@@ -19,7 +40,7 @@ export function highlight(text: string, matched: ReadonlySet<string>): TextPiece
 /** At most `before` characters ahead of the first match and `length` in all, cut at spaces, marked with ellipses. */
 export function around(text: string, matched: ReadonlySet<string>, before = 50, length = 160): string {
   if (text.length <= length) return text;
-  const first = [...text.matchAll(wordPattern)].find((found) => analyze(found[0]).some((term) => matched.has(term)));
+  const first = [...text.matchAll(wordPattern)].find((found) => isMatched(found[0], matched));
   let start = Math.max(0, (first?.index ?? 0) - before);
   if (start > 0) start = text.indexOf(' ', start) + 1 || start;
   let end = Math.min(text.length, start + length);
