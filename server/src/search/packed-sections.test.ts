@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtSiteDirectory } from '../../test-support/recorded-ranking.js';
 import type { DocSection } from './doc-page.js';
 import { heldPacked, packSections, type SectionPart, unpackSections } from './packed-sections.js';
+import { unitsOf } from './section-units.js';
 import { readDocSections } from './sections.js';
 
 const handbook = readDocSections(builtSiteDirectory);
@@ -124,5 +125,26 @@ describe('packed sections', () => {
     for (const read of back) expect(read.text).toContain('deploy --env');
     expect(back.map((read) => read.text)).toEqual(many.map((read) => read.text));
     expect(back[0]?.blocks).toEqual(many[0]?.blocks);
+  });
+
+  it('give a body decoded again the blocks it had, so its analysed units are found again; other blocks their own', () => {
+    const many = Array.from({ length: 200 }, (_, at) => section(String(at)));
+    const back = carried(many);
+    const first = back[0]?.blocks;
+    const firstUnits = back[0] ? unitsOf(back[0]) : undefined;
+    // Read enough others that the part's cache of decoded bodies lets the first one go.
+    for (const read of back.slice(1)) expect(read.blocks).toHaveLength(2);
+    expect(back[0]?.blocks).toBe(first);
+    expect(back[0] ? unitsOf(back[0]) : undefined).toBe(firstUnits);
+    // The same section rebuilt with a link changed: the same text, other blocks.
+    const rebuilt = section('0', {
+      blocks: [{ kind: 'text', markdown: 'Grüße aus [東京](/tokyo): run `deploy --env 0`' }],
+    });
+    const [again] = carried([rebuilt]);
+    expect(again?.blocks).toEqual(rebuilt.blocks);
+    expect(again?.blocks).not.toBe(first);
+    expect(again ? unitsOf(again).map((unit) => unit.markdown) : []).toEqual([
+      'Grüße aus [東京](/tokyo): run `deploy --env 0`',
+    ]);
   });
 });

@@ -194,7 +194,7 @@ class PackedSection {
       }),
       blocks: field((section) => {
         const entry = decodedOf(section.#part, section.#at);
-        entry.blocks ??= JSON.parse(decodedBody(section.#part, section.#at, 1)) as Block[];
+        entry.blocks ??= parsedBlocks(decodedBody(section.#part, section.#at, 1));
         return entry.blocks;
       }),
       breadcrumbs: field((section) => page(section).breadcrumbs),
@@ -202,6 +202,25 @@ class PackedSection {
       description: field((section) => page(section).description),
     } satisfies Record<keyof DocSection, PropertyDescriptor>;
   }
+}
+
+/**
+ * Blocks parsed lately, by their JSON, up to a million characters of it (the whole handbook's is 0.6 million): a body
+ * decoded again once its part's cache below has let it go gets the very array it had, so what was derived from that
+ * array is found again rather than made anew (its quotable units, analysed: section-units.ts; making them again was a
+ * third of a search box answer's work at 1x). Keyed by the JSON itself, so a section rebuilt with other blocks never
+ * gets the old ones; the arrays are shared, and never changed by their readers.
+ */
+const blocksByJson = new LRUCache<string, Block[]>({ maxSize: 1_000_000, sizeCalculation: (_, json) => json.length });
+
+function parsedBlocks(json: string): Block[] {
+  let blocks = blocksByJson.get(json);
+  if (blocks === undefined) {
+    blocks = JSON.parse(json) as Block[];
+    // An empty key has no size the cache can count; a body always has at least `[]`.
+    if (json.length > 0) blocksByJson.set(json, blocks);
+  }
+  return blocks;
 }
 
 /**
