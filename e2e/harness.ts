@@ -36,7 +36,6 @@ export function freePort(): Promise<number> {
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
 
-/** The server's configuration for a test on a free loopback port over the built site. */
 /**
  * DATA_DIR of the servers started here unless a test names its own: not the checkout's data/, where a server keeps
  * the search it made for a build without a prepared one. Made when first needed, removed when the process ends.
@@ -51,6 +50,7 @@ const dataDirectoryOfTests = () => {
   return testDataDirectory;
 };
 
+/** The server's configuration for a test on a free loopback port over the built site. */
 async function testConfig(environment: Record<string, string>) {
   const port = await freePort();
   const config = loadConfig({

@@ -1,26 +1,14 @@
 import type { TextPiece } from '@acme/contract';
-import { LRUCache } from 'lru-cache';
 import { analyze, wordPattern } from './analyze.js';
+import { remembered } from './remembered.js';
 
 /** Words longer than this are analysed each time rather than remembered: no word of the docs comes near it. */
 const longestRememberedWord = 64;
-/**
- * The terms of the words shown lately: each keystroke highlights much the same titles and sentences again, and
- * analysing every word of them anew was over half the cost of the search box's answer (profiled at 1x).
- */
-const termsByWord = new LRUCache<string, readonly string[]>({ max: 10_000 });
+/** The terms of the words shown lately: analysing each word of every title and snippet anew was over half a keystroke. */
+const rememberedTerms = remembered((word): readonly string[] => analyze(word), { entries: 10_000 });
+const wordTerms = (word: string) => (word.length > longestRememberedWord ? analyze(word) : rememberedTerms(word));
 
-function termsOfWord(word: string): readonly string[] {
-  if (word.length > longestRememberedWord) return analyze(word);
-  let terms = termsByWord.get(word);
-  if (terms === undefined) {
-    terms = analyze(word);
-    termsByWord.set(word, terms);
-  }
-  return terms;
-}
-
-const isMatched = (word: string, matched: ReadonlySet<string>) => termsOfWord(word).some((term) => matched.has(term));
+const isMatched = (word: string, matched: ReadonlySet<string>) => wordTerms(word).some((term) => matched.has(term));
 
 /** A text cut into pieces, the words whose terms the query matched marked, so the browser can draw them. */
 export function highlight(text: string, matched: ReadonlySet<string>): TextPiece[] {

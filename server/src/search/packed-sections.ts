@@ -9,6 +9,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Block, DocSection } from './doc-page.js';
+import { remembered } from './remembered.js';
 
 /** Reads the bytes of a span of a part's bodies from their file, `start` and `end` counted from the part's first byte. */
 export type BodyReader = { read(part: number, start: number, end: number): Uint8Array };
@@ -211,17 +212,7 @@ class PackedSection {
  * third of a search box answer's work at 1x). Keyed by the JSON itself, so a section rebuilt with other blocks never
  * gets the old ones; the arrays are shared, and never changed by their readers.
  */
-const blocksByJson = new LRUCache<string, Block[]>({ maxSize: 1_000_000, sizeCalculation: (_, json) => json.length });
-
-function parsedBlocks(json: string): Block[] {
-  let blocks = blocksByJson.get(json);
-  if (blocks === undefined) {
-    blocks = JSON.parse(json) as Block[];
-    // An empty key has no size the cache can count; a body always has at least `[]`.
-    if (json.length > 0) blocksByJson.set(json, blocks);
-  }
-  return blocks;
-}
+const parsedBlocks = remembered((json): Block[] => JSON.parse(json) as Block[], { characters: 1_000_000 });
 
 /**
  * Decoded bodies kept per part: a question reads some twenty sections, a search box eight, few of them in one part of a

@@ -1,8 +1,8 @@
-import { LRUCache } from 'lru-cache';
 import { analyze } from './analyze.js';
 import type { SearchEngine, SearchHit } from './engine.js';
 import { bestUnitShare } from './passages.js';
 import type { QueryTerm } from './query.js';
+import { remembered } from './remembered.js';
 import { fittedRerank } from './rerank-weights.js';
 import { searchNameOf } from './section-lookups.js';
 
@@ -47,23 +47,9 @@ export const rerankFeatureNames = [
 /** How many of the engine's best sections are looked at again. */
 export const rerankCandidates = 20;
 
-/**
- * `analyse`, remembered for the texts asked about lately: the search box asks about the same few sections keystroke
- * after keystroke, and analysing their titles and headings again was half the cost of its learned order. Keyed by the
- * text itself, so a rebuild that renames a section is never answered from its old names.
- */
-function remembered<Value extends object | string>(analyse: (text: string) => Value): (text: string) => Value {
-  const kept = new LRUCache<string, Value>({ max: 4096 });
-  return (text) => {
-    const known = kept.get(text);
-    if (known !== undefined) return known;
-    const value = analyse(text);
-    kept.set(text, value);
-    return value;
-  };
-}
-const termsOfNames = remembered((names): ReadonlySet<string> => new Set(analyze(names)));
-const rememberedSearchName = remembered(searchNameOf);
+/** A section's title and headings, analysed: half the cost of the box's learned order when made on every keystroke. */
+const termsOfNames = remembered((names): ReadonlySet<string> => new Set(analyze(names)), { entries: 4096 });
+const rememberedSearchName = remembered(searchNameOf, { entries: 4096 });
 
 /** Each candidate's features, in the order of `rerankFeatureNames`; undefined where one cannot be had. */
 export function rerankFeatures(
