@@ -1,5 +1,6 @@
 import * as cheerio from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
+import { parseHtml } from './html-tree.js';
 
 /** A piece of a section that an answer can quote on its own, kept in the shape the page shows it. */
 export type Block =
@@ -142,7 +143,7 @@ function readablePart(html: string): string {
  * when the page names no canonical URL of its own. Headings below h3 stay inside their section.
  */
 export function readDocPageSections(html: string, fallbackPath: string): DocSection[] {
-  const $ = cheerio.load(readablePart(html));
+  const $ = cheerio.load(parseHtml(readablePart(html)));
   const markdown = $('article .theme-doc-markdown').first();
   if (markdown.length === 0) return [];
 

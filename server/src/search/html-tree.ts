@@ -1,0 +1,139 @@
+/**
+ * A built page's HTML as a DOM tree, fast: htmlparser2's tokenizer with HTML's own rules for the end tags a minifier
+ * leaves out. Docusaurus minifies its pages (no `</td>`, `</tr>`, `</th>`, `</thead>`, `</li>`, often no `</p>`), and
+ * htmlparser2 closes such an element only while it is the innermost one open: a table's `<tbody>` after a header row
+ * stays inside that row's last cell. parse5 builds the tree HTML's way, but took 60 % of parsing a page, four times
+ * htmlparser2's time (at a hundred times the handbook, minutes of a first start). No maintained parser does both, so
+ * the end tags HTML implies are closed here, over htmlparser2's tokens and domhandler's tree (cheerio's own parts).
+ */
+import { type Document, DomHandler } from 'domhandler';
+import { type Handler, Parser } from 'htmlparser2';
+
+/** Elements a `<p>` may not contain: each closes an open paragraph (HTML's "close a p element"). */
+const closesParagraph = new Set(
+  'address article aside blockquote center details dialog dir div dl fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr li dd dt main menu nav ol p pre section summary table ul listing xmp'.split(
+    ' ',
+  ),
+);
+/** Where looking for an open `<p>` stops (HTML's button scope). */
+const paragraphScope = new Set('applet caption html table td th marquee object template button'.split(' '));
+/** Where looking for an open `<li>`, `<dd>` or `<dt>` stops: special elements other than address, div and p. */
+const listItemScope = new Set(
+  'applet article aside blockquote body caption center details dialog dir dl fieldset figcaption figure footer form header hgroup html main marquee menu nav object ol section summary table td template th ul'.split(
+    ' ',
+  ),
+);
+const headings = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const rowGroups = new Set(['thead', 'tbody', 'tfoot']);
+
+/**
+ * What opening `name` closes, HTML's way: the name of the element to close up to (inclusive) when found, and the
+ * names that stop the search (it is not in that scope).
+ */
+function impliedClosings(name: string): Array<{ closes: ReadonlySet<string>; stopsAt: ReadonlySet<string> }> {
+  const closings: Array<{ closes: ReadonlySet<string>; stopsAt: ReadonlySet<string> }> = [];
+  if (name === 'td' || name === 'th') closings.push({ closes: cells, stopsAt: rowBoundary });
+  else if (name === 'tr') closings.push({ closes: rows, stopsAt: rowGroupBoundary });
+  else if (rowGroups.has(name)) closings.push({ closes: rowGroups, stopsAt: tableBoundary });
+  else if (name === 'li') closings.push({ closes: listItems, stopsAt: listItemScope });
+  else if (name === 'dd' || name === 'dt') closings.push({ closes: definitions, stopsAt: listItemScope });
+  if (closesParagraph.has(name)) closings.push({ closes: paragraphs, stopsAt: paragraphScope });
+  if (headings.has(name)) closings.push({ closes: headings, stopsAt: anything });
+  return closings;
+}
+const cells = new Set(['td', 'th']);
+const rows = new Set(['tr']);
+const listItems = new Set(['li']);
+const definitions = new Set(['dd', 'dt']);
+const paragraphs = new Set(['p']);
+const tableBoundary = new Set(['table', 'template', 'html']);
+const rowGroupBoundary = new Set([...tableBoundary, ...rowGroups]);
+const rowBoundary = new Set([...rowGroupBoundary, 'tr']);
+/** A heading closes an open heading only when it is the innermost element. */
+const anything = { has: () => true } as unknown as ReadonlySet<string>;
+
+/** Elements whose first newline is not content (HTML drops it). */
+const leadingNewlineDropped = new Set(['pre', 'textarea', 'listing']);
+
+/**
+ * Stands between htmlparser2 and domhandler: opens and closes elements in the tree as HTML would, keeping its own
+ * stack of what is open there (htmlparser2's may hold elements already closed here, whose later closing is ignored).
+ */
+class ImpliedEndTags implements Partial<Handler> {
+  private readonly open: string[] = [];
+  private dropNewline = false;
+
+  constructor(private readonly tree: DomHandler) {}
+
+  onparserinit(parser: Parser) {
+    this.tree.onparserinit(parser);
+  }
+
+  onopentag(name: string, attributes: Record<string, string>) {
+    for (const { closes, stopsAt } of impliedClosings(name)) {
+      for (let at = this.open.length - 1; at >= 0; at -= 1) {
+        const openName = this.open[at] as string;
+        if (closes.has(openName)) {
+          this.closeDownTo(at);
+          break;
+        }
+        if (stopsAt.has(openName)) break;
+      }
+    }
+    this.tree.onopentag(name, attributes);
+    this.open.push(name);
+    this.dropNewline = leadingNewlineDropped.has(name);
+  }
+
+  /** A close htmlparser2 implied counts only for what is innermost here; a written end tag closes its element. */
+  onclosetag(name: string, isImplied: boolean) {
+    this.dropNewline = false;
+    if (isImplied) {
+      if (this.open.at(-1) === name) this.closeDownTo(this.open.length - 1);
+      return;
+    }
+    const at = this.open.lastIndexOf(name);
+    if (at >= 0) this.closeDownTo(at);
+  }
+
+  ontext(text: string) {
+    const kept = this.dropNewline && text.startsWith('\n') ? text.slice(1) : text;
+    this.dropNewline = false;
+    if (kept) this.tree.ontext(kept);
+  }
+
+  oncomment(comment: string) {
+    this.tree.oncomment(comment);
+  }
+
+  oncommentend() {
+    this.tree.oncommentend();
+  }
+
+  onprocessinginstruction(name: string, data: string) {
+    this.tree.onprocessinginstruction(name, data);
+  }
+
+  onend() {
+    this.tree.onend();
+  }
+
+  onerror(error: Error) {
+    this.tree.onerror(error);
+  }
+
+  private closeDownTo(at: number) {
+    while (this.open.length > at) {
+      this.open.pop();
+      this.tree.onclosetag();
+    }
+  }
+}
+
+/** The DOM of an HTML document, as cheerio loads it (`cheerio.load(parseHtml(html))`). */
+export function parseHtml(html: string): Document {
+  const tree = new DomHandler();
+  const parser = new Parser(new ImpliedEndTags(tree), { decodeEntities: true });
+  parser.end(html);
+  return tree.root;
+}
