@@ -106,6 +106,16 @@ describe('the consent page', () => {
     expect(response.headers.get('location')).toBeNull();
   });
 
+  test('neverSendsAVisitorWhoHasNotSignedInToTheClientEvenWithAnError', async ({ server }) => {
+    for (const extra of [{ response_type: 'token' }, {}] as Array<Record<string, string>>) {
+      const query = new URLSearchParams(authorization(server.baseUrl, pkcePair().challenge, extra));
+      const response = await fetch(`${server.baseUrl}/oauth/authorize?${query}`, { redirect: 'manual' });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).not.toMatch(/href="?http:\/\/127\.0\.0\.1:9/);
+    }
+  });
+
   test('neverRedirectsToARedirectUriTheClientDidNotRegister', async ({ server }) => {
     for (const foreign of ['http://127.0.0.1:9/elsewhere', 'https://evil.example/callback', `${redirectUri}/`]) {
       const consent = await consentOverHttp(
@@ -192,6 +202,8 @@ describe('registration', () => {
     ['plain http to another host', ['http://evil.example/callback'], 'invalid_redirect_uri'],
     ['a file: URI', ['file:///tmp/callback'], 'invalid_redirect_uri'],
     ['a javascript: URI among good ones', ['http://127.0.0.1:33418/cb', 'javascript:alert(1)'], 'invalid_redirect_uri'],
+    ['an OS handler the browser would hand to Windows', ['ms-msdt:/id PCWDiagnostic'], 'invalid_redirect_uri'],
+    ['a NUL inside a redirect URI', ['https://agent.example/x\u0000y'], 'invalid_redirect_uri'],
     ['no redirect URI', [], 'invalid_client_metadata'],
     [
       'six redirect URIs',

@@ -10,6 +10,13 @@ describe('redactSecrets', () => {
     ['a Shopify access token', 'shpat_0123456789abcdef0123456789abcdef', '[redacted]'],
     ['an AWS key id', 'AKIAABCDEFGHIJKLMNOP', '[redacted]'],
     [
+      'a personal token of the handbook',
+      `my token acme_pat_${'Ab3_-'.repeat(11)}x9Q2 gives 401`,
+      'my token [redacted] gives 401',
+    ],
+    ['an agent access token', `acme_oat_${'z'.repeat(59)}`, '[redacted]'],
+    ['an agent refresh token', `(acme_ort_${'9'.repeat(59)})`, '([redacted])'],
+    [
       'an .npmrc auth line',
       '//gitlab.com/api/v4/packages/npm/:_authToken=abc123',
       '//gitlab.com/api/v4/packages/npm/:_authToken=[redacted]',

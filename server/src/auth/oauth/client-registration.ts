@@ -34,7 +34,7 @@ export function clientFromRegistration(body: unknown): ClientRegistration {
   if (refused !== undefined) {
     throw new OAuthError(
       'invalid_redirect_uri',
-      'Each redirect URI must be https, or http to localhost, 127.0.0.1 or [::1], at most 500 characters, without a fragment.',
+      "Each redirect URI must be https, http to localhost, 127.0.0.1 or [::1], or an application scheme (a reversed domain such as com.example.agent:/callback, or a known coding agent's), at most 500 characters, without a fragment, spaces or control characters.",
     );
   }
   return { id: randomBytes(16).toString('base64url'), name: name ?? 'An unnamed application', redirectUris };

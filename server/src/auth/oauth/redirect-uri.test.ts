@@ -10,6 +10,7 @@ describe('redirect URIs a coding agent may register', () => {
     'https://agent.example.com/oauth/callback?tenant=1',
     'cursor://anysphere.cursor-mcp/oauth/callback',
     'com.example.agent:/oauth2redirect',
+    'vscode://vscode.github-authentication/did-authenticate',
   ])('accepts %s', (uri) => {
     expect(isAcceptableRedirectUri(uri)).toBe(true);
   });
@@ -31,6 +32,12 @@ describe('redirect URIs a coding agent may register', () => {
     ['a scheme with nothing after it', 'cursor:'],
     ['a scheme with an opaque body', 'cursor:callback'],
     ['a relative path', '/callback'],
+    ['an OS handler scheme (ms-msdt)', 'ms-msdt:/id PCWDiagnostic'],
+    ['an OS search scheme', 'search-ms://query=x'],
+    ['a scheme that is no agent nor reversed domain', 'shell://open/x'],
+    ['a NUL inside', 'https://agent.example.com/x\u0000y'],
+    ['a space inside', 'https://agent.example.com/x y'],
+    ['a control character inside', 'cursor://anysphere.cursor-mcp/x\u0007'],
     ['an overlong URI', `https://agent.example.com/${'a'.repeat(500)}`],
   ])('refusesRedirectUriWith %s', (_case, uri) => {
     expect(isAcceptableRedirectUri(uri)).toBe(false);

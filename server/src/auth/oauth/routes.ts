@@ -90,8 +90,10 @@ export const oauthRoutes = fp(
 
       endpoints.get('/oauth/authorize', async (request, reply) => {
         const checked = await check(request.query);
-        if (checked.kind !== 'valid') return refusal(checked, reply);
+        if (checked.kind === 'page-error') return refusal(checked, reply);
         const access = request.access;
+        // Only an allowed reader is ever sent back to a client, even with an error: anyone may register a client, and
+        // the handbook's address must not send a visitor who has not signed in to wherever it names (RFC 9700 4.11.2).
         if (access.state !== 'signed-in' || !isAllowed(access)) {
           return signInPage(request, reply, {
             status: access.state === 'signed-in' ? 403 : 401,
@@ -99,6 +101,7 @@ export const oauthRoutes = fp(
             forceHtml: true,
           });
         }
+        if (checked.kind !== 'valid') return refusal(checked, reply);
         return consentPage(
           reply,
           checked.request.redirectUri,
