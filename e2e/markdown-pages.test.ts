@@ -127,4 +127,16 @@ describe('pages as Markdown', () => {
     const html = await fetch(`${server.baseUrl}/firestore-ttl`, withToken(token, { headers: { accept: 'text/html' } }));
     expect(html.status).toBe(401);
   });
+
+  test('aPageThatIsNotThereIsAMarkdown404NotTheSitesHtmlPage', async ({ server, sessionCookie }) => {
+    const { token } = await tokensApi(server.baseUrl, sessionCookie).create('agent reading a moved page');
+    for (const init of [withToken(token), { headers: { cookie: sessionCookie } }]) {
+      const missing = await fetch(`${server.baseUrl}/no-such-page.md`, init);
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-type')).toMatch(/^text\/markdown/);
+      const text = await missing.text();
+      expect(text).toContain('/llms.txt');
+      expect(text).not.toContain('<html');
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { sendApiError } from '../api-errors.js';
 import { isAllowed } from '../auth/request-access.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import { signInStatus } from '../auth/sign-in-response.js';
+import { isMarkdownPath } from '../auth/tokens/token-scope.js';
 import { sendServedFile } from './file-response.js';
 import { resolveSitePath } from './site-files.js';
 import type { SiteSnapshot } from './site-snapshot.js';
@@ -48,6 +49,14 @@ export function sendSitePath(request: FastifyRequest, reply: FastifyReply, snaps
     case 'not-found': {
       const retired = snapshot.retiredAssets.get(pathname);
       if (retired) return sendServedFile(request, reply, retired);
+      // A script or coding agent asking for a page as Markdown gets its answer in Markdown, not the site's HTML page.
+      if (isMarkdownPath(pathname)) {
+        return reply
+          .code(404)
+          .header('cache-control', 'no-store')
+          .type('text/markdown; charset=utf-8')
+          .send('# Not found\n\nNo page of the handbook is at this address. Every page is listed in /llms.txt.\n');
+      }
       return sendServedFile(request, reply, snapshot.notFoundPage, 404);
     }
   }
