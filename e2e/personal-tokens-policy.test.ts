@@ -46,3 +46,27 @@ test('aTokenWhoseReaderThePolicyNowRefusesIsRefusedAtOnce', async ({ server }) =
   expect((await fetch(`${server.baseUrl}/firestore-ttl.md`, withToken(labs.token))).status).toBe(403);
   expect((await fetch(`${server.baseUrl}/api/search?q=ttl`, withToken(dev.token))).status).toBe(200);
 });
+
+test('aBlockedAddressLosesItsTokenAndItsSessionAtOnceWhileItsDomainStaysAllowed', async ({ server }) => {
+  const leaver = await sessionCookieFor(server.baseUrl, 'leaver@acme.dev');
+  const leaverToken = await tokensApi(server.baseUrl, leaver).create('leaver script');
+  const colleague = await sessionCookieFor(server.baseUrl, 'colleague@acme.dev');
+  const search = (init: RequestInit) => fetch(`${server.baseUrl}/api/search?q=ttl`, init);
+  expect((await search(withToken(leaverToken.token))).status).toBe(200);
+
+  await writeFile(
+    policyFile,
+    JSON.stringify({ domains: ['acme.dev', 'acme.io'], addresses: [], blocked: ['Leaver@Acme.dev'] }),
+  );
+  const mtime = new Date(Date.now() + 20_000);
+  await utimes(policyFile, mtime, mtime);
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+
+  expect((await search(withToken(leaverToken.token))).status).toBe(403);
+  expect((await search({ headers: { cookie: leaver } })).status).toBe(403);
+  const page = await fetch(`${server.baseUrl}/firestore-ttl`, { headers: { cookie: leaver, accept: 'text/html' } });
+  expect(page.status).toBe(403);
+  expect(await page.text()).not.toContain('TTL policy');
+  expect((await search({ headers: { cookie: colleague } })).status).toBe(200);
+  expect((await search(withToken(dev.token))).status).toBe(200);
+});

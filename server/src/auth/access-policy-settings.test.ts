@@ -14,6 +14,7 @@ describe('parseAccessPolicy', () => {
       allowSubdomains: false,
       requireHostedDomain: false,
       maintainers: [],
+      blocked: [],
     });
   });
 

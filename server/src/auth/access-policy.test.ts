@@ -7,6 +7,7 @@ const policy: AccessPolicy = {
   allowSubdomains: false,
   requireHostedDomain: false,
   maintainers: ['docs.lead@acme.dev', 'kate@example.org'],
+  blocked: [],
 };
 const withSubdomains: AccessPolicy = { ...policy, allowSubdomains: true };
 const withHostedDomain: AccessPolicy = { ...policy, requireHostedDomain: true };
@@ -27,6 +28,28 @@ function expectDecisions(accessPolicy: AccessPolicy, cases: Case[]) {
 }
 
 describe('decideAccess', () => {
+  describe('blocked addresses', () => {
+    const blocking: AccessPolicy = {
+      ...policy,
+      blocked: ['left.the.company@acme.dev', 'alex.partner@example.com'],
+      maintainers: ['left.the.company@acme.dev'],
+    };
+    expectDecisions(blocking, [
+      { name: 'refusesBlockedAddressAtAllowedDomain', email: 'left.the.company@acme.dev', expected: denied('blocked') },
+      { name: 'refusesBlockedAddressInOtherCase', email: 'Left.The.Company@ACME.dev', expected: denied('blocked') },
+      {
+        name: 'refusesBlockedAddressThatIsAlsoAllowed',
+        email: 'alex.partner@example.com',
+        expected: denied('blocked'),
+      },
+      { name: 'allowsNeighbourOfBlockedAddress', email: 'left.the.company2@acme.dev', expected: byDomain },
+      { name: 'allowsBlockedLocalPartAtOtherDomain', email: 'left.the.company@acme.io', expected: byDomain },
+    ]);
+    it('refusesBlockedMaintainerTheInsightsToo', () => {
+      expect(isMaintainer(blocking, { email: 'left.the.company@acme.dev', emailVerified: true })).toBe(false);
+    });
+  });
+
   describe('grants', () => {
     expectDecisions(policy, [
       { name: 'allowsAddressAtAllowedDomain', email: 'x@acme.dev', expected: byDomain },

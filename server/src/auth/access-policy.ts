@@ -11,6 +11,11 @@ export type AccessPolicy = {
   requireHostedDomain: boolean;
   /** The allowed readers who also see the insights page (MAINTAINERS), lower-case. */
   maintainers: readonly string[];
+  /**
+   * Addresses refused whatever else allows them, lower-case (ACCESS_BLOCKED_ADDRESSES): someone who left, on a domain
+   * that stays allowed. Their sessions, personal tokens and agents' access stop on the next request.
+   */
+  blocked: readonly string[];
 };
 
 export type Identity = { email: string; emailVerified: boolean; hostedDomain?: string | undefined };
@@ -24,7 +29,8 @@ export type AccessDecision =
         | 'malformed-email'
         | 'hosted-domain-missing'
         | 'hosted-domain-mismatch'
-        | 'not-on-allow-list';
+        | 'not-on-allow-list'
+        | 'blocked';
     };
 
 /** ASCII labels only: a look-alike (Cyrillic "а", fullwidth "ａ") is a different domain and must never match. */
@@ -53,6 +59,7 @@ export function decideAccess(policy: AccessPolicy, identity: Identity): AccessDe
   if (identity.emailVerified !== true) return { allowed: false, reason: 'email-not-verified' };
   const parsed = parseAddress(identity.email);
   if (!parsed) return { allowed: false, reason: 'malformed-email' };
+  if (policy.blocked.includes(parsed.address)) return { allowed: false, reason: 'blocked' };
   if (policy.addresses.includes(parsed.address)) return { allowed: true, reason: 'address' };
   if (!domainIsAllowed(policy, parsed.domain)) return { allowed: false, reason: 'not-on-allow-list' };
   if (policy.requireHostedDomain) {
@@ -82,6 +89,7 @@ export function parseAccessPolicy(input: {
   allowSubdomains?: boolean;
   requireHostedDomain?: boolean;
   maintainers?: string;
+  blocked?: string;
 }): AccessPolicy {
   const domains = listEntries(input.domains).map((entry) => {
     const domain = foldEmail(entry);
@@ -92,6 +100,7 @@ export function parseAccessPolicy(input: {
   });
   const addresses = parseAddresses(input.addresses);
   const maintainers = parseAddresses(input.maintainers ?? '');
+  const blocked = parseAddresses(input.blocked ?? '');
   const distinctDomains = [...new Set(domains)];
   if (distinctDomains.length < 2) {
     throw new Error(
@@ -104,6 +113,7 @@ export function parseAccessPolicy(input: {
     allowSubdomains: input.allowSubdomains ?? false,
     requireHostedDomain: input.requireHostedDomain ?? false,
     maintainers: [...new Set(maintainers)],
+    blocked: [...new Set(blocked)],
   };
 }
 

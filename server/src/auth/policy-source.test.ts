@@ -21,6 +21,7 @@ describe('the policy of the ACCESS_* settings', () => {
       allowSubdomains: false,
       requireHostedDomain: true,
       maintainers: [],
+      blocked: [],
     });
   });
 
@@ -94,6 +95,30 @@ describe('MAINTAINERS', () => {
       expect(createPolicySource(settings, file, fail).current().maintainers).toEqual(['file.lead@acme.dev']);
       writeFileSync(file, JSON.stringify({ domains: ['acme.dev', 'acme.io'] }));
       expect(createPolicySource(settings, file, fail).current().maintainers).toEqual(['env.lead@acme.dev']);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ACCESS_BLOCKED_ADDRESSES', () => {
+  it('reads the blocked addresses from the environment, folded, and refuses one that is not an address', () => {
+    expect(policyOf({ ACCESS_BLOCKED_ADDRESSES: 'Left.Company@Acme.dev kate@acme.io' }).blocked).toEqual([
+      'left.company@acme.dev',
+      'kate@acme.io',
+    ]);
+    expect(() => policyOf({ ACCESS_BLOCKED_ADDRESSES: 'acme.dev' })).toThrow(/ACCESS_BLOCKED_ADDRESSES.*"acme.dev"/);
+  });
+
+  it("takes a policy file's blocked list over the environment's, and keeps the environment's when it has none", () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'policy-file-'));
+    const file = path.join(directory, 'policy.json');
+    try {
+      writeFileSync(file, JSON.stringify({ domains: ['acme.dev', 'acme.io'], blocked: ['file.leaver@acme.dev'] }));
+      const settings = loadConfig({ ACCESS_BLOCKED_ADDRESSES: 'env.leaver@acme.dev' }).accessSettings;
+      expect(createPolicySource(settings, file, fail).current().blocked).toEqual(['file.leaver@acme.dev']);
+      writeFileSync(file, JSON.stringify({ domains: ['acme.dev', 'acme.io'] }));
+      expect(createPolicySource(settings, file, fail).current().blocked).toEqual(['env.leaver@acme.dev']);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

@@ -8,6 +8,7 @@ type PolicyFile = {
   allowSubdomains?: unknown;
   requireHostedDomain?: unknown;
   maintainers?: unknown;
+  blocked?: unknown;
 };
 
 const reportIntervalMs = 5 * 60_000;
@@ -20,7 +21,7 @@ function environmentPolicy(settings: AccessSettings): AccessPolicy {
     return parseAccessPolicy(settings);
   } catch (error) {
     throw new Error(
-      `Invalid configuration:\n  ACCESS_DOMAINS / ACCESS_ADDRESSES / MAINTAINERS: ${(error as Error).message}`,
+      `Invalid configuration:\n  ACCESS_DOMAINS / ACCESS_ADDRESSES / ACCESS_BLOCKED_ADDRESSES / MAINTAINERS: ${(error as Error).message}`,
     );
   }
 }
@@ -53,6 +54,8 @@ export function createPolicySource(
           : fromEnvironment.requireHostedDomain,
       // A file without a maintainers list keeps MAINTAINERS from the environment.
       maintainers: contents.maintainers === undefined ? settings.maintainers : list(contents.maintainers),
+      // Likewise a file without a blocked list keeps ACCESS_BLOCKED_ADDRESSES.
+      blocked: contents.blocked === undefined ? settings.blocked : list(contents.blocked),
     });
     loadedVersion = version;
   };

@@ -14,6 +14,8 @@ const refusalTexts: Record<AccessRefusal, string> = {
     'You are signed in as {account} through a Google organisation that is not the company’s. Only accounts the company manages are let in: choose your company account with "Use another account".',
   'not-on-allow-list':
     'You are signed in as {account}, whose domain is not allowed to read the handbook. Choose your company account with "Use another account".',
+  blocked:
+    'You are signed in as {account}, which may no longer read the handbook. If you should, ask the docs maintainers.',
   'malformed-email':
     'You are signed in as {account}, which is not an e-mail address the handbook can check. Choose your company account with "Use another account".',
 };

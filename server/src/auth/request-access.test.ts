@@ -17,6 +17,7 @@ for (const backend of embedded) {
       allowSubdomains: false,
       requireHostedDomain: false,
       maintainers: [],
+      blocked: [],
     };
 
     async function signedIn() {
