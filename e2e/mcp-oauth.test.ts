@@ -101,7 +101,7 @@ test('denyOnTheConsentPageSendsAccessDeniedWithTheStateBackToTheAgent', async ({
   expect(returned.searchParams.get('code')).toBeNull();
 });
 
-test('aRefreshTokenWorksOnceAndReplacesTheAccessToken', async ({ server }) => {
+test('aRefreshTokenWorksOnceAndPresentedAgainRevokesTheGrant', async ({ server }) => {
   const granted = await grantOverHttp(server.baseUrl, 'refresher@acme.dev');
   const refresh = { grant_type: 'refresh_token', client_id: granted.clientId, refresh_token: granted.refresh };
   const renewed = await tokenRequest(server.baseUrl, refresh);
@@ -111,6 +111,10 @@ test('aRefreshTokenWorksOnceAndReplacesTheAccessToken', async ({ server }) => {
   expect((await listTools(server.baseUrl, granted.access)).status).toBe(401);
   const again = await tokenRequest(server.baseUrl, refresh);
   expect(again).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: expect.any(String) } });
+  // The replayed token was a copy or a retry: the whole grant ends, the tokens the last refresh gave included.
+  expect((await listTools(server.baseUrl, renewed.body.access_token ?? '')).status).toBe(401);
+  const fromRenewed = { ...refresh, refresh_token: renewed.body.refresh_token ?? '' };
+  expect((await tokenRequest(server.baseUrl, fromRenewed)).body.error).toBe('invalid_grant');
 });
 
 test('aRevokedGrantStopsWorkingAtOnce', async ({ server }) => {

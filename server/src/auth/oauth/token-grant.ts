@@ -94,21 +94,22 @@ export async function exchangeAuthorizationCode(request: TokenRequest, options: 
 
 /**
  * grant_type=refresh_token: the grant's current refresh token, by its client, while the grant lasts and its reader is
- * still allowed; both tokens are replaced, so a refresh token works once.
+ * still allowed; both tokens are replaced, so a refresh token works once, and an earlier one presented again revokes
+ * the grant.
  */
 export async function refreshGrant(request: TokenRequest, options: TokenGrantOptions) {
   const { db, now } = options;
   const client = await clientOf(request, db);
   const parsed = parseToken(refreshTokenPrefix, text(request, 'refresh_token'));
   const grant = parsed && (await findPersonalToken(db, { id: parsed.id }));
-  if (
-    !parsed ||
-    !grant?.refreshHash ||
-    grant.clientId !== client.id ||
-    grant.expiresAt <= now ||
-    !secretMatches(parsed.secret, grant.refreshHash)
-  ) {
+  if (!parsed || !grant?.refreshHash || grant.clientId !== client.id || grant.expiresAt <= now) {
     throw new OAuthError('invalid_grant', 'The refresh token is unknown, expired, revoked or already used.');
+  }
+  if (!secretMatches(parsed.secret, grant.refreshHash)) {
+    // A live grant's earlier refresh token, presented by its client: it was replaced at its last use, so either the
+    // agent or someone who copied it is replaying it. The grant ends; the reader adds the agent again (RFC 9700 4.14.2).
+    await deletePersonalToken(db, { reader: grant.reader, id: grant.id });
+    throw new OAuthError('invalid_grant', 'The refresh token was already used; this access is revoked.');
   }
   checkResource(request, options.resource);
   refuseUnlessAllowed(options.currentPolicy(), { ...grant, hostedDomain: grant.hostedDomain ?? undefined });
