@@ -254,3 +254,22 @@ describe('registration', () => {
     expect(Number(limited?.response.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
+
+describe('the endpoints anyone may call', () => {
+  // Last in this file: it spends this address's allowance for the minute.
+  test('refusesAFloodOfTokenRequestsFromOneAddressWithRetryAfter', async ({ server }) => {
+    let limited: Awaited<ReturnType<typeof fetch>> | undefined;
+    for (let attempt = 0; attempt < 130 && !limited; attempt++) {
+      const response = await fetch(`${server.baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code: `guess-${attempt}` }),
+      });
+      if (response.status === 429) limited = response;
+      else expect(response.status).toBe(400);
+    }
+    expect(limited?.status).toBe(429);
+    expect(((await limited?.json()) as { error: string }).error).toBe('temporarily_unavailable');
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

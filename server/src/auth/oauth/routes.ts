@@ -15,6 +15,11 @@ import { exchangeAuthorizationCode, refreshGrant } from './token-grant.js';
 
 /** Registrations one address may make a minute: enough for a team behind one NAT re-adding agents, not for a flood. */
 const registrationsPerMinute = 10;
+/**
+ * Requests one address may make a minute to the authorization and token endpoints, which anyone may call and which
+ * read the database: an agent refreshes once an hour, a reader consents a few times; a script guessing codes stops.
+ */
+const endpointRequestsPerMinute = 120;
 
 /** Errors before a handler (a body too large, not JSON, the limit) as RFC 6749 JSON; anything else to the app. */
 function answerInOAuthTerms(code: 'invalid_request' | 'invalid_client_metadata') {
@@ -69,6 +74,14 @@ export const oauthRoutes = fp(
     });
 
     await app.register(async (endpoints) => {
+      await endpoints.register(rateLimit, {
+        global: true,
+        ...(limits.perMinuteStore && { store: limits.perMinuteStore }),
+        max: endpointRequestsPerMinute,
+        timeWindow: '1 minute',
+        errorResponseBuilder: () =>
+          new OAuthError('temporarily_unavailable', 'Too many requests from this address; wait a minute.', 429),
+      });
       await endpoints.register(formBody, { bodyLimit: 16 * 1024 });
       endpoints.setErrorHandler(answerInOAuthTerms('invalid_request'));
 
