@@ -73,7 +73,7 @@ async function sectionsOf(site: BuiltFiles, pages: BuiltPage[]): Promise<Section
     kept === undefined || kept.kind === 'missing'
       ? prepared.reason
       : `${prepared.reason}; the kept one is ${kept.kind}: ${kept.reason}`;
-  // The parser (cheerio) is loaded only when the build has no valid prepared search.
+  // The parser (htmlparser2) is loaded only when the build has no valid prepared search.
   const sections = heldPacked((await import('../search/sections.js')).docSectionsIn(pages), sectionsPerPart);
   // Pages are read again when parsed: files that moved meanwhile may have mixed two builds, which the rebuild that
   // moved them replaces. A prepared search is of the very pages read (its key) and needs no second look.

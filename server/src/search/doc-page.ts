@@ -1,5 +1,5 @@
-import * as cheerio from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
+import { childElements, descendants, hasClass, type PageParts, pageParts, textOf } from './dom-queries.js';
 import { parseHtml } from './html-tree.js';
 
 /** A piece of a section that an answer can quote on its own, kept in the shape the page shows it. */
@@ -82,43 +82,47 @@ function pathOf(href: string | undefined): string | undefined {
 }
 
 /** The URL the site itself uses for the page: canonical link, then og:url, then the active sidebar link. */
-function pageUrlOf($: cheerio.CheerioAPI, fallbackPath: string): string {
+function pageUrlOf(parts: PageParts, fallbackPath: string): string {
   return (
-    pathOf($('link[rel="canonical"]').attr('href')) ??
-    pathOf($('meta[property="og:url"]').attr('content')) ??
-    pathOf($('a.menu__link--active[aria-current="page"]').attr('href')) ??
+    pathOf(parts.canonical?.attribs.href) ??
+    pathOf(parts.ogUrl?.attribs.content) ??
+    pathOf(parts.activeLink?.attribs.href) ??
     fallbackPath
   );
 }
 
+const listItem = new Set(['li']);
+const cells = new Set(['th', 'td']);
+const blockChildren = new Set(['ul', 'ol', 'table', 'div', 'p']);
+const isNamed = (name: string) => (element: Element) => element.name === name;
+
 /** The blocks of one top-level element of the page's markdown. */
-function blocksOf($: cheerio.CheerioAPI, element: Element, pageUrl: string): Block[] {
+function blocksOf(element: Element, pageUrl: string): Block[] {
   const inline = (node: AnyNode) => collapse(inlineMarkdown(node, pageUrl));
   if (element.name === 'ul' || element.name === 'ol') {
-    const items = $(element)
-      .children('li')
-      .toArray()
+    const items = childElements(element, listItem)
       .map(inline)
       .filter((item) => item.length > 0);
     return items.length ? [{ kind: 'list', ordered: element.name === 'ol', items }] : [];
   }
   if (element.name === 'table') {
-    const cells = (row: Element) => $(row).children('th, td').toArray().map(inline);
-    const rows = $(element).find('tr').toArray();
-    const [headerRow, ...bodyRows] = rows;
-    return headerRow ? [{ kind: 'table', header: cells(headerRow), rows: bodyRows.map(cells) }] : [];
+    const cellsOf = (row: Element) => childElements(row, cells).map(inline);
+    const [headerRow, ...bodyRows] = descendants(element, isNamed('tr'));
+    return headerRow ? [{ kind: 'table', header: cellsOf(headerRow), rows: bodyRows.map(cellsOf) }] : [];
   }
-  if ((element.attribs.class ?? '').includes('theme-code-block')) {
-    const lines = $(element).find('.token-line').toArray();
-    const code = (lines.length ? lines.map((line) => $(line).text()) : [$(element).find('pre').text()])
+  if (hasClass(element, 'theme-code-block')) {
+    const lines = descendants(element, (line) => hasClass(line, 'token-line'));
+    const code = (lines.length ? lines.map(textOf) : [descendants(element, isNamed('pre')).map(textOf).join('')])
       .join('\n')
       .replace(/\u200b/g, '')
       .trimEnd();
     const language = /language-([\w-]+)/.exec(element.attribs.class ?? '')?.[1] ?? 'text';
     return code ? [{ kind: 'code', language, code }] : [];
   }
-  const nested = $(element).children('ul, ol, table, div.theme-code-block, p').toArray();
-  if (nested.length > 1) return nested.flatMap((child) => blocksOf($, child, pageUrl));
+  const nested = childElements(element, blockChildren).filter(
+    (child) => child.name !== 'div' || hasClass(child, 'theme-code-block'),
+  );
+  if (nested.length > 1) return nested.flatMap((child) => blocksOf(child, pageUrl));
   const markdown = inline(element);
   return markdown ? [{ kind: 'text', markdown }] : [];
 }
@@ -143,22 +147,19 @@ function readablePart(html: string): string {
  * when the page names no canonical URL of its own. Headings below h3 stay inside their section.
  */
 export function readDocPageSections(html: string, fallbackPath: string): DocSection[] {
-  const $ = cheerio.load(parseHtml(readablePart(html)));
-  const markdown = $('article .theme-doc-markdown').first();
-  if (markdown.length === 0) return [];
+  const parts = pageParts(parseHtml(readablePart(html)));
+  const markdown = parts.markdown;
+  if (!markdown) return [];
 
-  const pageUrl = pageUrlOf($, fallbackPath);
-  const pageTitle =
-    collapse(markdown.find('h1').first().text()) || collapse($('title').text()).replace(/\s+\|\s+[^|]+$/, '');
-  const breadcrumbs = $('.theme-doc-breadcrumbs .breadcrumbs__link')
-    .map((_, link) => collapse($(link).text()))
-    .get()
-    .filter((crumb) => crumb.length > 0);
-  const keywords = ($('meta[name="keywords"]').attr('content') ?? '')
+  const pageUrl = pageUrlOf(parts, fallbackPath);
+  const [heading] = descendants(markdown, isNamed('h1'));
+  const pageTitle = collapse(heading ? textOf(heading) : '') || collapse(parts.title).replace(/\s+\|\s+[^|]+$/, '');
+  const breadcrumbs = parts.breadcrumbs.map((link) => collapse(textOf(link))).filter((crumb) => crumb.length > 0);
+  const keywords = (parts.keywords?.attribs.content ?? '')
     .split(',')
     .map((keyword) => keyword.trim())
     .filter(Boolean);
-  const description = collapse($('meta[name="description"]').attr('content') ?? '') || undefined;
+  const description = collapse(parts.description?.attribs.content ?? '') || undefined;
 
   type Draft = Omit<DocSection, 'text'> & { parts: string[] };
   const intro: Draft = {
@@ -177,7 +178,7 @@ export function readDocPageSections(html: string, fallbackPath: string): DocSect
   };
   const drafts: Draft[] = [intro];
   let currentH2: string | undefined;
-  for (const child of markdown.contents().toArray()) {
+  for (const child of markdown.children) {
     const tag = child.type === 'tag' ? child.name : undefined;
     const anchor = child.type === 'tag' ? child.attribs.id : undefined;
     if (child.type === 'tag' && (tag === 'h2' || tag === 'h3') && anchor) {
@@ -200,7 +201,7 @@ export function readDocPageSections(html: string, fallbackPath: string): DocSect
     const section = drafts.at(-1);
     if (!section) continue;
     section.parts.push(visibleText(child));
-    if (child.type === 'tag') section.blocks.push(...blocksOf($, child, pageUrl));
+    if (child.type === 'tag') section.blocks.push(...blocksOf(child, pageUrl));
     else if (child.type === 'text' && collapse(child.data))
       section.blocks.push({ kind: 'text', markdown: collapse(child.data) });
   }

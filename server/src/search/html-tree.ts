@@ -130,7 +130,7 @@ class ImpliedEndTags implements Partial<Handler> {
   }
 }
 
-/** The DOM of an HTML document, as cheerio loads it (`cheerio.load(parseHtml(html))`). */
+/** The DOM of an HTML document (domhandler's nodes, as cheerio and domutils read them). */
 export function parseHtml(html: string): Document {
   const tree = new DomHandler();
   const parser = new Parser(new ImpliedEndTags(tree), { decodeEntities: true });
