@@ -117,6 +117,17 @@ test('aRefreshTokenWorksOnceAndPresentedAgainRevokesTheGrant', async ({ server }
   expect((await tokenRequest(server.baseUrl, fromRenewed)).body.error).toBe('invalid_grant');
 });
 
+test('aMadeUpRefreshSecretForALiveGrantIsRefusedAndEndsNothing', async ({ server }) => {
+  const granted = await grantOverHttp(server.baseUrl, 'guessed@acme.dev');
+  // The grant's id is in each of its tokens; the secret is made up.
+  const forged = `${granted.refresh.slice(0, 'acme_ort_'.length + 16)}${'A'.repeat(43)}`;
+  const refresh = { grant_type: 'refresh_token', client_id: granted.clientId, refresh_token: forged };
+  expect((await tokenRequest(server.baseUrl, refresh)).body.error).toBe('invalid_grant');
+  expect((await listTools(server.baseUrl, granted.access)).status).toBe(200);
+  const real = await tokenRequest(server.baseUrl, { ...refresh, refresh_token: granted.refresh });
+  expect(real.status).toBe(200);
+});
+
 test('aRevokedGrantStopsWorkingAtOnce', async ({ server }) => {
   const granted = await grantOverHttp(server.baseUrl, 'revoker@acme.dev');
   expect((await listTools(server.baseUrl, granted.access)).status).toBe(200);

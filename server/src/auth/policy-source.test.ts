@@ -119,6 +119,8 @@ describe('ACCESS_BLOCKED_ADDRESSES', () => {
       expect(createPolicySource(settings, file, fail).current().blocked).toEqual(['file.leaver@acme.dev']);
       writeFileSync(file, JSON.stringify({ domains: ['acme.dev', 'acme.io'] }));
       expect(createPolicySource(settings, file, fail).current().blocked).toEqual(['env.leaver@acme.dev']);
+      writeFileSync(file, JSON.stringify({ domains: ['acme.dev', 'acme.io'], blocked: null }));
+      expect(createPolicySource(settings, file, fail).current().blocked).toEqual(['env.leaver@acme.dev']);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

@@ -53,9 +53,9 @@ export function createPolicySource(
           ? contents.requireHostedDomain
           : fromEnvironment.requireHostedDomain,
       // A file without a maintainers list keeps MAINTAINERS from the environment.
-      maintainers: contents.maintainers === undefined ? settings.maintainers : list(contents.maintainers),
-      // Likewise a file without a blocked list keeps ACCESS_BLOCKED_ADDRESSES.
-      blocked: contents.blocked === undefined ? settings.blocked : list(contents.blocked),
+      maintainers: contents.maintainers == null ? settings.maintainers : list(contents.maintainers),
+      // Likewise a file without a blocked list (or with null) keeps ACCESS_BLOCKED_ADDRESSES.
+      blocked: contents.blocked == null ? settings.blocked : list(contents.blocked),
     });
     loadedVersion = version;
   };

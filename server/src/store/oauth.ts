@@ -43,7 +43,8 @@ export async function recordCodeToken(db: Database, { codeHash, tokenId }: { cod
 
 /**
  * Replaces a grant's access and refresh tokens, only if the refresh token presented is still its current one: a
- * refresh token works once. False when it was already replaced (or the grant revoked).
+ * refresh token works once. The one replaced is kept, to know it if it comes again. False when it was already
+ * replaced (or the grant revoked).
  */
 export async function rotateOAuthTokens(
   db: Database,
@@ -51,7 +52,12 @@ export async function rotateOAuthTokens(
 ) {
   const updated = await db
     .update(personalTokens)
-    .set({ secretHash: grant.secretHash, refreshHash: grant.refreshHash, accessExpiresAt: grant.accessExpiresAt })
+    .set({
+      secretHash: grant.secretHash,
+      refreshHash: grant.refreshHash,
+      previousRefreshHash: grant.previousRefreshHash,
+      accessExpiresAt: grant.accessExpiresAt,
+    })
     .where(and(eq(personalTokens.id, grant.id), eq(personalTokens.refreshHash, grant.previousRefreshHash)))
     .returning({ id: personalTokens.id });
   return updated.length > 0;

@@ -250,6 +250,8 @@ export const personalTokens = pgTable(
      */
     clientId: text('client_id').references(() => oauthClients.id, { onDelete: 'cascade' }),
     refreshHash: text('refresh_hash'),
+    /** The refresh token it replaced: presented again, it is being replayed, and the grant is revoked. */
+    previousRefreshHash: text('previous_refresh_hash'),
     accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
   },
   (table) => [index('personal_tokens_reader_index').on(table.reader, table.createdAt.desc())],

@@ -8,8 +8,11 @@ export const maxRedirectUriCharacters = 500;
  */
 const agentSchemes = new Set(['cursor', 'vscode', 'vscode-insiders', 'windsurf', 'zed', 'claude', 'kiro', 'trae']);
 
-/** A reversed domain: two labels or more, each a letter then letters, digits or hyphens (`com.example.agent`). */
-const reversedDomain = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/;
+/**
+ * A reversed domain: a top-level domain of letters alone, then one label or more, each a letter then letters, digits or
+ * hyphens (`com.example.agent`). An OS's own schemes with a dot (`x-apple.systempreferences:`) do not start that way.
+ */
+const reversedDomain = /^[a-z]{2,63}(\.[a-z][a-z0-9-]*)+$/;
 
 /** Spaces and control characters: no URI holds them raw, and a stored one would not survive the database. */
 const controlOrSpace = /[\p{Cc}\s]/u;

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { createOAuthClient, findOAuthClient } from '../../store/oauth.js';
 import { isAllowed } from '../request-access.js';
 import { authorizationServerOf, protectedResourceOf } from '../tokens/resource-metadata.js';
-import { type CheckedAuthorization, checkAuthorizationRequest, redirectWith } from './authorization-request.js';
+import { type CheckedAuthorization, checkAuthorizationRequest } from './authorization-request.js';
 import { clientFromRegistration, maxRegistrationBytes, registrationResponse } from './client-registration.js';
 import { answerConsent } from './consent.js';
 import { renderAuthorizationProblemPage, renderConsentPage } from './consent-page.js';
@@ -63,6 +63,8 @@ export const oauthRoutes = fp(
         ...(limits.perMinuteStore && { store: limits.perMinuteStore }),
         max: registrationsPerMinute,
         timeWindow: '1 minute',
+        // Named: the store across instances counts every limit of an address under its key, the sign-in's included.
+        keyGenerator: (request) => `oauth-register:ip:${request.ip}`,
         errorResponseBuilder: () =>
           new OAuthError('temporarily_unavailable', 'Too many registrations from this address; wait a minute.', 429),
       });
@@ -79,34 +81,32 @@ export const oauthRoutes = fp(
         ...(limits.perMinuteStore && { store: limits.perMinuteStore }),
         max: endpointRequestsPerMinute,
         timeWindow: '1 minute',
+        keyGenerator: (request) => `oauth:ip:${request.ip}`,
         errorResponseBuilder: () =>
           new OAuthError('temporarily_unavailable', 'Too many requests from this address; wait a minute.', 429),
       });
       await endpoints.register(formBody, { bodyLimit: 16 * 1024 });
       endpoints.setErrorHandler(answerInOAuthTerms('invalid_request'));
 
-      /** A checked request's answer when it is not valid; undefined when it is. */
+      /**
+       * A checked request's answer when it is not valid; undefined when it is. Always a page of ours, never a redirect
+       * to the client with the error: anyone may register a client and its redirect URI, and a link to a malformed
+       * request would make the handbook's address send a reader there (RFC 9700 4.11.2 lets the server decline). Only
+       * the reader's own Allow or Deny sends them back to the application.
+       */
       const refusal = (checked: CheckedAuthorization, reply: FastifyReply) => {
         if (checked.kind === 'page-error') return problemPage(reply, 400, checked.message);
         if (checked.kind === 'redirect-error') {
-          const { error, state } = checked;
-          const location = redirectWith(checked.redirectUri, {
-            error: error.code,
-            error_description: error.description,
-            state,
-            iss: issuer,
-          });
-          return reply.header('cache-control', 'no-store').redirect(location, 303);
+          const { error } = checked;
+          return problemPage(reply, 400, `${error.description} (${error.code})`);
         }
         return undefined;
       };
 
       endpoints.get('/oauth/authorize', async (request, reply) => {
         const checked = await check(request.query);
-        if (checked.kind === 'page-error') return refusal(checked, reply);
+        if (checked.kind !== 'valid') return refusal(checked, reply);
         const access = request.access;
-        // Only an allowed reader is ever sent back to a client, even with an error: anyone may register a client, and
-        // the handbook's address must not send a visitor who has not signed in to wherever it names (RFC 9700 4.11.2).
         if (access.state !== 'signed-in' || !isAllowed(access)) {
           return signInPage(request, reply, {
             status: access.state === 'signed-in' ? 403 : 401,
@@ -114,7 +114,6 @@ export const oauthRoutes = fp(
             forceHtml: true,
           });
         }
-        if (checked.kind !== 'valid') return refusal(checked, reply);
         return consentPage(
           reply,
           checked.request.redirectUri,

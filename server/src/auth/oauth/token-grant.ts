@@ -94,8 +94,8 @@ export async function exchangeAuthorizationCode(request: TokenRequest, options: 
 
 /**
  * grant_type=refresh_token: the grant's current refresh token, by its client, while the grant lasts and its reader is
- * still allowed; both tokens are replaced, so a refresh token works once, and an earlier one presented again revokes
- * the grant.
+ * still allowed; both tokens are replaced, so a refresh token works once, and the one replaced, presented again,
+ * revokes the grant.
  */
 export async function refreshGrant(request: TokenRequest, options: TokenGrantOptions) {
   const { db, now } = options;
@@ -106,10 +106,14 @@ export async function refreshGrant(request: TokenRequest, options: TokenGrantOpt
     throw new OAuthError('invalid_grant', 'The refresh token is unknown, expired, revoked or already used.');
   }
   if (!secretMatches(parsed.secret, grant.refreshHash)) {
-    // A live grant's earlier refresh token, presented by its client: it was replaced at its last use, so either the
-    // agent or someone who copied it is replaying it. The grant ends; the reader adds the agent again (RFC 9700 4.14.2).
-    await deletePersonalToken(db, { reader: grant.reader, id: grant.id });
-    throw new OAuthError('invalid_grant', 'The refresh token was already used; this access is revoked.');
+    // The refresh token this grant's last one replaced: the agent or someone who copied it is replaying it. The grant
+    // ends; the reader adds the agent again (RFC 9700 4.14.2). Any other secret is only refused: the grant's id is in
+    // every token it gave, so a made-up secret must not be a way to end someone's access.
+    if (grant.previousRefreshHash && secretMatches(parsed.secret, grant.previousRefreshHash)) {
+      await deletePersonalToken(db, { reader: grant.reader, id: grant.id });
+      throw new OAuthError('invalid_grant', 'The refresh token was already used; this access is revoked.');
+    }
+    throw new OAuthError('invalid_grant', 'The refresh token is unknown, expired, revoked or already used.');
   }
   checkResource(request, options.resource);
   refuseUnlessAllowed(options.currentPolicy(), { ...grant, hostedDomain: grant.hostedDomain ?? undefined });
