@@ -110,7 +110,8 @@ function blocksOf(element: Element, pageUrl: string): Block[] {
     const [headerRow, ...bodyRows] = descendants(element, isNamed('tr'));
     return headerRow ? [{ kind: 'table', header: cellsOf(headerRow), rows: bodyRows.map(cellsOf) }] : [];
   }
-  if (hasClass(element, 'theme-code-block')) {
+  // Any class holding the name (a wrapper's `theme-code-block-wrapper` too), as this was read before.
+  if ((element.attribs.class ?? '').includes('theme-code-block')) {
     const lines = descendants(element, (line) => hasClass(line, 'token-line'));
     const code = (lines.length ? lines.map(textOf) : [descendants(element, isNamed('pre')).map(textOf).join('')])
       .join('\n')

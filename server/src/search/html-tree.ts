@@ -37,6 +37,10 @@ function impliedClosings(name: string): Array<{ closes: ReadonlySet<string>; sto
   else if (rowGroups.has(name)) closings.push({ closes: rowGroups, stopsAt: tableBoundary });
   else if (name === 'li') closings.push({ closes: listItems, stopsAt: listItemScope });
   else if (name === 'dd' || name === 'dt') closings.push({ closes: definitions, stopsAt: listItemScope });
+  else if (name === 'option') closings.push({ closes: options, stopsAt: anything });
+  else if (name === 'optgroup')
+    closings.push({ closes: options, stopsAt: anything }, { closes: groups, stopsAt: anything });
+  else if (name === 'rt' || name === 'rp') closings.push({ closes: rubyText, stopsAt: anything });
   if (closesParagraph.has(name)) closings.push({ closes: paragraphs, stopsAt: paragraphScope });
   if (headings.has(name)) closings.push({ closes: headings, stopsAt: anything });
   return closings;
@@ -46,10 +50,13 @@ const rows = new Set(['tr']);
 const listItems = new Set(['li']);
 const definitions = new Set(['dd', 'dt']);
 const paragraphs = new Set(['p']);
+const options = new Set(['option']);
+const groups = new Set(['optgroup']);
+const rubyText = new Set(['rt', 'rp']);
 const tableBoundary = new Set(['table', 'template', 'html']);
 const rowGroupBoundary = new Set([...tableBoundary, ...rowGroups]);
 const rowBoundary = new Set([...rowGroupBoundary, 'tr']);
-/** A heading closes an open heading only when it is the innermost element. */
+/** Closes only the innermost element (a heading closes an open heading, an option an open option). */
 const anything = { has: () => true } as unknown as ReadonlySet<string>;
 
 /** Elements whose first newline is not content (HTML drops it). */
@@ -57,11 +64,15 @@ const leadingNewlineDropped = new Set(['pre', 'textarea', 'listing']);
 
 /**
  * Stands between htmlparser2 and domhandler: opens and closes elements in the tree as HTML would, keeping its own
- * stack of what is open there (htmlparser2's may hold elements already closed here, whose later closing is ignored).
+ * stack of what is open there. htmlparser2's own closes are not followed (its stack may still hold elements closed
+ * here, and a stray end tag matching one of them would close live elements above it), except the one it sends at once
+ * for an element that never stays open: a void element (`<br>`), or one written self-closing inside SVG.
  */
 class ImpliedEndTags implements Partial<Handler> {
   private readonly open: string[] = [];
   private dropNewline = false;
+  /** The element opened by the last event, while no other event has come. */
+  private justOpened: string | undefined;
 
   constructor(private readonly tree: DomHandler) {}
 
@@ -83,26 +94,36 @@ class ImpliedEndTags implements Partial<Handler> {
     this.tree.onopentag(name, attributes);
     this.open.push(name);
     this.dropNewline = leadingNewlineDropped.has(name);
+    this.justOpened = name;
   }
 
-  /** A close htmlparser2 implied counts only for what is innermost here; a written end tag closes its element. */
+  /** A written end tag closes its element, and what is open inside it; one with nothing open to close is ignored. */
   onclosetag(name: string, isImplied: boolean) {
+    const opened = this.justOpened;
+    this.justOpened = undefined;
     this.dropNewline = false;
     if (isImplied) {
-      if (this.open.at(-1) === name) this.closeDownTo(this.open.length - 1);
+      if (opened === name && this.open.at(-1) === name) this.closeDownTo(this.open.length - 1);
       return;
     }
     const at = this.open.lastIndexOf(name);
     if (at >= 0) this.closeDownTo(at);
+    // HTML reads `</p>` with no paragraph open as an empty paragraph.
+    else if (name === 'p') {
+      this.tree.onopentag('p', {});
+      this.tree.onclosetag();
+    }
   }
 
   ontext(text: string) {
+    this.justOpened = undefined;
     const kept = this.dropNewline && text.startsWith('\n') ? text.slice(1) : text;
     this.dropNewline = false;
     if (kept) this.tree.ontext(kept);
   }
 
   oncomment(comment: string) {
+    this.justOpened = undefined;
     this.tree.oncomment(comment);
   }
 
@@ -134,6 +155,7 @@ class ImpliedEndTags implements Partial<Handler> {
 export function parseHtml(html: string): Document {
   const tree = new DomHandler();
   const parser = new Parser(new ImpliedEndTags(tree), { decodeEntities: true });
-  parser.end(html);
+  // HTML reads every line ending as a line feed before anything else.
+  parser.end(html.includes('\r') ? html.replace(/\r\n?/g, '\n') : html);
   return tree.root;
 }
