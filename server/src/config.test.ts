@@ -35,6 +35,7 @@ describe('loadConfig in development', () => {
       allowSubdomains: false,
       requireHostedDomain: true,
       maintainers: '',
+      blocked: '',
     });
   });
 
