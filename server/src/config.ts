@@ -43,6 +43,7 @@ const environmentSchema = z.object({
   ALLOW_DEVELOPMENT_SIGN_IN: flag.default(false),
   ASK_REQUESTS_PER_MINUTE: count(20),
   SEARCH_REQUESTS_PER_MINUTE: count(300),
+  THREAD_CREATIONS_PER_MINUTE: count(60),
   SIGN_IN_REQUESTS_PER_MINUTE: count(60),
   ASK_CONCURRENT_PER_USER: count(2),
   REDIS_URL: text, // No longer used (the limits are shared through PostgreSQL): read only to warn who sets it.
@@ -119,6 +120,7 @@ const configSchema = environmentSchema.transform((values, context) => {
     askLimits: { requestsPerMinute: values.ASK_REQUESTS_PER_MINUTE, concurrentPerUser: values.ASK_CONCURRENT_PER_USER },
     redisUrlIgnored: values.REDIS_URL !== undefined, // The limits plugin warns at start that it is ignored.
     searchRequestsPerMinute: values.SEARCH_REQUESTS_PER_MINUTE,
+    threadCreationsPerMinute: values.THREAD_CREATIONS_PER_MINUTE,
     signInRequestsPerMinute: values.SIGN_IN_REQUESTS_PER_MINUTE,
     questionLogDays: values.COPILOT_QUESTION_LOG_DAYS,
     /** The language model behind Dev Copilot; undefined means docs-only answers. */

@@ -67,8 +67,8 @@ export const errorDetails = {
     tokensNeedSession: detail('Sign in to the handbook to manage access tokens.'),
     tokenOwnerRefused: detail('The account this token belongs to may no longer read the handbook.'),
   },
-  /** `rate_limited:ask` and `rate_limited:search`: the reader's limit a minute and when to try again. */
-  tooManyAMinute: (what: 'questions' | 'searches', max: number, retryAfterSeconds: number) =>
+  /** `rate_limited:ask`, `rate_limited:search` and `rate_limited:threads`: the reader's limit a minute and when to try again. */
+  tooManyAMinute: (what: 'questions' | 'searches' | 'new chats', max: number, retryAfterSeconds: number) =>
     detail(`Too many ${what}: at most ${max} a minute. Try again in ${retryAfterSeconds} s.`),
   /** `rate_limited:concurrent` */
   tooManyAtOnce: (max: number) => detail(`At most ${max} questions at once.`),

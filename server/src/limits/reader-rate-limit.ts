@@ -20,7 +20,7 @@ export function registerReaderRateLimit(
   }: {
     scope: string;
     code: ApiErrorCode;
-    what: 'questions' | 'searches';
+    what: 'questions' | 'searches' | 'new chats';
     perMinute: number;
     store?: FastifyRateLimitStoreCtor | undefined;
   },

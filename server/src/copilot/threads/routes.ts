@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
+import { registerReaderRateLimit } from '../../limits/reader-rate-limit.js';
 import { bodilessResponses, errorResponses } from '../../response-schemas.js';
 import { stopStaleAnswer } from '../../store/answer-progress.js';
 import {
@@ -51,14 +52,27 @@ export async function threadRoutes(app: FastifyInstance) {
     }),
   );
 
-  routes.post(
-    '/api/threads',
-    { schema: { body: createThreadBody, ...answers({ 201: threadSchema }) } },
-    async (request, reply) => {
-      const thread = await createThread(db, { reader: readerOf(request), title: request.body.title });
-      return reply.code(201).send(threadDto(thread));
-    },
-  );
+  // New chats count against a limit of their own per reader: each is a row kept until its reader deletes it, and
+  // the list of them is read whole.
+  await app.register(async (creating) => {
+    await registerReaderRateLimit(creating, {
+      scope: 'threads',
+      code: 'rate_limited:threads',
+      what: 'new chats',
+      perMinute: app.config.threadCreationsPerMinute,
+      store: app.limits.perMinuteStore,
+    });
+    creating
+      .withTypeProvider<ZodTypeProvider>()
+      .post(
+        '/api/threads',
+        { schema: { body: createThreadBody, ...answers({ 201: threadSchema }) } },
+        async (request, reply) => {
+          const thread = await createThread(db, { reader: readerOf(request), title: request.body.title });
+          return reply.code(201).send(threadDto(thread));
+        },
+      );
+  });
 
   routes.get(
     '/api/threads/:id',
