@@ -26,38 +26,32 @@ const listItemScope = new Set(
 const headings = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const rowGroups = new Set(['thead', 'tbody', 'tfoot']);
 
-/**
- * What opening `name` closes, HTML's way: the name of the element to close up to (inclusive) when found, and the
- * names that stop the search (it is not in that scope).
- */
-function impliedClosings(name: string): Array<{ closes: ReadonlySet<string>; stopsAt: ReadonlySet<string> }> {
-  const closings: Array<{ closes: ReadonlySet<string>; stopsAt: ReadonlySet<string> }> = [];
-  if (name === 'td' || name === 'th') closings.push({ closes: cells, stopsAt: rowBoundary });
-  else if (name === 'tr') closings.push({ closes: rows, stopsAt: rowGroupBoundary });
-  else if (rowGroups.has(name)) closings.push({ closes: rowGroups, stopsAt: tableBoundary });
-  else if (name === 'li') closings.push({ closes: listItems, stopsAt: listItemScope });
-  else if (name === 'dd' || name === 'dt') closings.push({ closes: definitions, stopsAt: listItemScope });
-  else if (name === 'option') closings.push({ closes: options, stopsAt: anything });
-  else if (name === 'optgroup')
-    closings.push({ closes: options, stopsAt: anything }, { closes: groups, stopsAt: anything });
-  else if (name === 'rt' || name === 'rp') closings.push({ closes: rubyText, stopsAt: anything });
-  if (closesParagraph.has(name)) closings.push({ closes: paragraphs, stopsAt: paragraphScope });
-  if (headings.has(name)) closings.push({ closes: headings, stopsAt: anything });
-  return closings;
-}
 const cells = new Set(['td', 'th']);
-const rows = new Set(['tr']);
-const listItems = new Set(['li']);
-const definitions = new Set(['dd', 'dt']);
-const paragraphs = new Set(['p']);
-const options = new Set(['option']);
-const groups = new Set(['optgroup']);
-const rubyText = new Set(['rt', 'rp']);
 const tableBoundary = new Set(['table', 'template', 'html']);
 const rowGroupBoundary = new Set([...tableBoundary, ...rowGroups]);
-const rowBoundary = new Set([...rowGroupBoundary, 'tr']);
-/** Closes only the innermost element (a heading closes an open heading, an option an open option). */
-const anything = { has: () => true } as unknown as ReadonlySet<string>;
+
+/**
+ * What opening an element closes, HTML's way: the open element nearest the innermost whose name is in `closes` (and
+ * all inside it), unless an element named in `stopsAt` comes first (it is not in that scope). Without `stopsAt`, only
+ * the innermost element is looked at (a heading closes an open heading, an option an open option).
+ */
+type Closing = { closes: ReadonlySet<string>; stopsAt?: ReadonlySet<string> };
+
+/** The closings of each element name, made once: looked up at every opening tag of every page read. */
+const closingsByName = new Map<string, Closing[]>();
+function closeOnOpening(names: Iterable<string>, closing: Closing) {
+  for (const name of names) closingsByName.set(name, [...(closingsByName.get(name) ?? []), closing]);
+}
+closeOnOpening(cells, { closes: cells, stopsAt: new Set([...rowGroupBoundary, 'tr']) });
+closeOnOpening(['tr'], { closes: new Set(['tr']), stopsAt: rowGroupBoundary });
+closeOnOpening(rowGroups, { closes: rowGroups, stopsAt: tableBoundary });
+closeOnOpening(['li'], { closes: new Set(['li']), stopsAt: listItemScope });
+closeOnOpening(['dd', 'dt'], { closes: new Set(['dd', 'dt']), stopsAt: listItemScope });
+closeOnOpening(['option', 'optgroup'], { closes: new Set(['option']) });
+closeOnOpening(['optgroup'], { closes: new Set(['optgroup']) });
+closeOnOpening(['rt', 'rp'], { closes: new Set(['rt', 'rp']) });
+closeOnOpening(closesParagraph, { closes: new Set(['p']), stopsAt: paragraphScope });
+closeOnOpening(headings, { closes: headings });
 
 /** Elements whose first newline is not content (HTML drops it). */
 const leadingNewlineDropped = new Set(['pre', 'textarea', 'listing']);
@@ -81,14 +75,14 @@ class ImpliedEndTags implements Partial<Handler> {
   }
 
   onopentag(name: string, attributes: Record<string, string>) {
-    for (const { closes, stopsAt } of impliedClosings(name)) {
+    for (const { closes, stopsAt } of closingsByName.get(name) ?? []) {
       for (let at = this.open.length - 1; at >= 0; at -= 1) {
         const openName = this.open[at] as string;
         if (closes.has(openName)) {
           this.closeDownTo(at);
           break;
         }
-        if (stopsAt.has(openName)) break;
+        if (!stopsAt || stopsAt.has(openName)) break;
       }
     }
     this.tree.onopentag(name, attributes);

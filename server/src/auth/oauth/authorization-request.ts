@@ -10,12 +10,15 @@ export type AuthorizationRequest = {
   resource: string;
 };
 
+/**
+ * A request that is not valid is shown to the reader on a page of ours, never redirected to the client, even when its
+ * client and redirect URI check out: anyone may register a client and its redirect URI, and a link to a malformed
+ * request would make the handbook's address send a reader there (RFC 9700 4.11.2 lets the server decline; RFC 6749
+ * section 4.1.2.1 forbids it without a trusted URI). Only the reader's own Allow or Deny goes back to the application.
+ */
 export type CheckedAuthorization =
   | { kind: 'valid'; request: AuthorizationRequest }
-  /** Wrong in a way the client must hear of: sent back to its (checked) redirect URI. */
-  | { kind: 'redirect-error'; redirectUri: string; state: string | undefined; error: OAuthError }
-  /** No client or redirect URI we can trust: shown to the reader, never redirected (RFC 6749 section 4.1.2.1). */
-  | { kind: 'page-error'; message: string };
+  | { kind: 'refused'; message: string };
 
 const maxStateCharacters = 500;
 const maxScopeCharacters = 200;
@@ -40,27 +43,25 @@ export async function checkAuthorizationRequest(
   const clientId = single(parameters, 'client_id');
   const redirectUri = single(parameters, 'redirect_uri');
   if (typeof clientId !== 'string' || clientId.length > 64) {
-    return { kind: 'page-error', message: 'The application did not say which registered client it is (client_id).' };
+    return { kind: 'refused', message: 'The application did not say which registered client it is (client_id).' };
   }
   const client = await options.findClient(clientId);
   if (!client) {
     return {
-      kind: 'page-error',
+      kind: 'refused',
       message: 'The application is not registered here (unknown client_id). Add the handbook to it again.',
     };
   }
   if (typeof redirectUri !== 'string' || !client.redirectUris.includes(redirectUri)) {
     return {
-      kind: 'page-error',
+      kind: 'refused',
       message: 'The address to return to (redirect_uri) is not one the application registered.',
     };
   }
   const state = single(parameters, 'state');
   const refuse = (error: OAuthError): CheckedAuthorization => ({
-    kind: 'redirect-error',
-    redirectUri,
-    state: typeof state === 'string' && state.length <= maxStateCharacters ? state : undefined,
-    error,
+    kind: 'refused',
+    message: `${error.description} (${error.code})`,
   });
   if (state instanceof OAuthError) return refuse(state);
   if (state !== undefined && state.length > maxStateCharacters) {

@@ -1,11 +1,11 @@
 import formBody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createOAuthClient, findOAuthClient } from '../../store/oauth.js';
 import { isAllowed } from '../request-access.js';
 import { authorizationServerOf, protectedResourceOf } from '../tokens/resource-metadata.js';
-import { type CheckedAuthorization, checkAuthorizationRequest } from './authorization-request.js';
+import { checkAuthorizationRequest } from './authorization-request.js';
 import { clientFromRegistration, maxRegistrationBytes, registrationResponse } from './client-registration.js';
 import { answerConsent } from './consent.js';
 import { renderAuthorizationProblemPage, renderConsentPage } from './consent-page.js';
@@ -51,23 +51,28 @@ export const oauthRoutes = fp(
         resource,
       });
     const grantOptions = () => ({ db, currentPolicy, resource, now: new Date() });
+    /**
+     * At most `max` requests a minute from one address to every route of `scope`, counted across instances in the
+     * limits' store (an embedded store counts on this instance alone) under a key of its own: that store counts every
+     * limit of an address, the sign-in's included, by its key.
+     */
+    const registerAddressLimit = (scope: FastifyInstance, name: string, max: number, what: string) =>
+      scope.register(rateLimit, {
+        global: true,
+        ...(limits.perMinuteStore && { store: limits.perMinuteStore }),
+        max,
+        timeWindow: '1 minute',
+        keyGenerator: (request) => `${name}:ip:${request.ip}`,
+        errorResponseBuilder: () =>
+          new OAuthError('temporarily_unavailable', `Too many ${what} from this address; wait a minute.`, 429),
+      });
 
     app.get('/.well-known/oauth-authorization-server', async (_request, reply) =>
       reply.header('cache-control', 'public, max-age=3600').send(metadata),
     );
 
     await app.register(async (registration) => {
-      await registration.register(rateLimit, {
-        global: true,
-        // Counted across instances in the limits' store; an embedded store counts on this instance alone.
-        ...(limits.perMinuteStore && { store: limits.perMinuteStore }),
-        max: registrationsPerMinute,
-        timeWindow: '1 minute',
-        // Named: the store across instances counts every limit of an address under its key, the sign-in's included.
-        keyGenerator: (request) => `oauth-register:ip:${request.ip}`,
-        errorResponseBuilder: () =>
-          new OAuthError('temporarily_unavailable', 'Too many registrations from this address; wait a minute.', 429),
-      });
+      await registerAddressLimit(registration, 'oauth-register', registrationsPerMinute, 'registrations');
       registration.setErrorHandler(answerInOAuthTerms('invalid_client_metadata'));
       registration.post('/oauth/register', { bodyLimit: maxRegistrationBytes }, async (request, reply) => {
         const client = await createOAuthClient(db, clientFromRegistration(request.body));
@@ -76,36 +81,13 @@ export const oauthRoutes = fp(
     });
 
     await app.register(async (endpoints) => {
-      await endpoints.register(rateLimit, {
-        global: true,
-        ...(limits.perMinuteStore && { store: limits.perMinuteStore }),
-        max: endpointRequestsPerMinute,
-        timeWindow: '1 minute',
-        keyGenerator: (request) => `oauth:ip:${request.ip}`,
-        errorResponseBuilder: () =>
-          new OAuthError('temporarily_unavailable', 'Too many requests from this address; wait a minute.', 429),
-      });
+      await registerAddressLimit(endpoints, 'oauth', endpointRequestsPerMinute, 'requests');
       await endpoints.register(formBody, { bodyLimit: 16 * 1024 });
       endpoints.setErrorHandler(answerInOAuthTerms('invalid_request'));
 
-      /**
-       * A checked request's answer when it is not valid; undefined when it is. Always a page of ours, never a redirect
-       * to the client with the error: anyone may register a client and its redirect URI, and a link to a malformed
-       * request would make the handbook's address send a reader there (RFC 9700 4.11.2 lets the server decline). Only
-       * the reader's own Allow or Deny sends them back to the application.
-       */
-      const refusal = (checked: CheckedAuthorization, reply: FastifyReply) => {
-        if (checked.kind === 'page-error') return problemPage(reply, 400, checked.message);
-        if (checked.kind === 'redirect-error') {
-          const { error } = checked;
-          return problemPage(reply, 400, `${error.description} (${error.code})`);
-        }
-        return undefined;
-      };
-
       endpoints.get('/oauth/authorize', async (request, reply) => {
         const checked = await check(request.query);
-        if (checked.kind !== 'valid') return refusal(checked, reply);
+        if (checked.kind !== 'valid') return problemPage(reply, 400, checked.message);
         const access = request.access;
         if (access.state !== 'signed-in' || !isAllowed(access)) {
           return signInPage(request, reply, {
@@ -134,7 +116,7 @@ export const oauthRoutes = fp(
           );
         }
         const checked = await check(request.body);
-        if (checked.kind !== 'valid') return refusal(checked, reply);
+        if (checked.kind !== 'valid') return problemPage(reply, 400, checked.message);
         const decision = (request.body as { decision?: unknown }).decision;
         if (decision !== 'allow' && decision !== 'deny') return problemPage(reply, 400, 'Choose Allow or Deny.');
         const outcome = await answerConsent(db, {
