@@ -138,3 +138,34 @@ test('has no serious or critical axe-core violations on the page with its lists,
   // Infima animates colours: measure again until the switch has finished.
   await expect.poll(() => seriousAxeViolations(site.page, page), { timeout: 5000 }).toEqual([]);
 });
+
+test('lists the 50 most recent conversations and shows the older ones on "Show older conversations"', async ({
+  reader,
+  server,
+  list,
+}) => {
+  const { site, context } = reader;
+  for (let i = 0; i < 52; i++) {
+    const made = await context.request.post(`${server.baseUrl}/api/threads`, {
+      data: { title: `Kept chat ${i}` },
+      headers: { origin: server.baseUrl },
+    });
+    expect(made.status()).toBe(201);
+  }
+  const pages: string[] = [];
+  site.page.on('request', (request) => {
+    const { pathname, search } = new URL(request.url());
+    if (pathname === '/api/threads' && request.method() === 'GET') pages.push(search);
+  });
+  await site.open('/dev-copilot');
+  await expect.poll(() => list.regular.count()).toBe(50);
+  expect(await list.regular.first().innerText()).toContain('Kept chat 51');
+  expect(await list.row('Kept chat 0').count()).toBe(0);
+
+  const older = site.page.getByRole('button', { name: 'Show older conversations' });
+  await older.click();
+  await expect.poll(() => list.regular.count()).toBe(52);
+  expect(await list.regular.last().innerText()).toContain('Kept chat 0');
+  await expect.poll(() => older.count()).toBe(0);
+  expect(pages).toEqual(['', expect.stringMatching(/^\?after=\d+_[\w-]+$/)]);
+});

@@ -24,7 +24,29 @@ const title = storableString(
 export const messageRoleSchema = z.enum(messageRoles);
 export const messageStatusSchema = z.enum(messageStatuses);
 
-export const threadListQuerySchema = z.strictObject({ status: threadStatusSchema.optional() });
+/** Threads in one page of the list when the caller does not say, and the most it may ask for. */
+export const threadListPageSize = 50;
+export const maxThreadListPageSize = 200;
+
+/**
+ * Where a page of the thread list starts: the `nextCursor` of the page before, handed back unchanged. It holds the
+ * last thread's activity time (microseconds since 1970, as the store keeps it) and id, so a page starts exactly after
+ * that thread even when threads are added, moved up by new messages or deleted between the calls.
+ */
+export const threadListCursorSchema = z
+  .string()
+  .regex(/^\d{1,18}_[\w-]{1,100}$/, 'after is the nextCursor of a page of this list');
+
+export const threadListQuerySchema = z.strictObject({
+  status: threadStatusSchema.optional(),
+  limit: z.coerce
+    .number({ error: 'limit is a number of chats' })
+    .int('limit is a whole number of chats')
+    .min(1, 'limit is at least 1')
+    .max(maxThreadListPageSize, `limit is at most ${maxThreadListPageSize}`)
+    .default(threadListPageSize),
+  after: threadListCursorSchema.optional(),
+});
 
 export const createThreadRequestSchema = z.strictObject({ title: title.optional() });
 
@@ -83,7 +105,11 @@ export const messageSchema = z.strictObject({
 export const textOfContent = (content: readonly MessagePart[]): string =>
   content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 
-export const threadListResponseSchema = z.strictObject({ threads: z.array(threadSchema) });
+/** A page of the reader's threads, most recently active first; `nextCursor` is null on the last page. */
+export const threadListResponseSchema = z.strictObject({
+  threads: z.array(threadSchema),
+  nextCursor: threadListCursorSchema.nullable(),
+});
 export const threadWithMessagesResponseSchema = z.strictObject({
   thread: threadSchema,
   messages: z.array(messageSchema),
@@ -100,6 +126,7 @@ export type ThreadDto = z.infer<typeof threadSchema>;
 export type MessageDto = z.infer<typeof messageSchema>;
 export type FeedbackDto = z.infer<typeof feedbackSchema>;
 export type ThreadListResponse = z.infer<typeof threadListResponseSchema>;
+export type ThreadListQuery = z.input<typeof threadListQuerySchema>;
 export type ThreadWithMessagesResponse = z.infer<typeof threadWithMessagesResponseSchema>;
 export type FeedbackRequest = z.infer<typeof feedbackRequestSchema>;
 export type ThreadUpdate = z.infer<typeof updateThreadRequestSchema>;

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectApiError } from '../../test-support/api-errors.js';
 import { answer, question } from '../../test-support/messages.js';
@@ -39,15 +39,15 @@ for (const backend of testBackends) {
         thread,
         messages: [],
       });
-      expect(await listThreads(store.db, { reader: ada })).toEqual([thread]);
-      expect(await listThreads(store.db, { reader: eve })).toEqual([]);
+      expect((await listThreads(store.db, { reader: ada })).threads).toEqual([thread]);
+      expect((await listThreads(store.db, { reader: eve })).threads).toEqual([]);
     });
 
     it('compares readers exactly: a subject differing only in case is another account', async () => {
       const thread = await createThread(store.db, { reader: 'Ada@ACME.example', title: 'Deploys' });
 
-      expect(await listThreads(store.db, { reader: ada })).toEqual([]);
-      expect(await listThreads(store.db, { reader: 'Ada@ACME.example' })).toEqual([thread]);
+      expect((await listThreads(store.db, { reader: ada })).threads).toEqual([]);
+      expect((await listThreads(store.db, { reader: 'Ada@ACME.example' })).threads).toEqual([thread]);
     });
 
     it('lists threads most recently active first, filtered by status', async () => {
@@ -62,13 +62,67 @@ for (const backend of testBackends) {
       const newer = await datedThread('Newer', secondsAgo(60));
       const archivedNewer = await archiveThread(store.db, { reader: ada, threadId: newer.id });
 
-      expect(await listThreads(store.db, { reader: ada })).toEqual([archivedNewer, older]);
-      expect(await listThreads(store.db, { reader: ada, status: 'regular' })).toEqual([older]);
-      expect(await listThreads(store.db, { reader: ada, status: 'archived' })).toEqual([archivedNewer]);
+      expect((await listThreads(store.db, { reader: ada })).threads).toEqual([archivedNewer, older]);
+      expect((await listThreads(store.db, { reader: ada, status: 'regular' })).threads).toEqual([older]);
+      expect((await listThreads(store.db, { reader: ada, status: 'archived' })).threads).toEqual([archivedNewer]);
 
       await appendMessage(store.db, { reader: ada, threadId: older.id, message: question('Still there?') });
 
-      expect((await listThreads(store.db, { reader: ada })).map((thread) => thread.title)).toEqual(['Older', 'Newer']);
+      expect((await listThreads(store.db, { reader: ada })).threads.map((thread) => thread.title)).toEqual([
+        'Older',
+        'Newer',
+      ]);
+    });
+
+    it('pages the list by position: each thread once and in order, to the microsecond, whatever moves between pages', async () => {
+      // Three threads in the same microsecond and two a microsecond either side: a Date (milliseconds) cannot tell
+      // them apart, the cursor must.
+      const activeAt = async (title: string, at: string) => {
+        const { id } = await createThread(store.db, { reader: ada, title });
+        await store.db
+          .update(threads)
+          .set({ updatedAt: sql`${at}::timestamptz` })
+          .where(eq(threads.id, id));
+        return id;
+      };
+      for (const [title, at] of [
+        ['a', '2026-01-01T10:00:00.123455Z'],
+        ['b', '2026-01-01T10:00:00.123456Z'],
+        ['c', '2026-01-01T10:00:00.123456Z'],
+        ['d', '2026-01-01T10:00:00.123456Z'],
+        ['e', '2026-01-01T10:00:00.123457Z'],
+        ['f', '2026-01-01T09:00:00Z'],
+        ['g', '2026-01-02T09:00:00Z'],
+      ] as const) {
+        await activeAt(title, at);
+      }
+      await createThread(store.db, { reader: eve, title: 'not ada' });
+      const whole = (await listThreads(store.db, { reader: ada, limit: 200 })).threads.map((thread) => thread.id);
+      expect(whole).toHaveLength(7);
+
+      for (const limit of [1, 2, 3, 7]) {
+        const seen: string[] = [];
+        let page = await listThreads(store.db, { reader: ada, limit });
+        seen.push(...page.threads.map((thread) => thread.id));
+        while (page.next) {
+          expect(page.threads).toHaveLength(limit);
+          page = await listThreads(store.db, { reader: ada, limit, after: page.next });
+          seen.push(...page.threads.map((thread) => thread.id));
+        }
+        expect(seen).toEqual(whole);
+      }
+
+      // Between two pages, a thread of the second page gets a new message (it moves to the top) and the last thread
+      // of the first page is deleted: the second page still starts where the first ended, and repeats nothing.
+      const first = await listThreads(store.db, { reader: ada, limit: 3 });
+      const firstIds = first.threads.map((thread) => thread.id);
+      const moved = whole[4] as string;
+      await appendMessage(store.db, { reader: ada, threadId: moved, message: question('Back to this one') });
+      await deleteThread(store.db, { reader: ada, threadId: firstIds[2] as string });
+      if (!first.next) throw new Error('a first page of 3 out of 7 has a next page');
+      const second = await listThreads(store.db, { reader: ada, limit: 3, after: first.next });
+      expect(second.threads.map((thread) => thread.id)).toEqual(whole.slice(3).filter((id) => id !== moved));
+      expect(second.next).toBeNull();
     });
 
     it('renames a thread', async () => {
@@ -77,7 +131,7 @@ for (const backend of testBackends) {
       const renamed = await renameThread(store.db, { reader: ada, threadId: thread.id, title: 'Deploys' });
 
       expect(renamed).toEqual({ ...thread, title: 'Deploys' });
-      expect(await listThreads(store.db, { reader: ada })).toEqual([renamed]);
+      expect((await listThreads(store.db, { reader: ada })).threads).toEqual([renamed]);
     });
 
     it('archives only regular threads and unarchives only archived ones', async () => {
@@ -146,7 +200,7 @@ for (const backend of testBackends) {
         await expectApiError(deleteThread(store.db, target), 'not_found:thread');
       }
 
-      expect(await listThreads(store.db, { reader: eve })).toEqual([]);
+      expect((await listThreads(store.db, { reader: eve })).threads).toEqual([]);
       expect(await getThreadWithMessages(store.db, { reader: ada, threadId: thread.id })).toEqual(before);
     });
 

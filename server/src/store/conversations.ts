@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, errorDetails, type FeedbackRating, type ThreadStatus } from '@acme/contract';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { ApiError, errorDetails, type FeedbackRating, type ThreadStatus, threadListPageSize } from '@acme/contract';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { feedback, type MessageRow, messages, questions, type ThreadRow, threads } from './schema.js';
 
@@ -40,16 +40,48 @@ export const messageColumns = {
 export const ownedThread = (reader: string, threadId: string) =>
   and(eq(threads.id, threadId), eq(threads.reader, reader));
 
-/** The reader's threads, most recently active first. */
+/** Where a thread stands in its reader's list: its last activity, in microseconds since 1970 as stored, and its id. */
+export type ThreadPosition = { activeAtMicros: string; id: string };
+export type ThreadPage = { threads: Thread[]; next: ThreadPosition | null };
+
+// Microseconds, exactly: a JavaScript Date holds milliseconds, and two threads active in the same millisecond would
+// otherwise be skipped or repeated between pages.
+const activeAtMicros = sql<string>`(extract(epoch from ${threads.updatedAt}) * 1000000)::bigint::text`;
+
+/**
+ * A page of the reader's threads, most recently active first (ties by id), starting after `after`; `next` is where the
+ * following page starts, null on the last one. Keyed on the position rather than an offset, so a thread that moves up
+ * or goes away between two pages neither repeats nor hides another.
+ */
 export async function listThreads(
   db: Database,
-  { reader, status }: ForReader & { status?: ThreadStatus | undefined },
-): Promise<Thread[]> {
-  return db
-    .select(threadColumns)
+  {
+    reader,
+    status,
+    limit = threadListPageSize,
+    after,
+  }: ForReader & { status?: ThreadStatus | undefined; limit?: number; after?: ThreadPosition | undefined },
+): Promise<ThreadPage> {
+  const rows = await db
+    .select({ ...threadColumns, activeAtMicros })
     .from(threads)
-    .where(and(eq(threads.reader, reader), status ? eq(threads.status, status) : undefined))
-    .orderBy(desc(threads.updatedAt), desc(threads.createdAt));
+    .where(
+      and(
+        eq(threads.reader, reader),
+        status ? eq(threads.status, status) : undefined,
+        after
+          ? sql`(${activeAtMicros}::bigint, ${threads.id}) < (${after.activeAtMicros}::bigint, ${after.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(threads.updatedAt), desc(threads.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    threads: page.map(({ activeAtMicros: _, ...thread }) => thread),
+    next: rows.length > limit && last ? { activeAtMicros: last.activeAtMicros, id: last.id } : null,
+  };
 }
 
 export async function createThread(

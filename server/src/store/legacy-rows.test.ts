@@ -47,7 +47,7 @@ for (const backend of testBackends) {
         message: answer('A.', asked.id),
       });
       for (const other of [...others, readerKeyOf({ issuer: google, subject: '108' })]) {
-        expect(await listThreads(store.db, { reader: other })).toEqual([]);
+        expect((await listThreads(store.db, { reader: other })).threads).toEqual([]);
         expect(await getThreadWithMessages(store.db, { reader: other, threadId: mine.id })).toBeUndefined();
         await expectApiError(
           renameThread(store.db, { reader: other, threadId: mine.id, title: 'x' }),
@@ -59,7 +59,9 @@ for (const backend of testBackends) {
         );
         await expectApiError(deleteThread(store.db, { reader: other, threadId: mine.id }), 'not_found:thread');
       }
-      expect(await listThreads(store.db, { reader: kateCased })).toMatchObject([{ id: mine.id, title: 'Mine' }]);
+      expect((await listThreads(store.db, { reader: kateCased })).threads).toMatchObject([
+        { id: mine.id, title: 'Mine' },
+      ]);
     });
 
     it('hands rows stored under an address to the first subject signed in with that exact address', async () => {
@@ -71,11 +73,11 @@ for (const backend of testBackends) {
       expect(
         await claimLegacyReaderRows(store.db, { reader: kelvin, legacyReader: legacyReaderKey('\u212Aate2@acme.dev') }),
       ).toBe(1);
-      expect(await listThreads(store.db, { reader: kelvin })).toMatchObject([{ id: 'legacy-kelvin' }]);
+      expect((await listThreads(store.db, { reader: kelvin })).threads).toMatchObject([{ id: 'legacy-kelvin' }]);
       expect(
         await claimLegacyReaderRows(store.db, { reader: kate, legacyReader: legacyReaderKey('Kate2@acme.dev') }),
       ).toBe(1);
-      expect(await listThreads(store.db, { reader: kate })).toMatchObject([
+      expect((await listThreads(store.db, { reader: kate })).threads).toMatchObject([
         { id: 'legacy-kate', title: 'Before subjects' },
       ]);
       // Claimed once: a later account signing in with the address gets nothing of Kate's.

@@ -94,7 +94,7 @@ for (const backend of testBackends) {
         [second.id, asked.id],
         [edited.id, null],
       ]);
-      expect((await listThreads(store.db, { reader: ada }))[0]?.title).toBe('Hi');
+      expect((await listThreads(store.db, { reader: ada })).threads[0]?.title).toBe('Hi');
     });
 
     it('returns messages in the order they were added, even when they share a timestamp', async () => {
@@ -129,7 +129,7 @@ for (const backend of testBackends) {
       const intoImageOnly = await inThread(question(' '), imageOnly.id);
 
       const titles = Object.fromEntries(
-        (await listThreads(store.db, { reader: ada })).map((thread) => [thread.id, thread.title]),
+        (await listThreads(store.db, { reader: ada })).threads.map((thread) => [thread.id, thread.title]),
       );
 
       expect(titles[threadId]).toBe('How do I rotate the staging database credentials without…');

@@ -82,6 +82,66 @@ describe('thread routes', () => {
     ]);
   });
 
+  it('answers the list a page at a time: 50 unless asked, nextCursor to the next page, null on the last', async () => {
+    // The store keys threads on the reader's subject: read Ada's key off a thread she made.
+    const made = await newThread(ada);
+    const [{ reader } = { reader: '' }] = await store.db
+      .select({ reader: threads.reader })
+      .from(threads)
+      .where(eq(threads.id, made.id));
+    await store.db.delete(threads);
+    const start = Date.now() - 3_600_000;
+    await store.db.insert(threads).values(
+      Array.from({ length: 53 }, (_, i) => ({
+        id: `paged-${String(i).padStart(2, '0')}`,
+        reader,
+        title: `Chat ${i}`,
+        updatedAt: new Date(start + i * 1000),
+      })),
+    );
+    await newThread(eve);
+    const page = async (query: string) => {
+      const response = await call('GET', `/api/threads${query}`);
+      expect(response.status, await response.clone().text()).toBe(200);
+      return threadListResponseSchema.parse(await response.json());
+    };
+
+    const first = await page('');
+    expect(first.threads).toHaveLength(50);
+    expect(first.threads[0]?.title).toBe('Chat 52');
+    expect(first.nextCursor).not.toBeNull();
+    const rest = await page(`?after=${first.nextCursor}`);
+    expect(rest.threads.map((thread) => thread.title)).toEqual(['Chat 2', 'Chat 1', 'Chat 0']);
+    expect(rest.nextCursor).toBeNull();
+
+    const titles: string[] = [];
+    let next: string | null = '';
+    while (next !== null) {
+      const answer = await page(`?limit=20${next ? `&after=${encodeURIComponent(next)}` : ''}`);
+      titles.push(...answer.threads.map((thread) => thread.title));
+      next = answer.nextCursor;
+    }
+    expect(titles).toEqual(Array.from({ length: 53 }, (_, i) => `Chat ${52 - i}`));
+  });
+
+  it.each([
+    ['limit=0', 'limit is at least 1'],
+    ['limit=201', 'limit is at most 200'],
+    ['limit=2.5', 'limit is a whole number of chats'],
+    ['limit=many', 'limit is a number of chats'],
+    ['after=yesterday', 'after is the nextCursor of a page of this list'],
+    ['after=1_', 'after is the nextCursor of a page of this list'],
+    ['after=9999999999999999999_x', 'after is the nextCursor of a page of this list'],
+    ['after=1_a%27%20or%201=1', 'after is the nextCursor of a page of this list'],
+    ['page=2', ''],
+  ])('refuses a list query of %s with a 400 that says why', async (query, says) => {
+    const response = await call('GET', `/api/threads?${query}`);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('bad_request:input');
+    expect(body.error.message).toContain(says);
+  });
+
   it('filters the list by status and archives, unarchives and renames through PATCH', async () => {
     const thread = await newThread();
     const patch = (body: unknown) => call('PATCH', `/api/threads/${thread.id}`, { body });

@@ -26,7 +26,7 @@ import {
 } from '../../store/conversations.js';
 import { clearFeedback, setFeedback } from '../../store/messages.js';
 import { readerOf } from '../reader.js';
-import { feedbackDto, threadDto, threadWithMessagesDto } from './wire.js';
+import { feedbackDto, threadDto, threadListCursor, threadPositionOf, threadWithMessagesDto } from './wire.js';
 
 const byId = { params: z.strictObject({ id: recordId }) };
 /** The answers of a route: its success's shape (a 204 has no body) and the registry's errors. */
@@ -47,9 +47,16 @@ export async function threadRoutes(app: FastifyInstance) {
   routes.get(
     '/api/threads',
     { schema: { querystring: threadListQuerySchema, ...answers({ 200: threadListResponseSchema }) } },
-    async (request) => ({
-      threads: (await listThreads(db, { reader: readerOf(request), status: request.query.status })).map(threadDto),
-    }),
+    async (request) => {
+      const { status, limit, after } = request.query;
+      const page = await listThreads(db, {
+        reader: readerOf(request),
+        status,
+        limit,
+        after: after === undefined ? undefined : threadPositionOf(after),
+      });
+      return { threads: page.threads.map(threadDto), nextCursor: page.next && threadListCursor(page.next) };
+    },
   );
 
   // New chats count against a limit of their own per reader: each is a row kept until its reader deletes it, and

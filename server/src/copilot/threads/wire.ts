@@ -1,5 +1,11 @@
 import type { FeedbackDto, MessageDto, ThreadDto } from '@acme/contract';
-import type { Message, MessageFeedback, Thread, ThreadWithMessages } from '../../store/conversations.js';
+import type {
+  Message,
+  MessageFeedback,
+  Thread,
+  ThreadPosition,
+  ThreadWithMessages,
+} from '../../store/conversations.js';
 
 /** The stored rows as the contract sends them: the same fields, times as ISO strings. */
 
@@ -35,3 +41,12 @@ export const threadWithMessagesDto = ({ thread, messages }: ThreadWithMessages) 
   thread: threadDto(thread),
   messages: messages.map(messageDto),
 });
+
+/** A page's `nextCursor` (the contract's `threadListCursorSchema`): the position's microseconds and id. */
+export const threadListCursor = (position: ThreadPosition): string => `${position.activeAtMicros}_${position.id}`;
+
+/** The position a cursor the contract accepted names (its microseconds are digits, so the first `_` ends them). */
+export function threadPositionOf(cursor: string): ThreadPosition {
+  const split = cursor.indexOf('_');
+  return { activeAtMicros: cursor.slice(0, split), id: cursor.slice(split + 1) };
+}

@@ -128,6 +128,8 @@ function ThreadRow({ onLeave }: { onLeave: OnLeave }): ReactNode {
 export function ThreadList({ onLeave }: { onLeave: OnLeave }): ReactNode {
   const regularCount = useAuiState((s) => s.threads.threadIds.length);
   const archivedCount = useAuiState((s) => s.threads.archivedThreadIds.length);
+  // The list comes a page at a time; older conversations are one press away.
+  const hasMore = useAuiState((s) => s.threads.hasMore);
   return (
     <ThreadListPrimitive.Root asChild>
       <nav className={styles.threadList} aria-label="Conversations" data-testid="thread-list">
@@ -138,6 +140,11 @@ export function ThreadList({ onLeave }: { onLeave: OnLeave }): ReactNode {
         <ul data-testid="regular-threads">
           <ThreadListPrimitive.Items>{() => <ThreadRow onLeave={onLeave} />}</ThreadListPrimitive.Items>
         </ul>
+        {hasMore && (
+          <ThreadListPrimitive.LoadMore className={clsx('clean-btn', styles.loadMore)}>
+            Show older conversations
+          </ThreadListPrimitive.LoadMore>
+        )}
         {archivedCount > 0 && (
           <details className={styles.archived}>
             <summary>Archived ({archivedCount})</summary>

@@ -23,7 +23,9 @@ const threadPath = (threadId: string) => `/api/threads/${encodeURIComponent(thre
 
 /** The reader's saved conversations (the server's threads API), newest first. */
 export const threadApi = {
-  list: () => call<ThreadListResponse>('GET', '/api/threads').then((r) => r.threads),
+  /** A page of them: the first, or the one after a page's `nextCursor`. */
+  list: (after?: string) =>
+    call<ThreadListResponse>('GET', after ? `/api/threads?after=${encodeURIComponent(after)}` : '/api/threads'),
   create: () => call<ThreadDto>('POST', '/api/threads', {}),
   get: (threadId: string) => call<ThreadWithMessagesResponse>('GET', threadPath(threadId)),
   update: (threadId: string, update: ThreadUpdate) => call<ThreadDto>('PATCH', threadPath(threadId), update),

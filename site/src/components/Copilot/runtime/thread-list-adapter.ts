@@ -46,9 +46,11 @@ const reported = (change: Promise<unknown>) =>
  * 4: only a regular thread can be archived, only an archived one unarchived; its title is its first question).
  */
 export const threadListAdapter: RemoteThreadListAdapter = {
-  async list() {
-    // One call for both: the list sorts regular and archived threads apart by their status.
-    return { threads: (await threadApi.list()).map(metadataOf) };
+  // A page at a time, most recently active first: the list shows the first and asks for the next when the reader
+  // wants older chats. Regular and archived come in one list, sorted apart by their status.
+  async list(options) {
+    const page = await threadApi.list(options?.after);
+    return { threads: page.threads.map(metadataOf), nextCursor: page.nextCursor ?? undefined };
   },
   async initialize() {
     const thread = await threadApi.create();
