@@ -40,6 +40,30 @@ describe('askAi with an OpenAI-compatible model', () => {
     expect(fakeModel.received[0]?.body).toMatchObject({ model: 'test-model', stream: true });
   });
 
+  test('masks credentials typed into the question and the earlier messages before the model sees them', async ({
+    copilot,
+    fakeModel,
+    server,
+  }) => {
+    fakeModel.behave({ reply: 'Check the scope line in ~/.npmrc.' });
+    const npmToken = `npm_${'a1B2c3D4e5'.repeat(4)}`;
+    const gitlabToken = `glpat-${'Xy9'.repeat(8)}`;
+    const asked = `npm install fails with my token ${npmToken} and password=hunter2hunter2, why?`;
+    const response = await copilot.ask({
+      messages: [
+        question(`My GitLab token is ${gitlabToken}; how do I register a runner?`),
+        { role: 'assistant', content: [{ type: 'text', text: 'Use acme-cli.' }], attachments: [] },
+        question(asked),
+      ],
+    });
+    expect(response.status).toBe(200);
+    const sent = JSON.stringify(fakeModel.received[0]?.body);
+    for (const secret of [npmToken, gitlabToken, 'hunter2hunter2']) expect(sent).not.toContain(secret);
+    expect(sent).toContain('npm install fails with my token [redacted] and password=[redacted]');
+    const logged = await server.store.db.select().from(questions);
+    expect(logged.map((row) => row.question).join('\n')).not.toMatch(/npm_a1B2|hunter2|glpat-/);
+  });
+
   test('gives the model the best sections even when the words say "not covered", and takes its word that they do not answer', async ({
     copilot,
     fakeModel,

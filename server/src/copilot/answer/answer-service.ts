@@ -63,6 +63,12 @@ export type AnswerRun = {
   modelFailure?: { code: ApiErrorCode; reason: string } | undefined;
 };
 
+/** The conversation with every credential-looking string in its messages' text replaced by "[redacted]". */
+const withSecretsMasked = (conversation: Conversation): Conversation => ({
+  ...conversation,
+  messages: conversation.messages.map((message) => ({ ...message, text: redactSecrets(message.text) })),
+});
+
 /** The question to search for: the last user message, with the one before it when the last is a short follow-up. */
 export function searchQueryOf(conversation: Conversation): string {
   const userTexts = conversation.messages
@@ -97,11 +103,15 @@ type Grounding = {
 /** Reads the screenshots of the question, retrieves the sections and starts the answer in the configured mode. */
 export async function startAnswer(
   options: AnswerDependencies,
-  conversation: Conversation,
+  asked: Conversation,
   question: { images: readonly CheckedImage[]; reader: string },
   signal: AbortSignal,
 ): Promise<AnswerRun> {
   const { images, reader } = question;
+  // Credentials a reader pastes into a question (or an earlier one of the chat) are masked before anything reaches a
+  // provider (the model, its embeddings) or the questions log, as the text read from screenshots is. The thread keeps
+  // what the reader typed: it is theirs.
+  const conversation = withSecretsMasked(asked);
   const index = options.currentIndex();
   const typed = searchQueryOf(conversation);
   // The page boosts retrieval and is named to the model: only the site's own URL of a real page is used, never the
