@@ -175,6 +175,12 @@ describe('loadConfig for Dev Copilot models', () => {
 });
 
 describe('loadConfig reports bad values by name', () => {
+  it('limits made-up bearer credentials to 30 a minute per address unless told otherwise', () => {
+    expect(loadConfig({}).tokenFailuresPerMinute).toBe(30);
+    expect(loadConfig({ TOKEN_FAILURES_PER_MINUTE: '5' }).tokenFailuresPerMinute).toBe(5);
+    expect(() => loadConfig({ TOKEN_FAILURES_PER_MINUTE: '0' })).toThrow(/TOKEN_FAILURES_PER_MINUTE/);
+  });
+
   it.each([
     ['reportsPortAboveRange', { PORT: '65536' }, /PORT: /],
     ['reportsNegativePort', { PORT: '-1' }, /PORT: /],

@@ -45,6 +45,7 @@ const environmentSchema = z.object({
   SEARCH_REQUESTS_PER_MINUTE: count(300),
   THREAD_CREATIONS_PER_MINUTE: count(60),
   SIGN_IN_REQUESTS_PER_MINUTE: count(60),
+  TOKEN_FAILURES_PER_MINUTE: count(30),
   ASK_CONCURRENT_PER_USER: count(2),
   REDIS_URL: text, // No longer used (the limits are shared through PostgreSQL): read only to warn who sets it.
   COPILOT_PROVIDER: z.enum(['none', 'openai', 'anthropic', 'google', 'openai-compatible']).default('none'),
@@ -122,6 +123,7 @@ const configSchema = environmentSchema.transform((values, context) => {
     searchRequestsPerMinute: values.SEARCH_REQUESTS_PER_MINUTE,
     threadCreationsPerMinute: values.THREAD_CREATIONS_PER_MINUTE,
     signInRequestsPerMinute: values.SIGN_IN_REQUESTS_PER_MINUTE,
+    tokenFailuresPerMinute: values.TOKEN_FAILURES_PER_MINUTE,
     questionLogDays: values.COPILOT_QUESTION_LOG_DAYS,
     /** The language model behind Dev Copilot; undefined means docs-only answers. */
     model: modelSettings(values, report),

@@ -37,6 +37,10 @@ export const apiErrors = {
   'rate_limited:concurrent': { status: 429, message: 'Too many questions at once.' },
   'rate_limited:search': { status: 429, message: 'Too many searches; try again in a minute.' },
   'rate_limited:threads': { status: 429, message: 'Too many new chats; try again in a minute.' },
+  'rate_limited:token': {
+    status: 429,
+    message: 'Too many requests with a token that is not valid from this address; try again in a minute.',
+  },
   'internal:ask': { status: 500, message: 'Dev Copilot could not answer; try again.' },
   'internal:search': { status: 500, message: 'The search failed; try again.' },
   'internal:insights': { status: 500, message: 'The insights could not be read; try again.' },

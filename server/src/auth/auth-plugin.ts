@@ -12,6 +12,7 @@ import { authRoutes } from './routes.js';
 import { sessionCookieCodec } from './session-cookie.js';
 import { createSessionService } from './session-service.js';
 import { createSignInResponder, type SendSignInPage } from './sign-in-response.js';
+import { createBearerFailureGuard } from './tokens/bearer-failures.js';
 import { resourceMetadataUrlOf } from './tokens/resource-metadata.js';
 import { registerTokenAccess } from './tokens/token-access.js';
 
@@ -57,7 +58,12 @@ export const authPlugin = fp(
     const accessResolver = createAccessResolver({ sessions, currentPolicy, cookies: sessionCookies });
     registerRequestAccess(app, { config, accessResolver });
     const resourceMetadataUrl = resourceMetadataUrlOf(config.publicUrl);
-    registerTokenAccess(app, { db: store.db, currentPolicy, resourceMetadataUrl });
+    registerTokenAccess(app, {
+      db: store.db,
+      currentPolicy,
+      resourceMetadataUrl,
+      failures: createBearerFailureGuard({ perMinute: config.tokenFailuresPerMinute }),
+    });
     app.decorate('accessResolver', accessResolver);
 
     const credentials = await identityProviderCredentials(app, sessionSecret);

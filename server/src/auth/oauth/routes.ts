@@ -2,6 +2,7 @@ import formBody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { addressKeyOf } from '../../limits/address-key.js';
 import { createOAuthClient, findOAuthClient } from '../../store/oauth.js';
 import { isAllowed } from '../request-access.js';
 import { authorizationServerOf, protectedResourceOf } from '../tokens/resource-metadata.js';
@@ -62,7 +63,7 @@ export const oauthRoutes = fp(
         ...(limits.perMinuteStore && { store: limits.perMinuteStore }),
         max,
         timeWindow: '1 minute',
-        keyGenerator: (request) => `${name}:ip:${request.ip}`,
+        keyGenerator: (request) => `${name}:ip:${addressKeyOf(request.ip)}`,
         errorResponseBuilder: () =>
           new OAuthError('temporarily_unavailable', `Too many ${what} from this address; wait a minute.`, 429),
       });

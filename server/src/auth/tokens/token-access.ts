@@ -7,6 +7,7 @@ import { findPersonalToken, type PersonalTokenRow, touchPersonalToken } from '..
 import { type AccessPolicy, decideAccess } from '../access-policy.js';
 import { accessTokenPrefix } from '../oauth/oauth-tokens.js';
 import type { RequestAccess } from '../request-access.js';
+import type { BearerFailureGuard } from './bearer-failures.js';
 import { parsePersonalToken, parseToken, secretMatches } from './personal-token.js';
 import { acceptsPersonalToken } from './token-scope.js';
 
@@ -15,6 +16,8 @@ const lastUsedThrottleMs = 60_000;
 
 export type TokenAccessOptions = {
   db: Database;
+  /** Addresses refused before any read once their credentials keep naming no live token. */
+  failures: BearerFailureGuard;
   currentPolicy: () => AccessPolicy;
   /** `<PUBLIC_URL>/.well-known/oauth-protected-resource`: where a refused client learns how to get a token. */
   resourceMetadataUrl: string;
@@ -79,13 +82,22 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     const authorization = request.headers.authorization;
     if (authorization === undefined) return;
     if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url))) return;
+    const waitSeconds = options.failures.refusedFor(request.ip);
+    if (waitSeconds !== undefined) {
+      reply.header('retry-after', String(waitSeconds));
+      return sendApiError(reply, 'rate_limited:token');
+    }
     const [scheme, credential, ...rest] = authorization.trim().split(/\s+/);
     if (scheme?.toLowerCase() !== 'bearer' || !credential || rest.length > 0) {
+      options.failures.failed(request.ip);
       return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_request');
     }
     const at = now();
     const row = await rowOfBearer(options.db, credential, at);
-    if (!row) return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
+    if (!row) {
+      options.failures.failed(request.ip);
+      return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
+    }
     const access = accessOfToken(row, options.currentPolicy());
     if (access.state === 'signed-in' && !access.decision.allowed) {
       return sendApiError(reply, 'forbidden:access', errorDetails.guard.tokenOwnerRefused);

@@ -1,0 +1,35 @@
+import { LRUCache } from 'lru-cache';
+import { addressKeyOf } from '../../limits/address-key.js';
+
+const windowMs = 60_000;
+
+/**
+ * Addresses whose bearer credentials keep naming no live token. Checking one costs a read of the store, and anyone
+ * can make up token-shaped strings (a flood of them was ~1,900 reads a second on PostgreSQL, slowing every reader);
+ * once an address has failed `perMinute` times in its minute, its bearer requests are refused before any read until
+ * the minute is over. Counted on this instance, in memory: the point is to spare the store, and a shared count would
+ * be a write per failure. Holds at most `addresses` addresses, the least recently failing going first.
+ */
+export function createBearerFailureGuard(options: { perMinute: number; addresses?: number; now?: () => number }) {
+  const { perMinute, now = Date.now } = options;
+  const failures = new LRUCache<string, { count: number; since: number }>({ max: options.addresses ?? 10_000 });
+  return {
+    /** Seconds until the address may try again, or undefined while it is under its allowance. */
+    refusedFor(ip: string): number | undefined {
+      const entry = failures.get(addressKeyOf(ip));
+      if (!entry || entry.count < perMinute) return undefined;
+      const left = entry.since + windowMs - now();
+      return left > 0 ? Math.ceil(left / 1000) : undefined;
+    },
+    /** One more credential from the address that named no live token. */
+    failed(ip: string) {
+      const key = addressKeyOf(ip);
+      const at = now();
+      const entry = failures.get(key);
+      if (!entry || at - entry.since >= windowMs) failures.set(key, { count: 1, since: at });
+      else entry.count += 1;
+    },
+  };
+}
+
+export type BearerFailureGuard = ReturnType<typeof createBearerFailureGuard>;
