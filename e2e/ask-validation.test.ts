@@ -87,6 +87,17 @@ describe('validation: each bad input gets a 400 that says what is wrong', () => 
       /base64/,
     ],
     [
+      'an earlier message with something that is no image',
+      {
+        messages: [
+          { ...question('see this'), attachments: [image({ contentType: 'application/x-evil', content: '!!!' })] },
+          { role: 'assistant', content: [{ type: 'text', text: 'I see.' }], attachments: [] },
+          question('and now?'),
+        ],
+      },
+      /messages\.0\.attachments\.0/,
+    ],
+    [
       'an assistant message last',
       { messages: [question('hi'), { role: 'assistant', content: [{ type: 'text', text: 'yo' }], attachments: [] }] },
       /last message/,

@@ -2,6 +2,8 @@
 
 /** The spec's limit for one image, decoded (5 MB). */
 export const maxImageBytes = 5_242_880;
+/** The same limit in base64 characters, as an attachment's `content` carries it (four for every three bytes). */
+export const maxImageBase64Characters = Math.ceil(maxImageBytes / 3) * 4;
 export const maxImagesPerMessage = 4;
 /** Messages in one stateless askAi call. */
 export const maxMessages = 50;

@@ -4,6 +4,7 @@ import {
   allowedImageTypes,
   type ErrorDetail,
   errorDetails,
+  maxImageBase64Characters,
   maxImageBytes,
 } from '@acme/contract';
 import { describeFormats, sniffImageFormats } from './ocr/image-format.js';
@@ -31,7 +32,7 @@ export function checkImage(attachment: { contentType: string; content: string },
   if (!allowedImageTypes.includes(contentType)) {
     throw refused(errorDetails.attachment.notAccepted(label, attachment.contentType));
   }
-  if (attachment.content.length > Math.ceil(maxImageBytes / 3) * 4 + 4) {
+  if (attachment.content.length > maxImageBase64Characters + 4) {
     throw refused(errorDetails.attachment.tooLarge(label));
   }
   if (!isStrictBase64(attachment.content)) {

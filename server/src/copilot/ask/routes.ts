@@ -15,6 +15,7 @@ import type { Conversation } from '../answer/asked-question.js';
 import { questionBodyLimit } from '../copilot.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
+import { limitQuestionBodies } from '../question-bodies.js';
 import { readerOf } from '../reader.js';
 import { StoppedByShutdown } from '../turn/running-answers.js';
 
@@ -41,6 +42,7 @@ export async function askRoute(app: FastifyInstance) {
       tooLarge: errorDetails.requestBody.questionTooLarge,
     }),
   );
+  limitQuestionBodies(app, copilot.running);
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/askAi',
     {
@@ -49,7 +51,13 @@ export async function askRoute(app: FastifyInstance) {
     },
     async (request, reply) => {
       const asked = performance.now();
-      const images = checkImages(request.body.messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
+      const { messages } = request.body;
+      // Only the question's own images are read; an earlier message's are named to the model, yet checked the same
+      // way, so that what a caller sends is images or a 400, never anything at all.
+      messages
+        .slice(0, -1)
+        .forEach((message, index) => checkImages(message.attachments, `messages.${index}.attachments`));
+      const images = checkImages(messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
       const reader = readerOf(request);
       const slot = await copilot.running.begin(reader);
       // Nobody reads an answer whose caller went away: stop it, the provider's request included. The caller may have

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorHandler } from '../../api-errors.js';
 import { questionBodyLimit } from '../copilot.js';
+import { limitQuestionBodies } from '../question-bodies.js';
 import { readerOf } from '../reader.js';
 import { startTurn } from './turn-service.js';
 
@@ -18,6 +19,7 @@ export async function turnRoutes(app: FastifyInstance) {
     }),
   );
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  limitQuestionBodies(app, copilot.running);
 
   routes.post(
     '/api/turns',

@@ -16,6 +16,8 @@ const storeAfterStopMs = 2000;
 export class RunningAnswers {
   private readonly running = new Set<Running>();
   private readonly waitingForNone: Array<() => void> = [];
+  /** Per reader, how many question bodies this instance is reading now. */
+  private readonly arriving = new Map<string, number>();
 
   constructor(
     private readonly perReader: number,
@@ -61,6 +63,28 @@ export class RunningAnswers {
           endHere();
         }
       },
+    };
+  }
+
+  /**
+   * A question request of the reader whose body is about to be read (up to 32 MB: four screenshots), or a 429 when the
+   * reader already has one more than `perReader` questions being read or answered here: one reader never holds more
+   * than that many bodies in this instance's memory (ten at once held 420 MB). One more, so that a question `begin`
+   * refuses is read and told exactly why (409 for a busy chat). The returned function gives the place back once the
+   * body is read or the request ended; calling it again does nothing.
+   */
+  receive(reader: string): () => void {
+    const mine = [...this.running].filter((entry) => entry.reader === reader).length;
+    const reading = this.arriving.get(reader) ?? 0;
+    if (mine + reading > this.perReader) throw this.tooMany();
+    this.arriving.set(reader, reading + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.arriving.get(reader) ?? 1) - 1;
+      if (left > 0) this.arriving.set(reader, left);
+      else this.arriving.delete(reader);
     };
   }
 
