@@ -157,6 +157,38 @@ describe('the chat header', () => {
     await expect.poll(() => site.page.getByTestId('regular-threads').getByTestId('thread-row').count()).toBe(2);
   });
 
+  test('continues the stored conversation after a reload: the next question follows its last answer', async ({
+    reader: { site, copilot },
+  }) => {
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('How do I register a GitLab runner?');
+    await copilot.waitForAnswer(1);
+    await copilot.waitUntilSaved();
+    await site.page.reload();
+    await copilot.open();
+    await copilot.waitForAnswer(1);
+
+    const turns: Array<{ parentId?: string | null; threadId?: string }> = [];
+    site.page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/turns') turns.push(request.postDataJSON());
+    });
+    await copilot.ask('Which tags does it need?');
+    await copilot.waitForAnswer(2);
+    await copilot.waitUntilSaved();
+    expect(turns).toHaveLength(1);
+    expect(turns[0]?.parentId).toEqual(expect.any(String));
+
+    // Read back after another reload: one branch, both questions in order, no "2 / 2".
+    await site.page.reload();
+    await copilot.open();
+    await copilot.waitForAnswer(2);
+    expect(await copilot.userMessages.allInnerTexts()).toEqual([
+      expect.stringContaining('GitLab runner'),
+      expect.stringContaining('tags'),
+    ]);
+  });
+
   test('offers "Ask about this page" for the page on screen after client-side navigation', async ({
     reader: { site, copilot },
   }) => {

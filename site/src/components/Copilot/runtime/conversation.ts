@@ -10,11 +10,20 @@ export type ThreadHandle = {
 };
 
 /**
+ * The server's id of each message the runtime knows, kept for the page's life and shared by every conversation
+ * object. The runtime hook may make its conversation again on a later render while the stored messages were loaded
+ * through an earlier one: with a map of its own, the new one knew none of them, and the next question after a reload
+ * was sent as a new first question (a branch of its own) instead of following the last answer. The runtime's own ids
+ * are random, and stored messages keep the server's, so one map serves every thread.
+ */
+const serverIds = new Map<string, string>();
+
+/**
  * One conversation as the server keeps it. The runtime names messages it creates itself; the server names them too
  * when it stores them (the `turn` part of an answer's stream), and every later call uses the server's name.
  */
 export class ServerConversation {
-  private readonly serverIds = new Map<string, string>();
+  private readonly serverIds = serverIds;
 
   constructor(private readonly thread: ThreadHandle) {}
 
