@@ -10,6 +10,7 @@ import { serverDirectory } from '../server-directory.js';
 import { describeError } from './describe-error.js';
 import { type DirectoryLock, lockDirectory } from './directory-lock.js';
 import { inMemoryDataDirectory, openEmbeddedDatabase } from './embedded-database.js';
+import { refuseAfterPanic } from './embedded-panic.js';
 import { createPostgresClient, type DatabaseTimeouts, defaultDatabaseTimeouts } from './postgres-client.js';
 import { type PostgresUrl, parsePostgresUrl } from './postgres-url.js';
 import * as schema from './schema.js';
@@ -23,6 +24,8 @@ export type StoreOptions = {
   timeouts?: DatabaseTimeouts | undefined;
   /** Told when a PGlite directory's lock was left by a process that no longer runs, and taken over. */
   onStaleLock?: ((message: string) => void) | undefined;
+  /** Told when PGlite panics (refuseAfterPanic): it answers no query after that, until the process starts again. */
+  onPanic?: ((error: unknown) => void) | undefined;
 };
 
 /** What every query function takes: the same Drizzle API whichever driver is underneath. */
@@ -64,16 +67,18 @@ async function openPgliteStore(options: StoreOptions, migrate: boolean): Promise
     // One process per directory: a second one would run too, and the one that stops last would overwrite the other.
     if (!inMemory) lock = await lockDirectory(dataDirectory, { onStaleLock: options.onStaleLock });
     client = await openEmbeddedDatabase(dataDirectory);
-    const db = drizzlePglite({ client, schema });
+    const guarded = refuseAfterPanic(client, (error) => options.onPanic?.(error));
+    const db = drizzlePglite({ client: guarded.client, schema });
     if (migrate) await migratePglite(db, { migrationsFolder });
-    const opened = client;
+    const opened = guarded.client;
     const held = lock;
     return {
       db,
       kind: 'pglite',
       ping: async () => void (await opened.query('select 1')),
       close: async () => {
-        await opened.close();
+        // After a panic the engine is not touched again (closing it would spin too); its log is replayed at start.
+        if (!guarded.panicked()) await opened.close();
         await held?.release();
       },
     };

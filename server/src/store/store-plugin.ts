@@ -3,6 +3,9 @@ import fp from 'fastify-plugin';
 import { openStore, type Store } from './database.js';
 import { keepDataDirectoryPrivate } from './private-files.js';
 
+/** After the embedded database panics, how long readers get their 503s before the process ends. */
+const panicExitMs = 1000;
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The database: PGlite under DATA_DIR, or PostgreSQL at DATABASE_URL. */
@@ -25,6 +28,15 @@ export const storePlugin = fp<{ store?: Store | undefined }>(
         dataDirectory: path.join(config.dataDirectory, 'pglite'),
         timeouts: config.databaseTimeouts,
         onStaleLock: (message) => app.log.warn(message),
+        onPanic: (error) => {
+          app.log.fatal(
+            { err: error },
+            `the embedded database panicked (a write to its files failed) and refuses every query; exiting in ${panicExitMs} ms so that the server is started again, which replays the database's log`,
+          );
+          // Not through the shutdown's drain: running answers could no longer be stored, and its close would touch
+          // the engine again. A supervisor (compose's restart policy, systemd) starts the server again.
+          setTimeout(() => process.exit(1), panicExitMs);
+        },
       }));
     if (!options.store) app.addHook('onClose', () => store.close());
     app.decorate('store', store);
