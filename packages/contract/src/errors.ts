@@ -32,6 +32,10 @@ export const apiErrors = {
     status: 409,
     message: 'Dev Copilot is still answering in this chat; wait or press Stop.',
   },
+  'conflict:thread_full': {
+    status: 409,
+    message: 'This chat is full; start a new chat to go on (earlier ones stay in your list).',
+  },
   'conflict:token_limit': { status: 409, message: 'You have too many tokens; revoke one you no longer use.' },
   'rate_limited:ask': { status: 429, message: 'Too many questions; try again in a minute.' },
   'rate_limited:concurrent': { status: 429, message: 'Too many questions at once.' },

@@ -13,6 +13,11 @@ export const allowedImageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image
 export type AllowedImageType = (typeof allowedImageTypes)[number];
 
 export const maxThreadTitleCharacters = 200;
+/**
+ * Messages one chat holds, branches included (250 questions and their answers): every turn reads its thread, and a
+ * reader reads it whole, so a chat cannot grow without end (3,000 turns were 194 MB to read back).
+ */
+export const maxMessagesPerThread = 500;
 export const maxFeedbackCommentCharacters = 1000;
 /** The widget's page path; longer is not one of ours. */
 export const maxPagePathCharacters = 2048;

@@ -1,3 +1,4 @@
+import { maxMessagesPerThread } from '@acme/contract';
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectApiError } from '../../test-support/api-errors.js';
@@ -47,6 +48,28 @@ for (const backend of testBackends) {
     beforeEach(async () => {
       await store.db.delete(threads);
       threadId = (await createThread(store.db, { reader: ada })).id;
+    });
+
+    it('holds at most maxMessagesPerThread messages in a chat: a question leaves room for its answer', async () => {
+      // 498 messages of earlier turns, written at once: one chain of questions and answers.
+      const earlier = Array.from({ length: maxMessagesPerThread - 2 }, (_, index) => ({
+        id: `earlier-${index}`,
+        threadId,
+        parentId: index === 0 ? null : `earlier-${index - 1}`,
+        role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
+        content: [{ type: 'text' as const, text: `turn ${index}` }],
+      }));
+      await store.db.insert(messages).values(earlier);
+      const last = await append(question('One more?', `earlier-${maxMessagesPerThread - 3}`));
+      const answered = await append(answer('Yes, the last one.', last.id));
+
+      await expectApiError(append(question('And another?', answered.id)), 'conflict:thread_full');
+      // Asked again (Refresh), the last question would get a second answer: no room for it either.
+      await expectApiError(append(answer('Again.', last.id)), 'conflict:thread_full');
+      expect(await stored()).toHaveLength(maxMessagesPerThread);
+      // Another chat of the same reader is not affected.
+      const other = (await createThread(store.db, { reader: ada })).id;
+      await appendMessage(store.db, { reader: ada, threadId: other, message: question('New topic') });
     });
 
     it('keeps a conversation with its parts, attachments metadata, sources and status, under ids it makes', async () => {

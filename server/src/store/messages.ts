@@ -10,10 +10,11 @@ import {
   type MessagePart,
   type MessageRole,
   type MessageStatus,
+  maxMessagesPerThread,
   storableText,
   textOfContent,
 } from '@acme/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import {
   type ForReader,
   getThreadWithMessages,
@@ -68,6 +69,12 @@ export async function appendMessage(
       .where(ownedThread(reader, threadId))
       .for('update');
     if (!thread) throw threadNotFound();
+    // A question leaves room for its answer; an answer asked again (Refresh) adds one message of its own.
+    const [{ held = 0 } = {}] = await tx
+      .select({ held: count() })
+      .from(messages)
+      .where(eq(messages.threadId, threadId));
+    if (held + (message.role === 'user' ? 2 : 1) > maxMessagesPerThread) throw new ApiError('conflict:thread_full');
     const parentRole = message.role === 'user' ? 'assistant' : 'user';
     if (message.parentId !== null || message.role === 'assistant') {
       const [parent] = await tx
