@@ -4,6 +4,7 @@ import { storeForSuite, testBackends } from '../../test-support/test-databases.j
 import {
   countLivePersonalTokens,
   createPersonalToken,
+  createPersonalTokenWithinLimit,
   deleteExpiredPersonalTokens,
   deletePersonalToken,
   findPersonalToken,
@@ -42,6 +43,24 @@ for (const backend of testBackends) {
       const reader = newToken('x').reader;
       expect((await listPersonalTokens(store.db, { reader, now })).map((row) => row.id)).toEqual(['live-token-00001']);
       expect(await countLivePersonalTokens(store.db, { reader, now })).toBe(1);
+    });
+
+    it('stores at most the limit of live tokens per reader, even for 80 requests at once', async () => {
+      await createPersonalToken(store.db, newToken('expired-token-01', { expiresAt: new Date(now.getTime() - 1) }));
+      const made = await Promise.all(
+        Array.from({ length: 80 }, (_, index) =>
+          createPersonalTokenWithinLimit(store.db, newToken(`at-once-${String(index).padStart(8, '0')}`), {
+            max: 50,
+            now,
+          }),
+        ),
+      );
+      expect(made.filter((row) => row !== undefined)).toHaveLength(50);
+      const reader = newToken('x').reader;
+      expect(await countLivePersonalTokens(store.db, { reader, now })).toBe(50);
+      // Another reader's limit is their own.
+      const other = newToken('other-reader-001', { reader: 'oidc:x#someone-else' });
+      expect(await createPersonalTokenWithinLimit(store.db, other, { max: 50, now })).toMatchObject({ id: other.id });
     });
 
     it("revokes a token only for its reader: another reader's revocation deletes nothing", async () => {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, lte, or } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { type PersonalTokenRow, personalTokens } from './schema.js';
 
@@ -10,6 +10,23 @@ export async function createPersonalToken(db: Database, token: NewPersonalToken)
   const [row] = await db.insert(personalTokens).values(token).returning();
   if (!row) throw new Error(`Inserting personal token ${token.id} returned no row`);
   return row;
+}
+
+/**
+ * Stores the token unless its reader already holds `max` live ones; undefined when they do. The count and the insert
+ * hold a lock of the reader's own (a transaction's advisory lock) so that requests made at once cannot each count
+ * below the limit and all insert (80 at once left 54 tokens on PostgreSQL).
+ */
+export async function createPersonalTokenWithinLimit(
+  db: Database,
+  token: NewPersonalToken,
+  { max, now }: { max: number; now: Date },
+): Promise<PersonalTokenRow | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tokens:${token.reader}`}, 0))`);
+    if ((await countLivePersonalTokens(tx, { reader: token.reader, now })) >= max) return undefined;
+    return createPersonalToken(tx, token);
+  });
 }
 
 export async function findPersonalToken(db: Database, { id }: { id: string }): Promise<PersonalTokenRow | undefined> {

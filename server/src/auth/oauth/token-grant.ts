@@ -1,7 +1,8 @@
+import { maxTokensPerReader } from '@acme/contract';
 import type { Database } from '../../store/database.js';
 import { findOAuthClient, recordCodeToken, rotateOAuthTokens, takeAuthorizationCode } from '../../store/oauth.js';
 import {
-  createPersonalToken,
+  createPersonalTokenWithinLimit,
   deleteOAuthGrants,
   deletePersonalToken,
   findPersonalToken,
@@ -78,16 +79,27 @@ export async function exchangeAuthorizationCode(request: TokenRequest, options: 
   refuseUnlessAllowed(options.currentPolicy(), { ...code, hostedDomain: code.hostedDomain ?? undefined });
   const tokens = mintGrantTokens();
   await deleteOAuthGrants(db, { reader: code.reader, clientId: client.id });
-  await createPersonalToken(db, {
-    id: tokens.id,
-    ...identityOf(code),
-    name: `${client.name} (connected with OAuth)`,
-    secretHash: tokens.access.secretHash,
-    expiresAt: new Date(now.getTime() + grantLifetimeMs),
-    clientId: client.id,
-    refreshHash: tokens.refresh.secretHash,
-    accessExpiresAt: new Date(now.getTime() + accessTokenSeconds * 1000),
-  });
+  const granted = await createPersonalTokenWithinLimit(
+    db,
+    {
+      id: tokens.id,
+      ...identityOf(code),
+      name: `${client.name} (connected with OAuth)`,
+      secretHash: tokens.access.secretHash,
+      expiresAt: new Date(now.getTime() + grantLifetimeMs),
+      clientId: client.id,
+      refreshHash: tokens.refresh.secretHash,
+      accessExpiresAt: new Date(now.getTime() + accessTokenSeconds * 1000),
+    },
+    { max: maxTokensPerReader, now },
+  );
+  // The consent checked the limit; codes of several clients exchanged at once may still reach it.
+  if (!granted) {
+    throw new OAuthError(
+      'invalid_grant',
+      `The reader holds ${maxTokensPerReader} access tokens and connected applications, the most one may.`,
+    );
+  }
   await recordCodeToken(db, { codeHash, tokenId: tokens.id });
   return tokenResponse(tokens);
 }

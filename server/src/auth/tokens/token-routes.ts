@@ -15,8 +15,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
 import { bodilessResponses, errorResponses } from '../../response-schemas.js';
 import {
-  countLivePersonalTokens,
-  createPersonalToken,
+  createPersonalTokenWithinLimit,
   deletePersonalToken,
   listPersonalTokens,
   type PersonalTokenRow,
@@ -81,17 +80,19 @@ export const tokenRoutes = fp(
         const session = signedInSession(request.access);
         const reader = readerKeyOf(session);
         const now = new Date();
-        if ((await countLivePersonalTokens(db, { reader, now })) >= maxTokensPerReader) {
-          return sendApiError(reply, 'conflict:token_limit', errorDetails.tokenLimit(maxTokensPerReader));
-        }
         const minted = mintPersonalToken();
-        const row = await createPersonalToken(db, {
-          id: minted.id,
-          ...identityOf(session),
-          name: request.body.name,
-          secretHash: minted.secretHash,
-          expiresAt: new Date(now.getTime() + request.body.expiresInDays * day),
-        });
+        const row = await createPersonalTokenWithinLimit(
+          db,
+          {
+            id: minted.id,
+            ...identityOf(session),
+            name: request.body.name,
+            secretHash: minted.secretHash,
+            expiresAt: new Date(now.getTime() + request.body.expiresInDays * day),
+          },
+          { max: maxTokensPerReader, now },
+        );
+        if (!row) return sendApiError(reply, 'conflict:token_limit', errorDetails.tokenLimit(maxTokensPerReader));
         const created: CreatedToken = {
           id: row.id,
           token: minted.token,
