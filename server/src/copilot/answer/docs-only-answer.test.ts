@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { docSection } from '../../../test-support/doc-sections.js';
 import { retrieve } from '../../search/coverage.js';
 import { createSearchEngine } from '../../search/engine.js';
-import { composeDocsOnlyAnswer } from './docs-only-answer.js';
+import { composeDocsOnlyAnswer, smallTalkAnswer } from './docs-only-answer.js';
 
 const sections = [
   docSection('/firestore-ttl', 'Firestore TTL', 'Creating a policy', [
@@ -74,6 +74,25 @@ describe('composeDocsOnlyAnswer', () => {
     });
     expect(reply.closest).toEqual([]);
     expect(reply.markdown).not.toContain('Go-Live');
+  });
+
+  it.each(['hi', 'thanks!', 'great, thanks', 'who are you?', 'ok'])(
+    'answers a message with nothing to look for (%j) by saying what it does, quoting no section',
+    (message) => {
+      const reply = answer(message);
+      expect(reply).toEqual({
+        markdown: smallTalkAnswer,
+        sources: [],
+        confidence: 'none',
+        covered: false,
+        closest: [],
+      });
+    },
+  );
+
+  it('still searches a greeting with a question in it, and a screenshot sent without words', () => {
+    expect(answer('hi! how do I create a TTL policy?').sources[0]?.url).toBe('/firestore-ttl#creating-a-policy');
+    expect(answer('', { imagesUnread: true }).markdown).not.toBe(smallTalkAnswer);
   });
 
   it('puts the sentence holding the key fact first', () => {

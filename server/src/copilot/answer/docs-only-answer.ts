@@ -38,6 +38,13 @@ export const closestOpening = 'The handbook may not answer this exactly; the clo
 
 const notWhatYouNeed = 'If this is not what you need, post your question in the #dev-help channel.';
 
+/**
+ * The answer to a message with nothing in it to look for ("hi", "thanks!", "who are you?"): every word everyday
+ * English. Quoting the sections that happen to hold "hi" answered a greeting with a curl snippet.
+ */
+export const smallTalkAnswer =
+  'Hi! I am Dev Copilot: I answer from Acme\'s developer handbook and link the exact sections I quote. Ask me something like "How do I set up my laptop?" or "How do I deploy to staging?", or paste an error message or a screenshot of it.';
+
 /** A second section quoted beside the best one gives its key part and little more, so the answer stays short. */
 const secondSectionBudget = 200;
 
@@ -61,6 +68,9 @@ export function composeDocsOnlyAnswer(options: {
   imagesUnread?: boolean | undefined;
 }): DocsOnlyAnswer {
   const { hits, terms, coverage } = options.retrieval;
+  if (!options.readFromImages && !options.imagesUnread && terms.every((term) => term.generic)) {
+    return { markdown: smallTalkAnswer, sources: [], confidence: 'none', covered: false, closest: [] };
+  }
   const kinds = answerKindsOf(options.retrieval.question);
   const imageNote = options.readFromImages
     ? `From your screenshot I read: "${plain(clipWords(options.readFromImages.replace(/\s+/g, ' ').trim(), 240))}".\n\n`

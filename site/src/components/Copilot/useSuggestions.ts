@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Suggestion } from './view/Welcome';
 
 const general: Suggestion[] = [
-  { title: 'Set up my machine', prompt: 'How do I set up my development environment for the first time?' },
+  { title: 'Set up my machine', prompt: 'How do I get my laptop ready on my first day?' },
   { title: 'Our code review rules', prompt: 'What is our code review process and turnaround target?' },
   { title: 'Releasing to production', prompt: 'What are the steps of the go-live procedure?' },
 ];
