@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -168,6 +170,21 @@ describe('SIGTERM to the server', () => {
     // Before the fix, the process closed its port and then stayed alive for good, retrying the full pipe.
     expect((await stopped(instance)).code).toBe(0);
     expect(instance.readUnreadOutput()).toBeGreaterThanOrEqual(60_000);
+  }, 60_000);
+
+  it('exitsAtOnceWithConnectionsWithNoRequestUnderWay: one that never sent a byte, one between two requests', async () => {
+    const { instance } = await startServer(path.join(workDirectory, 'idle-connections'), 10);
+    const silent = connect(instance.port, '127.0.0.1');
+    const kept = connect(instance.port, '127.0.0.1', () =>
+      kept.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${instance.port}\r\n\r\n`),
+    );
+    for (const socket of [silent, kept]) socket.on('error', () => {});
+    await Promise.all([once(silent, 'connect'), once(kept, 'data')]);
+
+    const { code, ms } = await stopped(instance);
+    expect(code).toBe(0);
+    // Before the fix the one that never sent a byte held the process until the drain's bound cut it, 15 s later.
+    expect(ms).toBeLessThan(2000);
   }, 60_000);
 
   it('exitsAtOnceOnASecondSignal', async () => {

@@ -45,7 +45,17 @@ export type BuildOptions = {
   holdFirstSearch?: Promise<unknown>;
   /** Told of every route as it is added (a test checks that each JSON API has its response schema). */
   onRoute?: (route: RouteOptions) => void;
+  /** How long a connection has to send a request's headers (tests of the limit shorten it). */
+  headersTimeoutMs?: number;
 };
+
+/**
+ * How long a connection has to send a request's headers, from its opening or from a later request's first byte: one
+ * that connects and sends nothing (or headers a byte at a time) is answered 408 and closed then, instead of holding a
+ * socket for node's 60 s, looked at every 30 s. Browsers and nginx send headers at once, so this costs readers nothing;
+ * a body still arriving, an answer streaming and a keep-alive connection between two requests are not counted.
+ */
+const headersTimeoutMs = 20_000;
 
 /**
  * Builds the whole server from a parsed config; tests call this with their own config. Each shared part is a plugin
@@ -56,6 +66,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const metrics = await loadMetrics(config);
   const lane = createFastLane();
   const logDestination = createLogDestination();
+  const headersTimeout = options.headersTimeoutMs ?? headersTimeoutMs;
   const app = Fastify({
     serverFactory: lane.serverFactory,
     logger: await loggerOptions(config, logDestination),
@@ -69,6 +80,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     // A request (headers and body) must arrive within five minutes, node's own default, which Fastify's 0 turns off:
     // a client trickling a body cannot hold sockets for ever, and four screenshots (28 MB) still fit a slow uplink.
     requestTimeout: 300_000,
+    // Node looks for connections past their headers timeout this often (every 30 s by default): at a tenth of the
+    // timeout, none is held more than 10 % past it.
+    http: { headersTimeout, connectionsCheckingInterval: headersTimeout / 10 },
     // The site plugin waits for the build's files to be read and hashed on another thread: thousands of pages with
     // their compressed twins take longer than Fastify's default 10 s on a busy machine.
     pluginTimeout: 300_000,
