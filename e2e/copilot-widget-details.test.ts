@@ -119,3 +119,31 @@ test('draws one focus ring around the composer, none inside it', async ({ reader
   });
   expect(rings).toEqual({ input: false, composer: true });
 });
+
+test('cancels an edit on Escape and keeps the chat open', async ({ reader: { site, copilot } }) => {
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
+  const question = copilot.userMessages.first();
+  await question.hover();
+  await question.getByRole('button', { name: 'Edit' }).click();
+  const edit = site.page.getByTestId('copilot-edit-composer');
+  await edit.getByRole('textbox').fill('How do I use WSL?');
+  await edit.getByRole('textbox').press('Escape');
+  await expect.poll(() => edit.count()).toBe(0);
+  expect(await copilot.popover.isVisible()).toBe(true);
+  expect(await copilot.userMessages.first().innerText()).toContain('GitLab runner');
+  // With nothing being edited, Escape closes the chat as before.
+  await copilot.composerInput.press('Escape');
+  await expect.poll(() => copilot.popover.isVisible()).toBe(false);
+});
+
+test('says in words when the handbook cannot be reached, not "Failed to fetch"', async ({
+  reader: { site, copilot },
+}) => {
+  await site.page.route('**/api/turns', (route) => route.abort('internetdisconnected'));
+  await site.open('/');
+  await copilot.open();
+  await copilot.ask('How do I register a GitLab runner?');
+  await copilot.waitForAnswer(1);
+  await expect.poll(() => copilot.lastAnswer.innerText()).toContain("could not reach the handbook's server");
+  expect(await copilot.lastAnswer.innerText()).not.toContain('Failed to fetch');
+});

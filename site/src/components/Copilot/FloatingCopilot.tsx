@@ -78,8 +78,10 @@ function CopilotPopover({
         data-testid="copilot-popover"
         aria-label={siteFacts.assistantName}
         onEscapeKeyDown={(event) => {
-          // While an answer streams, Escape belongs to the composer: it stops the run, the chat stays open.
-          if (isRunning) event.preventDefault();
+          // While an answer streams, Escape belongs to the composer: it stops the run, the chat stays open. In a
+          // message being edited, it cancels the edit (spec section 5), and the chat stays open too.
+          const editing = event.target instanceof Element && event.target.closest('[data-editing-message]') !== null;
+          if (isRunning || editing) event.preventDefault();
         }}
       >
         <PopoverHeader onClose={() => onOpenChange(false)} />

@@ -39,7 +39,10 @@ export function BarChart(props: {
       const x = data.chartRect.x1 + markerAt * step;
       data.svg.elem('line', { x1: x, x2: x, y1: data.chartRect.y1, y2: data.chartRect.y2 }, styles.buildMarker);
       if (markerLabel) {
-        data.svg.elem('text', { x: x + 4, y: data.chartRect.y2 + 12 }, styles.buildMarkerText).text(markerLabel);
+        // Right of the line, or left of it when the line is in the chart's last part (the text would be cut off).
+        const onTheLeft = data.chartRect.x2 - x < markerLabel.length * 7 + 8;
+        const at = onTheLeft ? { x: x - 4, 'text-anchor': 'end' } : { x: x + 4 };
+        data.svg.elem('text', { ...at, y: data.chartRect.y2 + 12 }, styles.buildMarkerText).text(markerLabel);
       }
     });
     return () => {

@@ -10,13 +10,20 @@ export function TopicsSection({ insights }: { insights: InsightsResponse }): Rea
     <section aria-labelledby="insights-topics">
       <h2 id="insights-topics">Questions the handbook does not answer</h2>
       {insights.unansweredTopics.length === 0 ? (
-        <p>Every question in this period was answered.</p>
+        <p>
+          {insights.questions.total === 0
+            ? 'Nobody asked Dev Copilot anything in this period.'
+            : 'Every question in this period was answered.'}
+        </p>
       ) : (
         <ol className={styles.cards} data-testid="insights-topics">
           {insights.unansweredTopics.map((topic) => (
             <li key={`${topic.page?.url ?? ''} ${topic.label}`} className={styles.card} data-testid="insights-topic">
               <h3 className={styles.cardTitle}>
-                {topic.label} <span className={styles.count}>({topic.count} questions)</span>
+                {topic.label}{' '}
+                <span className={styles.count}>
+                  ({topic.count} {topic.count === 1 ? 'question' : 'questions'})
+                </span>
               </h3>
               <ul>
                 {topic.examples.map((example) => (

@@ -28,3 +28,22 @@ export async function errorFromResponse(response: Response): Promise<CopilotErro
   const message = body.error?.message ?? `Dev Copilot could not answer (HTTP ${response.status}). Try again.`;
   return new CopilotError(code ?? `http_${response.status}`, message);
 }
+
+/**
+ * A call's response, or a CopilotError the reader can act on when the server could not be reached at all: the
+ * browser says only "Failed to fetch" (Chromium) or "NetworkError when attempting to fetch resource." (Firefox).
+ * A call the reader aborted stays an abort.
+ */
+export async function reached(call: Promise<Response>): Promise<Response> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof TypeError) {
+      throw new CopilotError(
+        'network',
+        "Dev Copilot could not reach the handbook's server. Check your connection, then try again.",
+      );
+    }
+    throw error;
+  }
+}

@@ -6,15 +6,17 @@ import type {
   ThreadUpdate,
   ThreadWithMessagesResponse,
 } from '@acme/contract';
-import { errorFromResponse } from './copilot-error';
+import { errorFromResponse, reached } from './copilot-error';
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const response = await reached(
+    fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
   if (!response.ok) throw await errorFromResponse(response);
   return (response.status === 204 ? undefined : await response.json()) as T;
 }

@@ -1,6 +1,6 @@
 import type { TurnDataParts, TurnRequest } from '@acme/contract';
 import { type AssistantMessage, AssistantMessageAccumulator, UIMessageStreamDecoder } from 'assistant-stream';
-import { CopilotError, errorFromResponse } from './copilot-error';
+import { CopilotError, errorFromResponse, reached } from './copilot-error';
 
 /** What the server sent of a turn's data parts so far: the ids it made, link verdicts, why it failed. */
 export type TurnData = {
@@ -20,13 +20,15 @@ export type TurnSnapshot = { message: AssistantMessage; data: TurnData };
  * `stopTurn` is called).
  */
 export async function* askTurn(turn: TurnRequest, signal: AbortSignal): AsyncGenerator<TurnSnapshot> {
-  const response = await fetch('/api/turns', {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify(turn),
-    signal,
-  });
+  const response = await reached(
+    fetch('/api/turns', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(turn),
+      signal,
+    }),
+  );
   if (!response.ok) throw await errorFromResponse(response);
   if (!response.body) throw new CopilotError('internal:stream', 'Dev Copilot sent no answer. Try again.');
   const data: TurnData = { links: [] };

@@ -46,7 +46,7 @@ export function UserMessage(): ReactNode {
 /** Editing a question: Send replaces it on a new branch, Cancel leaves it as it was. */
 export function EditComposer(): ReactNode {
   return (
-    <ComposerPrimitive.Root className={styles.editComposer} data-testid="copilot-edit-composer">
+    <ComposerPrimitive.Root className={styles.editComposer} data-testid="copilot-edit-composer" data-editing-message>
       <ComposerPrimitive.Input
         className={styles.editInput}
         aria-label="Edit your message"
