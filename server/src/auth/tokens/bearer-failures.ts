@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { addressKeyOf } from '../../limits/address-key.js';
+import { addressKeyOf } from '../address-key.js';
 
 const windowMs = 60_000;
 
