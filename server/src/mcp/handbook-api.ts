@@ -1,5 +1,6 @@
 import type { AnswerConfidence, AnswerSource, AskAiResponse, SearchResponse } from '@acme/contract';
 import type { FastifyInstance } from 'fastify';
+import { withdrawableBody } from './withdrawable-body.js';
 
 /** A refusal of the handbook's own API, with the message it gave: the tool reports it to the agent. */
 export class HandbookRefusal extends Error {
@@ -31,17 +32,25 @@ const listedPage = /^- \[(.+?)\]\((\S+?\.md)\)(?::\s*(.*))?$/;
  * nothing here decides who may read what.
  */
 export function handbookApi(app: FastifyInstance, authorization: string, origin: string) {
-  async function call(method: 'GET' | 'POST', url: string, payload?: unknown) {
-    const response = await app.inject({
-      method,
-      url,
-      headers: {
-        authorization,
-        accept: 'application/json',
-        ...(payload ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(payload ? { payload: JSON.stringify(payload) } : {}),
-    });
+  async function call(method: 'GET' | 'POST', url: string, payload?: unknown, signal?: AbortSignal) {
+    signal?.throwIfAborted();
+    const body = payload === undefined ? undefined : JSON.stringify(payload);
+    const withdrawable = body !== undefined && signal ? withdrawableBody(body, signal) : undefined;
+    const response = await app
+      .inject({
+        method,
+        url,
+        headers: {
+          authorization,
+          accept: 'application/json',
+          // A body given as a stream is sent without a length of its own.
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
+        },
+        ...(body === undefined ? {} : { payload: withdrawable?.stream ?? body }),
+      })
+      .finally(() => withdrawable?.release());
     if (response.statusCode >= 400 && response.statusCode !== 404) {
       const refusal = safeJson(response.body) as { error?: { message?: string } } | undefined;
       const retryAfter = response.headers['retry-after'];
@@ -65,10 +74,11 @@ export function handbookApi(app: FastifyInstance, authorization: string, origin:
       const type = String(response.headers['content-type'] ?? '');
       return response.statusCode === 200 && /^text\/(markdown|plain)/.test(type) ? response.body : undefined;
     },
-    async ask(question: string, page: string | undefined): Promise<HandbookAnswer> {
+    /** Dev Copilot's answer; `signal` stops it (and frees the reader's slot) when the agent gives up. */
+    async ask(question: string, page: string | undefined, signal?: AbortSignal): Promise<HandbookAnswer> {
       const messages = [{ role: 'user', content: [{ type: 'text', text: question }], attachments: [] }];
       const answer = (
-        await call('POST', '/api/askAi', { messages, ...(page ? { page } : {}) })
+        await call('POST', '/api/askAi', { messages, ...(page ? { page } : {}) }, signal)
       ).json() as AskAiResponse;
       return { ...answer, confidence: confidenceOf(answer) };
     },

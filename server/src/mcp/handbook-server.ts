@@ -7,12 +7,15 @@ import { markdownPathOf, sectionOf } from './page-markdown.js';
 
 const text = (body: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: body }], isError });
 
+/** What a tool's handler reads of the SDK's call: the signal aborted when the agent cancels or hangs up. */
+type Call = { signal: AbortSignal };
+
 /** A tool's handler whose refusals by the handbook (a limit, a bad question) reach the agent as a tool error. */
 const refusalsAsErrors =
-  <Args>(handler: (args: Args) => Promise<CallToolResult>) =>
-  async (args: Args) => {
+  <Args>(handler: (args: Args, call: Call) => Promise<CallToolResult>) =>
+  async (args: Args, call: Call) => {
     try {
-      return await handler(args);
+      return await handler(args, call);
     } catch (error) {
       if (error instanceof HandbookRefusal) return text(error.message, true);
       throw error;
@@ -104,9 +107,9 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    refusalsAsErrors(async ({ question, page }) => {
+    refusalsAsErrors(async ({ question, page }, { signal }) => {
       const pagePath = page === undefined ? undefined : handbookAddress(page, origin)?.pathname;
-      const answer = await api.ask(question, pagePath);
+      const answer = await api.ask(question, pagePath, signal);
       const cited = answer.covered ? answer.sources : answer.closest;
       const listing = cited.map((source) => `- [${source.title}](${absolute(source.url)})`).join('\n');
       const heading = answer.covered ? 'Sources' : 'Closest pages';

@@ -1,9 +1,10 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isAllowed } from '../auth/request-access.js';
 import { resourceMetadataUrlOf } from '../auth/tokens/resource-metadata.js';
 import { refuseBearer } from '../auth/tokens/token-access.js';
+import { cancellableCalls, cancelledIdsIn, requestIdsIn } from './cancellable-calls.js';
 import { handbookApi } from './handbook-api.js';
 import { handbookServer } from './handbook-server.js';
 
@@ -20,11 +21,17 @@ function methodNotAllowed(reply: FastifyReply) {
     });
 }
 
+/** The personal token of the request (the onRequest hook refuses one without): whose calls it may cancel. */
+const tokenOf = (request: FastifyRequest) =>
+  request.access.state === 'signed-in' ? (request.access.personalTokenId ?? '') : '';
+
 /**
  * POST /mcp: the handbook as an MCP server over Streamable HTTP, stateless (a new server and transport per request,
  * answers as JSON), so any instance answers any request and nothing is shared between instances. Only a personal
  * access token is accepted here (auth/tokens/): a browser's session cookie is not, so no other site can make a
  * signed-in browser call it. Without one: 401 pointing at the RFC 9728 metadata, as the MCP specification asks.
+ * A call stops when its agent hangs up or cancels it (notifications/cancelled): closing the request's server aborts
+ * the tool's signal, and with it the handbook request the tool made (an answer's model request included).
  */
 export const mcpRoutes = fp(
   async (app) => {
@@ -40,15 +47,28 @@ export const mcpRoutes = fp(
     });
     app.get('/mcp', async (_request, reply) => methodNotAllowed(reply));
     app.delete('/mcp', async (_request, reply) => methodNotAllowed(reply));
+    const calls = cancellableCalls();
     app.post('/mcp', async (request, reply) => {
+      const token = tokenOf(request);
+      calls.cancel(token, cancelledIdsIn(request.body));
       const api = handbookApi(app, request.headers.authorization ?? '', origin);
       const server = handbookServer({ api, origin, version: '1.0.0' });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const stop = () => {
+        void transport.close();
+        void server.close();
+      };
+      const forget = calls.track(token, requestIdsIn(request.body), () => {
+        stop();
+        // The SDK answers no cancelled request, as MCP asks, which as JSON would leave this POST open until the agent
+        // hangs up: end it with nothing to read, as a notification is answered.
+        if (!reply.raw.headersSent) reply.raw.writeHead(202, { 'cache-control': 'no-store' }).end();
+      });
       reply.hijack();
       reply.raw.setHeader('cache-control', 'no-store');
       reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
+        forget();
+        stop();
       });
       try {
         await server.connect(transport);
