@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { staleAnswerMs, stillWriting } from '../../store/answer-progress.js';
 import type { Database } from '../../store/database.js';
 import { appendMessage, updateAnswer } from '../../store/messages.js';
+import { isDatabaseUnavailable } from '../../store/unavailable.js';
 import type { AnswerRun } from '../answer/answer-service.js';
 import type { Copilot } from '../copilot.js';
 import { checkImages } from '../images.js';
@@ -205,10 +206,12 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
   }, stillWritingAfterMs / 2).unref();
   const searches: HandbookSearchPart[] = [];
   const write = (status: MessageStatus, text: string, sources: AnswerSource[], confidence?: AnswerConfidence) => {
-    if (status !== 'running') clearInterval(alive);
+    const update = () =>
+      updateAnswer(deps.db, { answerId: answering.answerId, searches, text, sources, status, confidence });
     writes = writes
       .catch(() => {})
-      .then(() => updateAnswer(deps.db, { answerId: answering.answerId, searches, text, sources, status, confidence }));
+      .then(() => (status === 'running' ? update() : whileTheDatabaseIsAway(update, deps.log)))
+      .finally(() => status !== 'running' && clearInterval(alive));
     return writes;
   };
   return {
@@ -225,4 +228,25 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
     },
     end: write,
   };
+}
+
+/**
+ * How long an answer's end is written again while the database is away: the reader has read the whole answer, and it
+ * is in memory. Within `staleAnswerMs` of its last sign of life (the answer is still marked alive meanwhile), so no
+ * instance takes it for one whose server died.
+ */
+const endWriteRetryMs = staleAnswerMs - stillWritingAfterMs - 5000;
+
+/** `write`, tried again with growing pauses while the database is unavailable, for up to `endWriteRetryMs`. */
+async function whileTheDatabaseIsAway<T>(write: () => Promise<T>, log: TurnDependencies['log']): Promise<T> {
+  const giveUpAt = Date.now() + endWriteRetryMs;
+  for (let pauseMs = 250; ; pauseMs = Math.min(pauseMs * 2, 4000)) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() + pauseMs > giveUpAt) throw error;
+      log.warn({ err: error, retryInMs: pauseMs }, 'could not store the end of an answer; trying again');
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
 }
