@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
@@ -39,14 +39,32 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
  * when held, streamed from disk when large, and unzipped from the gzip twin for the rare client that takes neither.
  */
 export async function sendServedFile(request: FastifyRequest, reply: FastifyReply, file: ServedFile, status = 200) {
-  reply.code(status).headers(file.headers);
-  if (status === 200 && matchesEtag(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
+  if (status === 200 && matchesEtag(request.headers['if-none-match'], file.etag)) {
+    return reply.code(304).headers(file.headers).send();
+  }
   const encoding = encodingFor(request.headers['accept-encoding'], file);
+  const onDisk = file.held[encoding] ? undefined : file.onDisk[encoding];
+  // Opened before any header is set: a file a rebuild has just removed gets a clean "try again", not a 500 whose JSON
+  // body could not be sent under the file's content type.
+  const opened = onDisk === undefined ? undefined : await open(onDisk).catch(() => null);
+  if (opened === null) return sendBeingUpdated(reply);
+  reply.code(status).headers(file.headers);
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   const held = file.held[encoding];
   if (held) return reply.send(held);
-  const onDisk = file.onDisk[encoding];
-  if (onDisk) return reply.send(createReadStream(onDisk));
+  if (opened) return reply.send(opened.createReadStream());
   const zipped = file.held.gzip ?? Buffer.alloc(0);
   return reply.send(await unzip(zipped));
+}
+
+/** How soon to ask again for a file of the build that is being replaced: the new build is served in a moment. */
+const beingUpdatedRetrySeconds = 2;
+
+function sendBeingUpdated(reply: FastifyReply) {
+  return reply
+    .code(503)
+    .header('retry-after', String(beingUpdatedRetrySeconds))
+    .header('cache-control', 'no-store')
+    .type('text/plain; charset=utf-8')
+    .send('The handbook is being updated; try again in a moment.');
 }
