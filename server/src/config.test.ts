@@ -274,6 +274,12 @@ describe('database timeouts and shutdown', () => {
     expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '2' }).shutdownTimeoutMs).toBe(2000);
   });
 
+  it('waits up to 60 s at start for PostgreSQL to be reachable, or as long as told (0: not at all)', () => {
+    expect(loadConfig({}).databaseStartupWaitMs).toBe(60_000);
+    expect(loadConfig({ DATABASE_STARTUP_WAIT_SECONDS: '0' }).databaseStartupWaitMs).toBe(0);
+    expect(() => loadConfig({ DATABASE_STARTUP_WAIT_SECONDS: '-1' })).toThrow(/DATABASE_STARTUP_WAIT_SECONDS: /);
+  });
+
   it.each([
     ['DATABASE_CONNECT_TIMEOUT_SECONDS', '0'],
     ['DATABASE_QUERY_TIMEOUT_SECONDS', 'soon'],

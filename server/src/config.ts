@@ -26,6 +26,7 @@ const environmentSchema = z.object({
   DATABASE_URL: url(/^postgres(ql)?$/),
   DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(5, 120),
   DATABASE_QUERY_TIMEOUT_SECONDS: seconds(5, 600),
+  DATABASE_STARTUP_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(60),
   SHUTDOWN_TIMEOUT_SECONDS: seconds(10, 600),
   OIDC_ISSUER: webUrl.transform((issuer) => issuer?.replace(/\/$/, '')),
   OIDC_CLIENT_ID: text,
@@ -100,6 +101,8 @@ const configSchema = environmentSchema.transform((values, context) => {
     dataDirectory: values.DATA_DIR,
     databaseUrl: values.DATABASE_URL,
     databaseTimeouts: { connectSeconds, querySeconds },
+    /** How long a start waits for PostgreSQL to be reachable before it gives up (0: not at all). */
+    databaseStartupWaitMs: values.DATABASE_STARTUP_WAIT_SECONDS * 1000,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     identityProvider,
     sessionSecret: values.SESSION_SECRET ?? randomDevelopmentSecret(),

@@ -14,6 +14,7 @@ import { refuseAfterPanic } from './embedded-panic.js';
 import { createPostgresClient, type DatabaseTimeouts, defaultDatabaseTimeouts } from './postgres-client.js';
 import { type PostgresUrl, parsePostgresUrl } from './postgres-url.js';
 import * as schema from './schema.js';
+import { isDatabaseUnavailable } from './unavailable.js';
 
 export type StoreOptions = {
   /** PostgreSQL URL; when absent the store is an embedded PGlite database in `dataDirectory`. */
@@ -24,6 +25,10 @@ export type StoreOptions = {
   timeouts?: DatabaseTimeouts | undefined;
   /** Told when a PGlite directory's lock was left by a process that no longer runs, and taken over. */
   onStaleLock?: ((message: string) => void) | undefined;
+  /** PostgreSQL only: how long opening waits for the database to be reachable; 0 (the default) gives up at once. */
+  startupWaitMs?: number | undefined;
+  /** Told each time opening finds PostgreSQL unreachable and waits to try again. */
+  onWaiting?: ((message: string) => void) | undefined;
   /** Told when PGlite panics (refuseAfterPanic): it answers no query after that, until the process starts again. */
   onPanic?: ((error: unknown) => void) | undefined;
 };
@@ -52,6 +57,7 @@ export async function openStore(options: StoreOptions & { migrate?: boolean }): 
       parsePostgresUrl(options.databaseUrl),
       options.timeouts ?? defaultDatabaseTimeouts,
       migrate,
+      options,
     );
   }
   return openPgliteStore(options, migrate);
@@ -89,9 +95,14 @@ async function openPgliteStore(options: StoreOptions, migrate: boolean): Promise
   }
 }
 
-async function openPostgresStore(target: PostgresUrl, timeouts: DatabaseTimeouts, migrate: boolean): Promise<Store> {
+async function openPostgresStore(
+  target: PostgresUrl,
+  timeouts: DatabaseTimeouts,
+  migrate: boolean,
+  waiting: Pick<StoreOptions, 'startupWaitMs' | 'onWaiting'>,
+): Promise<Store> {
   try {
-    if (migrate) await migratePostgresOnce(target.url, timeouts);
+    if (migrate) await whileUnreachable(() => migratePostgresOnce(target.url, timeouts), target, waiting);
   } catch (error) {
     throw new Error(`Could not open PostgreSQL database ${target.displayName}: ${describeError(error)}`, {
       cause: error,
@@ -105,6 +116,30 @@ async function openPostgresStore(target: PostgresUrl, timeouts: DatabaseTimeouts
     ping: async () => void (await client`select 1`),
     close: () => client.end({ timeout: 5 }),
   };
+}
+
+/**
+ * `attempt` until PostgreSQL is reachable, for up to `startupWaitMs`, with growing pauses: a stack started together
+ * (the database still starting), or a database restarting, is waited for instead of ending the start. Any other
+ * failure (a wrong password, a missing database) ends it at once.
+ */
+async function whileUnreachable(
+  attempt: () => Promise<void>,
+  target: PostgresUrl,
+  { startupWaitMs = 0, onWaiting }: Pick<StoreOptions, 'startupWaitMs' | 'onWaiting'>,
+) {
+  const giveUpAt = Date.now() + startupWaitMs;
+  for (let pauseMs = 500; ; pauseMs = Math.min(pauseMs * 2, 5000)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() + pauseMs > giveUpAt) throw error;
+      onWaiting?.(
+        `PostgreSQL database ${target.displayName} is not reachable yet (${describeError(error)}); trying again in ${pauseMs / 1000} s`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
 }
 
 /**

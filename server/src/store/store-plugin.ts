@@ -28,6 +28,8 @@ export const storePlugin = fp<{ store?: Store | undefined }>(
         dataDirectory: path.join(config.dataDirectory, 'pglite'),
         timeouts: config.databaseTimeouts,
         onStaleLock: (message) => app.log.warn(message),
+        startupWaitMs: config.databaseStartupWaitMs,
+        onWaiting: (message) => app.log.warn(message),
         onPanic: (error) => {
           app.log.fatal(
             { err: error },
