@@ -147,3 +147,16 @@ test('says in words when the handbook cannot be reached, not "Failed to fetch"',
   await expect.poll(() => copilot.lastAnswer.innerText()).toContain("could not reach the handbook's server");
   expect(await copilot.lastAnswer.innerText()).not.toContain('Failed to fetch');
 });
+
+test('on a phone, following a link of an answer shows the page it leads to', async ({ reader: { site, copilot } }) => {
+  await site.page.setViewportSize({ width: 390, height: 844 });
+  await copilot.askFirstOn(site, '/', 'How do I create a TTL policy on a Firestore collection?');
+  const link = copilot.lastAnswer.locator('a[href^="/"]').first();
+  const target = new URL((await link.getAttribute('href')) ?? '/', site.page.url());
+  await link.click();
+  await site.page.waitForURL((url) => url.pathname === target.pathname);
+  await expect.poll(() => copilot.popover.isVisible()).toBe(false);
+  // The conversation is still there behind the button.
+  await copilot.launcher.click();
+  await copilot.waitForAnswer(1);
+});

@@ -17,6 +17,9 @@ import { useConversationLoaded } from './view/useConversationLoaded';
 
 type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void };
 
+/** The spec's mobile breakpoint: below it the chat is a full-screen sheet. */
+const mobileBreakpointPx = 996;
+
 /**
  * The floating assistant: a popover above the button (top side, end-aligned, offset 16), a full-screen sheet below
  * 996 px. It continues the reader's latest conversation and opens by itself when a run starts.
@@ -77,6 +80,15 @@ function CopilotPopover({
         className={styles.popover}
         data-testid="copilot-popover"
         aria-label={siteFacts.assistantName}
+        onClickCapture={(event) => {
+          // On a phone the chat covers the whole page: a link to a section of the handbook would change the page
+          // out of sight. The chat gives way to the page it leads to, and comes back as it was with the button.
+          if (window.innerWidth > mobileBreakpointPx || !(event.target instanceof Element)) return;
+          const link = event.target.closest('a[href]');
+          if (link instanceof HTMLAnchorElement && link.origin === window.location.origin && link.target !== '_blank') {
+            onOpenChange(false);
+          }
+        }}
         onEscapeKeyDown={(event) => {
           // While an answer streams, Escape belongs to the composer: it stops the run, the chat stays open. In a
           // message being edited, it cancels the edit (spec section 5), and the chat stays open too.
