@@ -108,25 +108,41 @@ const likelihoodOf = (features: ReadonlyArray<number | undefined>, weights: Rera
 
 /**
  * The hits in the learned order. A section the question names by its page title or heading, word for word, stays
- * first, as the engine put it: typed or asked as "how do I <heading>", that section is what the reader wants.
+ * first, as the engine put it: typed or asked as "how do I <heading>", that section is what the reader wants. In the
+ * search box, then a page's intro whose title holds every word typed ("polaris", "app bridge", "go live"): the learned
+ * order, fitted on questions whose answers are mostly a page's parts, put such a page's intro seventh, under its own
+ * sections. Not for Dev Copilot's questions: on the tuning set it moved three answers off their section.
  */
 export function rerank(
   terms: readonly QueryTerm[],
   hits: readonly SearchHit[],
   weightOf: (term: QueryTerm) => number,
   weights: RerankWeights = rerankWeights,
+  /** The search box's: a page's intro whose title holds every word typed goes first too. */
+  { titledIntrosFirst = false }: { titledIntrosFirst?: boolean } = {},
 ): SearchHit[] {
   // As the engine names sections (section-lookups.ts): the question's own terms, sorted, against each name's.
   const name = [...new Set(terms.filter((term) => !term.expansion).map((term) => term.term))].sort().join(' ');
-  /** As the engine ranks them: 2 for the intro of the page the question names, 1 for a section it names. */
+  const words = name === '' ? [] : name.split(' ');
+  /** Whether a page title holds every word of the question. */
+  const titleHoldsAll = (title: string) => {
+    const titleWords = new Set(rememberedSearchName(title).split(' '));
+    return words.every((word) => titleWords.has(word));
+  };
+  /**
+   * As the engine ranks them: 3 for the intro of the page the question names, 2 for a section it names, 1 for the
+   * intro of a page whose title holds the whole question.
+   */
   const namedRank = (hit: SearchHit) =>
     name === ''
       ? 0
       : hit.level === 1 && rememberedSearchName(hit.pageTitle) === name
-        ? 2
+        ? 3
         : hit.heading !== undefined && rememberedSearchName(hit.heading) === name
-          ? 1
-          : 0;
+          ? 2
+          : titledIntrosFirst && hit.level === 1 && titleHoldsAll(hit.pageTitle)
+            ? 1
+            : 0;
   const features = rerankFeatures(terms, hits, weightOf);
   const scored = hits.map((hit, place) => ({
     hit,
@@ -154,5 +170,29 @@ export function searchBox(
   // more often on the tuning questions, at several times the cost of a keystroke.
   const terms = engine.queryTerms(typed);
   const listed = engine.search(terms, { limit: options.limit, pathPrefix: options.pathPrefix, asYouType: true });
-  return rerank(terms, listed, engine.meaningWeight);
+  return rerank(terms, withTitledIntros(engine, terms, listed), engine.meaningWeight, rerankWeights, {
+    titledIntrosFirst: true,
+  });
+}
+
+/**
+ * The hits, with the intro of each page whose title holds every word typed ("ttl" for Firestore TTL) in place of the
+ * last hits, when the engine listed parts of that page but not the page itself: a short page intro weighs less than
+ * its long parts in the engine's scores, and the reader who types a page's name wants the page. The intro takes its
+ * first part's score and matches (its title holds the words), and rerank() puts it first.
+ */
+function withTitledIntros(engine: SearchEngine, terms: readonly QueryTerm[], hits: readonly SearchHit[]): SearchHit[] {
+  const words = [...new Set(terms.filter((term) => !term.expansion).map((term) => term.term))];
+  if (words.length === 0) return [...hits];
+  const listedPages = new Set(hits.filter((hit) => hit.level === 1).map((hit) => hit.pageUrl));
+  const intros: SearchHit[] = [];
+  for (const hit of hits) {
+    if (listedPages.has(hit.pageUrl)) continue;
+    listedPages.add(hit.pageUrl);
+    const titleWords = new Set(rememberedSearchName(hit.pageTitle).split(' '));
+    const intro = words.every((word) => titleWords.has(word)) ? engine.sectionAt(hit.pageUrl) : undefined;
+    if (intro?.level === 1) intros.push({ ...hit, ...intro });
+  }
+  if (intros.length === 0) return [...hits];
+  return [...intros, ...hits].slice(0, hits.length);
 }
