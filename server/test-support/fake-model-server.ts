@@ -18,10 +18,16 @@ export type Behaviour = {
   chunkDelayMs?: number;
   /** Answer with this HTTP error instead. */
   status?: number;
+  /** The Retry-After header sent with `status` (seconds, or an HTTP date). */
+  retryAfter?: string;
   /** Send one piece the protocol cannot parse, then stop. */
   malformed?: boolean;
   /** Accept the request and never answer. */
   hang?: boolean;
+  /** Send the response's headers, then nothing. */
+  hangAfterHeaders?: boolean;
+  /** After the start, one line of this many bytes that never ends (a provider streaming without a newline). */
+  floodBytes?: number;
   /** Drop the connection after this many pieces, mid-answer (a provider or network failing part-way). */
   cutAfter?: number;
   /** Drop the connection in the middle of the first tool call's arguments. */
@@ -42,6 +48,8 @@ export type ReceivedRequest = {
   /** Set when the caller hung up before the answer was complete. */
   closedEarlyAt?: number;
   finishedAt?: number;
+  /** Bytes of the answer's body written so far (counted for `floodBytes`). */
+  bytesSent?: number;
 };
 
 export type FakeModelServer = Awaited<ReturnType<typeof startFakeModelServer>>;
@@ -62,6 +70,24 @@ export function fakeEmbedding(text: string): number[] {
     vector[hash % 64] = (vector[hash % 64] ?? 0) + 1;
   }
   return vector;
+}
+
+/** Writes `data: {"choices":[{"delta":{"content":"xxx…` up to `bytes`, never ending the line, as the caller reads it. */
+async function flood(response: ServerResponse, record: ReceivedRequest, bytes: number) {
+  const piece = Buffer.alloc(64 * 1024, 'x');
+  record.bytesSent = 0;
+  let next = Buffer.from('data: {"choices":[{"index":0,"delta":{"content":"');
+  while (record.bytesSent < bytes) {
+    if (response.destroyed) throw new Error('closed');
+    const sending = next;
+    // Each piece waits for the one before it to be taken, so neither end holds more than the socket does.
+    await new Promise<void>((resolve, reject) =>
+      response.write(sending, (error) => (error ? reject(error) : resolve())),
+    );
+    record.bytesSent += sending.length;
+    next = piece;
+  }
+  response.end();
 }
 
 export async function startFakeModelServer() {
@@ -120,7 +146,10 @@ export async function startFakeModelServer() {
   ) {
     if (current.hang) return;
     if (current.status) {
-      response.writeHead(current.status, { 'content-type': 'application/json' });
+      response.writeHead(current.status, {
+        'content-type': 'application/json',
+        ...(current.retryAfter === undefined ? {} : { 'retry-after': current.retryAfter }),
+      });
       response.end(JSON.stringify({ error: { message: `scripted failure ${current.status}`, type: 'server_error' } }));
       return;
     }
@@ -143,6 +172,10 @@ export async function startFakeModelServer() {
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    if (current.hangAfterHeaders) {
+      response.flushHeaders();
+      return;
+    }
     const send = (data: unknown, event?: string) =>
       new Promise<void>((resolve, reject) => {
         if (response.destroyed) return reject(new Error('closed'));
@@ -154,6 +187,10 @@ export async function startFakeModelServer() {
     const frames = protocolFrames[protocol];
     await sleep(current.firstChunkDelayMs ?? 0);
     for (const frame of frames.start(String(record.body.model ?? 'test'))) await send(frame.data, frame.event);
+    if (current.floodBytes) {
+      await flood(response, record, current.floodBytes);
+      return;
+    }
     if (current.malformed) {
       await send('{"choices":[{"delta":{"content":');
       response.end();

@@ -8,6 +8,7 @@ import { type AnswerStatus, answerStatusOf, answerStatusToolName, handbookTools 
 import { classifyModelError, modelFailure, NoAnswerWritten } from './model-errors.js';
 import { type ModelVerdict, modelVerdict } from './model-verdict.js';
 import { type ContextSection, conversationForModel, systemPrompt } from './prompt.js';
+import { stallTimeoutMs } from './provider-bounds.js';
 
 /** Characters an answer may have per output token before it is cut (English runs about four to a token). */
 const charactersPerToken = 6;
@@ -93,9 +94,11 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
       stopWhen: stepCountIs(stepsPerRun),
       prepareStep: ({ stepNumber }) => (stepNumber > 0 ? { activeTools: [answerStatusToolName] } : {}),
       abortSignal: AbortSignal.any([options.signal, pastTheLimit.signal]),
-      // One retry covers a provider's passing hiccup before anything was streamed; more would keep the reader waiting.
+      // One retry covers a provider's passing hiccup before anything was streamed; more would keep the reader waiting,
+      // and so would a long Retry-After, which ends the run at once instead (noLongRetryWait).
       maxRetries: 1,
-      timeout: { totalMs: options.timeoutMs, chunkMs: Math.max(1000, Math.round(options.timeoutMs / 3)) },
+      // The provider's fetch holds the same stall bound before the first chunk, and caps the bytes (provider.ts).
+      timeout: { totalMs: options.timeoutMs, chunkMs: stallTimeoutMs(options.timeoutMs) },
       temperature: 0.2,
       maxOutputTokens: options.maxOutputTokens,
       // Failures arrive as `error` parts below; the default handler would only print them to the console.

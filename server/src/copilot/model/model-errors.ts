@@ -1,5 +1,6 @@
 import { ApiError, type ApiErrorCode, type HandbookSearchPart } from '@acme/contract';
 import { APICallError, InvalidResponseDataError, JSONParseError, RetryError, TypeValidationError } from 'ai';
+import { ResponseTooLarge } from './provider-bounds.js';
 
 /** A model run that failed: the registry's code and words, the provider's own error kept as its cause for the log. */
 export const modelFailure = (code: ApiErrorCode, cause?: unknown) =>
@@ -34,12 +35,16 @@ const causeCode = (error: unknown) =>
 
 const isTimeout = (error: unknown) => [...causeChain(error)].some((link) => (link as Error).name === 'TimeoutError');
 
+// The SDK gives a response cut at its byte cap as an HTTP 200 that failed, which alone would read as a broken stream.
+const isTooLarge = (error: unknown) => [...causeChain(error)].some((link) => link instanceof ResponseTooLarge);
+
 /** Sorts whatever the AI SDK or the network threw into one of a few registry codes Dev Copilot reports. */
 export function classifyModelError(error: unknown): ApiErrorCode {
   if (error instanceof ApiError) return error.code;
   if (error instanceof NoAnswerWritten) return 'model_bad_response:ask';
   if (RetryError.isInstance(error)) return classifyModelError(error.lastError);
   if (isTimeout(error)) return 'model_timeout:ask';
+  if (isTooLarge(error)) return 'model_bad_response:ask';
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === 401 || status === 403) return 'model_refused_key:ask';

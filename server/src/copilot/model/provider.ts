@@ -1,21 +1,36 @@
-import type { EmbeddingModel, LanguageModel } from 'ai';
+import { type EmbeddingModel, type LanguageModel, wrapLanguageModel } from 'ai';
 import type { ModelSettings } from '../../config.js';
+import { guardedFetch, noLongRetryWait, responseByteCap, stallTimeoutMs } from './provider-bounds.js';
 
-const connection = (settings: ModelSettings) => ({
+/** What a provider instance is for: only the answers' requests are bounded (provider-bounds.ts). */
+type Use = 'chat' | 'embedding';
+
+const connection = (settings: ModelSettings, use: Use) => ({
   ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-  apiKey: settings.apiKey,
+  ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+  // Not embeddings: a batch of them is legitimately large, a question's has its own short timeout, and the
+  // handbook's are embedded in the background.
+  ...(use === 'chat'
+    ? {
+        fetch: guardedFetch({
+          firstByteMs: stallTimeoutMs(settings.timeoutMs),
+          maxBytes: responseByteCap(settings.maxOutputTokens),
+        }),
+      }
+    : {}),
 });
 
 // Each provider's package is loaded only when configured: together they would cost a server without a model about
 // 30 MB of memory for code it never runs.
-const openAi = async (settings: ModelSettings) => (await import('@ai-sdk/openai')).createOpenAI(connection(settings));
-const google = async (settings: ModelSettings) =>
-  (await import('@ai-sdk/google')).createGoogleGenerativeAI(connection(settings));
-const compatible = async (settings: ModelSettings) =>
+const openAi = async (settings: ModelSettings, use: Use) =>
+  (await import('@ai-sdk/openai')).createOpenAI(connection(settings, use));
+const google = async (settings: ModelSettings, use: Use) =>
+  (await import('@ai-sdk/google')).createGoogleGenerativeAI(connection(settings, use));
+const compatible = async (settings: ModelSettings, use: Use) =>
   (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
     name: 'openai-compatible',
+    ...connection(settings, use),
     baseURL: settings.baseUrl ?? '',
-    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
   });
 
 /**
@@ -23,15 +38,20 @@ const compatible = async (settings: ModelSettings) =>
  * also speaks, so one wire format covers OpenAI, Ollama, vLLM, LM Studio and gateways.
  */
 export async function createChatModel(settings: ModelSettings): Promise<LanguageModel> {
+  const model = await providerChatModel(settings);
+  return wrapLanguageModel({ model, middleware: noLongRetryWait });
+}
+
+async function providerChatModel(settings: ModelSettings) {
   switch (settings.provider) {
     case 'openai':
-      return (await openAi(settings)).chat(settings.model);
+      return (await openAi(settings, 'chat')).chat(settings.model);
     case 'anthropic':
-      return (await import('@ai-sdk/anthropic')).createAnthropic(connection(settings))(settings.model);
+      return (await import('@ai-sdk/anthropic')).createAnthropic(connection(settings, 'chat'))(settings.model);
     case 'google':
-      return (await google(settings))(settings.model);
+      return (await google(settings, 'chat'))(settings.model);
     case 'openai-compatible':
-      return (await compatible(settings)).chatModel(settings.model);
+      return (await compatible(settings, 'chat')).chatModel(settings.model);
   }
 }
 
@@ -41,11 +61,11 @@ export async function createEmbeddingModel(settings: ModelSettings): Promise<Emb
   if (!id) return undefined;
   switch (settings.provider) {
     case 'openai':
-      return (await openAi(settings)).embeddingModel(id);
+      return (await openAi(settings, 'embedding')).embeddingModel(id);
     case 'google':
-      return (await google(settings)).embeddingModel(id);
+      return (await google(settings, 'embedding')).embeddingModel(id);
     case 'openai-compatible':
-      return (await compatible(settings)).embeddingModel(id);
+      return (await compatible(settings, 'embedding')).embeddingModel(id);
     case 'anthropic':
       return undefined;
   }
