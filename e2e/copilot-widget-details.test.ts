@@ -160,3 +160,33 @@ test('on a phone, following a link of an answer shows the page it leads to', asy
   await copilot.launcher.click();
   await copilot.waitForAnswer(1);
 });
+
+test('while a new chat is being created, says so and keeps Enter from sending a second question', async ({
+  reader: { site, copilot },
+}) => {
+  await site.open('/');
+  await copilot.open();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await site.page.route('**/api/threads', async (route) => {
+    if (route.request().method() === 'POST') await held;
+    await route.continue();
+  });
+  await copilot.ask('How do I register a GitLab runner?');
+  await copilot.popover.getByRole('status').filter({ hasText: 'Starting the conversation' }).waitFor();
+  await copilot.composerInput.fill('And on Windows?');
+  await copilot.composerInput.press('Enter');
+  expect(await copilot.composerInput.inputValue()).toBe('And on Windows?');
+  expect(await copilot.userMessages.count()).toBe(1);
+
+  release();
+  await copilot.waitForAnswer(1);
+  await copilot.composerInput.press('Enter');
+  await copilot.waitForAnswer(2);
+  expect(await copilot.userMessages.allInnerTexts()).toEqual([
+    expect.stringContaining('GitLab runner'),
+    'And on Windows?',
+  ]);
+});

@@ -31,6 +31,25 @@ export function questionStored(threadId: string, title: string | undefined) {
   firstQuestions.get(threadId)?.settle(title);
 }
 
+/**
+ * How many threads are being created on the server now. A new chat's first question waits for its thread before its
+ * run starts, and in that time the runtime says nothing is running: the composer reads this to keep Enter from sending
+ * a second question (it became a branch of its own) and to say that the conversation is starting.
+ */
+let threadsBeingCreated = 0;
+const creationListeners = new Set<() => void>();
+const creatingChanged = (by: number) => {
+  threadsBeingCreated += by;
+  for (const listener of creationListeners) listener();
+};
+export const threadCreation = {
+  subscribe(listener: () => void) {
+    creationListeners.add(listener);
+    return () => creationListeners.delete(listener);
+  },
+  underway: () => threadsBeingCreated > 0,
+};
+
 /** A change the list shows at once; if the server refuses it, the list puts it back and the reader is told why. */
 const reported = (change: Promise<unknown>) =>
   change.then(
@@ -53,9 +72,14 @@ export const threadListAdapter: RemoteThreadListAdapter = {
     return { threads: page.threads.map(metadataOf), nextCursor: page.nextCursor ?? undefined };
   },
   async initialize() {
-    const thread = await threadApi.create();
-    firstQuestionOf(thread.id, thread.title);
-    return { remoteId: thread.id };
+    creatingChanged(1);
+    try {
+      const thread = await threadApi.create();
+      firstQuestionOf(thread.id, thread.title);
+      return { remoteId: thread.id };
+    } finally {
+      creatingChanged(-1);
+    }
   },
   async fetch(remoteId) {
     return metadataOf((await threadApi.get(remoteId)).thread);

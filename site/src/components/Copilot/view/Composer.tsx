@@ -1,6 +1,7 @@
 import { maxImagesPerMessage, maxTextCharacters } from '@acme/contract';
 import { AuiIf, ComposerPrimitive, useAuiEvent, useAuiState } from '@assistant-ui/react';
-import { type KeyboardEvent, type ReactNode, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useRef, useState, useSyncExternalStore } from 'react';
+import { threadCreation } from '../runtime/thread-list-adapter';
 import { useCopilotActions } from '../useCopilotActions';
 import { AttachmentTile } from './Attachment';
 import styles from './Composer.module.css';
@@ -57,6 +58,7 @@ export function Composer(): ReactNode {
   );
   const tooManyImages = useAuiState((s) => s.composer.attachments.length > maxImagesPerMessage);
   const isRunning = useAuiState((s) => s.thread.isRunning);
+  const starting = useSyncExternalStore(threadCreation.subscribe, threadCreation.underway, () => false);
   const input = useRef<HTMLTextAreaElement>(null);
   useDraftHandover(input, useConversationLoaded() && !isLoading && !isRunning);
   const body = (
@@ -64,7 +66,7 @@ export function Composer(): ReactNode {
       className={styles.composer}
       data-testid="copilot-composer"
       // Enter submits the form whatever the Send button says; a prevented submit is one the primitive skips.
-      onSubmit={(event) => (isLoading || tooManyImages) && event.preventDefault()}
+      onSubmit={(event) => (isLoading || tooManyImages || starting) && event.preventDefault()}
     >
       {actions.allowAttachments && (
         <div className={shared.attachments}>
@@ -72,6 +74,11 @@ export function Composer(): ReactNode {
         </div>
       )}
       <ComposerNotices attachmentProblem={attachmentError} onDismiss={dismissError} tooManyImages={tooManyImages} />
+      {starting && (
+        <p className={styles.starting} role="status">
+          Starting the conversation…
+        </p>
+      )}
       <div className={styles.composerRow}>
         {actions.allowAttachments && (
           <ComposerPrimitive.AddAttachment asChild multiple disabled={isLoading}>
@@ -92,13 +99,13 @@ export function Composer(): ReactNode {
           readOnly={isLoading}
           onKeyDown={(event) => {
             ignoreInputMethodEnter(event);
-            ignoreEnterWhileRunning(event, isRunning);
+            ignoreEnterWhileRunning(event, isRunning || starting);
           }}
           aria-busy={isLoading}
           addAttachmentOnPaste={actions.allowAttachments}
         />
         <AuiIf condition={(s) => !s.thread.isRunning}>
-          <ComposerPrimitive.Send asChild disabled={isLoading || tooManyImages}>
+          <ComposerPrimitive.Send asChild disabled={isLoading || tooManyImages || starting}>
             <TooltipButton tooltip="Send" className={styles.sendButton}>
               <Icon name="send" />
             </TooltipButton>
