@@ -78,7 +78,6 @@ export const tokenRoutes = fp(
       { schema: { body: createTokenRequestSchema, response: { 201: createdTokenSchema, ...errorResponses } } },
       async (request, reply) => {
         const session = signedInSession(request.access);
-        const reader = readerKeyOf(session);
         const now = new Date();
         const minted = mintPersonalToken();
         const row = await createPersonalTokenWithinLimit(

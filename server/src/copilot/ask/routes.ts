@@ -54,9 +54,9 @@ export async function askRoute(app: FastifyInstance) {
       const { messages } = request.body;
       // Only the question's own images are read; an earlier message's are named to the model, yet checked the same
       // way, so that what a caller sends is images or a 400, never anything at all.
-      messages
-        .slice(0, -1)
-        .forEach((message, index) => checkImages(message.attachments, `messages.${index}.attachments`));
+      for (const [index, message] of messages.slice(0, -1).entries()) {
+        checkImages(message.attachments, `messages.${index}.attachments`);
+      }
       const images = checkImages(messages.at(-1)?.attachments ?? [], 'messages.last.attachments');
       const reader = readerOf(request);
       const slot = await copilot.running.begin(reader);
