@@ -68,7 +68,7 @@ describe('the floating assistant', () => {
     await copilot.open();
     const welcome = await copilot.welcome.innerText();
     expect(welcome).toContain("the team's development copilot");
-    expect(welcome).toContain('Acme app development');
+    expect(welcome).toContain('I answer from the Acme developer handbook and link the sections I quote.');
     expect(welcome).toContain('How can I help you today?');
     expect(await copilot.welcome.locator('button').count()).toBeGreaterThanOrEqual(3);
     await copilot.welcome.getByRole('button', { name: 'Ask about this page' }).click();

@@ -66,6 +66,11 @@ describe('the access-tokens page', () => {
     await site.page.getByRole('button', { name: 'Create token' }).click();
     const token = await site.page.getByTestId('created-token-value').innerText();
     expect(token).toMatch(/^acme_pat_/);
+    // Ready to paste into a terminal: this handbook's MCP address and the token.
+    await site.page.getByText('Add the handbook to Claude Code with it').click();
+    expect(await site.page.getByTestId('created-token-command').innerText()).toBe(
+      `claude mcp add --transport http acme-handbook ${server.baseUrl}/mcp --header "Authorization: Bearer ${token}"`,
+    );
     expect((await fetch(`${server.baseUrl}/llms.txt`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
       200,
     );
@@ -76,7 +81,14 @@ describe('the access-tokens page', () => {
     await site.page.reload();
     await row.waitFor();
     expect(await site.page.getByTestId('created-token').count()).toBe(0);
+    // Revoke asks first; Keep leaves the token as it was.
     await row.getByRole('button', { name: 'Revoke Claude Code on my laptop' }).click();
+    await row.getByRole('button', { name: 'Keep' }).click();
+    expect((await fetch(`${server.baseUrl}/llms.txt`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    );
+    await row.getByRole('button', { name: 'Revoke Claude Code on my laptop' }).click();
+    await row.getByRole('button', { name: 'Yes, revoke Claude Code on my laptop' }).click();
     await site.page.getByTestId('no-tokens').waitFor();
     expect((await fetch(`${server.baseUrl}/llms.txt`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
       401,

@@ -2,14 +2,19 @@ import { type ReactNode, useState } from 'react';
 import styles from './styles.module.css';
 import type { CreatedToken } from './tokens-api';
 
-/** The new token, shown this once, with a button that copies it. */
+/**
+ * The new token, shown this once, with a button that copies it, and the command that adds the handbook to Claude Code
+ * with it (the README lists the other agents), ready to paste.
+ */
 export default function CreatedTokenNotice({ created }: { readonly created: CreatedToken }): ReactNode {
-  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
-  const copy = () =>
-    navigator.clipboard.writeText(created.token).then(
-      () => setCopied('yes'),
+  const [copied, setCopied] = useState<'no' | 'yes' | 'command' | 'failed'>('no');
+  const copy = (text: string, what: 'yes' | 'command') =>
+    navigator.clipboard.writeText(text).then(
+      () => setCopied(what),
       () => setCopied('failed'),
     );
+  // Shown only once a token is made, in the browser: the page's own address is the handbook's.
+  const command = `claude mcp add --transport http acme-handbook ${window.location.origin}/mcp --header "Authorization: Bearer ${created.token}"`;
   return (
     <div className="alert alert--success margin-vert--md" data-testid="created-token">
       <p>
@@ -19,16 +24,35 @@ export default function CreatedTokenNotice({ created }: { readonly created: Crea
         <code className={styles.token} data-testid="created-token-value">
           {created.token}
         </code>
-        <button type="button" className="button button--primary button--sm" onClick={() => void copy()}>
+        <button
+          type="button"
+          className="button button--primary button--sm"
+          onClick={() => void copy(created.token, 'yes')}
+        >
           Copy token
         </button>
       </div>
+      <details>
+        <summary>Add the handbook to Claude Code with it</summary>
+        <pre className={styles.setup} data-testid="created-token-command">
+          <code>{command}</code>
+        </pre>
+        <button
+          type="button"
+          className="button button--secondary button--sm"
+          onClick={() => void copy(command, 'command')}
+        >
+          Copy command
+        </button>
+      </details>
       <p role="status" className={styles.copyStatus}>
         {copied === 'yes'
           ? 'Copied to the clipboard.'
-          : copied === 'failed'
-            ? 'Copy failed: select the token and copy it.'
-            : ''}
+          : copied === 'command'
+            ? 'Command copied: paste it into a terminal.'
+            : copied === 'failed'
+              ? 'Copy failed: select the text and copy it.'
+              : ''}
       </p>
     </div>
   );

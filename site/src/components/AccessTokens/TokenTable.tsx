@@ -1,16 +1,21 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import hidden from '../../css/visually-hidden.module.css';
+import styles from './styles.module.css';
 import type { PersonalToken } from './tokens-api';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The reader's tokens: name, created, last used, expiry, and a Revoke button each. */
+/**
+ * The reader's tokens: name, created, last used, expiry, and a Revoke button each, which asks first: a revoked token
+ * cannot be had back, and every agent that uses it stops working.
+ */
 export default function TokenTable(props: {
   readonly tokens: readonly PersonalToken[];
   readonly onRevoke: (token: PersonalToken) => void;
   readonly revoking: string | undefined;
 }): ReactNode {
+  const [confirming, setConfirming] = useState<string | undefined>(undefined);
   if (props.tokens.length === 0) return <p data-testid="no-tokens">You have no access tokens.</p>;
   return (
     <table data-testid="token-table">
@@ -34,15 +39,38 @@ export default function TokenTable(props: {
             <td>{token.lastUsedAt ? dateTimeFormat.format(new Date(token.lastUsedAt)) : 'Never'}</td>
             <td>{dateFormat.format(new Date(token.expiresAt))}</td>
             <td>
-              <button
-                type="button"
-                className="button button--secondary button--sm"
-                aria-label={`Revoke ${token.name}`}
-                disabled={props.revoking === token.id}
-                onClick={() => props.onRevoke(token)}
-              >
-                Revoke
-              </button>
+              {confirming === token.id ? (
+                <span className={styles.confirm}>
+                  <span>Revoke for good? Agents using it stop working.</span>
+                  <button
+                    type="button"
+                    className="button button--danger button--sm"
+                    aria-label={`Yes, revoke ${token.name}`}
+                    disabled={props.revoking === token.id}
+                    onClick={() => props.onRevoke(token)}
+                  >
+                    Yes, revoke
+                  </button>
+                  <button
+                    type="button"
+                    className="button button--secondary button--sm"
+                    onClick={() => setConfirming(undefined)}
+                    // biome-ignore lint/a11y/noAutofocus: the Revoke button just pressed is gone; the safe choice takes the focus
+                    autoFocus
+                  >
+                    Keep
+                  </button>
+                </span>
+              ) : (
+                <button
+                  type="button"
+                  className="button button--secondary button--sm"
+                  aria-label={`Revoke ${token.name}`}
+                  onClick={() => setConfirming(token.id)}
+                >
+                  Revoke
+                </button>
+              )}
             </td>
           </tr>
         ))}

@@ -12,8 +12,8 @@ export function Welcome({ suggestions }: { suggestions: readonly Suggestion[] })
     <div className={styles.welcome} data-testid="copilot-welcome">
       <AssistantAvatar />
       <p className={styles.welcomeIntro}>
-        Hi, I am {siteFacts.assistantName}, the team's development copilot. How can I help you with{' '}
-        {siteFacts.companyName} app development?
+        Hi, I am {siteFacts.assistantName}, the team's development copilot. I answer from the {siteFacts.companyName}{' '}
+        developer handbook and link the sections I quote.
       </p>
       <p className={styles.welcomeQuestion}>How can I help you today?</p>
       <div className={styles.suggestions}>
