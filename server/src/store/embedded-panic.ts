@@ -24,22 +24,30 @@ const guardedMethods = new Set<PropertyKey>(['query', 'exec', 'transaction', 'sq
  */
 export function refuseAfterPanic(client: PGlite, onPanic: (error: unknown) => void) {
   let panic: unknown;
+  // One call at a time, each looking for a panic when its turn comes: a call made while another runs would otherwise
+  // pass the look, wait in PGlite's own queue, and reach the engine after the panic. PGlite runs one call at a time
+  // anyway (a query waits for a running transaction), so nothing is slower.
+  let turn: Promise<unknown> = Promise.resolve();
   const guarded = new Proxy(client, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       if (!guardedMethods.has(property)) return value.bind(target);
-      return async (...args: unknown[]) => {
-        if (panic !== undefined) throw new EmbeddedDatabaseStopped(panic);
-        try {
-          return await value.apply(target, args);
-        } catch (error) {
-          if (panic === undefined && isPanic(error)) {
-            panic = error;
-            onPanic(error);
+      return (...args: unknown[]) => {
+        const call = turn.then(async () => {
+          if (panic !== undefined) throw new EmbeddedDatabaseStopped(panic);
+          try {
+            return await value.apply(target, args);
+          } catch (error) {
+            if (panic === undefined && isPanic(error)) {
+              panic = error;
+              onPanic(error);
+            }
+            throw error;
           }
-          throw error;
-        }
+        });
+        turn = call.catch(() => {});
+        return call;
       };
     },
   });

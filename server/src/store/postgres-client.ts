@@ -60,9 +60,12 @@ function withQueueDeadline<Client extends postgres.Sql>(client: Client, waitMs: 
   const unsafe = client.unsafe.bind(client);
   const queued = ((...args: Parameters<typeof unsafe>) => {
     const query = unsafe(...args);
-    // Only looked at later: handling the query now would send it before Drizzle asks for its rows as arrays.
+    // Only looked at later: handling the query now would send it before Drizzle asks for its rows as arrays. Held
+    // weakly, so a finished query's rows are not kept until then. A query handed to a connection has a state.
+    const waiting = new WeakRef(query);
     setTimeout(() => {
-      if (!(query as unknown as { state?: unknown }).state) void query.cancel();
+      const still = waiting.deref();
+      if (still && !(still as unknown as { state?: unknown }).state) void still.cancel();
     }, waitMs).unref();
     return query;
   }) as Client['unsafe'];
