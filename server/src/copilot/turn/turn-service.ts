@@ -43,9 +43,11 @@ type Answering = {
  */
 export async function startTurn(deps: TurnDependencies, reader: string, turn: ParsedTurnRequest) {
   const images = checkImages(turn.attachments, 'attachments');
-  const place = await placeQuestion(deps.db, reader, turn);
+  // The slot first: from here the question's body counts against the reader's answers at once (question-bodies.ts),
+  // not only once the thread has been read.
   const slot = await deps.copilot.running.begin(reader, turn.threadId);
   try {
+    const place = await placeQuestion(deps.db, reader, turn);
     const question =
       place.retried ??
       (await appendMessage(deps.db, {
@@ -205,12 +207,18 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
     );
   }, stillWritingAfterMs / 2).unref();
   const searches: HandbookSearchPart[] = [];
+  /** Until when an end of the answer is written again: one allowance for its end, whichever end it is. */
+  let endWritesUntil: number | undefined;
   const write = (status: MessageStatus, text: string, sources: AnswerSource[], confidence?: AnswerConfidence) => {
     const update = () =>
       updateAnswer(deps.db, { answerId: answering.answerId, searches, text, sources, status, confidence });
     writes = writes
       .catch(() => {})
-      .then(() => (status === 'running' ? update() : whileTheDatabaseIsAway(update, deps.log)))
+      .then(() => {
+        if (status === 'running') return update();
+        endWritesUntil ??= Date.now() + endWriteRetryMs;
+        return whileTheDatabaseIsAway(update, deps.log, endWritesUntil);
+      })
       .finally(() => status !== 'running' && clearInterval(alive));
     return writes;
   };
@@ -237,9 +245,12 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
  */
 const endWriteRetryMs = staleAnswerMs - stillWritingAfterMs - 5000;
 
-/** `write`, tried again with growing pauses while the database is unavailable, for up to `endWriteRetryMs`. */
-async function whileTheDatabaseIsAway<T>(write: () => Promise<T>, log: TurnDependencies['log']): Promise<T> {
-  const giveUpAt = Date.now() + endWriteRetryMs;
+/** `write`, tried again with growing pauses while the database is unavailable, until `giveUpAt`. */
+async function whileTheDatabaseIsAway<T>(
+  write: () => Promise<T>,
+  log: TurnDependencies['log'],
+  giveUpAt: number,
+): Promise<T> {
   for (let pauseMs = 250; ; pauseMs = Math.min(pauseMs * 2, 4000)) {
     try {
       return await write();
