@@ -39,4 +39,13 @@ describe('the bearer failure guard', () => {
     expect(guard.refusedFor('192.0.2.1')).toBeUndefined();
     expect(guard.refusedFor('192.0.2.3')).toBe(60);
   });
+
+  it('lets a token verified here lately through while its address is refused (readers behind one NAT)', () => {
+    const guard = createBearerFailureGuard({ perMinute: 1, now: () => 0 });
+    guard.verified('token-of-ada');
+    guard.failed('198.51.100.7');
+    expect(guard.refusedFor('198.51.100.7')).toBe(60);
+    expect(guard.refusedFor('198.51.100.7', 'token-of-ada')).toBeUndefined();
+    expect(guard.refusedFor('198.51.100.7', 'a-made-up-id')).toBe(60);
+  });
 });

@@ -61,6 +61,10 @@ function accessOfToken(row: PersonalTokenRow, policy: AccessPolicy): RequestAcce
  * The row a bearer credential names, when its secret matches and it is live at `at`: a personal token (`acme_pat_`)
  * or the access token of a grant made through OAuth (`acme_oat_`, auth/oauth/), each only for a row of its own kind.
  */
+/** The token id a bearer credential names, read from its text alone (no store). */
+const tokenIdOf = (credential: string) =>
+  (parsePersonalToken(credential) ?? parseToken(accessTokenPrefix, credential))?.id;
+
 async function rowOfBearer(db: Database, credential: string, at: Date): Promise<PersonalTokenRow | undefined> {
   const personal = parsePersonalToken(credential);
   const parsed = personal ?? parseToken(accessTokenPrefix, credential);
@@ -82,12 +86,12 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     const authorization = request.headers.authorization;
     if (authorization === undefined) return;
     if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url))) return;
-    const waitSeconds = options.failures.refusedFor(request.ip);
+    const [scheme, credential, ...rest] = authorization.trim().split(/\s+/);
+    const waitSeconds = options.failures.refusedFor(request.ip, credential && tokenIdOf(credential));
     if (waitSeconds !== undefined) {
       reply.header('retry-after', String(waitSeconds));
       return sendApiError(reply, 'rate_limited:token');
     }
-    const [scheme, credential, ...rest] = authorization.trim().split(/\s+/);
     if (scheme?.toLowerCase() !== 'bearer' || !credential || rest.length > 0) {
       options.failures.failed(request.ip);
       return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_request');
@@ -98,6 +102,7 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
       options.failures.failed(request.ip);
       return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
     }
+    options.failures.verified(row.id);
     const access = accessOfToken(row, options.currentPolicy());
     if (access.state === 'signed-in' && !access.decision.allowed) {
       return sendApiError(reply, 'forbidden:access', errorDetails.guard.tokenOwnerRefused);
