@@ -66,10 +66,10 @@ describe('the access-tokens page', () => {
     await site.page.getByRole('button', { name: 'Create token' }).click();
     const token = await site.page.getByTestId('created-token-value').innerText();
     expect(token).toMatch(/^acme_pat_/);
-    // Ready to paste into a terminal: this handbook's MCP address and the token.
+    // Ready to paste into a terminal: this handbook's MCP address, the token from the environment (not the history).
     await site.page.getByText('Add the handbook to Claude Code with it').click();
     expect(await site.page.getByTestId('created-token-command').innerText()).toBe(
-      `claude mcp add --transport http acme-handbook ${server.baseUrl}/mcp --header "Authorization: Bearer ${token}"`,
+      `claude mcp add --transport http acme-handbook ${server.baseUrl}/mcp --header "Authorization: Bearer $ACME_HANDBOOK_TOKEN"`,
     );
     expect((await fetch(`${server.baseUrl}/llms.txt`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
       200,

@@ -278,6 +278,7 @@ describe('database timeouts and shutdown', () => {
     expect(loadConfig({}).databaseStartupWaitMs).toBe(60_000);
     expect(loadConfig({ DATABASE_STARTUP_WAIT_SECONDS: '0' }).databaseStartupWaitMs).toBe(0);
     expect(() => loadConfig({ DATABASE_STARTUP_WAIT_SECONDS: '-1' })).toThrow(/DATABASE_STARTUP_WAIT_SECONDS: /);
+    expect(() => loadConfig({ DATABASE_STARTUP_WAIT_SECONDS: '241' })).toThrow(/DATABASE_STARTUP_WAIT_SECONDS: /);
   });
 
   it.each([

@@ -26,7 +26,8 @@ const environmentSchema = z.object({
   DATABASE_URL: url(/^postgres(ql)?$/),
   DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(5, 120),
   DATABASE_QUERY_TIMEOUT_SECONDS: seconds(5, 600),
-  DATABASE_STARTUP_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(60),
+  // At most 240: the store is opened inside a Fastify plugin, which may take 300 s (app.ts).
+  DATABASE_STARTUP_WAIT_SECONDS: z.coerce.number().min(0).max(240).default(60),
   SHUTDOWN_TIMEOUT_SECONDS: seconds(10, 600),
   OIDC_ISSUER: webUrl.transform((issuer) => issuer?.replace(/\/$/, '')),
   OIDC_CLIENT_ID: text,

@@ -170,18 +170,23 @@ export function searchBox(
   // more often on the tuning questions, at several times the cost of a keystroke.
   const terms = engine.queryTerms(typed);
   const listed = engine.search(terms, { limit: options.limit, pathPrefix: options.pathPrefix, asYouType: true });
-  return rerank(terms, withTitledIntros(engine, terms, listed), engine.meaningWeight, rerankWeights, {
+  return rerank(terms, withTitledIntros(engine, terms, listed, options.limit), engine.meaningWeight, rerankWeights, {
     titledIntrosFirst: true,
   });
 }
 
 /**
- * The hits, with the intro of each page whose title holds every word typed ("ttl" for Firestore TTL) in place of the
- * last hits, when the engine listed parts of that page but not the page itself: a short page intro weighs less than
+ * The hits, with the intro of each page whose title holds every word typed ("ttl" for Firestore TTL) ahead of them
+ * (the last hits give way when `limit` are listed already), when the engine listed parts of that page but not the page itself: a short page intro weighs less than
  * its long parts in the engine's scores, and the reader who types a page's name wants the page. The intro takes its
  * first part's score and matches (its title holds the words), and rerank() puts it first.
  */
-function withTitledIntros(engine: SearchEngine, terms: readonly QueryTerm[], hits: readonly SearchHit[]): SearchHit[] {
+function withTitledIntros(
+  engine: SearchEngine,
+  terms: readonly QueryTerm[],
+  hits: readonly SearchHit[],
+  limit: number,
+): SearchHit[] {
   const words = [...new Set(terms.filter((term) => !term.expansion).map((term) => term.term))];
   if (words.length === 0) return [...hits];
   const listedPages = new Set(hits.filter((hit) => hit.level === 1).map((hit) => hit.pageUrl));
@@ -194,5 +199,5 @@ function withTitledIntros(engine: SearchEngine, terms: readonly QueryTerm[], hit
     if (intro?.level === 1) intros.push({ ...hit, ...intro });
   }
   if (intros.length === 0) return [...hits];
-  return [...intros, ...hits].slice(0, hits.length);
+  return [...intros, ...hits].slice(0, limit);
 }

@@ -4,7 +4,7 @@ import type { CreatedToken } from './tokens-api';
 
 /**
  * The new token, shown this once, with a button that copies it, and the command that adds the handbook to Claude Code
- * with it (the README lists the other agents), ready to paste.
+ * with it (the README lists the other agents), ready to paste once the token is in the environment.
  */
 export default function CreatedTokenNotice({ created }: { readonly created: CreatedToken }): ReactNode {
   const [copied, setCopied] = useState<'no' | 'yes' | 'command' | 'failed'>('no');
@@ -13,8 +13,9 @@ export default function CreatedTokenNotice({ created }: { readonly created: Crea
       () => setCopied(what),
       () => setCopied('failed'),
     );
-  // Shown only once a token is made, in the browser: the page's own address is the handbook's.
-  const command = `claude mcp add --transport http acme-handbook ${window.location.origin}/mcp --header "Authorization: Bearer ${created.token}"`;
+  // Shown only once a token is made, in the browser: the page's own address is the handbook's. The token is read from
+  // the environment, so that it stays out of the shell's history.
+  const command = `claude mcp add --transport http acme-handbook ${window.location.origin}/mcp --header "Authorization: Bearer $ACME_HANDBOOK_TOKEN"`;
   return (
     <div className="alert alert--success margin-vert--md" data-testid="created-token">
       <p>
@@ -34,6 +35,10 @@ export default function CreatedTokenNotice({ created }: { readonly created: Crea
       </div>
       <details>
         <summary>Add the handbook to Claude Code with it</summary>
+        <p className={styles.setupHint}>
+          Keep the token in the <code>ACME_HANDBOOK_TOKEN</code> environment variable (your shell profile, or your
+          password manager's command line), then run:
+        </p>
         <pre className={styles.setup} data-testid="created-token-command">
           <code>{command}</code>
         </pre>
