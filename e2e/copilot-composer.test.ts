@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import { test } from './fixtures';
+import { holdRequests } from './held-requests';
 
 /** Writing a question, stopping an answer, and what a reader can do with an answer once it is there. */
 test.override({ serverEnvironment: { ASK_REQUESTS_PER_MINUTE: '1000' } });
@@ -26,15 +27,8 @@ describe('composer', () => {
   test('holds a question written while the stored conversation loads, and asks it once, when that is in', async ({
     reader: { site, copilot },
   }) => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await site.page.route('**/api/threads', async (route) => {
-      // Listing the reader's conversations is held; creating one is not.
-      if (route.request().method() === 'GET') await held;
-      await route.continue();
-    });
+    // Listing the reader's conversations is held; creating one is not.
+    const release = await holdRequests(site.page, '**/api/threads', 'GET');
     await site.open('/');
     await copilot.launcher.click();
     // The light composer takes the question; the real one, which could send it to the wrong conversation, is not

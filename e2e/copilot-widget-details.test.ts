@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { startBeforeTests, test } from './copilot-page-support';
+import { holdRequests } from './held-requests';
 
 /** The chat's small things a reader trips over: buttons that read as buttons, keys that do one thing, feedback. */
 
@@ -71,14 +72,7 @@ test('closes the image preview with one Escape', async ({ reader: { site, copilo
 });
 
 test('does nothing on Enter while an answer is running', async ({ reader: { site, copilot } }) => {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await site.page.route('**/api/turns', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(site.page, '**/api/turns');
   await site.open('/');
   await copilot.open();
   await copilot.ask('How do I register a GitLab runner?');
@@ -166,14 +160,7 @@ test('while a new chat is being created, says so and keeps Enter from sending a 
 }) => {
   await site.open('/');
   await copilot.open();
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await site.page.route('**/api/threads', async (route) => {
-    if (route.request().method() === 'POST') await held;
-    await route.continue();
-  });
+  const release = await holdRequests(site.page, '**/api/threads', 'POST');
   await copilot.ask('How do I register a GitLab runner?');
   await copilot.popover.getByRole('status').filter({ hasText: 'Starting the conversation' }).waitFor();
   await copilot.composerInput.fill('And on Windows?');

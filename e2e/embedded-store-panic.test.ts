@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './harness';
+import { startTestInstance } from './instance-process';
 import { signIn } from './sign-in';
 import { readerApi } from './threads-api';
 
@@ -12,45 +12,31 @@ import { readerApi } from './threads-api';
  * panics, and its next query would spin for ever. The server refuses every query with a 503, exits with 1 within
  * about a second, and started again has every write it acknowledged before.
  */
-const serverScript = path.resolve(import.meta.dirname, '../server/dist/start.js');
 const preload = path.resolve(import.meta.dirname, '../server/test-support/fail-database-log-writes.cjs');
 const directory = mkdtempSync(path.join(tmpdir(), 'embedded-panic-'));
 const failFlag = path.join(directory, 'fail-log-writes');
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-async function startServer(port: number): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['--require', preload, serverScript], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: path.join(directory, 'data'),
-      LOG_LEVEL: 'silent',
+/** The server as the image runs it, writing to the log through the preload that can fail its writes. */
+const startServer = (port: number) =>
+  startTestInstance(
+    directory,
+    {
+      // Development keeps the session secret it made in DATA_DIR: the reader's cookie outlives the restart.
       NODE_ENV: 'development',
       SESSION_SECRET: '',
+      LOG_LEVEL: 'silent',
+      NODE_OPTIONS: `--require ${preload}`,
       FAIL_DATABASE_LOG_WRITES: failFlag,
     },
-    stdio: 'ignore',
-  });
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) return server;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  server.kill('SIGKILL');
-  throw new Error('the server did not become healthy within 30 s');
-}
+    { port },
+  );
 
 describe('the embedded database when a write to its log fails', () => {
   it('refuses with 503, exits with 1 instead of hanging, and keeps what it acknowledged', async () => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const server = await startServer(port);
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
     try {
       const { jar } = await signIn(baseUrl, { email: 'disk@acme.dev' });
       const api = readerApi(baseUrl, `acme_session=${jar.get('acme_session')}`);
@@ -70,7 +56,7 @@ describe('the embedded database when a write to its log fails', () => {
       expect(health === undefined || health.status < 500 || health.status === 503).toBe(true);
       const readBack = await api.call('GET', '/api/threads').catch(() => undefined);
       if (readBack) expect(readBack.status).toBe(503);
-      expect(await exited).toBe(1);
+      expect(await server.exited).toBe(1);
       expect(Date.now() - failedAt).toBeLessThan(5000);
 
       rmSync(failFlag);
@@ -78,12 +64,10 @@ describe('the embedded database when a write to its log fails', () => {
       try {
         for (const id of kept) expect((await api.call('GET', `/api/threads/${id}`)).status).toBe(200);
       } finally {
-        const stopped = new Promise((resolve) => restarted.once('exit', resolve));
-        restarted.kill('SIGTERM');
-        await stopped;
+        await restarted.stop();
       }
     } finally {
-      if (server.exitCode === null) server.kill('SIGKILL');
+      await server.stop('SIGKILL');
     }
   }, 60_000);
 });

@@ -17,6 +17,8 @@ export type Instance = {
   logLines(): Array<Record<string, unknown>>;
   /** Sends the signal and resolves with the exit code (null when killed by a signal). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves with the exit code once the instance ends, whatever ended it. */
+  exited: Promise<number | null>;
   /** With `outputNeverRead`: how many bytes its standard output holds unread, read at last (after it exited). */
   readUnreadOutput(): number;
 };
@@ -52,6 +54,7 @@ export async function startInstance(options: {
     url,
     pid,
     logFile: options.logFile,
+    exited,
     logLines: () =>
       readFileSync(options.logFile, 'utf8')
         .split('\n')

@@ -106,6 +106,12 @@ const likelihoodOf = (features: ReadonlyArray<number | undefined>, weights: Rera
   return sum;
 };
 
+/** Whether a page title holds every one of `words` (the question's terms as the engine names sections). */
+function titleHoldsAll(title: string, words: readonly string[]): boolean {
+  const titleWords = new Set(rememberedSearchName(title).split(' '));
+  return words.every((word) => titleWords.has(word));
+}
+
 /**
  * The hits in the learned order. A section the question names by its page title or heading, word for word, stays
  * first, as the engine put it: typed or asked as "how do I <heading>", that section is what the reader wants. In the
@@ -124,11 +130,6 @@ export function rerank(
   // As the engine names sections (section-lookups.ts): the question's own terms, sorted, against each name's.
   const name = [...new Set(terms.filter((term) => !term.expansion).map((term) => term.term))].sort().join(' ');
   const words = name === '' ? [] : name.split(' ');
-  /** Whether a page title holds every word of the question. */
-  const titleHoldsAll = (title: string) => {
-    const titleWords = new Set(rememberedSearchName(title).split(' '));
-    return words.every((word) => titleWords.has(word));
-  };
   /**
    * As the engine ranks them: 3 for the intro of the page the question names, 2 for a section it names, 1 for the
    * intro of a page whose title holds the whole question.
@@ -140,7 +141,7 @@ export function rerank(
         ? 3
         : hit.heading !== undefined && rememberedSearchName(hit.heading) === name
           ? 2
-          : titledIntrosFirst && hit.level === 1 && titleHoldsAll(hit.pageTitle)
+          : titledIntrosFirst && hit.level === 1 && titleHoldsAll(hit.pageTitle, words)
             ? 1
             : 0;
   const features = rerankFeatures(terms, hits, weightOf);
@@ -194,8 +195,7 @@ function withTitledIntros(
   for (const hit of hits) {
     if (listedPages.has(hit.pageUrl)) continue;
     listedPages.add(hit.pageUrl);
-    const titleWords = new Set(rememberedSearchName(hit.pageTitle).split(' '));
-    const intro = words.every((word) => titleWords.has(word)) ? engine.sectionAt(hit.pageUrl) : undefined;
+    const intro = titleHoldsAll(hit.pageTitle, words) ? engine.sectionAt(hit.pageUrl) : undefined;
     if (intro?.level === 1) intros.push({ ...hit, ...intro });
   }
   if (intros.length === 0) return [...hits];

@@ -61,16 +61,21 @@ function accessOfToken(row: PersonalTokenRow, policy: AccessPolicy): RequestAcce
  * The row a bearer credential names, when its secret matches and it is live at `at`: a personal token (`acme_pat_`)
  * or the access token of a grant made through OAuth (`acme_oat_`, auth/oauth/), each only for a row of its own kind.
  */
-/** The token id a bearer credential names, read from its text alone (no store). */
-const tokenIdOf = (credential: string) =>
-  (parsePersonalToken(credential) ?? parseToken(accessTokenPrefix, credential))?.id;
-
-async function rowOfBearer(db: Database, credential: string, at: Date): Promise<PersonalTokenRow | undefined> {
+/** A bearer credential read from its text alone: its token id and secret, and whether it is a personal token. */
+function parseBearer(credential: string) {
   const personal = parsePersonalToken(credential);
   const parsed = personal ?? parseToken(accessTokenPrefix, credential);
+  return parsed && { ...parsed, personal: personal !== undefined };
+}
+
+async function rowOfBearer(
+  db: Database,
+  parsed: ReturnType<typeof parseBearer>,
+  at: Date,
+): Promise<PersonalTokenRow | undefined> {
   const row = parsed && (await findPersonalToken(db, { id: parsed.id }));
   if (!parsed || !row || !secretMatches(parsed.secret, row.secretHash) || row.expiresAt <= at) return undefined;
-  if (personal) return row.clientId === null ? row : undefined;
+  if (parsed.personal) return row.clientId === null ? row : undefined;
   return row.clientId !== null && row.accessExpiresAt !== null && row.accessExpiresAt > at ? row : undefined;
 }
 
@@ -87,7 +92,8 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     if (authorization === undefined) return;
     if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url))) return;
     const [scheme, credential, ...rest] = authorization.trim().split(/\s+/);
-    const waitSeconds = options.failures.refusedFor(request.ip, credential && tokenIdOf(credential));
+    const parsed = credential ? parseBearer(credential) : undefined;
+    const waitSeconds = options.failures.refusedFor(request.ip, parsed?.id);
     if (waitSeconds !== undefined) {
       reply.header('retry-after', String(waitSeconds));
       return sendApiError(reply, 'rate_limited:token');
@@ -97,7 +103,7 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
       return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_request');
     }
     const at = now();
-    const row = await rowOfBearer(options.db, credential, at);
+    const row = await rowOfBearer(options.db, parsed, at);
     if (!row) {
       options.failures.failed(request.ip);
       return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
