@@ -28,6 +28,21 @@ describe('signing in through the development IdP in a browser', () => {
     expect(await page.locator('article h1').innerText()).toBe('Firestore TTL');
   });
 
+  test('signs in a reader who opened the development server under another loopback name', async ({
+    server,
+    page,
+    signInPages,
+  }) => {
+    // PUBLIC_URL names 127.0.0.1 here; the reader typed localhost. The attempt cookie must land on PUBLIC_URL's host.
+    const alias = server.baseUrl.replace('127.0.0.1', 'localhost');
+    await page.goto(`${alias}/firestore-ttl`);
+    await signInPages.clickLogin();
+    await signInPages.submitIdentity('reader@acme.dev');
+    await page.waitForSelector('html[data-has-hydrated="true"]');
+    expect(page.url()).toBe(`${server.baseUrl}/firestore-ttl`);
+    expect(await page.locator('article h1').innerText()).toBe('Firestore TTL');
+  });
+
   test('lets a whitelisted address in', async ({ server, page, signInPages }) => {
     await page.goto(`${server.baseUrl}/`);
     await signInPages.clickLogin();

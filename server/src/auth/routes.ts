@@ -3,6 +3,7 @@ import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from '../api-errors.js';
 import type { Config } from '../config.js';
+import { isLoopbackHost } from '../environment-values.js';
 import { bodilessResponses, errorResponses, zodSerialized } from '../response-schemas.js';
 import { type AccessPolicy, decideAccess, primaryDomains } from './access-policy.js';
 import { logoSvg } from './assets.js';
@@ -21,6 +22,18 @@ import type { SessionService } from './session-service.js';
 import { limitSignIns } from './sign-in-limit.js';
 import type { SignInProblem } from './sign-in-page.js';
 import type { SendSignInPage } from './sign-in-response.js';
+
+/** Another loopback name for PUBLIC_URL's loopback host, on the same port (`127.0.0.1:3000` for `localhost:3000`). */
+function isLoopbackAlias(host: string, publicUrl: URL): boolean {
+  if (!isLoopbackHost(publicUrl.hostname)) return false;
+  let requested: URL;
+  try {
+    requested = new URL(`${publicUrl.protocol}//${host}`);
+  } catch {
+    return false;
+  }
+  return requested.host !== publicUrl.host && requested.port === publicUrl.port && isLoopbackHost(requested.hostname);
+}
 
 /** What the sealed attempt cookie carries from /auth/login to the callback; `startedAt` in ms since the epoch. */
 type SignInAttempt = SignInChecks & { next: string; startedAt: number };
@@ -105,6 +118,12 @@ export async function authRoutes(
   );
 
   app.get<{ Querystring: { next?: string; switch?: string } }>('/auth/login', async (request, reply) => {
+    // The attempt cookie must be set on the host the provider sends the reader back to: a reader who opened the
+    // development server as 127.0.0.1 (or [::1]) while PUBLIC_URL says localhost starts again on PUBLIC_URL's host.
+    // Only between loopback names, so a proxy that rewrites Host can never make this a loop.
+    if (isLoopbackAlias(request.host, config.publicUrl)) {
+      return noStore(reply).redirect(new URL(request.url, config.publicUrl).href, 303);
+    }
     const next = safeReturnPath(request.query.next);
     const checks = newSignInChecks();
     let authorizationUrl: URL;
