@@ -1,6 +1,6 @@
 import { Socket } from 'node:net';
 import postgres from 'postgres';
-import { silentConnectionCode } from './unavailable.js';
+import { poolBusyCode, silentConnectionCode } from './unavailable.js';
 
 /** How long the server waits on PostgreSQL before it tells readers the handbook is unavailable. */
 export type DatabaseTimeouts = {
@@ -54,7 +54,8 @@ export function createPostgresClient(url: string, timeouts: DatabaseTimeouts, op
  * behind them wait in postgres.js's queue without end: a review measured readers waiting 22 s with a 2 s query
  * timeout. A query still waiting after `waitMs` is cancelled (postgres.js takes it out of the queue and fails it with
  * 57014, which readers get as the 503 of a database that cannot serve right now). Drizzle sends every query outside a
- * transaction through `unsafe`; a transaction's own queries run on the connection it holds, in no queue.
+ * transaction through `unsafe`; a transaction's own queries run on the connection it holds, in no queue, and the
+ * transaction's own wait for that connection is bounded by `boundedBegin`.
  */
 function withQueueDeadline<Client extends postgres.Sql>(client: Client, waitMs: number): Client {
   const unsafe = client.unsafe.bind(client);
@@ -69,7 +70,54 @@ function withQueueDeadline<Client extends postgres.Sql>(client: Client, waitMs: 
     }, waitMs).unref();
     return query;
   }) as Client['unsafe'];
-  return Object.assign(client, { unsafe: queued });
+  return Object.assign(client, { unsafe: queued, begin: boundedBegin(client, waitMs) });
+}
+
+/** The error of a transaction that found no free connection in time: the 503 of a busy database. */
+export class PoolBusyError extends Error {
+  readonly code = poolBusyCode;
+  constructor(waitMs: number) {
+    super(`no PostgreSQL connection came free within ${waitMs / 1000} s`);
+  }
+}
+
+/**
+ * `begin` (which Drizzle's `db.transaction` calls) with a deadline for its wait for a connection, which postgres.js
+ * does not bound: a review left transactions queued 10 s behind a locked table with a 1 s query timeout. postgres.js
+ * cannot take a transaction out of its queue, so the caller is answered at the deadline and the transaction, should
+ * a connection come free later, rolls back before its first statement: nobody is told of a write done after they
+ * heard it failed.
+ */
+function boundedBegin<Client extends postgres.Sql>(client: Client, waitMs: number): Client['begin'] {
+  const begin = client.begin.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  return ((...args: unknown[]) => {
+    const body = args.pop() as (transaction: postgres.TransactionSql) => unknown;
+    let started = false;
+    let abandoned = false;
+    return new Promise<unknown>((resolve, reject) => {
+      const deadline = setTimeout(() => {
+        if (started) return;
+        abandoned = true;
+        reject(new PoolBusyError(waitMs));
+      }, waitMs);
+      begin(...args, (transaction: postgres.TransactionSql) => {
+        started = true;
+        clearTimeout(deadline);
+        if (abandoned) throw new PoolBusyError(waitMs);
+        return body(transaction);
+      }).then(
+        (value) => {
+          clearTimeout(deadline);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(deadline);
+          // An abandoned transaction's rollback was already answered for.
+          if (!abandoned) reject(error);
+        },
+      );
+    });
+  }) as Client['begin'];
 }
 
 /**

@@ -1,5 +1,7 @@
 /** The code of the error our socket guard (postgres-client.ts) destroys a silent connection with. */
 export const silentConnectionCode = 'DATABASE_SILENT';
+/** The code of the error a transaction that found no free connection in time fails with (postgres-client.ts). */
+export const poolBusyCode = 'DATABASE_POOL_BUSY';
 
 /** What the network, postgres.js and our own socket guard call a connection that failed or could not be made. */
 const connectionFailureCodes = new Set([
@@ -16,6 +18,7 @@ const connectionFailureCodes = new Set([
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
   silentConnectionCode,
+  poolBusyCode,
 ]);
 
 /**
