@@ -13,9 +13,13 @@ afterAll(async () => {
 
 it('answers a transaction that finds no free connection at the wait deadline, and never runs it later', async () => {
   // A pool of one, held by a query that runs 2.5 s; the wait for a connection may last 1 s.
-  const client = createPostgresClient(database.options.databaseUrl ?? '', { connectSeconds: 5, querySeconds: 1 }, {
-    max: 1,
-  });
+  const client = createPostgresClient(
+    database.options.databaseUrl ?? '',
+    { connectSeconds: 5, querySeconds: 1 },
+    {
+      max: 1,
+    },
+  );
   try {
     await client.unsafe('set statement_timeout = 5000');
     const holding = client.unsafe('select pg_sleep(2.5)').then(() => undefined);
