@@ -36,6 +36,8 @@ export type Behaviour = {
   finishReason?: 'stop' | 'length';
   /** The embedding of a text; hashed words by default. */
   embed?: (text: string) => number[];
+  /** Embeddings: send the headers, then one byte of the answer every this many milliseconds, never finishing. */
+  dripEveryMs?: number;
   /** Tools the model calls after its text, with their arguments, streamed in the provider's own format. */
   toolCalls?: ScriptedToolCall[];
 };
@@ -73,10 +75,10 @@ export function fakeEmbedding(text: string): number[] {
 }
 
 /** Writes `data: {"choices":[{"delta":{"content":"xxx…` up to `bytes`, never ending the line, as the caller reads it. */
-async function flood(response: ServerResponse, record: ReceivedRequest, bytes: number) {
+async function flood(response: ServerResponse, record: ReceivedRequest, bytes: number, start: string) {
   const piece = Buffer.alloc(64 * 1024, 'x');
   record.bytesSent = 0;
-  let next = Buffer.from('data: {"choices":[{"index":0,"delta":{"content":"');
+  let next = Buffer.from(start);
   while (record.bytesSent < bytes) {
     if (response.destroyed) throw new Error('closed');
     const sending = next;
@@ -88,6 +90,17 @@ async function flood(response: ServerResponse, record: ReceivedRequest, bytes: n
     next = piece;
   }
   response.end();
+}
+
+/** One byte of a JSON answer at a time, until the caller hangs up: never silent, never done. */
+async function drip(response: ServerResponse, record: ReceivedRequest, everyMs: number) {
+  record.bytesSent = 0;
+  response.write('{');
+  while (!response.destroyed) {
+    await sleep(everyMs);
+    response.write(' ');
+    record.bytesSent += 1;
+  }
 }
 
 export async function startFakeModelServer() {
@@ -153,6 +166,12 @@ export async function startFakeModelServer() {
       response.end(JSON.stringify({ error: { message: `scripted failure ${current.status}`, type: 'server_error' } }));
       return;
     }
+    if (protocol === 'embeddings' && (current.floodBytes || current.dripEveryMs)) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      if (current.floodBytes) await flood(response, record, current.floodBytes, '{"object":"list","data":[{"x":"');
+      else await drip(response, record, current.dripEveryMs ?? 1000);
+      return;
+    }
     if (protocol === 'embeddings') {
       const input = record.body.input;
       const texts = Array.isArray(input) ? input.map(String) : [String(input)];
@@ -188,7 +207,7 @@ export async function startFakeModelServer() {
     await sleep(current.firstChunkDelayMs ?? 0);
     for (const frame of frames.start(String(record.body.model ?? 'test'))) await send(frame.data, frame.event);
     if (current.floodBytes) {
-      await flood(response, record, current.floodBytes);
+      await flood(response, record, current.floodBytes, 'data: {"choices":[{"index":0,"delta":{"content":"');
       return;
     }
     if (current.malformed) {

@@ -10,6 +10,11 @@ export type SemanticHit = DocSection & { score: number };
 const batchSize = 64;
 /** A question waits at most this long for its embedding before the answer goes ahead on words alone. */
 const queryTimeoutMs = 5000;
+/**
+ * One batch of the handbook's sections may take this long, however the provider sends it (a byte at a time is not
+ * silence): past it the batch fails, and the next try comes after the usual pause, instead of never.
+ */
+export const batchTimeoutMs = 120_000;
 
 export type SemanticIndex = {
   /** Sections nearest in meaning to the query; empty until the docs are embedded, or when the provider fails. */
@@ -59,6 +64,8 @@ export function createSemanticIndex(options: {
   currentSections: () => readonly DocSection[];
   onError: (message: string, error: unknown) => void;
   now?: () => number;
+  /** See `batchTimeoutMs`; tests shorten it. */
+  batchTimeoutMs?: number;
 }): SemanticIndex {
   const now = options.now ?? Date.now;
   const vectors = new Map<string, number[]>();
@@ -79,6 +86,7 @@ export function createSemanticIndex(options: {
         values: batch.map(([, section]) => embeddedText(section)),
         maxParallelCalls: 2,
         maxRetries: 1,
+        abortSignal: AbortSignal.timeout(options.batchTimeoutMs ?? batchTimeoutMs),
       });
       batch.forEach(([key], index) => {
         const vector = embeddings[index];

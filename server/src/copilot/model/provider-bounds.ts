@@ -25,6 +25,12 @@ const bytesBesidesTokens = 1024 * 1024;
  */
 export const responseByteCap = (maxOutputTokens: number) => maxOutputTokens * bytesPerOutputToken + bytesBesidesTokens;
 
+/**
+ * Most bytes one embeddings response may bring: a batch of 64 sections of 3,072 dimensions, each number written out
+ * in JSON (about 25 bytes), is under 5 MB; a provider sending more is broken or hostile.
+ */
+export const embeddingResponseByteCap = 32 * 1024 * 1024;
+
 /** A response cut at `responseByteCap`: the answer fails as one the provider sent malformed. */
 export class ResponseTooLarge extends Error {
   constructor(readonly maxBytes: number) {

@@ -1,23 +1,25 @@
 import { type EmbeddingModel, type LanguageModel, wrapLanguageModel } from 'ai';
 import type { ModelSettings } from '../../config.js';
-import { guardedFetch, noLongRetryWait, responseByteCap, stallTimeoutMs } from './provider-bounds.js';
+import {
+  embeddingResponseByteCap,
+  guardedFetch,
+  noLongRetryWait,
+  responseByteCap,
+  stallTimeoutMs,
+} from './provider-bounds.js';
 
-/** What a provider instance is for: only the answers' requests are bounded (provider-bounds.ts). */
+/** What a provider instance is for: answers and embeddings are bounded apart (provider-bounds.ts). */
 type Use = 'chat' | 'embedding';
 
 const connection = (settings: ModelSettings, use: Use) => ({
   ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
   ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
-  // Not embeddings: a batch of them is legitimately large, a question's has its own short timeout, and the
-  // handbook's are embedded in the background.
-  ...(use === 'chat'
-    ? {
-        fetch: guardedFetch({
-          firstByteMs: stallTimeoutMs(settings.timeoutMs),
-          maxBytes: responseByteCap(settings.maxOutputTokens),
-        }),
-      }
-    : {}),
+  // Both may stay silent as long as an answer may stall. A batch of the handbook's embeddings is legitimately large
+  // (64 sections of up to 3,072 numbers in JSON), far below its cap.
+  fetch: guardedFetch({
+    firstByteMs: stallTimeoutMs(settings.timeoutMs),
+    maxBytes: use === 'chat' ? responseByteCap(settings.maxOutputTokens) : embeddingResponseByteCap,
+  }),
 });
 
 // Each provider's package is loaded only when configured: together they would cost a server without a model about
