@@ -57,6 +57,18 @@ describe('loadConfig in development', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'http://10.0.0.5:3000' })).toThrow(/ALLOW_DEVELOPMENT_SIGN_IN/);
   });
 
+  it('refusesDevelopmentSignInListeningBeyondThisMachine (HOST=0.0.0.0 let the network sign in as anyone)', () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'docs-box']) {
+      expect(() => loadConfig({ HOST: host })).toThrow(new RegExp(`OIDC_ISSUER: required when HOST \\(${host}\\)`));
+    }
+    for (const host of ['127.0.0.1', 'localhost', '::1']) {
+      expect(loadConfig({ HOST: host }).identityProvider.kind).toBe('development');
+    }
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOW_DEVELOPMENT_SIGN_IN: 'true' }).identityProvider.kind).toBe(
+      'development',
+    );
+  });
+
   it('allows development sign-in on loopback hosts, or elsewhere when explicitly allowed', () => {
     for (const publicUrl of ['http://localhost:3000', 'http://127.0.0.1:4000', 'http://[::1]:3000']) {
       expect(loadConfig({ PUBLIC_URL: publicUrl }).identityProvider.kind).toBe('development');
@@ -248,7 +260,10 @@ describe('REDIS_URL', () => {
 describe('metrics and maintenance', () => {
   it('serves no metrics unless METRICS_PORT is set, then on HOST or METRICS_HOST; maintains hourly by default', () => {
     expect(loadConfig({}).metrics).toBeUndefined();
-    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9464' }).metrics).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOW_DEVELOPMENT_SIGN_IN: 'true', METRICS_PORT: '9464' }).metrics).toEqual({
+      host: '0.0.0.0',
+      port: 9464,
+    });
     expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics?.host).toBe('10.0.0.5');
     expect(loadConfig({}).maintenanceIntervalMs).toBe(3_600_000);
     expect(loadConfig({ MAINTENANCE_INTERVAL_MINUTES: '15' }).maintenanceIntervalMs).toBe(900_000);

@@ -148,10 +148,19 @@ function identityProviderOf(values: Environment, publicUrl: URL, report: Report)
   }
   if (values.NODE_ENV === 'production') {
     report('OIDC_ISSUER', 'required in production (the development sign-in is refused there)');
-  } else if (!isLoopbackHost(publicUrl.hostname) && !values.ALLOW_DEVELOPMENT_SIGN_IN) {
-    // The development sign-in believes any e-mail typed into it: keep it off anything but this machine by default.
-    const anyEmail = `required when PUBLIC_URL (${publicUrl.host}) is not this machine; the development sign-in accepts any e-mail. Set ALLOW_DEVELOPMENT_SIGN_IN=true only for a throwaway test deployment`;
-    report('OIDC_ISSUER', anyEmail);
+  } else if (!values.ALLOW_DEVELOPMENT_SIGN_IN) {
+    // The development sign-in believes any e-mail typed into it: keep it off anything but this machine by default,
+    // both the origin readers use and the interface the server listens on (HOST=0.0.0.0 with the default PUBLIC_URL
+    // let anyone on the network sign in as anyone).
+    const beyond = !isLoopbackHost(publicUrl.hostname)
+      ? `PUBLIC_URL (${publicUrl.host}) is not this machine`
+      : !isLoopbackHost(values.HOST === '::1' ? '[::1]' : values.HOST)
+        ? `HOST (${values.HOST}) listens beyond this machine`
+        : undefined;
+    if (beyond) {
+      const anyEmail = `required when ${beyond}; the development sign-in accepts any e-mail. Set ALLOW_DEVELOPMENT_SIGN_IN=true only for a throwaway test deployment`;
+      report('OIDC_ISSUER', anyEmail);
+    }
   }
   return { kind: 'development', issuer: new URL(developmentIssuerPath, publicUrl).href } as const;
 }
