@@ -35,6 +35,9 @@ test('refuses an address that keeps sending made-up tokens before reading the st
   expect((await llms(fresh)).status).toBe(429);
   expect((await llms(valid)).status).toBe(200);
   expect((await fetch(`${server.baseUrl}/api/search?q=ttl`, withToken(valid))).status).toBe(200);
+  // The verified token's id under a made-up secret is as made up as any other credential.
+  const sameIdMadeUpSecret = `${valid.slice(0, -8)}${valid.endsWith('xxxxxxxx') ? 'yyyyyyyy' : 'xxxxxxxx'}`;
+  expect((await llms(sameIdMadeUpSecret)).status).toBe(429);
 
   // A signed-in reader's session is not a bearer credential: reading goes on.
   expect((await readerApi(server.baseUrl, cookie).call('GET', '/api/threads')).status).toBe(200);

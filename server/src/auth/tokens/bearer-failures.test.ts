@@ -40,12 +40,23 @@ describe('the bearer failure guard', () => {
     expect(guard.refusedFor('192.0.2.3')).toBe(60);
   });
 
-  it('lets a token verified here lately through while its address is refused (readers behind one NAT)', () => {
+  it('lets a credential verified here lately through while its address is refused (readers behind one NAT)', () => {
     const guard = createBearerFailureGuard({ perMinute: 1, now: () => 0 });
-    guard.verified('token-of-ada');
+    const ada = 'acme_pat_0123456789abcdef_the-whole-secret';
+    guard.verified(ada);
     guard.failed('198.51.100.7');
     expect(guard.refusedFor('198.51.100.7')).toBe(60);
-    expect(guard.refusedFor('198.51.100.7', 'token-of-ada')).toBeUndefined();
-    expect(guard.refusedFor('198.51.100.7', 'a-made-up-id')).toBe(60);
+    expect(guard.refusedFor('198.51.100.7', ada)).toBeUndefined();
+    expect(guard.refusedFor('198.51.100.7', 'acme_pat_made-up')).toBe(60);
+    // The same token id with another secret is a made-up credential like any other.
+    expect(guard.refusedFor('198.51.100.7', 'acme_pat_0123456789abcdef_another-secret')).toBe(60);
+  });
+
+  it('forgets a verified credential once it fails (revoked or expired since)', () => {
+    const guard = createBearerFailureGuard({ perMinute: 1, now: () => 0 });
+    const revoked = 'acme_pat_0123456789abcdef_revoked-since';
+    guard.verified(revoked);
+    guard.failed('198.51.100.7', revoked);
+    expect(guard.refusedFor('198.51.100.7', revoked)).toBe(60);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { addressKeyOf } from '../address-key.js';
 
@@ -16,27 +17,30 @@ const knownTokenMs = 60 * 60_000;
 export function createBearerFailureGuard(options: { perMinute: number; addresses?: number; now?: () => number }) {
   const { perMinute, now = Date.now } = options;
   const failures = new LRUCache<string, { count: number; since: number }>({ max: options.addresses ?? 10_000 });
-  // Tokens this instance verified lately: readers behind one address (an office's NAT) are not refused for another
-  // agent's stale token. Only their ids: the secret is checked against the store every time.
+  // Credentials this instance verified lately: readers behind one address (an office's NAT) are not refused for
+  // another agent's stale token. Whole credentials, kept as hashes: a known token id with a made-up secret is as
+  // made up as any (a review sent one unlimited), and a credential that fails is forgotten (a revoked token).
   const known = new LRUCache<string, true>({ max: options.addresses ?? 10_000, ttl: knownTokenMs });
+  const keyOf = (credential: string) => createHash('sha256').update(credential).digest('base64url');
   return {
     /**
-     * Seconds until the address may try again, or undefined while it is under its allowance, or when `tokenId` names a
-     * token verified here lately.
+     * Seconds until the address may try again, or undefined while it is under its allowance, or when `credential` is
+     * one verified here lately.
      */
-    refusedFor(ip: string, tokenId?: string | undefined): number | undefined {
-      if (tokenId !== undefined && known.has(tokenId)) return undefined;
+    refusedFor(ip: string, credential?: string | undefined): number | undefined {
+      if (credential !== undefined && known.has(keyOf(credential))) return undefined;
       const entry = failures.get(addressKeyOf(ip));
       if (!entry || entry.count < perMinute) return undefined;
       const left = entry.since + windowMs - now();
       return left > 0 ? Math.ceil(left / 1000) : undefined;
     },
     /** A credential that named a live token. */
-    verified(tokenId: string) {
-      known.set(tokenId, true);
+    verified(credential: string) {
+      known.set(keyOf(credential), true);
     },
-    /** One more credential from the address that named no live token. */
-    failed(ip: string) {
+    /** One more credential from the address that named no live token (or was not a credential at all). */
+    failed(ip: string, credential?: string | undefined) {
+      if (credential !== undefined) known.delete(keyOf(credential));
       const key = addressKeyOf(ip);
       const at = now();
       const entry = failures.get(key);

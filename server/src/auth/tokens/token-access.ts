@@ -93,7 +93,7 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url))) return;
     const [scheme, credential, ...rest] = authorization.trim().split(/\s+/);
     const parsed = credential ? parseBearer(credential) : undefined;
-    const waitSeconds = options.failures.refusedFor(request.ip, parsed?.id);
+    const waitSeconds = options.failures.refusedFor(request.ip, credential);
     if (waitSeconds !== undefined) {
       reply.header('retry-after', String(waitSeconds));
       return sendApiError(reply, 'rate_limited:token');
@@ -105,10 +105,10 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     const at = now();
     const row = await rowOfBearer(options.db, parsed, at);
     if (!row) {
-      options.failures.failed(request.ip);
+      options.failures.failed(request.ip, credential);
       return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
     }
-    options.failures.verified(row.id);
+    options.failures.verified(credential);
     const access = accessOfToken(row, options.currentPolicy());
     if (access.state === 'signed-in' && !access.decision.allowed) {
       return sendApiError(reply, 'forbidden:access', errorDetails.guard.tokenOwnerRefused);
