@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ApiErrorBody } from '@acme/contract';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,7 +11,8 @@ import { afterAll, expect } from 'vitest';
 import { test } from './fixtures';
 import { grantOverHttp, InMemoryOAuthProvider, startCallbackServer, tokenRequest } from './oauth-client';
 import { SignInPages } from './pages/sign-in-pages';
-import { tokensApi } from './tokens-api';
+import { readerApi } from './threads-api';
+import { tokensApi, withToken } from './tokens-api';
 
 /** Adding the handbook to a coding agent by its URL alone: the MCP authorization flow (issue 28, item 2). */
 const directory = mkdtempSync(path.join(tmpdir(), 'handbook-oauth-'));
@@ -126,6 +128,22 @@ test('aMadeUpRefreshSecretForALiveGrantIsRefusedAndEndsNothing', async ({ server
   expect((await listTools(server.baseUrl, granted.access)).status).toBe(200);
   const real = await tokenRequest(server.baseUrl, { ...refresh, refresh_token: granted.refresh });
   expect(real.status).toBe(200);
+});
+
+test('anApplicationsTokenSearchesButCannotReadTheReadersConversations', async ({ server }) => {
+  const granted = await grantOverHttp(server.baseUrl, 'chats@acme.dev');
+  const threadId = await readerApi(server.baseUrl, granted.cookie).newThread();
+  const read = (path: string, token: string) => fetch(`${server.baseUrl}${path}`, withToken(token));
+  for (const path of ['/api/threads', `/api/threads/${threadId}`]) {
+    const refused = await read(path, granted.access);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as ApiErrorBody).error.code).toBe('forbidden:token_scope');
+    expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+  }
+  expect((await read('/api/search?q=ttl', granted.access)).status).toBe(200);
+  // The reader's own personal token still reads them, for their scripts.
+  const personal = (await tokensApi(server.baseUrl, granted.cookie).create('my script')).token;
+  expect((await read(`/api/threads/${threadId}`, personal)).status).toBe(200);
 });
 
 test('aRevokedGrantStopsWorkingAtOnce', async ({ server }) => {

@@ -22,6 +22,11 @@ export const apiErrors = {
   },
   'forbidden:access': { status: 403, message: 'This account is not allowed to read the handbook.' },
   'forbidden:origin': { status: 403, message: 'The request came from another site.' },
+  'forbidden:token_scope': {
+    status: 403,
+    message:
+      'This token was granted to an application, which may search the handbook, read its pages and ask Dev Copilot, but not read your conversations.',
+  },
   'not_found:thread': { status: 404, message: 'There is no chat with this id.' },
   'not_found:message': { status: 404, message: 'There is no message with this id.' },
   'not_found:insights': { status: 404, message: 'There is no such page.' },

@@ -35,7 +35,7 @@ export function renderConsentPage(options: { request: AuthorizationRequest; emai
     body: `<h1>Allow <span data-testid="oauth-client-name">${escapeHtml(request.client.name)}</span> to read the handbook as you?</h1>
 ${problem}
 <p>Signed in as <strong>${escapeHtml(options.email)}</strong>.</p>
-<p>It will be able to search the handbook, read its pages and ask Dev Copilot, as you, with read-only access: it cannot change your settings, your access tokens or your conversations.</p>
+<p>It will be able to search the handbook, read its pages and ask Dev Copilot, as you, with read-only access: it cannot read or change your conversations, and cannot change your settings or your access tokens.</p>
 <p class="muted">It returns to <code>${escapeHtml(returnsTo.host)}</code> (${escapeHtml(returnsTo.protocol.slice(0, -1))}). Access lasts ${defaultTokenLifetimeDays} days; revoke it at any time on <a href="/access-tokens">Access tokens</a>. Allow only an application you have just added yourself.</p>
 <form method="post" action="/oauth/authorize">
 ${hiddenFields(request)}

@@ -9,7 +9,7 @@ import { accessTokenPrefix } from '../oauth/oauth-tokens.js';
 import type { RequestAccess } from '../request-access.js';
 import type { BearerFailureGuard } from './bearer-failures.js';
 import { parsePersonalToken, parseToken, secretMatches } from './personal-token.js';
-import { acceptsPersonalToken } from './token-scope.js';
+import { acceptsApplicationToken, acceptsPersonalToken } from './token-scope.js';
 
 /** A token's last use is written at most once a minute: the list shows when it was used, not every request. */
 const lastUsedThrottleMs = 60_000;
@@ -112,6 +112,13 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     const access = accessOfToken(row, options.currentPolicy());
     if (access.state === 'signed-in' && !access.decision.allowed) {
       return sendApiError(reply, 'forbidden:access', errorDetails.guard.tokenOwnerRefused);
+    }
+    if (!parsed?.personal && !acceptsApplicationToken(request.routeOptions.url)) {
+      reply.header(
+        'www-authenticate',
+        `Bearer error="insufficient_scope", resource_metadata="${options.resourceMetadataUrl}"`,
+      );
+      return sendApiError(reply, 'forbidden:token_scope');
     }
     request.access = access;
     touchPersonalToken(options.db, { id: row.id, now: at, throttleMs: lastUsedThrottleMs }).catch((error: unknown) =>

@@ -11,6 +11,16 @@ const tokenRoutes = new Map<string, ReadonlySet<string>>([
   ['/mcp', new Set(['GET', 'POST', 'DELETE'])],
 ]);
 
+/**
+ * What a reader's own personal token may read but an application's OAuth access token may not: the reader's
+ * conversations. Anyone can register an application under any name, and its consent page grants searching, reading
+ * pages and asking, not a reader's chats (which may hold what they pasted into them).
+ */
+const personalTokenOnlyRoutes = new Set(['/api/threads', '/api/threads/:id']);
+
+export const acceptsApplicationToken = (routeUrl: string | undefined) =>
+  routeUrl === undefined || !personalTokenOnlyRoutes.has(routeUrl);
+
 /** Built files a script reads: a page as Markdown (`/coding-standard.md`) and the indexes of them. */
 const markdownPath = /^\/[^?#]*\.md$/;
 const markdownIndexes = new Set(['/llms.txt', '/llms-full.txt']);
