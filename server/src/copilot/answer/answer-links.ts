@@ -125,21 +125,36 @@ export type CheckedAnswer = {
   text: string;
   /** Root-relative links into our site that were kept, each once, in order. */
   kept: string[];
-  /** Links into our site that lead nowhere, removed from the text. */
+  /** Links into our site that lead nowhere, removed from the text (links elsewhere removed as unsafe are not listed). */
   removed: string[];
 };
+
+/** Schemes a link elsewhere may have: the web and e-mail. */
+const safeSchemes = /^(https?:|mailto:|\/\/)/i;
+
+/**
+ * A link elsewhere that no reader should be handed, whatever renders the answer (the widget drops these itself, but
+ * askAi, MCP clients and scripts get the text as it is): a scheme that runs or smuggles content (`javascript:`,
+ * `data:`, `vbscript:`, `file:`), or an image from another site, which a renderer fetches unasked and whose address can
+ * carry what the answer holds (a prompt-injected tracking pixel).
+ */
+function unsafeElsewhere(link: FoundLink): boolean {
+  if (link.node.type === 'image') return true;
+  return !safeSchemes.test(link.url);
+}
 
 /**
  * Checks every link of a finished answer on its syntax tree: a link into our site (root-relative, relative, or on
  * our origin; inline, reference definition, autolink or bare URL) must lead to a real page and section, or it is
- * replaced by its text. Code is never touched. Links elsewhere pass; the widget decides which schemes it renders.
+ * replaced by its text. Code is never touched. Links elsewhere pass when they are web or e-mail links; other schemes
+ * and images from elsewhere are replaced by their text (`unsafeElsewhere`).
  */
 export function checkAnswerLinks(markdown: string, links: SiteLinks): CheckedAnswer {
   const kept = new Set<string>();
   const removed = new Set<string>();
   const decided = findLinks(markdown).flatMap((link) => {
     const verdict = judge(link.url, links);
-    if (!verdict) return [];
+    if (!verdict) return unsafeElsewhere(link) ? [{ link, verdict: { url: link.url, href: null } }] : [];
     if (verdict.href) kept.add(verdict.href);
     else removed.add(siteUrlOf(link.url, links.publicOrigin) ?? link.url);
     return [{ link, verdict }];
