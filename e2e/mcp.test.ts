@@ -59,6 +59,9 @@ describe('an agent with a personal token', () => {
     const { resources } = await client.listResources();
     expect(resources.map((resource) => new URL(resource.uri).pathname).sort()).toEqual([...pages].sort());
     expect(resources.every((resource) => resource.uri.startsWith(server.config.publicUrl.origin))).toBe(true);
+    // Each listed by its page's own title, as a client shows them.
+    expect(new Set(resources.map((resource) => resource.title)).size).toBe(resources.length);
+    expect(resources.find((resource) => resource.uri.endsWith('/firestore-ttl.md'))?.title).toBe('Firestore TTL');
     const first = resources[0];
     if (!first) throw new Error('no resources');
     const read = await client.readResource({ uri: first.uri });
@@ -89,6 +92,10 @@ describe('an agent with a personal token', () => {
     expect(answer.isError).toBeFalsy();
     expect(textOf(answer)).toMatch(/Confidence: (answered|closest)/);
     expect(answer.structuredContent).toMatchObject({ mode: 'docs-only' });
+    // The answer's own links are on the handbook's origin: an agent cannot resolve a root-relative one.
+    const inline = [...textOf(answer).matchAll(/\]\(<?([^)>\s]+)/g)].map((match) => match[1] ?? '');
+    expect(inline.length).toBeGreaterThan(0);
+    expect(inline.filter((url) => !url.startsWith(`${server.config.publicUrl.origin}/`))).toEqual([]);
     expect(statuses.every((status) => status < 500)).toBe(true);
     await client.close();
   });

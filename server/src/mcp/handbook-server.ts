@@ -2,6 +2,7 @@ import { maxSearchQueryCharacters, maxTextCharacters } from '@acme/contract';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { withAbsoluteSiteLinks } from '../copilot/answer/answer-links.js';
 import { type HandbookApi, HandbookRefusal } from './handbook-api.js';
 import { markdownPathOf, sectionOf } from './page-markdown.js';
 
@@ -114,7 +115,9 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
       const listing = cited.map((source) => `- [${source.title}](${absolute(source.url)})`).join('\n');
       const heading = answer.covered ? 'Sources' : 'Closest pages';
       return {
-        ...text(`${answer.data}\n\nConfidence: ${answer.confidence}${listing ? `\n${heading}:\n${listing}` : ''}`),
+        ...text(
+          `${withAbsoluteSiteLinks(answer.data, origin)}\n\nConfidence: ${answer.confidence}${listing ? `\n${heading}:\n${listing}` : ''}`,
+        ),
         structuredContent: {
           confidence: answer.confidence,
           mode: answer.mode,
@@ -132,6 +135,7 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
         resources: (await api.pages()).map((page) => ({
           uri: page.url,
           name: page.title,
+          title: page.title,
           description: page.description,
           mimeType: 'text/markdown',
         })),

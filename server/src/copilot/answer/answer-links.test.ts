@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswerLinks, citedNumbers, createLinkWatcher, type LinkVerdict } from './answer-links.js';
+import {
+  checkAnswerLinks,
+  citedNumbers,
+  createLinkWatcher,
+  type LinkVerdict,
+  withAbsoluteSiteLinks,
+} from './answer-links.js';
 
 /** The site's own addresses: /faqs/ and the CLI page are linked with their trailing slash, /deployment without. */
 const addresses = [
@@ -185,6 +191,27 @@ describe('createLinkWatcher', () => {
     const verdicts: LinkVerdict[] = [];
     for (let end = 7; end < answer.length + 7; end += 7) verdicts.push(...judge(answer.slice(0, end)));
     expect(verdicts).toEqual([{ url: '/nope', href: null }]);
+  });
+});
+
+describe('withAbsoluteSiteLinks', () => {
+  it('writes root-relative links and images on the origin, and leaves others and code alone', () => {
+    const answer = [
+      'See [TTL](</firestore-ttl#how-ttl-works> "How") and ![chart](/img/a.png), [MDN](https://developer.mozilla.org/).',
+      '',
+      '[ref]: /faqs/#staging',
+      '',
+      '`[code](/nope)` and [proto](//cdn.example/x)',
+    ].join('\n');
+    expect(withAbsoluteSiteLinks(answer, 'https://docs.acme.dev')).toBe(
+      [
+        'See [TTL](<https://docs.acme.dev/firestore-ttl#how-ttl-works> "How") and ![chart](<https://docs.acme.dev/img/a.png>), [MDN](https://developer.mozilla.org/).',
+        '',
+        '[ref]: <https://docs.acme.dev/faqs/#staging>',
+        '',
+        '`[code](/nope)` and [proto](//cdn.example/x)',
+      ].join('\n'),
+    );
   });
 });
 

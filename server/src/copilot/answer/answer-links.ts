@@ -110,6 +110,24 @@ function rewritten(link: FoundLink, href: string, markdown: string, publicOrigin
   return `[${words.replace(/[\\`*_[\]<>]/g, '\\$&')}](<${href}>)`;
 }
 
+/**
+ * The answer with its root-relative links written on `origin` (`/faqs/#x` -> `https://docs.acme.dev/faqs/#x`), for a
+ * reader outside the site (a coding agent), who cannot resolve them. Code is never touched.
+ */
+export function withAbsoluteSiteLinks(markdown: string, origin: string): string {
+  let text = markdown;
+  for (const link of findLinks(markdown).reverse()) {
+    if (!link.url.startsWith('/') || link.url.startsWith('//')) continue;
+    const href = `${origin}${link.url}`;
+    const replacement =
+      link.node.type === 'image'
+        ? `![${link.node.alt ?? ''}](<${href}>${titleOf(link.node)})`
+        : rewritten(link, href, markdown, origin);
+    if (replacement !== undefined) text = `${text.slice(0, link.start)}${replacement}${text.slice(link.end)}`;
+  }
+  return text;
+}
+
 /** The section numbers an answer cites as `[2]` in its prose (never in code, never a link's text). */
 export function citedNumbers(markdown: string): number[] {
   const cited: number[] = [];
