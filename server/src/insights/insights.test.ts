@@ -6,7 +6,7 @@ import type { Database } from '../store/database.js';
 import { recordQuestion } from '../store/questions.js';
 import { questions } from '../store/schema.js';
 import { markSearchResultOpened, recordSearchQuery } from '../store/search-queries.js';
-import { readInsights } from './insights.js';
+import { groupRatedDown, readInsights } from './insights.js';
 
 const ada = 'ada@acme.example';
 const bob = 'bob@acme.example';
@@ -126,3 +126,28 @@ for (const backend of testBackends) {
     });
   });
 }
+
+describe('groupRatedDown', () => {
+  it('counts an answer rated down once, for the page it rests on, however many pages it cites', () => {
+    const at = new Date('2026-11-20T10:00:00Z');
+    const pages = groupRatedDown([
+      {
+        sources: [
+          { url: '/training/#week-1', title: 'Training Docs › Week 1' },
+          { url: '/training-member-guideline/#feedback', title: 'Training member guideline › Feedback' },
+        ],
+        comment: 'Wrong week',
+        question: 'What happens in week 1?',
+        ratedAt: at,
+      },
+      { sources: [], comment: null, question: null, ratedAt: at },
+    ]);
+    expect(pages.map(({ url, title, ratedDown }) => ({ url, title, ratedDown }))).toEqual([
+      { url: '', title: 'Answers that cited no page', ratedDown: 1 },
+      { url: '/training/', title: 'Training Docs', ratedDown: 1 },
+    ]);
+    expect(pages[1]?.comments).toEqual([
+      { comment: 'Wrong week', question: 'What happens in week 1?', at: at.toISOString() },
+    ]);
+  });
+});

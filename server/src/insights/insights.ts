@@ -109,25 +109,27 @@ function everyDay(from: Date, days: number, counted: readonly QuestionDay[]): Qu
   });
 }
 
-/** The pages of answers rated down, most rated down first; an answer counts once for each page it cites. */
+/**
+ * The pages of answers rated down, most rated down first. An answer counts once, for the page it rests on (its first
+ * source): counted for every page it cited, one rating read as several complaints.
+ */
 export function groupRatedDown(answers: readonly RatedDownAnswer[]): RatedDownPage[] {
   const pages = new Map<string, RatedDownPage>();
   for (const answer of answers) {
-    const cited = new Map(answer.sources.map((source) => [source.url.split('#')[0] || source.url, source.title]));
-    if (cited.size === 0) cited.set('', 'Answers that cited no page');
-    for (const [url, title] of cited) {
-      const page = pages.get(url) ?? { url, title: title.split(' › ')[0] ?? title, ratedDown: 0, comments: [] };
-      page.ratedDown += 1;
-      if (answer.comment?.trim() && page.comments.length < commentsPerPage) {
-        page.comments.push({
-          // Comments and conversations are kept as written; what maintainers see is masked like the questions log.
-          comment: redactSecrets(answer.comment),
-          question: answer.question && redactSecrets(answer.question),
-          at: answer.ratedAt.toISOString(),
-        });
-      }
-      pages.set(url, page);
+    const [first] = answer.sources;
+    const url = first ? first.url.split('#')[0] || first.url : '';
+    const title = first ? (first.title.split(' › ')[0] ?? first.title) : 'Answers that cited no page';
+    const page = pages.get(url) ?? { url, title, ratedDown: 0, comments: [] };
+    page.ratedDown += 1;
+    if (answer.comment?.trim() && page.comments.length < commentsPerPage) {
+      page.comments.push({
+        // Comments and conversations are kept as written; what maintainers see is masked like the questions log.
+        comment: redactSecrets(answer.comment),
+        question: answer.question && redactSecrets(answer.question),
+        at: answer.ratedAt.toISOString(),
+      });
     }
+    pages.set(url, page);
   }
   return [...pages.values()].sort((a, b) => b.ratedDown - a.ratedDown || a.url.localeCompare(b.url));
 }
