@@ -209,6 +209,23 @@ describe('the insights page', () => {
     expect(json.body).not.toContain(asker);
   });
 
+  test('leaves searches made with a token (a script, a coding agent) out of the search-box figures', async ({
+    server,
+    sessionCookie,
+  }) => {
+    const db = server.store.db;
+    const before = (await db.select().from(searchQueries)).length;
+    const { token } = await tokensApi(server.baseUrl, sessionCookie).create('agent searching');
+    const response = await fetch(
+      `${server.baseUrl}/api/search?q=${encodeURIComponent('kubernetes helm')}`,
+      withToken(token),
+    );
+    expect(response.status).toBe(200);
+    // Logged beside the answer when it is logged at all: give it time to land.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await db.select().from(searchQueries)).length).toBe(before);
+  });
+
   test("never opens to a personal access token, not even the maintainer's own", async ({ server, sessionCookie }) => {
     const { token } = await tokensApi(server.baseUrl, sessionCookie).create('insights attempt');
     for (const url of ['/api/insights?days=7', '/insights', '/insights/']) {
