@@ -55,8 +55,8 @@ export function createCopilot(app: FastifyInstance, running: RunningAnswers): Co
     currentIndex: searchIndex.current,
     model: model.chat,
     semanticSearch: searchIndex.semantic,
-    readImageText: (images: readonly CheckedImage[], signal: AbortSignal, reader: string) =>
-      readImageText(imageText, { images, reader }, signal, app.log),
+    readImageText: (images: readonly CheckedImage[], signal: AbortSignal, reader: string, budgetMs: number) =>
+      readImageText(imageText, { images, reader }, signal, app.log, budgetMs),
   };
   return {
     answer: (conversation, question, signal) => startAnswer(answering, conversation, question, signal),

@@ -21,14 +21,20 @@ export type AnswerDependencies = {
   /** The configured language model; without one, answers are built from the docs alone. */
   model?: ChatModel | undefined;
   /**
-   * The text of a reader's screenshots (OCR; readers take turns at the one engine); without it,
-   * screenshots reach only a vision model.
+   * The text of a reader's screenshots (OCR; readers take turns at the one engine), all read within `budgetMs`;
+   * without it, screenshots reach only a vision model.
    */
   readImageText?:
-    | ((images: readonly CheckedImage[], signal: AbortSignal, reader: string) => Promise<string>)
+    | ((images: readonly CheckedImage[], signal: AbortSignal, reader: string, budgetMs: number) => Promise<string>)
     | undefined;
   semanticSearch?: SemanticSearch | undefined;
 };
+
+/**
+ * A question's screenshots are read within this, all of them together and the wait for the engine included, and
+ * within half a model's deadline: their time counts in the answer's, and the model keeps the rest of it.
+ */
+const imageReadingMs = 15_000;
 
 /** A piece of an answer as it is written: its text, or a search the model made (before the text it led to). */
 export type AnswerPiece = string | HandbookSearchPart;
@@ -118,10 +124,13 @@ export async function startAnswer(
   // client's string (the URL parser drops a query or newlines that would otherwise reach the prompt).
   const page = conversation.page ? index.sectionAt(conversation.page)?.pageUrl : undefined;
   // Screenshots of terminals carry tokens; none of them goes to a provider or into the questions log.
+  const readingStarted = performance.now();
+  const readingMs = Math.min(imageReadingMs, (options.model?.timeoutMs ?? Number.POSITIVE_INFINITY) / 2);
   const imageText =
     images.length && options.readImageText
-      ? redactSecrets(await options.readImageText(images, signal, reader)).trim()
+      ? redactSecrets(await options.readImageText(images, signal, reader, readingMs)).trim()
       : '';
+  const readingTookMs = performance.now() - readingStarted;
   const overviewUrl = overviewPageOf(conversation, page, index);
   const outline = overviewUrl ? outlineOf(index, overviewUrl) : undefined;
   const grounding = outline
@@ -166,6 +175,7 @@ export async function startAnswer(
   const answer = answerWithModel({
     model: options.model.languageModel,
     timeoutMs: options.model.timeoutMs,
+    spentMs: readingTookMs,
     vision: options.model.vision,
     maxOutputTokens: options.model.maxOutputTokens,
     conversation,

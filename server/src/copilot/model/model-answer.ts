@@ -20,7 +20,10 @@ const overviewSectionCount = 16;
 
 export type ModelAnswerOptions = {
   model: LanguageModel;
+  /** The whole answer's deadline (COPILOT_TIMEOUT_SECONDS); a stream silent for a third of it is cut too. */
   timeoutMs: number;
+  /** What the answer spent before the model (reading its screenshots): counted within `timeoutMs`. */
+  spentMs?: number | undefined;
   vision: boolean;
   maxOutputTokens: number;
   conversation: Conversation;
@@ -98,7 +101,11 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
       // and so would a long Retry-After, which ends the run at once instead (noLongRetryWait).
       maxRetries: 1,
       // The provider's fetch holds the same stall bound before the first chunk, and caps the bytes (provider.ts).
-      timeout: { totalMs: options.timeoutMs, chunkMs: stallTimeoutMs(options.timeoutMs) },
+      timeout: {
+        // Whole milliseconds: the SDK's timer (AbortSignal.timeout) refuses a fraction.
+        totalMs: Math.max(1, Math.round(options.timeoutMs - (options.spentMs ?? 0))),
+        chunkMs: stallTimeoutMs(options.timeoutMs),
+      },
       temperature: 0.2,
       maxOutputTokens: options.maxOutputTokens,
       // Failures arrive as `error` parts below; the default handler would only print them to the console.

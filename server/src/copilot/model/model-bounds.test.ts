@@ -30,7 +30,7 @@ describe('bounds on a model provider', () => {
   const suite = copilotSuite();
 
   /** A model run straight through answerWithModel, for the code its failure is classified as. */
-  async function runModel(provider: keyof typeof apiRoots, timeoutMs = 3000): Promise<Outcome> {
+  async function runModel(provider: keyof typeof apiRoots, timeoutMs = 3000, spentMs = 0): Promise<Outcome> {
     const settings: ModelSettings = {
       provider,
       model: 'test-model',
@@ -48,6 +48,7 @@ describe('bounds on a model provider', () => {
       const answer = answerWithModel({
         model,
         timeoutMs,
+        spentMs,
         vision: false,
         maxOutputTokens,
         conversation: { messages: [{ role: 'user', text: question, attachments: [] }] },
@@ -150,6 +151,16 @@ describe('bounds on a model provider', () => {
       const outcome = await runModel('openai', 6000);
 
       expect(outcome).toEqual({ text: 'one two three four', elapsedMs: expect.any(Number) });
+    });
+
+    it('countsTheScreenshotsReadingInTheDeadline: an answer never outlasts COPILOT_TIMEOUT_SECONDS because of OCR', async () => {
+      // The same steady answer of about 3 s, after its screenshots took 4 s of the 6: cut at the deadline.
+      suite.model.behave({ reply: 'one two three four', firstChunkDelayMs: 500, chunkDelayMs: 800 });
+
+      const outcome = await runModel('openai', 6000, 4000);
+
+      expect(outcome).toMatchObject({ code: 'model_timeout:ask' });
+      expect(outcome.elapsedMs).toBeLessThan(2000 + 500);
     });
   });
 

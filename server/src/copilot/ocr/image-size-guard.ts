@@ -6,7 +6,8 @@ export type ImageInput = { contentType: string; bytes: Buffer };
 
 /** Why an image gave no text although the reader worked: the caller can tell the reader of the chat. */
 export type ImageTextProblem = {
-  code: 'unreadable_image' | 'image_too_large' | 'disguised_image';
+  /** `ocr_time_spent`: the reader's screenshots already took the engine their time for this minute. */
+  code: 'unreadable_image' | 'image_too_large' | 'disguised_image' | 'ocr_time_spent';
   message: string;
 };
 

@@ -1,5 +1,6 @@
 import { type ImageInput, type ImageTextProblem, measureForEngine } from './image-size-guard.js';
 import { defaultMaxOcrCharacters, normalizeOcrText } from './ocr-text.js';
+import { createOcrTimePerReader, type OcrTimeUse, timeSpentProblem } from './ocr-time-per-reader.js';
 import { type RecognizingWorker, startTesseractWorker, UnreadableImage } from './tesseract-worker.js';
 
 export type { ImageInput, ImageTextProblem };
@@ -41,6 +42,10 @@ export type ImageTextReaderOptions = {
   timeoutMs?: number;
   /** Reads waiting for an engine beyond which new ones are refused with `busy:ocr`. Default 16. */
   maxWaiting?: number;
+  /** Engine time a reader's screenshots may take in a sliding minute (ocr-time-per-reader.ts). Default 30 s. */
+  perReaderPerMinuteMs?: number;
+  /** The clock that engine time is measured on; tests replace it. Default performance.now. */
+  now?: () => number;
   maxCharacters?: number;
   /** Larger images are not decoded (see image-dimensions.ts). Default 36 megapixels, e.g. 6000 x 6000. */
   maxPixels?: number;
@@ -105,6 +110,9 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
   const residentBytes = options.residentBytes ?? (() => process.memoryUsage.rss());
   const stopAboveGrowthBytes = options.stopAboveGrowthBytes ?? 1024 * 1024 * 1024;
   const memoryCheckMs = options.memoryCheckMs ?? 100;
+  const perReaderPerMinuteMs = options.perReaderPerMinuteMs ?? 30_000;
+  const ocrTime = createOcrTimePerReader({ perMinuteMs: perReaderPerMinuteMs, now: options.now });
+  const timeSpent = () => ({ text: '', problem: timeSpentProblem(perReaderPerMinuteMs) });
   const slots: Slot[] = Array.from({ length: Math.max(1, options.workers ?? 1) }, () => ({
     worker: undefined,
     job: undefined,
@@ -144,7 +152,9 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
 
   function dispatch() {
     for (const slot of slots) {
-      const job = slot.job ? undefined : nextJob();
+      let job = slot.job ? undefined : nextJob();
+      // A reader whose earlier screenshots used up their minute while this one waited: answered without the engine.
+      for (; job && ocrTime.leftFor(job.reader) <= 0; job = nextJob()) job.resolve(timeSpent());
       if (job) void run(slot, job);
     }
   }
@@ -153,13 +163,15 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
     slot.job = job;
     let timer: NodeJS.Timeout | undefined;
     let memoryWatch: NodeJS.Timeout | undefined;
+    let use: OcrTimeUse | undefined;
     try {
       // Cancelled while the engine starts: the start goes on and the engine serves the next read.
       const engine = await unlessCancelled(job, engineOf(slot));
-      timer = setTimeout(
-        () => job.cancel(new OcrError('timeout:ocr', `Reading the image took longer than ${timeoutMs / 1000} s.`)),
-        timeoutMs,
-      );
+      // The engine's time is the reader's from here: at most what is left of their minute.
+      use = ocrTime.start(job.reader, timeoutMs);
+      const limit = use.allowedMs < timeoutMs ? "what was left of its reader's minute" : `${timeoutMs / 1000} s`;
+      const tooSlow = `Reading the image took longer than ${limit}.`;
+      timer = setTimeout(() => job.cancel(new OcrError('timeout:ocr', tooSlow)), use.allowedMs);
       const residentAtStart = residentBytes();
       memoryWatch = setInterval(() => {
         if (residentBytes() - residentAtStart > stopAboveGrowthBytes) job.cancel(new EngineOverMemory());
@@ -200,6 +212,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
         );
       }
     } finally {
+      use?.ended();
       clearTimeout(timer);
       clearInterval(memoryWatch);
       if (job.pixels > recycleAbovePixels || residentBytes() > recycleAboveResidentBytes) stopEngine(slot);
@@ -229,6 +242,7 @@ export function createImageTextReader(options: ImageTextReaderOptions = {}): Ima
       const measured = measureForEngine(image, maxPixels);
       if (measured.problem) return Promise.resolve({ text: '', problem: measured.problem });
       const pixels = measured.pixels;
+      if (ocrTime.leftFor(reader) <= 0) return Promise.resolve(timeSpent());
       if (waiting.length >= maxWaiting) {
         return Promise.reject(new OcrError('busy:ocr', 'Too many images are waiting to be read; try again shortly.'));
       }
