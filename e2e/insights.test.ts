@@ -144,6 +144,19 @@ describe('the insights page', () => {
     expect(await page.getByTestId('insights-answered').textContent()).toBe('1');
   });
 
+  test('keeps each period on one line on a phone ("7 days", never "7 / days")', async ({ docsSite }) => {
+    await docsSite.page.setViewportSize({ width: 390, height: 844 });
+    await docsSite.open('/insights');
+    const labels = docsSite.page.locator('fieldset label');
+    await labels.first().waitFor();
+    const lines = await labels.evaluateAll((elements) =>
+      elements.map((label) =>
+        Math.round(label.getBoundingClientRect().height / parseFloat(getComputedStyle(label).lineHeight)),
+      ),
+    );
+    expect(lines).toEqual([1, 1, 1]);
+  });
+
   test('exports what the page shows as JSON and CSV', async ({ docsSite }) => {
     await docsSite.open('/insights');
     const page = docsSite.page;

@@ -94,6 +94,43 @@ describe('the access-tokens page', () => {
       401,
     );
   });
+
+  test('gives Cursor and VS Code their setups too, none with the token in it, and spaces the form from the list', async ({
+    reader: { site },
+    server,
+  }) => {
+    await site.open('/access-tokens');
+    await site.page.getByTestId('no-tokens').waitFor();
+    const form = await site.page.getByTestId('new-token-form').boundingBox();
+    const heading = await site.page.getByRole('heading', { name: 'Your tokens' }).boundingBox();
+    expect((heading?.y ?? 0) - ((form?.y ?? 0) + (form?.height ?? 0))).toBeGreaterThanOrEqual(24);
+
+    await site.page.getByLabel('Name').fill('Cursor at work');
+    await site.page.getByRole('button', { name: 'Create token' }).click();
+    const token = await site.page.getByTestId('created-token-value').innerText();
+    await site.page.getByText('Add the handbook to Cursor with it').click();
+    const cursor = JSON.parse(await site.page.getByTestId('created-token-cursor').innerText());
+    expect(cursor).toEqual({
+      mcpServers: {
+        'acme-handbook': {
+          url: `${server.baseUrl}/mcp`,
+          headers: { Authorization: `Bearer \${env:ACME_HANDBOOK_TOKEN}` },
+        },
+      },
+    });
+    await site.page.getByText('Add the handbook to VS Code with it').click();
+    const vscode = JSON.parse(await site.page.getByTestId('created-token-vscode').innerText());
+    expect(vscode.inputs).toEqual([expect.objectContaining({ id: 'acme-handbook-token', password: true })]);
+    expect(vscode.servers['acme-handbook']).toEqual({
+      type: 'http',
+      url: `${server.baseUrl}/mcp`,
+      headers: { Authorization: `Bearer \${input:acme-handbook-token}` },
+    });
+    expect(await site.page.getByTestId('created-token').innerText()).toContain(token);
+    for (const setup of ['created-token-command', 'created-token-cursor', 'created-token-vscode']) {
+      expect(await site.page.getByTestId(setup).innerText()).not.toContain(token);
+    }
+  });
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {

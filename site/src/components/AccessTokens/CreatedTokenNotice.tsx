@@ -1,21 +1,33 @@
 import { type ReactNode, useState } from 'react';
+import { type EditorSetup, editorSetups } from './editor-setup';
 import styles from './styles.module.css';
 import type { CreatedToken } from './tokens-api';
 
+/** What the status line says after a copy: the token, a setup (by its editor), or that the clipboard refused. */
+type Copied = { what: 'token' } | { what: 'setup'; setup: EditorSetup } | { what: 'failed' } | null;
+
+function copiedText(copied: Copied): string {
+  if (!copied) return '';
+  if (copied.what === 'token') return 'Copied to the clipboard.';
+  if (copied.what === 'failed') return 'Copy failed: select the text and copy it.';
+  return copied.setup.kind === 'command'
+    ? 'Command copied: paste it into a terminal.'
+    : `${copied.setup.editor} configuration copied: paste it into its file.`;
+}
+
 /**
- * The new token, shown this once, with a button that copies it, and the command that adds the handbook to Claude Code
- * with it (the README lists the other agents), ready to paste once the token is in the environment.
+ * The new token, shown this once, with a button that copies it, and how to add the handbook to Claude Code, Cursor
+ * and VS Code with it (README.md's "Use the handbook from your editor"), ready to paste.
  */
 export default function CreatedTokenNotice({ created }: { readonly created: CreatedToken }): ReactNode {
-  const [copied, setCopied] = useState<'no' | 'yes' | 'command' | 'failed'>('no');
-  const copy = (text: string, what: 'yes' | 'command') =>
+  const [copied, setCopied] = useState<Copied>(null);
+  const copy = (text: string, done: Copied) =>
     navigator.clipboard.writeText(text).then(
-      () => setCopied(what),
-      () => setCopied('failed'),
+      () => setCopied(done),
+      () => setCopied({ what: 'failed' }),
     );
-  // Shown only once a token is made, in the browser: the page's own address is the handbook's. The token is read from
-  // the environment, so that it stays out of the shell's history.
-  const command = `claude mcp add --transport http acme-handbook ${window.location.origin}/mcp --header "Authorization: Bearer $ACME_HANDBOOK_TOKEN"`;
+  // Shown only once a token is made, in the browser: the page's own address is the handbook's.
+  const setups = editorSetups(window.location.origin);
   return (
     <div className="alert alert--success margin-vert--md" data-testid="created-token">
       <p>
@@ -28,36 +40,30 @@ export default function CreatedTokenNotice({ created }: { readonly created: Crea
         <button
           type="button"
           className="button button--primary button--sm"
-          onClick={() => void copy(created.token, 'yes')}
+          onClick={() => void copy(created.token, { what: 'token' })}
         >
           Copy token
         </button>
       </div>
-      <details>
-        <summary>Add the handbook to Claude Code with it</summary>
-        <p className={styles.setupHint}>
-          Keep the token in the <code>ACME_HANDBOOK_TOKEN</code> environment variable (your shell profile, or your
-          password manager's command line), then run:
-        </p>
-        <pre className={styles.setup} data-testid="created-token-command">
-          <code>{command}</code>
-        </pre>
-        <button
-          type="button"
-          className="button button--secondary button--sm"
-          onClick={() => void copy(command, 'command')}
-        >
-          Copy command
-        </button>
-      </details>
+      {setups.map((setup) => (
+        <details key={setup.editor} className={styles.setupChoice}>
+          <summary>Add the handbook to {setup.editor} with it</summary>
+          <p className={styles.setupHint}>{setup.hint}</p>
+          <pre className={styles.setup} data-testid={setup.testId}>
+            <code>{setup.text}</code>
+          </pre>
+          <button
+            type="button"
+            className="button button--secondary button--sm"
+            aria-label={`Copy the ${setup.editor} ${setup.kind}`}
+            onClick={() => void copy(setup.text, { what: 'setup', setup })}
+          >
+            Copy {setup.kind}
+          </button>
+        </details>
+      ))}
       <p role="status" className={styles.copyStatus}>
-        {copied === 'yes'
-          ? 'Copied to the clipboard.'
-          : copied === 'command'
-            ? 'Command copied: paste it into a terminal.'
-            : copied === 'failed'
-              ? 'Copy failed: select the text and copy it.'
-              : ''}
+        {copiedText(copied)}
       </p>
     </div>
   );

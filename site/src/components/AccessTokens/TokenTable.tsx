@@ -1,5 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import hidden from '../../css/visually-hidden.module.css';
+import ConfirmChoice from '../ConfirmChoice';
 import styles from './styles.module.css';
 import type { PersonalToken } from './tokens-api';
 
@@ -40,27 +41,17 @@ export default function TokenTable(props: {
             <td>{dateFormat.format(new Date(token.expiresAt))}</td>
             <td>
               {confirming === token.id ? (
-                <span className={styles.confirm}>
-                  <span>Revoke for good? Agents using it stop working.</span>
-                  <button
-                    type="button"
-                    className="button button--danger button--sm"
-                    aria-label={`Yes, revoke ${token.name}`}
-                    disabled={props.revoking === token.id}
-                    onClick={() => props.onRevoke(token)}
-                  >
-                    Yes, revoke
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--secondary button--sm"
-                    onClick={() => setConfirming(undefined)}
-                    // biome-ignore lint/a11y/noAutofocus: the Revoke button just pressed is gone; the safe choice takes the focus
-                    autoFocus
-                  >
-                    Keep
-                  </button>
-                </span>
+                <ConfirmChoice
+                  question="Revoke for good? Agents using it stop working."
+                  confirmLabel="Yes, revoke"
+                  confirmName={`Yes, revoke ${token.name}`}
+                  onConfirm={() => props.onRevoke(token)}
+                  onKeep={() => setConfirming(undefined)}
+                  busy={props.revoking === token.id}
+                  className={styles.confirm}
+                  confirmClassName="button button--danger button--sm"
+                  keepClassName="button button--secondary button--sm"
+                />
               ) : (
                 <button
                   type="button"

@@ -94,7 +94,7 @@ export default function AccessTokens(): ReactNode {
       </form>
       <div role="alert">{problem && <p className="alert alert--danger margin-vert--md">{problem}</p>}</div>
       {created && <CreatedTokenNotice created={created} />}
-      <h2>Your tokens</h2>
+      <h2 className={styles.tokensHeading}>Your tokens</h2>
       {tokens === undefined ? (
         <p role="status">Loading your tokens…</p>
       ) : (

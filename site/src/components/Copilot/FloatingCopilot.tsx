@@ -9,6 +9,7 @@ import { useCopilotRuntime } from './runtime/useCopilotRuntime';
 import { SaveProblem } from './SaveProblem';
 import { useOpenLatestThread } from './useOpenLatestThread';
 import { useSuggestions } from './useSuggestions';
+import { ChatEscape } from './view/chat-escape';
 import { Icon } from './view/icons';
 import shared from './view/shared.module.css';
 import { Thread } from './view/Thread';
@@ -65,9 +66,16 @@ function CopilotPopover({
     if (ready) setShown(true);
   }, [ready]);
   const isRunning = useAuiState((s) => s.thread.isRunning);
+  // While an answer streams, Escape belongs to the composer: it stops the run, the chat stays open. In a message being
+  // edited, it cancels the edit (spec section 5), and the chat stays open too.
+  const keepsOpen = (event: KeyboardEvent) =>
+    isRunning || (event.target instanceof Element && event.target.closest('[data-editing-message]') !== null);
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (!keepsOpen(event)) onOpenChange(false);
+  };
   return (
     <AssistantModalPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <PendingQuestion ready={settled} />
+      <PendingQuestion ready={settled} onHanded={() => onOpenChange(true)} />
       <AssistantModalPrimitive.Anchor className={styles.launcherAnchor}>
         <AssistantModalPrimitive.Trigger asChild>
           <LauncherButton ref={launcher} open={open} />
@@ -90,15 +98,14 @@ function CopilotPopover({
           }
         }}
         onEscapeKeyDown={(event) => {
-          // While an answer streams, Escape belongs to the composer: it stops the run, the chat stays open. In a
-          // message being edited, it cancels the edit (spec section 5), and the chat stays open too.
-          const editing = event.target instanceof Element && event.target.closest('[data-editing-message]') !== null;
-          if (isRunning || editing) event.preventDefault();
+          if (keepsOpen(event)) event.preventDefault();
         }}
       >
-        <PopoverHeader onClose={() => onOpenChange(false)} />
-        {/* Until the conversation on screen is the reader's latest, loaded, the light composer keeps taking input. */}
-        <Thread suggestions={suggestions} notice={<SaveProblem />} loading={!ready} />
+        <ChatEscape.Provider value={closeOnEscape}>
+          <PopoverHeader onClose={() => onOpenChange(false)} />
+          {/* Until the conversation on screen is the reader's latest, loaded, the light composer keeps taking input. */}
+          <Thread suggestions={suggestions} notice={<SaveProblem />} loading={!ready} />
+        </ChatEscape.Provider>
       </AssistantModalPrimitive.Content>
     </AssistantModalPrimitive.Root>
   );

@@ -1,8 +1,10 @@
 import { maxThreadTitleCharacters } from '@acme/contract';
 import { ThreadListItemPrimitive, ThreadListPrimitive, useAui, useAuiState } from '@assistant-ui/react';
 import clsx from 'clsx';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import ConfirmChoice from '../ConfirmChoice';
 import styles from './ThreadList.module.css';
+import { listFocus } from './view/list-focus';
 
 /** Archives or deletes the open conversation (`change`), so the page can open the next one, or return if refused. */
 type OnLeave = (threadId: string, change: () => Promise<unknown>) => void;
@@ -35,8 +37,30 @@ function RenameForm({ onDone }: { onDone: () => void }): ReactNode {
   );
 }
 
+/**
+ * A row about to leave its list (archived, unarchived, deleted) takes its focused button with it: the focus goes to
+ * the next conversation of the list, else the one before it, else to New conversation, never to the page's body.
+ */
+function focusAfterLeaving(row: HTMLElement | null) {
+  const neighbour = row?.nextElementSibling ?? row?.previousElementSibling;
+  const target =
+    neighbour?.querySelector<HTMLElement>('[data-thread-title]') ??
+    row?.closest('nav')?.querySelector<HTMLElement>('[data-new-conversation]');
+  if (!target) return;
+  target.focus();
+  // The conversation opened next (the open one left) would otherwise put the cursor in its composer.
+  listFocus.keep();
+}
+
+/** The reader opens or starts a conversation from the list: its composer takes the focus again. */
+const chosen = (fold: () => void) => () => {
+  listFocus.release();
+  fold();
+};
+
 /** One conversation: open it, rename it, archive or unarchive it, delete it (after a confirmation). */
-function ThreadRow({ onLeave }: { onLeave: OnLeave }): ReactNode {
+function ThreadRow({ onLeave, onOpen }: { onLeave: OnLeave; onOpen: () => void }): ReactNode {
+  const row = useRef<HTMLLIElement>(null);
   const [renaming, setRenaming] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const aui = useAui();
@@ -46,43 +70,38 @@ function ThreadRow({ onLeave }: { onLeave: OnLeave }): ReactNode {
   // assistant-ui returns the adapter's task from these (they are typed void): it says whether the server took it.
   const archive = () => Promise.resolve(aui.threadListItem.archive());
   const remove = () => Promise.resolve(aui.threadListItem.delete());
-  const leaveWith = (change: () => Promise<unknown>) => (current ? onLeave(id, change) : change());
+  const leaveWith = (change: () => Promise<unknown>) => {
+    focusAfterLeaving(row.current);
+    return current ? onLeave(id, change) : change();
+  };
   // Every row has the same buttons; their names say which conversation they act on.
   const named = (verb: string) => `${verb} ${title ?? 'New chat'}`;
   return (
     <ThreadListItemPrimitive.Root asChild>
-      <li className={clsx(styles.threadRow, current && styles.currentThread)} data-testid="thread-row">
+      <li ref={row} className={clsx(styles.threadRow, current && styles.currentThread)} data-testid="thread-row">
         {renaming ? (
           <RenameForm onDone={() => setRenaming(false)} />
         ) : (
           <ThreadListItemPrimitive.Trigger
             className={clsx('clean-btn', styles.threadTitle)}
             aria-current={current ? 'page' : undefined}
+            data-thread-title=""
+            onClick={onOpen}
           >
             <ThreadListItemPrimitive.Title fallback="New chat" />
           </ThreadListItemPrimitive.Trigger>
         )}
         {confirmingDelete ? (
-          <span className={styles.threadActions}>
-            <span>Delete for good?</span>
-            <button
-              type="button"
-              className="clean-btn"
-              aria-label={named('Yes, delete')}
-              onClick={() => leaveWith(remove)}
-            >
-              Yes, delete
-            </button>
-            <button
-              type="button"
-              className="clean-btn"
-              onClick={() => setConfirmingDelete(false)}
-              // biome-ignore lint/a11y/noAutofocus: the Delete button just pressed is gone; the safe choice takes the focus
-              autoFocus
-            >
-              Keep
-            </button>
-          </span>
+          <ConfirmChoice
+            question="Delete for good?"
+            confirmLabel="Yes, delete"
+            confirmName={named('Yes, delete')}
+            onConfirm={() => leaveWith(remove)}
+            onKeep={() => setConfirmingDelete(false)}
+            className={styles.threadActions}
+            confirmClassName="clean-btn"
+            keepClassName="clean-btn"
+          />
         ) : (
           <span className={styles.threadActions}>
             {!archived && (
@@ -96,7 +115,11 @@ function ThreadRow({ onLeave }: { onLeave: OnLeave }): ReactNode {
               </button>
             )}
             {archived ? (
-              <ThreadListItemPrimitive.Unarchive className="clean-btn" aria-label={named('Unarchive')}>
+              <ThreadListItemPrimitive.Unarchive
+                className="clean-btn"
+                aria-label={named('Unarchive')}
+                onClick={() => focusAfterLeaving(row.current)}
+              >
                 Unarchive
               </ThreadListItemPrimitive.Unarchive>
             ) : (
@@ -124,35 +147,65 @@ function ThreadRow({ onLeave }: { onLeave: OnLeave }): ReactNode {
   );
 }
 
-/** The reader's conversations (spec section 4), on assistant-ui's thread-list primitives. */
+/**
+ * The reader's conversations (spec section 4), on assistant-ui's thread-list primitives. On a phone the list sits
+ * above the conversation: it is folded behind a Conversations button, so the conversation keeps the screen, and folds
+ * again once one is chosen.
+ */
 export function ThreadList({ onLeave }: { onLeave: OnLeave }): ReactNode {
   const regularCount = useAuiState((s) => s.threads.threadIds.length);
   const archivedCount = useAuiState((s) => s.threads.archivedThreadIds.length);
   // The list comes a page at a time; older conversations are one press away.
   const hasMore = useAuiState((s) => s.threads.hasMore);
+  const [unfolded, setUnfolded] = useState(false);
+  const fold = chosen(() => setUnfolded(false));
+  const listId = useId();
+  const row = () => <ThreadRow onLeave={onLeave} onOpen={fold} />;
   return (
     <ThreadListPrimitive.Root asChild>
-      <nav className={styles.threadList} aria-label="Conversations" data-testid="thread-list">
-        <ThreadListPrimitive.New className="button button--primary button--block">
-          New conversation
-        </ThreadListPrimitive.New>
-        {regularCount === 0 && <p className={styles.emptyList}>No conversations yet.</p>}
-        <ul data-testid="regular-threads">
-          <ThreadListPrimitive.Items>{() => <ThreadRow onLeave={onLeave} />}</ThreadListPrimitive.Items>
-        </ul>
-        {hasMore && (
-          <ThreadListPrimitive.LoadMore className={clsx('clean-btn', styles.loadMore)}>
-            Show older conversations
-          </ThreadListPrimitive.LoadMore>
-        )}
-        {archivedCount > 0 && (
-          <details className={styles.archived}>
-            <summary>Archived ({archivedCount})</summary>
-            <ul data-testid="archived-threads">
-              <ThreadListPrimitive.Items archived>{() => <ThreadRow onLeave={onLeave} />}</ThreadListPrimitive.Items>
-            </ul>
-          </details>
-        )}
+      <nav
+        className={styles.threadList}
+        aria-label="Conversations"
+        data-testid="thread-list"
+        data-unfolded={unfolded || undefined}
+      >
+        <div className={styles.listBar}>
+          <ThreadListPrimitive.New
+            className="button button--primary button--block"
+            data-new-conversation=""
+            onClick={fold}
+          >
+            New conversation
+          </ThreadListPrimitive.New>
+          <button
+            type="button"
+            className={clsx('button button--secondary', styles.listToggle)}
+            aria-expanded={unfolded}
+            aria-controls={listId}
+            onClick={() => setUnfolded(!unfolded)}
+          >
+            Conversations ({regularCount})
+          </button>
+        </div>
+        <div id={listId} className={styles.listBody}>
+          {regularCount === 0 && <p className={styles.emptyList}>No conversations yet.</p>}
+          <ul data-testid="regular-threads">
+            <ThreadListPrimitive.Items>{row}</ThreadListPrimitive.Items>
+          </ul>
+          {hasMore && (
+            <ThreadListPrimitive.LoadMore className={clsx('clean-btn', styles.loadMore)}>
+              Show older conversations
+            </ThreadListPrimitive.LoadMore>
+          )}
+          {archivedCount > 0 && (
+            <details className={styles.archived}>
+              <summary>Archived ({archivedCount})</summary>
+              <ul data-testid="archived-threads">
+                <ThreadListPrimitive.Items archived>{row}</ThreadListPrimitive.Items>
+              </ul>
+            </details>
+          )}
+        </div>
       </nav>
     </ThreadListPrimitive.Root>
   );

@@ -3,6 +3,7 @@ import type { RemoteThreadListAdapter } from '@assistant-ui/react';
 import { createAssistantStream } from 'assistant-stream';
 import { reportProblem } from './problems';
 import { threadApi } from './thread-api';
+import { threadCreation } from './thread-creation';
 
 type RemoteThreadMetadata = Awaited<ReturnType<RemoteThreadListAdapter['fetch']>>;
 
@@ -31,25 +32,6 @@ export function questionStored(threadId: string, title: string | undefined) {
   firstQuestions.get(threadId)?.settle(title);
 }
 
-/**
- * How many threads are being created on the server now. A new chat's first question waits for its thread before its
- * run starts, and in that time the runtime says nothing is running: the composer reads this to keep Enter from sending
- * a second question (it became a branch of its own) and to say that the conversation is starting.
- */
-let threadsBeingCreated = 0;
-const creationListeners = new Set<() => void>();
-const creatingChanged = (by: number) => {
-  threadsBeingCreated += by;
-  for (const listener of creationListeners) listener();
-};
-export const threadCreation = {
-  subscribe(listener: () => void) {
-    creationListeners.add(listener);
-    return () => creationListeners.delete(listener);
-  },
-  underway: () => threadsBeingCreated > 0,
-};
-
 /** A change the list shows at once; if the server refuses it, the list puts it back and the reader is told why. */
 const reported = (change: Promise<unknown>) =>
   change.then(
@@ -71,16 +53,14 @@ export const threadListAdapter: RemoteThreadListAdapter = {
     const page = await threadApi.list(options?.after);
     return { threads: page.threads.map(metadataOf), nextCursor: page.nextCursor ?? undefined };
   },
-  async initialize() {
-    creatingChanged(1);
-    try {
+  // A failure is not reported like the changes below: the question it was for goes back to the composer, and the
+  // composer says why (threadCreation).
+  initialize: (threadId) =>
+    threadCreation.track(threadId, async () => {
       const thread = await threadApi.create();
       firstQuestionOf(thread.id, thread.title);
       return { remoteId: thread.id };
-    } finally {
-      creatingChanged(-1);
-    }
-  },
+    }),
   async fetch(remoteId) {
     return metadataOf((await threadApi.get(remoteId)).thread);
   },

@@ -9,12 +9,14 @@ import { useCanSpeak } from './useCanSpeak';
 
 /**
  * Copy, Read aloud / Stop, Refresh, Good / Bad response. Each is left out when the site config switches it off, and
- * Read aloud also when the browser cannot speak (no speech synthesis, or no voice yet).
+ * Read aloud also when the browser cannot speak (no speech synthesis, or no voice yet). An answer without a word (the
+ * reader stopped it before any came) has nothing to copy, hear or rate: it keeps Refresh only.
  */
 export function AssistantActionBar(): ReactNode {
   const actions = useCopilotActions();
   const canSpeak = useCanSpeak();
   const rated = useAuiState((s) => s.message.metadata.submittedFeedback?.type);
+  const hasText = useAuiState((s) => s.message.content.some((part) => part.type === 'text' && part.text.trim() !== ''));
   return (
     <>
       <ActionBarPrimitive.Root
@@ -23,7 +25,7 @@ export function AssistantActionBar(): ReactNode {
         className={styles.actionBar}
         data-testid="copilot-actions"
       >
-        {actions.allowCopy && (
+        {actions.allowCopy && hasText && (
           <ActionBarPrimitive.Copy asChild copiedDuration={3000}>
             <TooltipButton tooltip="Copy">
               <AuiIf condition={(s) => s.message.isCopied}>
@@ -35,7 +37,7 @@ export function AssistantActionBar(): ReactNode {
             </TooltipButton>
           </ActionBarPrimitive.Copy>
         )}
-        {actions.allowSpeak && canSpeak && (
+        {actions.allowSpeak && canSpeak && hasText && (
           <AuiIf condition={(s) => s.thread.capabilities.speech}>
             <AuiIf condition={(s) => s.message.speech === undefined}>
               <ActionBarPrimitive.Speak asChild>
@@ -60,14 +62,14 @@ export function AssistantActionBar(): ReactNode {
             </TooltipButton>
           </ActionBarPrimitive.Reload>
         )}
-        {actions.allowFeedbackPositive && (
+        {actions.allowFeedbackPositive && hasText && (
           <ActionBarPrimitive.FeedbackPositive asChild>
             <TooltipButton tooltip="Good response" aria-pressed={rated === 'positive'}>
               <Icon name="thumbsUp" />
             </TooltipButton>
           </ActionBarPrimitive.FeedbackPositive>
         )}
-        {actions.allowFeedbackNegative && (
+        {actions.allowFeedbackNegative && hasText && (
           <ActionBarPrimitive.FeedbackNegative asChild>
             <TooltipButton tooltip="Bad response" aria-pressed={rated === 'negative'}>
               <Icon name="thumbsDown" />
@@ -76,7 +78,7 @@ export function AssistantActionBar(): ReactNode {
         )}
         {/* Said in words, on screen and to screen readers, for as long as the copied state lasts (an icon swap alone
             is seen by few and heard by none). Always present, so screen readers watch it before it speaks. */}
-        {actions.allowCopy && (
+        {actions.allowCopy && hasText && (
           <span role="status" className={styles.copied} data-testid="copied-notice">
             <AuiIf condition={(s) => s.message.isCopied}>Copied</AuiIf>
           </span>

@@ -1,13 +1,15 @@
 import { maxImagesPerMessage, maxTextCharacters } from '@acme/contract';
 import { AuiIf, ComposerPrimitive, useAuiEvent, useAuiState } from '@assistant-ui/react';
 import { type KeyboardEvent, type ReactNode, useRef, useState, useSyncExternalStore } from 'react';
-import { threadCreation } from '../runtime/thread-list-adapter';
+import { threadCreation } from '../runtime/thread-creation';
 import { useCopilotActions } from '../useCopilotActions';
 import { AttachmentTile } from './Attachment';
 import styles from './Composer.module.css';
 import { ComposerNotices } from './ComposerNotices';
 import { Icon } from './icons';
 import { ignoreInputMethodEnter } from './input-method';
+import { listFocus } from './list-focus';
+import { StartProblem } from './StartProblem';
 import shared from './shared.module.css';
 import { TooltipButton } from './TooltipButton';
 import { useConversationLoaded } from './useConversationLoaded';
@@ -59,6 +61,7 @@ export function Composer(): ReactNode {
   const tooManyImages = useAuiState((s) => s.composer.attachments.length > maxImagesPerMessage);
   const isRunning = useAuiState((s) => s.thread.isRunning);
   const starting = useSyncExternalStore(threadCreation.subscribe, threadCreation.underway, () => false);
+  const listKeepsFocus = useSyncExternalStore(listFocus.subscribe, listFocus.kept, () => false);
   const input = useRef<HTMLTextAreaElement>(null);
   useDraftHandover(input, useConversationLoaded() && !isLoading && !isRunning);
   const body = (
@@ -74,6 +77,7 @@ export function Composer(): ReactNode {
         </div>
       )}
       <ComposerNotices attachmentProblem={attachmentError} onDismiss={dismissError} tooManyImages={tooManyImages} />
+      <StartProblem />
       {starting && (
         <p className={styles.starting} role="status">
           Starting the conversation…
@@ -95,7 +99,9 @@ export function Composer(): ReactNode {
           rows={1}
           maxRows={8}
           maxLength={maxTextCharacters}
-          autoFocus
+          // The primitive puts the cursor here whenever a conversation opens, unless the list keeps the focus.
+          autoFocus={!listKeepsFocus}
+          onFocus={listFocus.release}
           readOnly={isLoading}
           onKeyDown={(event) => {
             ignoreInputMethodEnter(event);

@@ -1,16 +1,27 @@
 import clsx from 'clsx';
 import { Tooltip } from 'radix-ui';
-import { type ComponentPropsWithoutRef, forwardRef, type ReactElement, type ReactNode } from 'react';
+import { type ComponentPropsWithoutRef, forwardRef, type ReactElement, type ReactNode, useContext } from 'react';
+import { ChatEscape } from './chat-escape';
 import shared from './shared.module.css';
 import styles from './TooltipButton.module.css';
 
-/** A tooltip above one control (a button or a link), in the chat's one tooltip group (`TooltipProvider`). */
+/**
+ * A tooltip above one control (a button or a link), in the chat's one tooltip group (`TooltipProvider`). It opens by
+ * itself when the control gets the keyboard focus, so the Escape it takes also goes on to the chat (`ChatEscape`):
+ * one press closes the chat from any control, as it does from the composer.
+ */
 export function WithTooltip({ tooltip, children }: { tooltip: string; children: ReactElement }): ReactNode {
+  const chatEscape = useContext(ChatEscape);
   return (
     <Tooltip.Root>
       <Tooltip.Trigger asChild>{children}</Tooltip.Trigger>
       <Tooltip.Portal>
-        <Tooltip.Content className={styles.tooltip} side="top" sideOffset={4}>
+        <Tooltip.Content
+          className={styles.tooltip}
+          side="top"
+          sideOffset={4}
+          onEscapeKeyDown={(event) => chatEscape?.(event)}
+        >
           {tooltip}
         </Tooltip.Content>
       </Tooltip.Portal>

@@ -1,0 +1,99 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { startBeforeTests, startConversations, test } from './copilot-page-support';
+
+/** Keys, focus and room as a reader meets them: one Escape closes, focus never falls to the page, a phone's screen. */
+
+startBeforeTests();
+
+/** The focused element's accessible label or text, or "BODY" when the focus fell to the page. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return 'BODY';
+    return element.getAttribute('aria-label') ?? element.textContent ?? '';
+  });
+
+test("closes the chat with one Escape from an answer's Copy button, its tooltip shown", async ({
+  reader: { site, copilot },
+}) => {
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
+  await copilot.action(0, 'Copy').focus();
+  await site.page.getByRole('tooltip', { name: 'Copy' }).waitFor();
+  await site.page.keyboard.press('Escape');
+  await expect.poll(() => copilot.popover.isVisible()).toBe(false);
+  expect(await site.page.getByRole('tooltip').count()).toBe(0);
+  expect(await copilot.launcher.evaluate((launcher) => launcher === document.activeElement)).toBe(true);
+});
+
+test('offers no rating, copy or read-aloud for an answer stopped before its first word, and keeps Refresh', async ({
+  reader: { site, copilot },
+}) => {
+  let release = () => {};
+  await site.page.route('**/api/turns', async (route) => {
+    await new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await route.abort().catch(() => undefined);
+  });
+  await site.open('/');
+  await copilot.open();
+  await copilot.ask('A question that takes long');
+  await copilot.stopButton.click();
+  await copilot.waitForAnswer(1);
+  await copilot.lastAnswer.getByTestId('copilot-cancelled').waitFor();
+  for (const name of ['Good response', 'Bad response', 'Copy', 'Read aloud']) {
+    expect(await copilot.action(0, name).count()).toBe(0);
+  }
+  expect(await copilot.action(0, 'Refresh').count()).toBe(1);
+  release();
+});
+
+test('moves the focus to the next conversation after Archive on /dev-copilot, then to New conversation', async ({
+  reader,
+  list,
+}) => {
+  const { site } = reader;
+  await startConversations(reader, list, ['How do I register a GitLab runner?', 'How do I use WSL?']);
+  await list.row('WSL').getByRole('button', { name: 'Archive' }).focus();
+  await site.page.keyboard.press('Enter');
+  await expect.poll(() => list.archived.count()).toBe(1);
+  await expect.poll(() => focused(site.page)).toContain('GitLab runner');
+
+  await list.row('GitLab runner').getByRole('button', { name: 'Archive' }).focus();
+  await site.page.keyboard.press('Enter');
+  await expect.poll(() => list.archived.count()).toBe(2);
+  await expect.poll(() => focused(site.page)).toBe('New conversation');
+});
+
+test('on a phone, folds the conversations behind one button so the conversation keeps the screen', async ({
+  reader,
+  list,
+}) => {
+  const { site, copilot } = reader;
+  await startConversations(reader, list, [
+    'How do I register a GitLab runner?',
+    'How do I create a TTL policy?',
+    'How do I use WSL?',
+  ]);
+  await site.page.setViewportSize({ width: 390, height: 844 });
+  await site.page.reload();
+  await copilot.waitForAnswer(1);
+  const nav = site.page.getByTestId('thread-list');
+  const folded = await nav.boundingBox();
+  expect(folded?.height).toBeLessThan(844 * 0.12);
+  expect(await list.regular.first().isVisible()).toBe(false);
+
+  const toggle = nav.getByRole('button', { name: 'Conversations (3)' });
+  await toggle.click();
+  expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+  await list
+    .row('TTL policy')
+    .getByRole('button', { name: /TTL policy/ })
+    .first()
+    .click();
+  await expect.poll(() => copilot.userMessages.first().innerText()).toContain('TTL policy');
+  // Chosen: the list folds away again.
+  expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+  expect(await list.regular.first().isVisible()).toBe(false);
+});
