@@ -55,6 +55,22 @@ test('asks from the search in a new conversation while the chat is open on an ea
   await expectAskedInShownConversation(site, copilot);
 });
 
+test('offers to ask Dev Copilot beside the suggestions when the search found something too', async ({
+  reader: { site, copilot },
+}) => {
+  const question = 'how do I expire old firestore documents';
+  await site.open('/');
+  await site.search(question);
+  const ask = site.page.getByTestId('ask-copilot-beside-results');
+  await ask.waitFor();
+  expect(await site.searchDropdown.getByRole('option').count()).toBeGreaterThan(0);
+  await ask.click();
+  await site.searchDropdown.waitFor({ state: 'detached' });
+  await copilot.popover.waitFor();
+  await copilot.waitForAnswer(1);
+  await expect.poll(() => copilot.userMessages.allInnerTexts()).toEqual([question]);
+});
+
 test('renders /search?q= without a hydration error', async ({ reader: { site } }) => {
   const errors: string[] = [];
   site.page.on('pageerror', (error) => errors.push(error.message));

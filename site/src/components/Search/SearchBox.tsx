@@ -160,6 +160,7 @@ export function SearchBox(): ReactNode {
                 See all results in {context.label}
               </Link>
             )}
+            {results.length > 0 && <AskCopilotButton query={query} quiet onAsked={() => setOpen(false)} />}
           </div>
         </div>
       )}
