@@ -5,11 +5,19 @@ export class CopilotError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** When asking again can succeed (ms since the epoch): a limit's Retry-After, counted from the refusal. */
+    readonly retryAt?: number,
   ) {
     super(message);
     this.name = 'CopilotError';
   }
 }
+
+/** The moment a refusal's Retry-After (seconds) points at, if it sent one. */
+const retryAtOf = (response: Response): number | undefined => {
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? Date.now() + seconds * 1000 : undefined;
+};
 
 /**
  * Refusals whose server message is written for API callers ("attachments.0: the bytes are not a PNG image"): the
@@ -26,7 +34,7 @@ export async function errorFromResponse(response: Response): Promise<CopilotErro
   const code = body.error?.code;
   if (code && code in readersWords) return new CopilotError(code, apiErrors[code].message);
   const message = body.error?.message ?? `Dev Copilot could not answer (HTTP ${response.status}). Try again.`;
-  return new CopilotError(code ?? `http_${response.status}`, message);
+  return new CopilotError(code ?? `http_${response.status}`, message, retryAtOf(response));
 }
 
 /**

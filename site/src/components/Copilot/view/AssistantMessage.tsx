@@ -26,7 +26,10 @@ export function AssistantMessage(): ReactNode {
   const status = useAuiState((s) => s.message.status);
   const statusName = status?.type === 'incomplete' ? `incomplete-${status.reason}` : (status?.type ?? 'complete');
   const failed = status?.type === 'incomplete' && status.reason === 'error';
-  const errorCode = failed && typeof status.error === 'object' ? (status.error as { code?: unknown }).code : undefined;
+  const error =
+    failed && typeof status.error === 'object' ? (status.error as { code?: unknown; retryAt?: unknown }) : {};
+  const errorCode = error?.code;
+  const retryAt = typeof error?.retryAt === 'number' ? error.retryAt : undefined;
   return (
     <MessagePrimitive.Root
       className={styles.assistantMessage}
@@ -54,7 +57,7 @@ export function AssistantMessage(): ReactNode {
         <MessagePrimitive.Error>
           <ErrorPrimitive.Root className={styles.messageError} role="alert" data-testid="copilot-error">
             <ErrorPrimitive.Message />
-            {isRetryable(errorCode) && <RetryButton />}
+            {isRetryable(errorCode) && <RetryButton retryAt={retryAt} />}
           </ErrorPrimitive.Root>
         </MessagePrimitive.Error>
         <AuiIf condition={(s) => s.message.metadata.custom.stillWriting === true}>
