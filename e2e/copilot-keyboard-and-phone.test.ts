@@ -55,6 +55,10 @@ test('moves the focus to the next conversation after Archive on /dev-copilot, th
 }) => {
   const { site } = reader;
   await startConversations(reader, list, ['How do I register a GitLab runner?', 'How do I use WSL?']);
+  // Each row says when its conversation was last active: today, so the time.
+  const lastActive = list.row('WSL').getByTestId('thread-last-active');
+  expect(Date.now() - Date.parse((await lastActive.getAttribute('datetime')) ?? '')).toBeLessThan(120_000);
+  expect(await lastActive.innerText()).toMatch(/\d/);
   await list.row('WSL').getByRole('button', { name: 'Archive' }).focus();
   await site.page.keyboard.press('Enter');
   await expect.poll(() => list.archived.count()).toBe(1);

@@ -4,6 +4,7 @@ import clsx from 'clsx';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import ConfirmChoice from '../ConfirmChoice';
 import styles from './ThreadList.module.css';
+import { LastActive } from './view/LastActive';
 import { listFocus } from './view/list-focus';
 
 /** Archives or deletes the open conversation (`change`), so the page can open the next one, or return if refused. */
@@ -64,7 +65,7 @@ function ThreadRow({ onLeave, onOpen }: { onLeave: OnLeave; onOpen: () => void }
   const [renaming, setRenaming] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const aui = useAui();
-  const { id, title, status } = useAuiState((s) => s.threadListItem);
+  const { id, title, status, lastMessageAt } = useAuiState((s) => s.threadListItem);
   const current = useAuiState((s) => s.threads.mainThreadId === s.threadListItem.id);
   const archived = status === 'archived';
   // assistant-ui returns the adapter's task from these (they are typed void): it says whether the server took it.
@@ -104,6 +105,7 @@ function ThreadRow({ onLeave, onOpen }: { onLeave: OnLeave; onOpen: () => void }
           />
         ) : (
           <span className={styles.threadActions}>
+            <LastActive at={lastMessageAt} className={styles.lastActive} />
             {!archived && (
               <button
                 type="button"
