@@ -3,6 +3,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { SKIP, visit } from 'unist-util-visit';
+import { codeSpan, type Edit, untilSettled } from './markdown-edits.js';
 
 /**
  * Where links into our site must lead: a page of the build, and a section of it when they name one. `addressOf` gives
@@ -45,16 +46,40 @@ function kindOf(source: string, start: number): FoundLink['kind'] {
   return source[start] === '[' ? 'inline' : 'literal';
 }
 
-/** Every link, image and link definition of the answer, in the order they appear. */
+/**
+ * Every link, image (inline, or by reference to a definition) and link definition of the answer, in the order they
+ * appear.
+ */
 function findLinks(markdown: string, tree: Root = parse(markdown)): FoundLink[] {
+  const definitions = new Map<string, string>();
+  visit(tree, 'definition', (node) => {
+    definitions.set(node.identifier, node.url);
+  });
   const found: FoundLink[] = [];
   visit(tree, (node) => {
-    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
+    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition' && node.type !== 'imageReference')
+      return;
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
     if (start === undefined || end === undefined) return;
+    if (node.type === 'imageReference') {
+      const url = definitions.get(node.identifier);
+      if (url !== undefined) found.push({ kind: 'image', url, start, end, node });
+      return;
+    }
     const kind = node.type === 'link' ? kindOf(markdown, start) : node.type;
     found.push({ kind, url: node.url, start, end, node });
+  });
+  return found;
+}
+
+/** Raw HTML of the answer (`<img onerror=…>`, `<a href=…>`): shown as text, never to be rendered by anyone. */
+function rawHtml(tree: Root): Array<{ start: number; end: number }> {
+  const found: Array<{ start: number; end: number }> = [];
+  visit(tree, 'html', (node) => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start !== undefined && end !== undefined) found.push({ start, end });
   });
   return found;
 }
@@ -78,8 +103,9 @@ function judge(url: string, links: SiteLinks): LinkVerdict | undefined {
 function withoutLink(link: FoundLink, markdown: string): string {
   if (link.kind === 'definition') return '';
   if (link.kind === 'autolink' || link.kind === 'literal')
-    return `\`${markdown.slice(link.start, link.end).replace(/^<|>$/g, '')}\``;
-  if (link.node.type === 'image') return link.node.alt ? `[image: ${link.node.alt}]` : '';
+    return codeSpan(markdown.slice(link.start, link.end).replace(/^<|>$/g, ''));
+  if (link.node.type === 'image' || link.node.type === 'imageReference')
+    return link.node.alt ? `[image: ${link.node.alt.replace(/[[\]\\]/g, '\\$&')}]` : '';
   return childrenSource(link, markdown);
 }
 
@@ -115,17 +141,17 @@ function rewritten(link: FoundLink, href: string, markdown: string, publicOrigin
  * reader outside the site (a coding agent), who cannot resolve them. Code is never touched.
  */
 export function withAbsoluteSiteLinks(markdown: string, origin: string): string {
-  let text = markdown;
-  for (const link of findLinks(markdown).reverse()) {
-    if (!link.url.startsWith('/') || link.url.startsWith('//')) continue;
-    const href = `${origin}${link.url}`;
-    const replacement =
-      link.node.type === 'image'
-        ? `![${link.node.alt ?? ''}](<${href}>${titleOf(link.node)})`
-        : rewritten(link, href, markdown, origin);
-    if (replacement !== undefined) text = `${text.slice(0, link.start)}${replacement}${text.slice(link.end)}`;
-  }
-  return text;
+  return untilSettled(markdown, (text) =>
+    findLinks(text).flatMap((link) => {
+      if (!link.url.startsWith('/') || link.url.startsWith('//')) return [];
+      const href = `${origin}${link.url}`;
+      const replacement =
+        link.node.type === 'image' || link.node.type === 'imageReference'
+          ? `![${link.node.alt ?? ''}](<${href}>${titleOf(link.node)})`
+          : rewritten(link, href, text, origin);
+      return replacement === undefined ? [] : [{ start: link.start, end: link.end, replacement }];
+    }),
+  );
 }
 
 /** The section numbers an answer cites as `[2]` in its prose (never in code, never a link's text). */
@@ -157,7 +183,7 @@ const safeSchemes = /^(https?:|mailto:|\/\/)/i;
  * carry what the answer holds (a prompt-injected tracking pixel).
  */
 function unsafeElsewhere(link: FoundLink): boolean {
-  if (link.node.type === 'image') return true;
+  if (link.node.type === 'image' || link.node.type === 'imageReference') return true;
   return !safeSchemes.test(link.url);
 }
 
@@ -165,29 +191,36 @@ function unsafeElsewhere(link: FoundLink): boolean {
  * Checks every link of a finished answer on its syntax tree: a link into our site (root-relative, relative, or on
  * our origin; inline, reference definition, autolink or bare URL) must lead to a real page and section, or it is
  * replaced by its text. Code is never touched. Links elsewhere pass when they are web or e-mail links; other schemes
- * and images from elsewhere are replaced by their text (`unsafeElsewhere`).
+ * and images from elsewhere are replaced by their text (`unsafeElsewhere`), and raw HTML is escaped into text. Nested
+ * links are settled from the outside in, parsing the answer again after each pass, so whatever a replaced link held is
+ * judged too.
  */
 export function checkAnswerLinks(markdown: string, links: SiteLinks): CheckedAnswer {
   const kept = new Set<string>();
   const removed = new Set<string>();
-  const decided = findLinks(markdown).flatMap((link) => {
-    const verdict = judge(link.url, links);
-    if (!verdict) return unsafeElsewhere(link) ? [{ link, verdict: { url: link.url, href: null } }] : [];
-    if (verdict.href) kept.add(verdict.href);
-    else removed.add(siteUrlOf(link.url, links.publicOrigin) ?? link.url);
-    return [{ link, verdict }];
-  });
-  let text = markdown;
-  // From the end, so earlier offsets stay valid.
-  for (const { link, verdict } of decided.reverse()) {
-    const replacement = verdict.href
-      ? rewritten(link, verdict.href, markdown, links.publicOrigin)
-      : withoutLink(link, markdown);
-    if (replacement === undefined) continue;
-    // A removed definition takes its line with it.
-    const end = link.kind === 'definition' && markdown[link.end] === '\n' ? link.end + 1 : link.end;
-    text = `${text.slice(0, link.start)}${replacement}${text.slice(end)}`;
-  }
+  const editsOf = (text: string): Edit[] => {
+    const tree = parse(text);
+    const linkEdits = findLinks(text, tree).flatMap((link): Edit[] => {
+      const verdict = judge(link.url, links);
+      if (!verdict && !unsafeElsewhere(link)) return [];
+      if (verdict?.href) kept.add(verdict.href);
+      else if (verdict) removed.add(siteUrlOf(link.url, links.publicOrigin) ?? link.url);
+      const replacement = verdict?.href
+        ? rewritten(link, verdict.href, text, links.publicOrigin)
+        : withoutLink(link, text);
+      if (replacement === undefined) return [];
+      // A removed definition takes its line with it.
+      const end = link.kind === 'definition' && text[link.end] === '\n' ? link.end + 1 : link.end;
+      return [{ start: link.start, end, replacement }];
+    });
+    const htmlEdits = rawHtml(tree).map(({ start, end }) => ({
+      start,
+      end,
+      replacement: text.slice(start, end).replaceAll('<', '&lt;'),
+    }));
+    return [...linkEdits, ...htmlEdits];
+  };
+  const text = untilSettled(markdown, editsOf);
   return { text, kept: [...kept], removed: [...removed] };
 }
 
