@@ -122,7 +122,9 @@ export async function authRoutes(
     // development server as 127.0.0.1 (or [::1]) while PUBLIC_URL says localhost starts again on PUBLIC_URL's host.
     // Only between loopback names, so a proxy that rewrites Host can never make this a loop.
     if (isLoopbackAlias(request.host, config.publicUrl)) {
-      return noStore(reply).redirect(new URL(request.url, config.publicUrl).href, 303);
+      // Only the query is carried over: a request line may name a whole URL (`GET http://elsewhere/auth/login`).
+      const { search } = new URL(request.url, config.publicUrl);
+      return noStore(reply).redirect(new URL(`/auth/login${search}`, config.publicUrl).href, 303);
     }
     const next = safeReturnPath(request.query.next);
     const checks = newSignInChecks();

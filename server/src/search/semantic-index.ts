@@ -16,6 +16,16 @@ const queryTimeoutMs = 5000;
  */
 export const batchTimeoutMs = 120_000;
 
+/**
+ * An abort after `ms`, by a timer of our own: Node 20 can collect an AbortSignal.timeout that only an AbortSignal.any
+ * holds before it fires (read-image-text.ts met it), and the wait is then unbounded.
+ */
+function deadline(ms: number) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`No answer within ${ms} ms`, 'TimeoutError')), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
 export type SemanticIndex = {
   /** Sections nearest in meaning to the query; empty until the docs are embedded, or when the provider fails. */
   search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<SemanticHit[]>;
@@ -81,13 +91,14 @@ export function createSemanticIndex(options: {
     );
     for (let start = 0; start < missing.length; start += batchSize) {
       const batch = missing.slice(start, start + batchSize);
+      const timeout = deadline(options.batchTimeoutMs ?? batchTimeoutMs);
       const { embeddings } = await embedMany({
         model: options.model,
         values: batch.map(([, section]) => embeddedText(section)),
         maxParallelCalls: 2,
         maxRetries: 1,
-        abortSignal: AbortSignal.timeout(options.batchTimeoutMs ?? batchTimeoutMs),
-      });
+        abortSignal: timeout.signal,
+      }).finally(timeout.clear);
       batch.forEach(([key], index) => {
         const vector = embeddings[index];
         if (vector) vectors.set(key, vector);
@@ -128,14 +139,14 @@ export function createSemanticIndex(options: {
       if (embeddedFor !== sections) void refresh();
       // Sections embedded so far still count while the rest are on their way (or the provider is down).
       if (vectors.size === 0) return [];
+      const timeout = deadline(queryTimeoutMs);
       try {
-        const timeout = AbortSignal.timeout(queryTimeoutMs);
         const { embedding } = await embed({
           model: options.model,
           value: query,
           maxRetries: 0,
-          abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
+          abortSignal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
+        }).finally(timeout.clear);
         return sections
           .flatMap((section) => {
             const vector = vectors.get(textKey(section));

@@ -100,6 +100,8 @@ function boundedBegin<Client extends postgres.Sql>(client: Client, waitMs: numbe
         abandoned = true;
         reject(new PoolBusyError(waitMs));
       }, waitMs);
+      // A shutdown does not wait for it: closing the pool fails the waiting transaction anyway.
+      deadline.unref();
       begin(...args, (transaction: postgres.TransactionSql) => {
         started = true;
         clearTimeout(deadline);

@@ -20,7 +20,8 @@ export function PendingQuestion({
   const [switching, setSwitching] = useState(false);
   const threadReady = useAuiState((s) => !s.thread.isLoading && !s.threads.isLoading);
   const isEmpty = useAuiState((s) => s.thread.isEmpty);
-  const composerEmpty = useAuiState((s) => s.composer.text.trim() === '');
+  // No text and no screenshot of the reader's waiting to be sent.
+  const composerEmpty = useAuiState((s) => s.composer.isEmpty);
   useEffect(() => {
     if (!ready) return;
     const take = () => {
