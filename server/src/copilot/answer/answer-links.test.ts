@@ -184,6 +184,20 @@ describe('createLinkWatcher', () => {
     ]);
   });
 
+  it('parses in proportion to the answer, however long its paragraph (it grew with the square of it)', () => {
+    let parsed = 0;
+    const judge = createLinkWatcher(site, { parsed: (characters) => (parsed += characters) });
+    let text = '';
+    for (let index = 0; index < 3000; index += 1) {
+      const piece = index % 250 === 0 ? '[the runbook](/deployment#rollback) (see above) ' : 'word ';
+      judge(text + piece);
+      text += piece;
+    }
+    judge(text, { final: true });
+    // About 22 looks of at most 4 KB each, and the final one over the whole paragraph; before: 3,000 of the paragraph.
+    expect(parsed).toBeLessThan(10 * text.length);
+  });
+
   it('keeps judging links in later blocks of a long answer', () => {
     const judge = createLinkWatcher(site);
     const paragraphs = Array.from({ length: 300 }, (_, index) => `Paragraph ${index} of the answer.`);

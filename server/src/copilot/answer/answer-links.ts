@@ -226,22 +226,52 @@ export function checkAnswerLinks(markdown: string, links: SiteLinks): CheckedAns
 
 const fenceLine = /^ {0,3}(`{3,}|~{3,})/;
 
+/** The most of the answer the watcher parses at a time while it streams. */
+const watchedWindowChars = 4096;
+/**
+ * Whether text added since the last look (from `lookedAt`) may have completed a link: its `)` or `>`, a reference's
+ * `]`, a line's end (a definition), or a space after a bare address. Other text completes none.
+ */
+function closesSomething(textSoFar: string, lookedAt: number): boolean {
+  const added = textSoFar.slice(lookedAt);
+  if (/[)>\]\n]/.test(added)) return true;
+  // A bare address is ended by the first space after it; it began at most a few hundred characters back.
+  const tailStart = Math.max(0, lookedAt - 256);
+  for (const ended of textSoFar.slice(tailStart).matchAll(/(?:https?:\/\/|www\.)\S*\s/gi)) {
+    if (tailStart + ended.index + ended[0].length > lookedAt) return true;
+  }
+  return false;
+}
+
 /**
  * Judges the links of an answer while it streams: given the text so far, the verdicts on links into our site that
  * are complete and not judged before (`final`: the answer has ended, so every link is complete). The widget gets each
- * verdict before the text that closes the link, so an invented link is never shown as one. Only the block being
- * written is parsed again (a blank line or a code fence ends one; code holds no links), so a long answer costs
- * about as much as a short one per piece.
+ * verdict before the text that closes the link, so an invented link is never shown as one. It looks again only when
+ * a piece may have completed a link (`closesSomething`), and then parses the line being written, at most a window of
+ * it (code holds no links); when the answer ends, the whole last block. A link whose words span lines is judged then.
  */
-export function createLinkWatcher(links: SiteLinks) {
+export function createLinkWatcher(
+  links: SiteLinks,
+  /** Told how many characters each look parsed: for a test to see the cost stays in proportion to the answer. */
+  options: { parsed?: (characters: number) => void } = {},
+) {
   const judged = new Set<string>();
   let blockStart = 0;
   let scanned = 0;
   let inFence = false;
+  /** How much of the answer had come when its links were last looked for. */
+  let lookedAt = 0;
   return (textSoFar: string, { final = false }: { final?: boolean } = {}): LinkVerdict[] => {
     const verdicts: LinkVerdict[] = [];
-    if (!inFence) {
-      const block = textSoFar.slice(blockStart);
+    if (!inFence && (final || closesSomething(textSoFar, lookedAt))) {
+      // Parsed from the start of the line the new text began on (links seldom span lines), and of the block when the
+      // answer ends; never more than a window, whatever the line: one unbroken paragraph parsed whole at every word
+      // grew with the square of its length, and held the event loop for seconds (a review: 40 s).
+      const lineStart = textSoFar.lastIndexOf('\n', lookedAt - 1) + 1;
+      const from = final ? blockStart : Math.max(blockStart, lineStart, textSoFar.length - watchedWindowChars);
+      lookedAt = textSoFar.length;
+      const block = textSoFar.slice(from);
+      options.parsed?.(block.length);
       for (const link of findLinks(block)) {
         const complete = final || link.end < block.length || ')>'.includes(block[link.end - 1] ?? '');
         if (!complete || judged.has(link.url)) continue;

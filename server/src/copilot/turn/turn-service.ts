@@ -20,6 +20,9 @@ import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { conversationFor, placeQuestion, textOf } from './conversation.js';
 import { StoppedByReader } from './running-answers.js';
 
+/** The longest an answer's pieces run on before other work gets a turn of the event loop. */
+const turnSliceMs = 20;
+
 export type TurnMessage = UIMessage<never, TurnDataParts>;
 type Writer = UIMessageStreamWriter<TurnMessage>;
 
@@ -119,6 +122,13 @@ async function writeAnswer(
       if (!textStarted) writer.write({ type: 'text-start', id: answerId });
       textStarted = true;
     };
+    // Pieces a provider sent together arrive as one chain of promises: other requests, timers and signals wait.
+    let ranSince = performance.now();
+    const giveWay = async () => {
+      if (performance.now() - ranSince < turnSliceMs) return;
+      await new Promise((resolve) => setImmediate(resolve));
+      ranSince = performance.now();
+    };
     for await (const piece of run.pieces) {
       signal.throwIfAborted();
       if (typeof piece !== 'string') {
@@ -140,6 +150,7 @@ async function writeAnswer(
       writer.write({ type: 'text-delta', id: answerId, delta: piece });
       const checked = run;
       progress.saySoFar(() => checked.finish(text).text);
+      await giveWay();
     }
     for (const verdict of run.judgeLinks(text, { final: true })) {
       writer.write({ type: 'data-link', id: verdict.url, data: verdict });
