@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabaseDirectory, embeddedDatabaseSettings } from './embedded-database.js';
+import { createDatabaseDirectory, embeddedDatabaseSettings, openEmbeddedDatabase } from './embedded-database.js';
 
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-embedded-database-'));
 afterAll(() => rmSync(workDirectory, { recursive: true, force: true }));
@@ -38,4 +38,21 @@ describe('a new embedded data directory', () => {
     await expect(createDatabaseDirectory(occupied, { template })).rejects.toThrow(/holds files but no database/);
     expect(readFileSync(path.join(occupied, 'notes.txt'), 'utf8')).toBe('mine');
   });
+
+  it("removes the half-made copies of starts that ended while creating it, and leaves a running start's", async () => {
+    const dataDirectory = path.join(workDirectory, 'restarted', 'pglite');
+    const abandoned = `${dataDirectory}.initializing-2147483646`;
+    const running = `${dataDirectory}.initializing-${process.ppid}`;
+    const unrelated = `${dataDirectory}.initializing-notes`;
+    for (const directory of [abandoned, running, unrelated]) {
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(path.join(directory, 'PG_VERSION'), '17');
+    }
+    await createDatabaseDirectory(dataDirectory, { template });
+    const database = await openEmbeddedDatabase(dataDirectory);
+    await database.close();
+    expect(existsSync(abandoned)).toBe(false);
+    expect(existsSync(running)).toBe(true);
+    expect(existsSync(unrelated)).toBe(true);
+  }, 60_000);
 });

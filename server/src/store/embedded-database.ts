@@ -45,12 +45,40 @@ export const embeddedDatabaseTemplate = path.join(serverDirectory, '.cache', `em
  * costs a fraction of that.
  */
 export async function openEmbeddedDatabase(dataDirectory: string): Promise<PGlite> {
+  if (dataDirectory !== inMemoryDataDirectory) await removeAbandonedCopies(dataDirectory);
   if (dataDirectory !== inMemoryDataDirectory && !existsSync(path.join(dataDirectory, 'PG_VERSION'))) {
     await createDatabaseDirectory(dataDirectory, { template: embeddedDatabaseTemplate });
   }
   if (dataDirectory === inMemoryDataDirectory)
     return PGlite.create(dataDirectory, { postgresqlconf: embeddedDatabaseSettings });
   return PGlite.create({ fs: new PrivateNodeFilesystem(dataDirectory), postgresqlconf: embeddedDatabaseSettings });
+}
+
+/** Whether a process with this id runs on this machine (one we may not signal runs too). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the half-made copies (`<data>.initializing-<pid>`, 25 MB and more) of starts that were stopped or failed
+ * while creating the database (SIGTERM, a full disk): each start removed only its own, so a supervisor restarting a
+ * failing first start piled them up for good. A copy whose process still runs is another start's, and left alone.
+ */
+async function removeAbandonedCopies(dataDirectory: string) {
+  const parent = path.dirname(dataDirectory);
+  const prefix = `${path.basename(dataDirectory)}.initializing-`;
+  const names = await readdir(parent).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : Number.NaN;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid)) {
+      await rm(path.join(parent, name), { recursive: true, force: true });
+    }
+  }
 }
 
 /**
