@@ -31,10 +31,12 @@ export type AnswerDependencies = {
 };
 
 /**
- * A question's screenshots are read within this, all of them together and the wait for the engine included, and
- * within half a model's deadline: their time counts in the answer's, and the model keeps the rest of it.
+ * A question's screenshots are read within this, all of them together and the wait for the engine included; with a
+ * model, within half its deadline, but never less than `leastImageReadingMs` (a deadline of a few seconds left no
+ * time to read a HiDPI capture). Their time counts in the answer's deadline, of which the model keeps at least half.
  */
 const imageReadingMs = 15_000;
+const leastImageReadingMs = 10_000;
 
 /** A piece of an answer as it is written: its text, or a search the model made (before the text it led to). */
 export type AnswerPiece = string | HandbookSearchPart;
@@ -125,7 +127,10 @@ export async function startAnswer(
   const page = conversation.page ? index.sectionAt(conversation.page)?.pageUrl : undefined;
   // Screenshots of terminals carry tokens; none of them goes to a provider or into the questions log.
   const readingStarted = performance.now();
-  const readingMs = Math.min(imageReadingMs, (options.model?.timeoutMs ?? Number.POSITIVE_INFINITY) / 2);
+  const readingMs = Math.min(
+    imageReadingMs,
+    Math.max(leastImageReadingMs, (options.model?.timeoutMs ?? Number.POSITIVE_INFINITY) / 2),
+  );
   const imageText =
     images.length && options.readImageText
       ? redactSecrets(await options.readImageText(images, signal, reader, readingMs)).trim()

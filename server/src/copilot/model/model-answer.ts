@@ -22,7 +22,7 @@ export type ModelAnswerOptions = {
   model: LanguageModel;
   /** The whole answer's deadline (COPILOT_TIMEOUT_SECONDS); a stream silent for a third of it is cut too. */
   timeoutMs: number;
-  /** What the answer spent before the model (reading its screenshots): counted within `timeoutMs`. */
+  /** What the answer spent before the model (reading its screenshots): counted within `timeoutMs`, up to half of it. */
   spentMs?: number | undefined;
   vision: boolean;
   maxOutputTokens: number;
@@ -103,7 +103,8 @@ export function answerWithModel(options: ModelAnswerOptions): ModelAnswer {
       // The provider's fetch holds the same stall bound before the first chunk, and caps the bytes (provider.ts).
       timeout: {
         // Whole milliseconds: the SDK's timer (AbortSignal.timeout) refuses a fraction.
-        totalMs: Math.max(1, Math.round(options.timeoutMs - (options.spentMs ?? 0))),
+        // What reading the screenshots spent counts too, but the model keeps at least half of the deadline.
+        totalMs: Math.round(Math.max(options.timeoutMs / 2, options.timeoutMs - (options.spentMs ?? 0))),
         chunkMs: stallTimeoutMs(options.timeoutMs),
       },
       temperature: 0.2,
