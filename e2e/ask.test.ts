@@ -132,7 +132,7 @@ describe('docs-only answers to questions as people ask them', () => {
     // The TTL pages come near, but the handbook never names DynamoDB.
     const close = await answer(copilot, 'How do I set a TTL policy on a DynamoDB table?');
     expect(close).toMatchObject({ confidence: 'closest', covered: false, closest: [] });
-    expect(close.sources).toHaveLength(1);
+    expect(close.sources.length).toBeGreaterThan(0);
     const [quoted] = close.sources;
     expect(quoted?.url).toMatch(/^\/firestore-ttl#[\w-]+$/);
     // Opens by saying it may not answer, with the closest section linked: never a bold link that reads as the answer.

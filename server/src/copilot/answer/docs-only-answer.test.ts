@@ -111,9 +111,10 @@ describe('composeDocsOnlyAnswer', () => {
   it('says when the handbook only comes close: the closest section quoted and linked, never as the answer', () => {
     const reply = answer('How do I roll back a Kubernetes release with Helm?');
     expect(reply).toMatchObject({ confidence: 'closest', covered: false, closest: [] });
-    expect(reply.sources).toEqual([
-      { title: 'Go-Live Procedure › Rolling back', url: '/go-live-procedure#rolling-back' },
-    ]);
+    expect(reply.sources[0]).toEqual({
+      title: 'Go-Live Procedure › Rolling back',
+      url: '/go-live-procedure#rolling-back',
+    });
     expect(reply.markdown).toMatch(
       /^The handbook may not answer this exactly; the closest it comes is \[Go-Live Procedure › Rolling back\]\(\/go-live-procedure#rolling-back\):\n\n/,
     );

@@ -4,6 +4,7 @@ import type { Retrieval } from '../../search/coverage.js';
 import type { SearchHit } from '../../search/engine.js';
 import { answerPassages } from '../../search/passages.js';
 import type { QueryTerm } from '../../search/query.js';
+import { alsoInHandbook } from './also-in.js';
 import { namesSection, quotedSections } from './quoted-sections.js';
 
 export type DocsOnlyAnswer = {
@@ -20,6 +21,8 @@ export type DocsOnlyAnswer = {
 /** "Page › Heading", or the page title for a page's intro: how a section is named in answers and sources. */
 export const sourceTitle = (section: { pageTitle: string; heading?: string | undefined }) =>
   section.heading ? `${section.pageTitle} › ${section.heading}` : section.pageTitle;
+
+const asSource = (hit: SearchHit): AnswerSource => ({ title: sourceTitle(hit), url: hit.url });
 
 /** The three pages the best sections belong to: what an uncovered question is shown instead of sources. */
 export const closestPages = (hits: readonly SearchHit[]): AnswerSource[] =>
@@ -83,9 +86,11 @@ export function composeDocsOnlyAnswer(options: {
     const [best] = quotedSections({ ...options, hits, terms, kinds });
     if (best) {
       const passages = answerPassages(best, best.matchedTerms, options.termWeight, kinds);
+      const also = alsoInHandbook({ hits, quoted: [best], title: sourceTitle, weightOf: options.termWeight, kinds });
+      const alsoPart = also ? `\n\n${also.markdown}` : '';
       return {
-        markdown: `${imageNote}${closestOpening} [${sourceTitle(best)}](${best.url}):\n\n${passages}\n\n${notWhatYouNeed}`,
-        sources: [{ title: sourceTitle(best), url: best.url }],
+        markdown: `${imageNote}${closestOpening} [${sourceTitle(best)}](${best.url}):\n\n${passages}${alsoPart}\n\n${notWhatYouNeed}`,
+        sources: [best, ...(also?.sections ?? [])].map(asSource),
         confidence: 'closest',
         covered: false,
         closest: [],
@@ -113,9 +118,11 @@ export function composeDocsOnlyAnswer(options: {
     });
     return `**[${sourceTitle(hit)}](${hit.url})**\n\n${passages}`;
   });
+  const also = alsoInHandbook({ hits, quoted, title: sourceTitle, weightOf: options.termWeight, kinds });
+  if (also) parts.push(also.markdown);
   return {
     markdown: `${imageNote}${parts.join('\n\n')}`,
-    sources: quoted.map((hit) => ({ title: sourceTitle(hit), url: hit.url })),
+    sources: [...quoted, ...(also?.sections ?? [])].map(asSource),
     confidence: 'answered',
     covered: true,
     closest: [],

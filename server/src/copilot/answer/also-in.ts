@@ -1,0 +1,80 @@
+import type { AnswerKind } from '../../search/answer-kind.js';
+import type { SearchHit } from '../../search/engine.js';
+import { plainOf } from '../../search/section-units.js';
+import { scoredUnits } from '../../search/unit-scores.js';
+
+/**
+ * Below the answer, the key line of the next best sections the answer did not quote: the best-ranked section is the
+ * right one for about two questions in three, and one of the first three for nearly nine in ten (bench/questions).
+ * A reader whose answer came from the wrong section sees the right one's key line without asking again, as a search
+ * result shows its best sentence. At most two lines, from the first three sections.
+ */
+const alsoDepth = 3;
+const alsoCount = 2;
+/** A line longer than this is cut at a word, as plain text, so a cut never leaves code or a link half written. */
+const lineLimit = 300;
+/** A code line short enough to show inline; a longer block would not read as one line. */
+const inlineCodeLimit = 120;
+
+/** A unit's markdown holds `<` as `&lt;` already; its plain text, cut short, must be escaped again. */
+const escaped = (text: string) => text.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;'));
+
+const inlineCode = (code: string) => {
+  const longestRun = Math.max(0, ...[...code.matchAll(/`+/g)].map((run) => run[0].length));
+  const ticks = '`'.repeat(longestRun + 1);
+  // CommonMark takes one space off each end of a code span: room for code that starts or ends with a backtick.
+  const padding = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
+  return `${ticks}${padding}${code}${padding}${ticks}`;
+};
+
+/** One unit of a section as a single line of markdown, or nothing when it cannot be one (a long code block). */
+function asLine(markdown: string, kind: string): string | undefined {
+  if (kind === 'code') {
+    const code = markdown.trim();
+    return code.includes('\n') || code.length > inlineCodeLimit ? undefined : inlineCode(code);
+  }
+  const line = (kind === 'table' ? markdown.split(' | ').join(' · ') : markdown).replace(/\s+/g, ' ').trim();
+  if (line.length <= lineLimit) return line;
+  const plain = plainOf(line);
+  return escaped(`${plain.slice(0, lineLimit).replace(/\s+\S*$/, '')}…`);
+}
+
+/** The best line of a section for the question: the unit that would be quoted first, as one line. */
+function keyLine(
+  section: SearchHit,
+  weightOf: (term: string) => number,
+  kinds: readonly AnswerKind[],
+): string | undefined {
+  const ranked = scoredUnits(section, section.matchedTerms, weightOf, kinds)
+    .filter((entry) => entry.score > 0)
+    .sort((first, second) => second.score - first.score || first.unit.order - second.unit.order);
+  for (const { unit } of ranked) {
+    const line = asLine(unit.markdown, unit.kind);
+    if (line) return line;
+  }
+  return undefined;
+}
+
+/**
+ * "Also in the handbook:" with the key line of up to two of the first three sections the answer does not quote, or
+ * nothing when none of them holds a word of the question in its text.
+ */
+export function alsoInHandbook(options: {
+  hits: readonly SearchHit[];
+  quoted: readonly SearchHit[];
+  title: (hit: SearchHit) => string;
+  weightOf: (term: string) => number;
+  kinds: readonly AnswerKind[];
+}): { markdown: string; sections: SearchHit[] } | undefined {
+  const quotedUrls = new Set(options.quoted.map((hit) => hit.url));
+  const lines: string[] = [];
+  const sections: SearchHit[] = [];
+  for (const hit of options.hits.slice(0, alsoDepth)) {
+    if (quotedUrls.has(hit.url) || lines.length === alsoCount) continue;
+    const line = keyLine(hit, options.weightOf, options.kinds);
+    if (!line) continue;
+    lines.push(`- [${options.title(hit)}](${hit.url}): ${line}`);
+    sections.push(hit);
+  }
+  return lines.length ? { markdown: `Also in the handbook:\n\n${lines.join('\n')}`, sections } : undefined;
+}
