@@ -51,4 +51,17 @@ export class AccessLog extends LogController {
     this.record(request.log, answered, { failed: Boolean(error) });
     if (error) super.requestCompleted(error, request, reply);
   }
+
+  /** Fastify's own line names the whole URL: a token or code a client put in the query would reach the log. */
+  override routeNotFound(request: FastifyRequest) {
+    request.log.info(`Route ${request.method}:${withoutQuery(request.url)} not found`);
+  }
 }
+
+/** A request as any log line serialises it (an error's, a failed write's): its URL without the query, as above. */
+export const serializeRequest = (request: { method?: string; url?: string; host?: string; ip?: string }) => ({
+  method: request.method,
+  url: withoutQuery(request.url ?? ''),
+  host: request.host,
+  remoteAddress: request.ip,
+});

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import { serializeRequest } from './access-log.js';
 import type { Config } from './config.js';
 import type { LogDestination } from './log-destination.js';
 import { serializeError } from './log-serializers.js';
@@ -11,7 +12,7 @@ export async function loggerOptions(
   config: Pick<Config, 'logFormat' | 'logLevel'>,
   destination: LogDestination,
 ): Promise<FastifyServerOptions['logger']> {
-  const serializers = { err: serializeError };
+  const serializers = { err: serializeError, req: serializeRequest };
   if (config.logFormat === 'json') return { level: config.logLevel, serializers, stream: destination.stream };
   const { default: pinoPretty } = await import('pino-pretty');
   return {
