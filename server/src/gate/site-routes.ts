@@ -18,20 +18,36 @@ import type { SiteSnapshot } from './site-snapshot.js';
 export const siteRoutes = fp(
   async (app) => {
     const { site, signInPage } = app;
-    app.route({
-      method: ['GET', 'HEAD'],
-      url: '/*',
-      handler: (request, reply) => {
-        if (!isAllowed(request.access)) {
-          const status = signInStatus(request.access);
-          return signInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
-        }
-        return sendSitePath(request, reply, site.current());
-      },
-    });
+    const handler = (request: FastifyRequest, reply: FastifyReply) => {
+      if (!isAllowed(request.access)) {
+        const status = signInStatus(request.access);
+        return signInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
+      }
+      const snapshot = site.current();
+      // `/insights%2F` reaches this route, yet decodes to the address of a route with its own gate (the maintainers'
+      // page): that route decides, so here it is an unknown address, neither served nor redirected to.
+      const decoded = decodedPath(withoutQuery(request.url));
+      const owner = decoded === undefined ? null : app.findRoute({ method: request.method, url: decoded });
+      // This route's own match holds the whole path, as the fast lane tells them apart (fast-lane-plugin.ts).
+      if (owner && decoded !== undefined && owner.params['*'] !== decoded.slice(1)) {
+        return sendServedFile(request, reply, snapshot.notFoundPage, 404);
+      }
+      return sendSitePath(request, reply, snapshot);
+    };
+    app.route({ method: ['GET', 'HEAD'], url: '/*', handler });
   },
   { name: 'site-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['site', 'signInPage'] } },
 );
+
+/** The path decoded once, when decoding changes it; undefined when it does not or cannot be decoded. */
+function decodedPath(pathname: string): string | undefined {
+  try {
+    const decoded = decodeURIComponent(pathname);
+    return decoded === pathname ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Answers a path of the built site from this snapshot: its file, its canonical address, or the site's 404 page. */
 export function sendSitePath(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {
