@@ -181,6 +181,10 @@ describe('the MCP endpoint refuses', () => {
     expect(response.status).toBe(401);
     const metadataUrl = `${server.config.publicUrl.origin}/.well-known/oauth-protected-resource`;
     expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+    // Told that no token came, not sent off to make a new one.
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('unauthorized:token_missing');
+    expect(error.message).toMatch(/^No token was sent\..*Authorization: Bearer <token>/);
     const metadata = await fetch(`${server.baseUrl}/.well-known/oauth-protected-resource`);
     expect(metadata.status).toBe(200);
     expect(await metadata.json()).toMatchObject({

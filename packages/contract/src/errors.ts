@@ -20,6 +20,11 @@ export const apiErrors = {
     status: 401,
     message: 'The personal access token is not valid, has expired or was revoked. Make a new one in the handbook.',
   },
+  'unauthorized:token_missing': {
+    status: 401,
+    message:
+      'No token was sent. Make a personal access token on the handbook\'s Access tokens page and send it as the header "Authorization: Bearer <token>".',
+  },
   'forbidden:access': { status: 403, message: 'This account is not allowed to read the handbook.' },
   'forbidden:origin': { status: 403, message: 'The request came from another site.' },
   'forbidden:token_scope': {

@@ -32,7 +32,9 @@ export function refuseBearer(
 ) {
   const challenge = [`Bearer resource_metadata="${resourceMetadataUrl}"`, error && `error="${error}"`];
   reply.header('www-authenticate', challenge.filter(Boolean).join(', '));
-  return sendApiError(reply, 'unauthorized:token');
+  // Without an error the request carried no token at all: a client set up without its header is told that, rather
+  // than sent off to make new tokens.
+  return sendApiError(reply, error ? 'unauthorized:token' : 'unauthorized:token_missing');
 }
 
 /** A token's access: its reader's identity as a session would hold it, the access policy applied now. */
