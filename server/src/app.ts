@@ -47,6 +47,8 @@ export type BuildOptions = {
   onRoute?: (route: RouteOptions) => void;
   /** How long a connection has to send a request's headers (tests of the limit shorten it). */
   headersTimeoutMs?: number;
+  /** How long a reader may leave written bytes unread (send-deadline.ts; tests shorten it). */
+  sendDeadlineMs?: number;
 };
 
 /**
@@ -64,7 +66,7 @@ const headersTimeoutMs = 20_000;
  */
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const metrics = await loadMetrics(config);
-  const lane = createFastLane();
+  const lane = createFastLane({ sendDeadlineMs: options.sendDeadlineMs });
   const logDestination = createLogDestination();
   const headersTimeout = options.headersTimeoutMs ?? headersTimeoutMs;
   const app = Fastify({

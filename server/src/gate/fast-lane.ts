@@ -6,6 +6,7 @@ import { type SignInAnswer, type SignInDetails, signInStatus } from '../auth/sig
 import { encodingFor, matchesEtag } from './file-response.js';
 import { keptAnswers } from './kept-answers.js';
 import { answerWriter, fileHeaderLists, headerList, type PreparedAnswer } from './lane-output.js';
+import { enforceSendDeadline, sendDeadlineMs } from './send-deadline.js';
 import { resolveSitePath } from './site-files.js';
 import type { SiteSnapshot } from './site-snapshot.js';
 
@@ -76,7 +77,8 @@ const longestKeptUrl = 2304;
  * Written by hand because Fastify's per-request machinery (request and reply objects, a hook chain, a child logger,
  * headers set and checked one by one) costs more than the page itself; no router or framework offers a lane beside it.
  */
-export function createFastLane() {
+export function createFastLane(options: { sendDeadlineMs?: number } = {}) {
+  const sendDeadline = options.sendDeadlineMs ?? sendDeadlineMs;
   let parts: FastLaneParts | undefined;
   let stopping = false;
   let answered = 0;
@@ -186,6 +188,7 @@ export function createFastLane() {
       if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
       server.setTimeout(options.connectionTimeout ?? 0);
       if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      enforceSendDeadline(server, sendDeadline);
       return server;
     },
   };
