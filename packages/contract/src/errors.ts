@@ -51,6 +51,10 @@ export const apiErrors = {
   'rate_limited:concurrent': { status: 429, message: 'Too many questions at once.' },
   'rate_limited:search': { status: 429, message: 'Too many searches; try again in a minute.' },
   'rate_limited:threads': { status: 429, message: 'Too many new chats; try again in a minute.' },
+  'rate_limited:thread_reads': {
+    status: 429,
+    message: 'Too many of your chats are being opened at once; try again in a moment.',
+  },
   'rate_limited:token': {
     status: 429,
     message: 'Too many requests with a token that is not valid from this address; try again in a minute.',

@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
 import { registerReaderRateLimit } from '../../limits/reader-rate-limit.js';
+import { ReadsPerReader } from '../../limits/reads-per-reader.js';
 import { bodilessResponses, errorResponses } from '../../response-schemas.js';
 import { stopStaleAnswer } from '../../store/answer-progress.js';
 import {
@@ -37,12 +38,20 @@ const bodiless = { response: bodilessResponses };
 // A POST without a body creates an untitled chat; Fastify validates a missing body as null.
 const createThreadBody = z.preprocess((body) => body ?? {}, createThreadRequestSchema);
 
+/**
+ * A conversation is read whole (up to 500 messages of 32,000 characters, 13 MB of JSON): one reader opening twenty at
+ * once held 900 MB and stalled everyone else's requests for seconds (a fault review). Four at once is more than the
+ * widget ever asks for.
+ */
+const wholeThreadReadsPerReader = 4;
+
 /** Dev Copilot's saved conversations: each reader sees and changes only their own; another's are not found. */
 export async function threadRoutes(app: FastifyInstance) {
   const { db } = app.store;
   const { running } = app.copilot;
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:input', internal: 'internal:threads' }));
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  const wholeThreadReads = new ReadsPerReader(wholeThreadReadsPerReader);
 
   routes.get(
     '/api/threads',
@@ -84,8 +93,13 @@ export async function threadRoutes(app: FastifyInstance) {
   routes.get(
     '/api/threads/:id',
     { schema: { ...byId, ...answers({ 200: threadWithMessagesResponseSchema }) } },
-    async (request) => {
-      const found = await getThreadWithMessages(db, { reader: readerOf(request), threadId: request.params.id });
+    async (request, reply) => {
+      const reader = readerOf(request);
+      const release = wholeThreadReads.take(reader);
+      if (!release) return sendApiError(reply.header('retry-after', '1'), 'rate_limited:thread_reads');
+      // Held until the response is gone, sent or abandoned: what it bounds is the memory of the thread being sent.
+      reply.raw.once('close', release);
+      const found = await getThreadWithMessages(db, { reader, threadId: request.params.id });
       if (!found) throw threadNotFound();
       return threadWithMessagesDto(found);
     },
