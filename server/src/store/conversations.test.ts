@@ -10,6 +10,7 @@ import {
   getThreadWithMessages,
   listThreads,
   renameThread,
+  threadListQuery,
   unarchiveThread,
   updateThread,
 } from './conversations.js';
@@ -18,6 +19,10 @@ import { feedback, messages, threads } from './schema.js';
 
 const ada = 'ada@acme.example';
 const eve = 'eve@acme.example';
+
+/** A statement with its parameters written in, as EXPLAIN takes it (the test's own values: no quoting is needed). */
+const inlined = ({ sql: text, params }: { sql: string; params: unknown[] }) =>
+  text.replace(/\$(\d+)/g, (_, position: string) => `'${String(params[Number(position) - 1])}'`);
 
 /** Times set explicitly, seconds apart: two statements in a row may read the same database clock. */
 const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
@@ -123,6 +128,25 @@ for (const backend of testBackends) {
       const second = await listThreads(store.db, { reader: ada, limit: 3, after: first.next });
       expect(second.threads.map((thread) => thread.id)).toEqual(whole.slice(3).filter((id) => id !== moved));
       expect(second.next).toBeNull();
+    });
+
+    it("reads a page of the list from its cursor in the index's order, never sorting all the reader's threads", async () => {
+      await store.db.insert(threads).values(
+        Array.from({ length: 3000 }, (_, index) => ({
+          id: `thread-${index}`,
+          reader: ada,
+          updatedAt: secondsAgo(index % 50),
+        })),
+      );
+      await store.db.execute(sql`analyze threads`);
+      const first = await listThreads(store.db, { reader: ada, limit: 20 });
+      const cursor = first.next;
+      expect(cursor).not.toBeNull();
+      // The list's own statement, as EXPLAIN shows its plan: an index scan that stops after a page, no sort.
+      const page = threadListQuery(store.db, { reader: ada, limit: 20, after: cursor ?? undefined }).toSQL();
+      const plan = JSON.stringify(await store.db.execute(sql`explain ${sql.raw(inlined(page))}`));
+      expect(plan).toContain('threads_reader_updated_at_id_index');
+      expect(plan).not.toMatch(/Sort/);
     });
 
     it('renames a thread', async () => {

@@ -53,35 +53,44 @@ const activeAtMicros = sql<string>`(extract(epoch from ${threads.updatedAt}) * 1
  * following page starts, null on the last one. Keyed on the position rather than an offset, so a thread that moves up
  * or goes away between two pages neither repeats nor hides another.
  */
-export async function listThreads(
-  db: Database,
-  {
-    reader,
-    status,
-    limit = threadListPageSize,
-    after,
-  }: ForReader & { status?: ThreadStatus | undefined; limit?: number; after?: ThreadPosition | undefined },
-): Promise<ThreadPage> {
-  const rows = await db
-    .select({ ...threadColumns, activeAtMicros })
-    .from(threads)
-    .where(
-      and(
-        eq(threads.reader, reader),
-        status ? eq(threads.status, status) : undefined,
-        after
-          ? sql`(${activeAtMicros}::bigint, ${threads.id}) < (${after.activeAtMicros}::bigint, ${after.id})`
-          : undefined,
-      ),
-    )
-    .orderBy(desc(threads.updatedAt), desc(threads.id))
-    .limit(limit + 1);
+export async function listThreads(db: Database, options: ThreadListOptions): Promise<ThreadPage> {
+  const limit = options.limit ?? threadListPageSize;
+  const rows = await threadListQuery(db, { ...options, limit });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
     threads: page.map(({ activeAtMicros: _, ...thread }) => thread),
     next: rows.length > limit && last ? { activeAtMicros: last.activeAtMicros, id: last.id } : null,
   };
+}
+
+type ThreadListOptions = ForReader & {
+  status?: ThreadStatus | undefined;
+  limit?: number;
+  after?: ThreadPosition | undefined;
+};
+
+/** The statement of a page of the list, one row more than the page (tests read its plan). */
+export function threadListQuery(
+  db: Database,
+  { reader, status, limit = threadListPageSize, after }: ThreadListOptions,
+) {
+  return db
+    .select({ ...threadColumns, activeAtMicros })
+    .from(threads)
+    .where(
+      and(
+        eq(threads.reader, reader),
+        status ? eq(threads.status, status) : undefined,
+        // Compared on the columns themselves, in the index's order: the cursor's microseconds back to a timestamp,
+        // exactly (a comparison on a computed value read all the reader's threads for every page).
+        after
+          ? sql`(${threads.updatedAt}, ${threads.id}) < (timestamptz 'epoch' + ${after.activeAtMicros}::bigint * interval '1 microsecond', ${after.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(threads.updatedAt), desc(threads.id))
+    .limit(limit + 1);
 }
 
 export async function createThread(

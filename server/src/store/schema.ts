@@ -76,7 +76,13 @@ export const threads = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index('threads_reader_updated_at_index').on(table.reader, table.updatedAt.desc()),
+    // The list's order exactly (`desc` sorts nulls first), ties by id included: a page is read from where its cursor
+    // points instead of sorting all the reader's threads, which an index in another nulls order cannot spare.
+    index('threads_reader_updated_at_id_index').on(
+      table.reader,
+      table.updatedAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
     check('threads_status_check', oneOf(table.status, threadStatuses)),
   ],
 );
