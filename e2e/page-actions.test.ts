@@ -66,11 +66,18 @@ describe('the access-tokens page', () => {
     await site.page.getByRole('button', { name: 'Create token' }).click();
     const token = await site.page.getByTestId('created-token-value').innerText();
     expect(token).toMatch(/^acme_pat_/);
-    // Ready to paste into a terminal: this handbook's MCP address, the token from the environment (not the history).
+    // A project .mcp.json: this handbook's MCP address, the token read from the environment when Claude Code starts it
+    // (a `claude mcp add --header` would have the shell write the token itself into Claude Code's settings).
     await site.page.getByText('Add the handbook to Claude Code with it').click();
-    expect(await site.page.getByTestId('created-token-command').innerText()).toBe(
-      `claude mcp add --transport http acme-handbook ${server.baseUrl}/mcp --header "Authorization: Bearer $ACME_HANDBOOK_TOKEN"`,
-    );
+    expect(JSON.parse(await site.page.getByTestId('created-token-claude-code').innerText())).toEqual({
+      mcpServers: {
+        'acme-handbook': {
+          type: 'http',
+          url: `${server.baseUrl}/mcp`,
+          headers: { Authorization: `Bearer \${ACME_HANDBOOK_TOKEN}` },
+        },
+      },
+    });
     expect((await fetch(`${server.baseUrl}/llms.txt`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
       200,
     );
@@ -127,7 +134,7 @@ describe('the access-tokens page', () => {
       headers: { Authorization: `Bearer \${input:acme-handbook-token}` },
     });
     expect(await site.page.getByTestId('created-token').innerText()).toContain(token);
-    for (const setup of ['created-token-command', 'created-token-cursor', 'created-token-vscode']) {
+    for (const setup of ['created-token-claude-code', 'created-token-cursor', 'created-token-vscode']) {
       expect(await site.page.getByTestId(setup).innerText()).not.toContain(token);
     }
   });

@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { type EditorSetup, editorSetups } from './editor-setup';
 import styles from './styles.module.css';
 import type { CreatedToken } from './tokens-api';
@@ -10,17 +10,20 @@ function copiedText(copied: Copied): string {
   if (!copied) return '';
   if (copied.what === 'token') return 'Copied to the clipboard.';
   if (copied.what === 'failed') return 'Copy failed: select the text and copy it.';
-  return copied.setup.kind === 'command'
-    ? 'Command copied: paste it into a terminal.'
-    : `${copied.setup.editor} configuration copied: paste it into its file.`;
+  return `${copied.setup.editor} configuration copied: paste it into its file.`;
 }
 
 /**
  * The new token, shown this once, with a button that copies it, and how to add the handbook to Claude Code, Cursor
- * and VS Code with it (README.md's "Use the handbook from your editor"), ready to paste.
+ * and VS Code with it (README.md's "Use the handbook from your editor"), ready to paste. Each new token (the notice is
+ * keyed by it) puts the focus on its Copy button, described by "shown only this once": the form's button, just
+ * pressed, has nothing more to do.
  */
 export default function CreatedTokenNotice({ created }: { readonly created: CreatedToken }): ReactNode {
   const [copied, setCopied] = useState<Copied>(null);
+  const copyButton = useRef<HTMLButtonElement>(null);
+  const readyId = useId();
+  useEffect(() => copyButton.current?.focus(), []);
   const copy = (text: string, done: Copied) =>
     navigator.clipboard.writeText(text).then(
       () => setCopied(done),
@@ -30,7 +33,7 @@ export default function CreatedTokenNotice({ created }: { readonly created: Crea
   const setups = editorSetups(window.location.origin);
   return (
     <div className="alert alert--success margin-vert--md" data-testid="created-token">
-      <p>
+      <p id={readyId}>
         <strong>{created.name}</strong> is ready. Copy it now: it is shown only this once.
       </p>
       <div className={styles.tokenRow}>
@@ -38,8 +41,10 @@ export default function CreatedTokenNotice({ created }: { readonly created: Crea
           {created.token}
         </code>
         <button
+          ref={copyButton}
           type="button"
           className="button button--primary button--sm"
+          aria-describedby={readyId}
           onClick={() => void copy(created.token, { what: 'token' })}
         >
           Copy token
@@ -55,10 +60,10 @@ export default function CreatedTokenNotice({ created }: { readonly created: Crea
           <button
             type="button"
             className="button button--secondary button--sm"
-            aria-label={`Copy the ${setup.editor} ${setup.kind}`}
+            aria-label={`Copy the ${setup.editor} configuration`}
             onClick={() => void copy(setup.text, { what: 'setup', setup })}
           >
-            Copy {setup.kind}
+            Copy configuration
           </button>
         </details>
       ))}

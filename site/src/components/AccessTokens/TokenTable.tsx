@@ -1,71 +1,106 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import hidden from '../../css/visually-hidden.module.css';
-import ConfirmChoice from '../ConfirmChoice';
+import ConfirmChoice, { useChoiceOpener } from '../ConfirmChoice';
 import styles from './styles.module.css';
 import type { PersonalToken } from './tokens-api';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
+/** A token's Revoke button, which asks first: a revoked token cannot be had back, and every agent using it stops. */
+function RevokeCell(props: {
+  readonly token: PersonalToken;
+  readonly onRevoke: (token: PersonalToken) => void;
+  readonly revoking: boolean;
+}): ReactNode {
+  const [confirming, setConfirming] = useState(false);
+  const opener = useChoiceOpener();
+  const { token } = props;
+  return confirming ? (
+    <ConfirmChoice
+      question="Revoke for good? Agents using it stop working."
+      confirmLabel="Yes, revoke"
+      confirmName={`Yes, revoke ${token.name}`}
+      onConfirm={() => props.onRevoke(token)}
+      onKeep={() => setConfirming(false)}
+      opener={opener}
+      busy={props.revoking}
+      className={styles.confirm}
+      confirmClassName="button button--danger button--sm"
+      keepClassName="button button--secondary button--sm"
+    />
+  ) : (
+    <button
+      ref={opener.ref}
+      type="button"
+      className="button button--secondary button--sm"
+      aria-label={`Revoke ${token.name}`}
+      data-revoke
+      onClick={() => setConfirming(true)}
+    >
+      Revoke
+    </button>
+  );
+}
+
 /**
- * The reader's tokens: name, created, last used, expiry, and a Revoke button each, which asks first: a revoked token
- * cannot be had back, and every agent that uses it stops working.
+ * The reader's tokens: name, created, last used, expiry, and a Revoke button each. After a revoke (`lastRevoked`, the
+ * row it was in) the focus goes to the Revoke button that took that row's place, or the row above, or the line saying
+ * no token is left, so a keyboard is never sent back to the top of the page.
  */
 export default function TokenTable(props: {
   readonly tokens: readonly PersonalToken[];
   readonly onRevoke: (token: PersonalToken) => void;
   readonly revoking: string | undefined;
+  readonly lastRevoked: { readonly row: number } | undefined;
 }): ReactNode {
-  const [confirming, setConfirming] = useState<string | undefined>(undefined);
-  if (props.tokens.length === 0) return <p data-testid="no-tokens">You have no access tokens.</p>;
+  const table = useRef<HTMLElement>(null);
+  const none = useRef<HTMLParagraphElement>(null);
+  const { lastRevoked } = props;
+  useEffect(() => {
+    if (!lastRevoked) return;
+    const buttons = table.current?.querySelectorAll<HTMLButtonElement>('button[data-revoke]') ?? [];
+    (buttons[lastRevoked.row] ?? buttons[lastRevoked.row - 1] ?? none.current)?.focus();
+  }, [lastRevoked]);
+  if (props.tokens.length === 0) {
+    return (
+      <p data-testid="no-tokens" ref={none} tabIndex={-1}>
+        You have no access tokens.
+      </p>
+    );
+  }
+  // On a phone the table can be wider than the screen (a last use shows its date and time): it scrolls in a box of
+  // its own, which the keyboard can reach, rather than the whole page scrolling sideways.
   return (
-    <table data-testid="token-table">
-      <caption className={hidden.visuallyHidden}>Your access tokens</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Created</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Expires</th>
-          <th scope="col">
-            <span className={hidden.visuallyHidden}>Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.tokens.map((token) => (
-          <tr key={token.id} data-testid="token-row">
-            <td>{token.name}</td>
-            <td>{dateFormat.format(new Date(token.createdAt))}</td>
-            <td>{token.lastUsedAt ? dateTimeFormat.format(new Date(token.lastUsedAt)) : 'Never'}</td>
-            <td>{dateFormat.format(new Date(token.expiresAt))}</td>
-            <td>
-              {confirming === token.id ? (
-                <ConfirmChoice
-                  question="Revoke for good? Agents using it stop working."
-                  confirmLabel="Yes, revoke"
-                  confirmName={`Yes, revoke ${token.name}`}
-                  onConfirm={() => props.onRevoke(token)}
-                  onKeep={() => setConfirming(undefined)}
-                  busy={props.revoking === token.id}
-                  className={styles.confirm}
-                  confirmClassName="button button--danger button--sm"
-                  keepClassName="button button--secondary button--sm"
-                />
-              ) : (
-                <button
-                  type="button"
-                  className="button button--secondary button--sm"
-                  aria-label={`Revoke ${token.name}`}
-                  onClick={() => setConfirming(token.id)}
-                >
-                  Revoke
-                </button>
-              )}
-            </td>
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must be reachable to scroll by keyboard
+    <section ref={table} className={styles.tableBox} aria-label="Your access tokens" tabIndex={0}>
+      <table data-testid="token-table">
+        <caption className={hidden.visuallyHidden}>Your access tokens</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">
+              <span className={hidden.visuallyHidden}>Actions</span>
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {props.tokens.map((token) => (
+            <tr key={token.id} data-testid="token-row">
+              <td>{token.name}</td>
+              <td>{dateFormat.format(new Date(token.createdAt))}</td>
+              <td>{token.lastUsedAt ? dateTimeFormat.format(new Date(token.lastUsedAt)) : 'Never'}</td>
+              <td>{dateFormat.format(new Date(token.expiresAt))}</td>
+              <td>
+                <RevokeCell token={token} onRevoke={props.onRevoke} revoking={props.revoking === token.id} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }

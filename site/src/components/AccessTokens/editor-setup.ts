@@ -3,9 +3,8 @@ export type EditorSetup = {
   readonly editor: 'Claude Code' | 'Cursor' | 'VS Code';
   /** Where the text goes and where the token comes from, before the text itself. */
   readonly hint: string;
-  /** What the reader pastes: a command or a configuration file's content. */
+  /** The configuration file's content the reader pastes. */
   readonly text: string;
-  readonly kind: 'command' | 'configuration';
   readonly testId: string;
 };
 
@@ -17,18 +16,22 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 /**
  * The ready-to-paste setups for the handbook served at `origin`. None carries the token itself: Claude Code and Cursor
- * read it from the environment (out of the shell's history and of files that get shared), VS Code asks for it once and
- * keeps it in its secret storage.
+ * read it from the environment each time they start the server, VS Code asks for it once and keeps it in its secret
+ * storage. Claude Code's is a file, not `claude mcp add --header "… $VARIABLE"`: the shell would expand the variable
+ * and the command would write the token itself into Claude Code's configuration.
  */
 export function editorSetups(origin: string): EditorSetup[] {
   const url = `${origin}/mcp`;
   return [
     {
       editor: 'Claude Code',
-      hint: `Keep the token in the ${tokenVariable} environment variable (your shell profile, or your password manager's command line), then run:`,
-      text: `claude mcp add --transport http ${serverName} ${url} --header "Authorization: Bearer $${tokenVariable}"`,
-      kind: 'command',
-      testId: 'created-token-command',
+      hint: `Keep the token in the ${tokenVariable} environment variable (your shell profile, or your password manager's command line), then put this in .mcp.json at the root of your project:`,
+      text: json({
+        mcpServers: {
+          [serverName]: { type: 'http', url, headers: { Authorization: `Bearer \${${tokenVariable}}` } },
+        },
+      }),
+      testId: 'created-token-claude-code',
     },
     {
       editor: 'Cursor',
@@ -36,7 +39,6 @@ export function editorSetups(origin: string): EditorSetup[] {
       text: json({
         mcpServers: { [serverName]: { url, headers: { Authorization: `Bearer \${env:${tokenVariable}}` } } },
       }),
-      kind: 'configuration',
       testId: 'created-token-cursor',
     },
     {
@@ -55,7 +57,6 @@ export function editorSetups(origin: string): EditorSetup[] {
           [serverName]: { type: 'http', url, headers: { Authorization: `Bearer \${input:${serverName}-token}` } },
         },
       }),
-      kind: 'configuration',
       testId: 'created-token-vscode',
     },
   ];

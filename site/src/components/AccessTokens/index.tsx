@@ -21,6 +21,7 @@ export default function AccessTokens(): ReactNode {
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [revoking, setRevoking] = useState<string | undefined>();
+  const [revoked, setRevoked] = useState<{ name: string; row: number } | undefined>();
   const [name, setName] = useState('');
   const [days, setDays] = useState(defaultTokenLifetimeDays);
 
@@ -38,6 +39,7 @@ export default function AccessTokens(): ReactNode {
     event.preventDefault();
     setBusy(true);
     setProblem(undefined);
+    setRevoked(undefined);
     try {
       setCreated(await createToken({ name, expiresInDays: days }));
       setName('');
@@ -55,7 +57,9 @@ export default function AccessTokens(): ReactNode {
     try {
       await revokeToken(token.id);
       if (created?.id === token.id) setCreated(undefined);
+      const row = tokens?.findIndex((listed) => listed.id === token.id) ?? 0;
       await refresh();
+      setRevoked({ name: token.name, row });
     } catch (error) {
       setProblem((error as Error).message);
     } finally {
@@ -93,13 +97,22 @@ export default function AccessTokens(): ReactNode {
         </button>
       </form>
       <div role="alert">{problem && <p className="alert alert--danger margin-vert--md">{problem}</p>}</div>
-      {created && <CreatedTokenNotice created={created} />}
+      {created && <CreatedTokenNotice key={created.id} created={created} />}
       <h2 className={styles.tokensHeading}>Your tokens</h2>
       {tokens === undefined ? (
         <p role="status">Loading your tokens…</p>
       ) : (
-        <TokenTable tokens={tokens} revoking={revoking} onRevoke={(token) => void revoke(token)} />
+        <TokenTable
+          tokens={tokens}
+          revoking={revoking}
+          onRevoke={(token) => void revoke(token)}
+          lastRevoked={revoked}
+        />
       )}
+      {/* The revoked row is gone and the focus has moved on: this says what happened. */}
+      <div role="status" data-testid="token-status">
+        {revoked && `${revoked.name} revoked.`}
+      </div>
     </>
   );
 }

@@ -1,8 +1,41 @@
-import type { ReactNode } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefCallback, useCallback, useMemo, useRef } from 'react';
+
+/** What `useChoiceOpener` gives: a ref for the button that opens the choice, and a call that gives it the focus back. */
+export type ChoiceOpener = { readonly ref: RefCallback<HTMLElement>; readonly returnFocus: () => void };
+
+/**
+ * The button that opens a choice, for `ConfirmChoice`'s `opener`. The choice is shown in the button's place, so by
+ * the time the reader keeps things as they were the button is a new one: it takes the focus as it comes back, rather
+ * than the focus falling to the page.
+ */
+export function useChoiceOpener(): ChoiceOpener {
+  const button = useRef<HTMLElement | null>(null);
+  const focusOnReturn = useRef(false);
+  const ref = useCallback((element: HTMLElement | null) => {
+    button.current = element;
+    if (element && focusOnReturn.current) {
+      focusOnReturn.current = false;
+      element.focus();
+    }
+  }, []);
+  return useMemo(
+    () => ({
+      ref,
+      returnFocus: () => {
+        // A button left on the page (hidden, say) takes the focus now; one that comes back, as it comes.
+        if (button.current?.isConnected) button.current.focus();
+        else focusOnReturn.current = true;
+      },
+    }),
+    [ref],
+  );
+}
 
 /**
  * An irreversible action asked again in place of its button: the question, the action named once more, and Keep, which
- * takes the focus (the button just pressed is gone, and the safe choice is the one a stray Enter should make).
+ * takes the focus (the button just pressed is gone, and the safe choice is the one a stray Enter should make). Escape
+ * keeps too. Keep and Escape give the focus back to `opener`, when given; after the action, the caller moves the focus
+ * (the row it was about may be gone).
  */
 export default function ConfirmChoice(props: {
   readonly question: string;
@@ -12,11 +45,23 @@ export default function ConfirmChoice(props: {
   readonly confirmName?: string;
   readonly onConfirm: () => void;
   readonly onKeep: () => void;
+  /** The button that opened the choice (`useChoiceOpener`), which takes the focus back on Keep and Escape. */
+  readonly opener?: ChoiceOpener;
   readonly busy?: boolean;
   readonly className?: string;
   readonly confirmClassName: string;
   readonly keepClassName: string;
 }): ReactNode {
+  const keep = () => {
+    props.opener?.returnFocus();
+    props.onKeep();
+  };
+  const keepOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    // Escape answers this question only: a panel around it stays open.
+    event.stopPropagation();
+    keep();
+  };
   return (
     <span className={props.className}>
       <span>{props.question}</span>
@@ -26,13 +71,15 @@ export default function ConfirmChoice(props: {
         aria-label={props.confirmName}
         disabled={props.busy}
         onClick={props.onConfirm}
+        onKeyDown={keepOnEscape}
       >
         {props.confirmLabel}
       </button>
       <button
         type="button"
         className={props.keepClassName}
-        onClick={props.onKeep}
+        onClick={keep}
+        onKeyDown={keepOnEscape}
         // biome-ignore lint/a11y/noAutofocus: the button just pressed is gone; the safe choice takes the focus
         autoFocus
       >

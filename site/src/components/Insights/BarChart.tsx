@@ -7,7 +7,8 @@ export type BarSeries = { name: string; className: string; values: number[] };
 /**
  * A bar chart drawn by Chartist (SVG, no dependencies; its colours come from our CSS, so it follows light and dark).
  * The drawing is hidden from assistive technology: every chart is shown beside a table of the same figures.
- * `markerAt` draws a line before that label's bar (the last docs build).
+ * `markerAt` draws a line before that label's bar (the last docs build). A horizontal chart lists its labels from the
+ * top, as a table does.
  */
 export function BarChart(props: {
   labels: string[];
@@ -28,6 +29,9 @@ export function BarChart(props: {
       {
         stackBars: stacked,
         horizontalBars: horizontal,
+        // Chartist puts a horizontal chart's first label at the bottom; reversed, the chart reads top down like the
+        // table beside it (most first).
+        reverseData: horizontal,
         height: horizontal ? `${Math.max(120, labels.length * 32 + 40)}px` : '240px',
         axisX: horizontal ? { onlyInteger: true } : { labelInterpolationFnc: sparseLabels(labels.length) },
         axisY: horizontal ? { offset: 220 } : { onlyInteger: true },

@@ -1,0 +1,166 @@
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { axeViolations } from './axe';
+import { test } from './fixtures';
+import { tokensApi, withToken } from './tokens-api';
+
+/**
+ * The access-tokens page in Chromium, with the keyboard and on a phone: where the focus goes after each choice, and a
+ * table of tokens that never makes the page scroll sideways.
+ */
+test.override({ serverEnvironment: { LOG_LEVEL: 'silent' } });
+
+const focusedName = (page: Page) =>
+  page.evaluate(() => {
+    const focused = document.activeElement;
+    return focused === document.body ? 'body' : (focused?.getAttribute('aria-label') ?? focused?.textContent?.trim());
+  });
+
+// The file's server, session and browser start before the first test, so its time limit is its own.
+test.beforeAll(async ({ sessionCookie, browser }) => {
+  expect(sessionCookie).toContain('acme_session=');
+  expect(browser.isConnected()).toBe(true);
+});
+
+// Each test starts with no tokens, so one test's rows are never in another's table.
+test.beforeEach(async ({ server, sessionCookie }) => {
+  const api = tokensApi(server.baseUrl, sessionCookie);
+  for (const { id } of (await api.list()).tokens) await api.revoke(id);
+});
+
+describe('the access-tokens page, with the keyboard', () => {
+  test('Escape on "Revoke for good?" keeps the token and puts the focus back on its Revoke button', async ({
+    docsSite,
+    server,
+    sessionCookie,
+  }) => {
+    await tokensApi(server.baseUrl, sessionCookie).create('laptop agent');
+    await docsSite.open('/access-tokens');
+    const revoke = docsSite.page.getByRole('button', { name: 'Revoke laptop agent' });
+    await revoke.click();
+    expect(await focusedName(docsSite.page)).toBe('Keep');
+    await docsSite.page.keyboard.press('Escape');
+    await revoke.waitFor();
+    expect(await docsSite.page.getByText('Revoke for good?').count()).toBe(0);
+    expect(await focusedName(docsSite.page)).toBe('Revoke laptop agent');
+    expect((await tokensApi(server.baseUrl, sessionCookie).list()).tokens).toHaveLength(1);
+  });
+
+  test('Keep puts the focus back on the Revoke button that asked', async ({ docsSite, server, sessionCookie }) => {
+    await tokensApi(server.baseUrl, sessionCookie).create('laptop agent');
+    await docsSite.open('/access-tokens');
+    await docsSite.page.getByRole('button', { name: 'Revoke laptop agent' }).click();
+    await docsSite.page.keyboard.press('Enter');
+    await docsSite.page.getByRole('button', { name: 'Revoke laptop agent' }).waitFor();
+    expect(await focusedName(docsSite.page)).toBe('Revoke laptop agent');
+  });
+
+  test('revoking moves the focus to the next Revoke button, then to "no tokens", and says what was revoked', async ({
+    docsSite,
+    server,
+    sessionCookie,
+  }) => {
+    const api = tokensApi(server.baseUrl, sessionCookie);
+    await api.create('older agent');
+    await api.create('newer agent');
+    await docsSite.open('/access-tokens');
+    const page = docsSite.page;
+    await page.getByRole('button', { name: 'Revoke newer agent' }).click();
+    await page.getByRole('button', { name: 'Yes, revoke newer agent' }).click();
+    await expect.poll(() => page.getByTestId('token-row').count()).toBe(1);
+    await expect.poll(() => focusedName(page)).toBe('Revoke older agent');
+    expect(await page.getByTestId('token-status').textContent()).toBe('newer agent revoked.');
+
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Yes, revoke older agent' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('no-tokens').waitFor();
+    await expect.poll(() => focusedName(page)).toBe('You have no access tokens.');
+    expect(await page.getByTestId('token-status').textContent()).toBe('older agent revoked.');
+  });
+
+  test('"Create token" moves the focus to the new token\'s Copy button, described by "shown only this once"', async ({
+    docsSite,
+  }) => {
+    await docsSite.open('/access-tokens');
+    const page = docsSite.page;
+    await page.getByTestId('no-tokens').waitFor();
+    await page.getByLabel('Name').fill('new agent');
+    await page.getByLabel('Name').press('Enter');
+    await page.getByTestId('created-token').waitFor();
+    await expect.poll(() => focusedName(page)).toBe('Copy token');
+    const description = await page.evaluate(() => {
+      const ids = document.activeElement?.getAttribute('aria-describedby') ?? '';
+      return ids
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent)
+        .join(' ');
+    });
+    expect(description).toContain('shown only this once');
+  });
+});
+
+describe("the access-tokens page's Claude Code setup", () => {
+  test('is a .mcp.json naming the variable, not a command whose shell would write the token into a file', async ({
+    docsSite,
+    server,
+  }) => {
+    await docsSite.open('/access-tokens');
+    const page = docsSite.page;
+    await page.getByTestId('no-tokens').waitFor();
+    await page.getByLabel('Name').fill('Claude Code on my laptop');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = await page.getByTestId('created-token-value').innerText();
+    await page.getByText('Add the handbook to Claude Code with it').click();
+    expect(await page.getByTestId('created-token').innerText()).toContain('put this in .mcp.json');
+    const setup = await page.getByTestId('created-token-claude-code').innerText();
+    expect(JSON.parse(setup)).toEqual({
+      mcpServers: {
+        'acme-handbook': {
+          type: 'http',
+          url: `${server.baseUrl}/mcp`,
+          headers: { Authorization: `Bearer \${ACME_HANDBOOK_TOKEN}` },
+        },
+      },
+    });
+    expect(setup).not.toContain(token);
+  });
+});
+
+describe('the access-tokens page on a phone', () => {
+  test('keeps the page from scrolling sideways once a used token shows its date and time', async ({
+    docsSite,
+    server,
+    sessionCookie,
+  }) => {
+    const api = tokensApi(server.baseUrl, sessionCookie);
+    const { token, id } = await api.create('Claude Code on my laptop');
+    expect((await fetch(`${server.baseUrl}/api/search?q=ttl`, withToken(token))).status).toBe(200);
+    await expect
+      .poll(async () => (await api.list()).tokens.find((listed) => listed.id === id)?.lastUsedAt)
+      .not.toBeNull();
+
+    const page = docsSite.page;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await docsSite.open('/access-tokens');
+    await page.getByTestId('token-row').waitFor();
+    const widths = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+    }));
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+    // Whatever does not fit scrolls in the table's own box, which the keyboard can reach and scroll.
+    const box = page.getByRole('region', { name: 'Your access tokens' });
+    expect(await box.getAttribute('tabindex')).toBe('0');
+    const revoke = page.getByRole('button', { name: 'Revoke Claude Code on my laptop' });
+    await revoke.evaluate((button) => button.scrollIntoView({ block: 'center', inline: 'nearest' }));
+    const reachable = await revoke.evaluate((button) => {
+      const { left, right, top, height } = button.getBoundingClientRect();
+      return (
+        left >= 0 && right <= window.innerWidth && document.elementFromPoint(right - 4, top + height / 2) === button
+      );
+    });
+    expect(reachable).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
