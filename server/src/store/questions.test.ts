@@ -147,12 +147,22 @@ for (const backend of testBackends) {
           question: 'Why does npm say E401?',
           comment: 'Too vague',
           covered: true,
+          confidence: 'answered',
           mode: 'docs-only',
           nearestPage: cliPage,
           sources: [cliSource],
           answerMessageId: 'answer-1',
         },
       ]);
+    });
+
+    it('reports a rated-down screenshot question with the text read from the screenshot', async () => {
+      await conversation('what does this mean?', 'answer-1');
+      const read = 'what does this mean?\nnpm ERR! code E401 Unable to authenticate';
+      await recordQuestion(store.db, logged({ answerMessageId: 'answer-1', question: read, covered: true }));
+      await setFeedback(store.db, { reader: ada, messageId: 'answer-1', rating: 'negative' });
+      const [item] = await findReportItems(store.db, { limit: 10 });
+      expect(item).toMatchObject({ kind: 'rated-down', question: read });
     });
 
     it("rejectsClaimingAnotherReadersAnswerId: a reader who logs under someone's answer id changes nothing of theirs", async () => {

@@ -60,6 +60,8 @@ export type ReportItem = {
   comment: string | null;
   /** From the questions log; null for an answer given before the log existed. */
   covered: boolean | null;
+  /** How sure the answer was, from the log; null before the log kept it (then `covered` alone tells). */
+  confidence: AnswerConfidence | null;
   mode: AnswerMode | null;
   nearestPage: DocPage | null;
   sources: AnswerSource[];
@@ -85,6 +87,7 @@ export async function findReportItems(db: Database, { since, limit }: ReportQuer
       logged: {
         question: questions.question,
         covered: questions.covered,
+        confidence: questions.confidence,
         mode: questions.mode,
         nearestPageUrl: questions.nearestPageUrl,
         nearestPageTitle: questions.nearestPageTitle,
@@ -127,9 +130,10 @@ export async function findReportItems(db: Database, { since, limit }: ReportQuer
     ...ratedDown.map((row) => ({
       kind: 'rated-down' as const,
       at: row.at,
-      question: (row.askedContent && textOfContent(row.askedContent)) || row.logged?.question || null,
+      question: askedQuestion(row.askedContent && textOfContent(row.askedContent), row.logged?.question),
       comment: row.comment,
       covered: row.logged?.covered ?? null,
+      confidence: row.logged?.confidence ?? null,
       mode: row.logged?.mode ?? null,
       nearestPage: nearestPageOf(row.logged),
       sources: row.sources.length > 0 ? row.sources : (row.logged?.sources ?? []),
@@ -141,6 +145,7 @@ export async function findReportItems(db: Database, { since, limit }: ReportQuer
       question: row.question,
       comment: null,
       covered: false,
+      confidence: row.confidence,
       mode: row.mode,
       nearestPage: nearestPageOf(row),
       sources: row.sources,
@@ -148,6 +153,16 @@ export async function findReportItems(db: Database, { since, limit }: ReportQuer
     })),
   ];
   return items.sort((a, b) => b.at.getTime() - a.at.getTime()).slice(0, limit);
+}
+
+/**
+ * The question as the reader wrote it in the chat, with the text read from its screenshots when the log has it ("what
+ * does this mean?" alone tells a maintainer nothing): the log keeps the typed words followed by that text.
+ */
+function askedQuestion(typed: string | null, logged: string | undefined): string | null {
+  const words = typed?.trim();
+  if (words && logged?.startsWith(words) && logged.length > words.length) return logged;
+  return words || logged || null;
 }
 
 function nearestPageOf(row: { nearestPageUrl: string | null; nearestPageTitle: string | null } | null) {

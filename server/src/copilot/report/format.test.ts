@@ -17,6 +17,7 @@ const report: Report = {
       question: 'Why does npm\nsay E401?',
       comment: 'It did not say tokens expire',
       covered: true,
+      confidence: 'answered',
       mode: 'docs-only',
       nearestPage: { url: '/getting-started-acme-cli/', title: 'Getting Started with acme-cli' },
       sources: [cliSource],
@@ -28,6 +29,7 @@ const report: Report = {
       question: 'How do I rotate the Typesense admin key?',
       comment: null,
       covered: false,
+      confidence: 'none',
       mode: 'model',
       nearestPage: null,
       sources: [],
@@ -54,6 +56,46 @@ describe('formatReportText', () => {
 `);
   });
 
+  it('tells an answer that only came close from one that did not cover the question', () => {
+    const base = { comment: null, mode: 'docs-only' as const, nearestPage: null, sources: [], covered: false };
+    const text = formatReportText({
+      ...report,
+      groups: groupReportItems([
+        {
+          ...base,
+          kind: 'not-covered',
+          at: new Date('2026-11-20T08:00:00Z'),
+          question: 'near',
+          confidence: 'closest',
+          answerMessageId: 'c1',
+        },
+        {
+          ...base,
+          kind: 'not-covered',
+          at: new Date('2026-11-20T07:00:00Z'),
+          question: 'far',
+          confidence: 'none',
+          answerMessageId: 'c2',
+        },
+        {
+          ...base,
+          kind: 'rated-down',
+          at: new Date('2026-11-20T06:00:00Z'),
+          question: 'rated',
+          comment: 'meh',
+          confidence: 'closest',
+          answerMessageId: 'c3',
+        },
+      ]),
+    });
+    expect(text).toContain('## No page came near: 1 rated down, 1 closest only, 1 not covered');
+    expect(text).toContain('- 2026-11-20 08:00 closest only: "near"');
+    expect(text).toContain('- 2026-11-20 07:00 not covered: "far"');
+    expect(text).toContain(
+      '- 2026-11-20 06:00 rated down: "rated"\n  - comment: "meh"\n  - the docs only came close to this question',
+    );
+  });
+
   it('stripsTerminalControlSequences: nothing stored reaches the terminal raw, page titles and sources included', () => {
     const hostile: Report = {
       ...report,
@@ -64,6 +106,7 @@ describe('formatReportText', () => {
           question: 'Hi\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007 \u001b[2Jgone\u009b31m',
           comment: 'bad\u001b[8m hidden',
           covered: true,
+          confidence: 'answered',
           mode: 'model',
           nearestPage: { url: '/faqs\u001b[2J', title: 'FAQs\u0007' },
           sources: [{ title: 'Deploy\u001b]0;pwned\u0007', url: '/deploy\u009b' }],
@@ -111,6 +154,7 @@ const carrying = (hidden: string): Report => ({
       question: `admin${hidden}only`,
       comment: `ok${hidden}`,
       covered: true,
+      confidence: 'answered',
       mode: 'model',
       nearestPage: { url: `/faqs${hidden}/`, title: `FAQs${hidden}` },
       sources: [{ title: `Deploy${hidden}`, url: '/deploy/' }],

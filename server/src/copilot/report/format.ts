@@ -59,6 +59,7 @@ export function formatReportText(report: Report): string {
   for (const group of report.groups) {
     const counts = [
       group.ratedDown ? `${group.ratedDown} rated down` : '',
+      group.closest ? `${group.closest} closest only` : '',
       group.notCovered ? `${group.notCovered} not covered` : '',
     ].filter(Boolean);
     const heading = group.page
@@ -66,10 +67,15 @@ export function formatReportText(report: Report): string {
       : 'No page came near';
     lines.push('', `## ${heading}: ${counts.join(', ')}`, '');
     for (const item of group.items) {
-      const what = item.kind === 'rated-down' ? 'rated down' : 'not covered';
+      const what =
+        item.kind === 'rated-down' ? 'rated down' : item.confidence === 'closest' ? 'closest only' : 'not covered';
       lines.push(`- ${minute(item.at)} ${what}: "${oneLine(item.question ?? '(question not found)', 300)}"`);
       if (item.comment) lines.push(`  - comment: "${oneLine(item.comment, 500)}"`);
-      if (item.kind === 'rated-down' && item.covered === false) lines.push('  - the docs did not cover this question');
+      if (item.kind === 'rated-down' && item.confidence === 'closest') {
+        lines.push('  - the docs only came close to this question');
+      } else if (item.kind === 'rated-down' && item.covered === false) {
+        lines.push('  - the docs did not cover this question');
+      }
       if (item.sources.length > 0) {
         const sources = item.sources.map((source) => `${oneLine(source.title, 200)} (${oneLine(source.url, 500)})`);
         lines.push(`  - sources: ${sources.join('; ')}`);

@@ -7,6 +7,7 @@ const item = (overrides: Partial<Omit<ReportItem, 'at'>> & { at: string }): Repo
   question: 'q',
   comment: null,
   covered: false,
+  confidence: 'none',
   mode: 'docs-only',
   nearestPage: null,
   sources: [],

@@ -1,7 +1,14 @@
 import type { DocPage, ReportItem } from '../../store/questions.js';
 
 /** The items closest to one doc page, newest first; `page` is null for those no page came near. */
-export type ReportGroup = { page: DocPage | null; ratedDown: number; notCovered: number; items: ReportItem[] };
+export type ReportGroup = {
+  page: DocPage | null;
+  ratedDown: number;
+  /** Questions the handbook only came close to answering (their answer quoted the closest section). */
+  closest: number;
+  notCovered: number;
+  items: ReportItem[];
+};
 
 /** Where an item belongs: the page logged as nearest, else the page of the answer's first source. */
 export function pageOf(item: ReportItem): DocPage | null {
@@ -25,9 +32,10 @@ export function groupReportItems(items: readonly ReportItem[]): ReportGroup[] {
   for (const item of [...items].sort((a, b) => b.at.getTime() - a.at.getTime())) {
     const page = pageOf(item);
     const key = page?.url ?? '';
-    const group = groups.get(key) ?? { page, ratedDown: 0, notCovered: 0, items: [] };
+    const group = groups.get(key) ?? { page, ratedDown: 0, closest: 0, notCovered: 0, items: [] };
     group.items.push(item);
     if (item.kind === 'rated-down') group.ratedDown++;
+    else if (item.confidence === 'closest') group.closest++;
     else group.notCovered++;
     groups.set(key, group);
   }
