@@ -124,8 +124,26 @@ describe('pages as Markdown', () => {
     expect(await markdown.text()).toContain('# Firestore TTL');
     expect((await fetch(`${server.baseUrl}/llms.txt`, withToken(token))).status).toBe(200);
     expect((await fetch(`${server.baseUrl}/firestore-ttl.md?access_token=${token}`)).status).toBe(401);
-    const html = await fetch(`${server.baseUrl}/firestore-ttl`, withToken(token, { headers: { accept: 'text/html' } }));
-    expect(html.status).toBe(401);
+    // At a page's own address (the links of search results and of the Markdown itself) a token reads the same
+    // Markdown, whatever it accepts: never the HTML made for a browser.
+    const twin = await (await fetch(`${server.baseUrl}/firestore-ttl.md`, withToken(token))).text();
+    for (const address of ['/firestore-ttl', '/firestore-ttl/', '/firestore-ttl.html', '/firestore-ttl/index.html']) {
+      const page = await fetch(`${server.baseUrl}${address}`, withToken(token, { headers: { accept: 'text/html' } }));
+      expect({ address, status: page.status }).toEqual({ address, status: 200 });
+      expect(page.headers.get('content-type')).toMatch(/^text\/markdown/);
+      expect(page.headers.get('content-location')).toBe('/firestore-ttl.md');
+      expect(page.headers.get('vary')).toContain('Authorization');
+      expect(await page.text()).toBe(twin);
+    }
+    const home = await fetch(`${server.baseUrl}/`, withToken(token));
+    expect(home.headers.get('content-location')).toBe('/index.md');
+    // A page with no Markdown twin (the site's own tools) and a made-up token get no HTML either.
+    const tool = await fetch(`${server.baseUrl}/access-tokens`, withToken(token));
+    expect(tool.status).toBe(404);
+    expect(await tool.text()).not.toContain('<html');
+    const madeUp = await fetch(`${server.baseUrl}/firestore-ttl`, withToken(`${token.slice(0, -4)}AAAA`));
+    expect(madeUp.status).toBe(401);
+    expect(await madeUp.text()).not.toContain('TTL');
   });
 
   test('aPageThatIsNotThereIsAMarkdown404NotTheSitesHtmlPage', async ({ server, sessionCookie }) => {

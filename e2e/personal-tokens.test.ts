@@ -154,11 +154,19 @@ describe('a token used by a script', () => {
     expect(mine.threads.map((thread) => thread.id)).not.toContain(theirThread);
   });
 
-  test('aTokenIsNeverAcceptedOnAnHtmlPage', async ({ server, sessionCookie }) => {
+  test('aTokenIsNeverServedAnHtmlPage: a page address gives it the page as Markdown', async ({
+    server,
+    sessionCookie,
+  }) => {
     const { token } = await tokensApi(server.baseUrl, sessionCookie).create();
     const page = await fetch(`${server.baseUrl}/faqs/`, withToken(token, { headers: { accept: 'text/html' } }));
-    expect(page.status).toBe(401);
-    expect(await page.text()).not.toContain('<article');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/markdown/);
+    const text = await page.text();
+    expect(text).not.toContain('<article');
+    expect(text).not.toContain('<html');
+    const script = await fetch(`${server.baseUrl}/assets/js/main.js`, withToken(token));
+    expect(script.status).toBe(401);
   });
 
   test('aTokenIsNeverAcceptedInTheQueryString', async ({ server, sessionCookie }) => {

@@ -49,3 +49,18 @@ export function resolveSitePath(
   if (canonical !== undefined && canonical !== decoded) return { kind: 'redirect', location: encodePath(canonical) };
   return { kind: 'file', file: indexFile };
 }
+
+/**
+ * The Markdown twin of a page's address, as the build writes it: `/faqs/` and `/faqs` are `/faqs.md`, `/` is
+ * `/index.md`, `/x/index.html` and `/x.html` are `/x.md`; undefined when the path cannot be decoded.
+ */
+export function markdownTwinOf(rawPath: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    return undefined;
+  }
+  const page = decoded.replace(/(\/index)?\.html$/, '').replace(/\/+$/, '');
+  return `${page || '/index'}.md`;
+}

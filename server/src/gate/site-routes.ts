@@ -7,7 +7,7 @@ import { safeReturnPath } from '../auth/return-path.js';
 import { signInStatus } from '../auth/sign-in-response.js';
 import { isMarkdownPath } from '../auth/tokens/token-scope.js';
 import { sendServedFile } from './file-response.js';
-import { resolveSitePath } from './site-files.js';
+import { markdownTwinOf, resolveSitePath } from './site-files.js';
 import type { SiteSnapshot } from './site-snapshot.js';
 
 /**
@@ -24,6 +24,11 @@ export const siteRoutes = fp(
         return signInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
       }
       const snapshot = site.current();
+      // A script or agent with a token asked for a page's address (the links in search results and in the Markdown
+      // itself are such addresses): it reads the page as Markdown there, never the HTML made for a browser.
+      if (request.access.state === 'signed-in' && request.access.personalTokenId !== undefined) {
+        return sendMarkdownTwin(request, reply, snapshot);
+      }
       // `/insights%2F` reaches this route, yet decodes to the address of a route with its own gate (the maintainers'
       // page): that route decides, so here it is an unknown address, neither served nor redirected to.
       const decoded = decodedPath(withoutQuery(request.url));
@@ -38,6 +43,24 @@ export const siteRoutes = fp(
   },
   { name: 'site-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['site', 'signInPage'] } },
 );
+
+const sendMarkdownNotFound = (reply: FastifyReply) =>
+  reply
+    .code(404)
+    .header('cache-control', 'no-store')
+    .type('text/markdown; charset=utf-8')
+    .send('# Not found\n\nNo page of the handbook is at this address. Every page is listed in /llms.txt.\n');
+
+function sendMarkdownTwin(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {
+  const pathname = withoutQuery(request.url);
+  if (isMarkdownPath(pathname)) return sendSitePath(request, reply, snapshot);
+  const twin = markdownTwinOf(pathname);
+  const file = twin === undefined ? undefined : snapshot.files.get(twin);
+  if (twin === undefined || !file) return sendMarkdownNotFound(reply);
+  // The same address answers a browser with HTML: caches must tell the two apart.
+  const headers = { ...file.headers, vary: 'Accept-Encoding, Authorization', 'content-location': encodeURI(twin) };
+  return sendServedFile(request, reply, { ...file, headers });
+}
 
 /** The path decoded once, when decoding changes it; undefined when it does not or cannot be decoded. */
 function decodedPath(pathname: string): string | undefined {
@@ -66,13 +89,7 @@ export function sendSitePath(request: FastifyRequest, reply: FastifyReply, snaps
       const retired = snapshot.retiredAssets.get(pathname);
       if (retired) return sendServedFile(request, reply, retired);
       // A script or coding agent asking for a page as Markdown gets its answer in Markdown, not the site's HTML page.
-      if (isMarkdownPath(pathname)) {
-        return reply
-          .code(404)
-          .header('cache-control', 'no-store')
-          .type('text/markdown; charset=utf-8')
-          .send('# Not found\n\nNo page of the handbook is at this address. Every page is listed in /llms.txt.\n');
-      }
+      if (isMarkdownPath(pathname)) return sendMarkdownNotFound(reply);
       return sendServedFile(request, reply, snapshot.notFoundPage, 404);
     }
   }

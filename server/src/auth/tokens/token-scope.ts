@@ -1,7 +1,8 @@
 /**
  * Where a personal access token is accepted, in one place for a reviewer to read: the read-only APIs a script needs,
- * the MCP endpoint, and the Markdown versions of the pages. Nowhere else (HTML pages, settings, the token API itself,
- * anything that writes) does an `Authorization` header count: there the session cookie decides, as in a browser.
+ * the MCP endpoint, and the Markdown versions of the pages (at their own addresses or at the pages'). Nowhere else
+ * (settings, the token API itself, anything that writes) does an `Authorization` header count: there the session
+ * cookie decides, as in a browser.
  */
 const tokenRoutes = new Map<string, ReadonlySet<string>>([
   ['/api/askAi', new Set(['POST'])],
@@ -25,9 +26,16 @@ export const acceptsApplicationToken = (routeUrl: string | undefined) =>
 const markdownPath = /^\/[^?#]*\.md$/;
 const markdownIndexes = new Set(['/llms.txt', '/llms-full.txt']);
 
+/**
+ * A page's address (`/faqs/`, `/coding-standard`, `/`): a token reads it as its Markdown twin, never as HTML
+ * (gate/site-routes.ts). Scripts, images and styles have an extension and stay the browser's.
+ */
+const pageAddress = /^\/([^?#]*\/)?[^./?#]*(\.html)?$/;
+
 /** `routeUrl` is the route's pattern as registered (`/api/threads/:id`, `/*` for the built site). */
 export function acceptsPersonalToken(method: string, routeUrl: string | undefined, path: string): boolean {
-  if (routeUrl === '/*') return (method === 'GET' || method === 'HEAD') && isMarkdownPath(path);
+  if (routeUrl === '/*')
+    return (method === 'GET' || method === 'HEAD') && (isMarkdownPath(path) || pageAddress.test(path));
   return routeUrl !== undefined && (tokenRoutes.get(routeUrl)?.has(method) ?? false);
 }
 
