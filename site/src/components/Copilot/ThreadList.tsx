@@ -2,10 +2,12 @@ import { maxThreadTitleCharacters } from '@acme/contract';
 import { ThreadListItemPrimitive, ThreadListPrimitive, useAui, useAuiState } from '@assistant-ui/react';
 import clsx from 'clsx';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import hidden from '../../css/visually-hidden.module.css';
 import ConfirmChoice from '../ConfirmChoice';
 import styles from './ThreadList.module.css';
 import { LastActive } from './view/LastActive';
 import { listFocus } from './view/list-focus';
+import { useFocusReturn } from './view/useFocusReturn';
 
 /** Archives or deletes the open conversation (`change`), so the page can open the next one, or return if refused. */
 type OnLeave = (threadId: string, change: () => Promise<unknown>) => void;
@@ -59,18 +61,33 @@ const chosen = (fold: () => void) => () => {
   fold();
 };
 
+type RowProps = {
+  onLeave: OnLeave;
+  onOpen: () => void;
+  /** Says a change's result to screen readers (the row that changed leaves the list, so the list says it). */
+  announce: (text: string) => void;
+};
+
 /** One conversation: open it, rename it, archive or unarchive it, delete it (after a confirmation). */
-function ThreadRow({ onLeave, onOpen }: { onLeave: OnLeave; onOpen: () => void }): ReactNode {
+function ThreadRow({ onLeave, onOpen, announce }: RowProps): ReactNode {
   const row = useRef<HTMLLIElement>(null);
   const [renaming, setRenaming] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  // Rename and Keep close what Rename and Delete opened: the focus goes back to the button pressed.
+  const renameButton = useFocusReturn<HTMLButtonElement>();
+  const deleteButton = useFocusReturn<HTMLButtonElement>();
   const aui = useAui();
   const { id, title, status, lastMessageAt } = useAuiState((s) => s.threadListItem);
   const current = useAuiState((s) => s.threads.mainThreadId === s.threadListItem.id);
   const archived = status === 'archived';
   // assistant-ui returns the adapter's task from these (they are typed void): it says whether the server took it.
-  const archive = () => Promise.resolve(aui.threadListItem.archive());
-  const remove = () => Promise.resolve(aui.threadListItem.delete());
+  const thenSay = (change: () => unknown, result: string) => () => {
+    // Emptied first, so a second archive or delete in a row is said again.
+    announce('');
+    return Promise.resolve(change()).then(() => announce(result));
+  };
+  const archive = thenSay(() => aui.threadListItem.archive(), 'Conversation archived.');
+  const remove = thenSay(() => aui.threadListItem.delete(), 'Conversation deleted.');
   const leaveWith = (change: () => Promise<unknown>) => {
     focusAfterLeaving(row.current);
     return current ? onLeave(id, change) : change();
@@ -81,7 +98,12 @@ function ThreadRow({ onLeave, onOpen }: { onLeave: OnLeave; onOpen: () => void }
     <ThreadListItemPrimitive.Root asChild>
       <li ref={row} className={clsx(styles.threadRow, current && styles.currentThread)} data-testid="thread-row">
         {renaming ? (
-          <RenameForm onDone={() => setRenaming(false)} />
+          <RenameForm
+            onDone={() => {
+              renameButton.returnFocus();
+              setRenaming(false);
+            }}
+          />
         ) : (
           <ThreadListItemPrimitive.Trigger
             className={clsx('clean-btn', styles.threadTitle)}
@@ -98,16 +120,20 @@ function ThreadRow({ onLeave, onOpen }: { onLeave: OnLeave; onOpen: () => void }
             confirmLabel="Yes, delete"
             confirmName={named('Yes, delete')}
             onConfirm={() => leaveWith(remove)}
-            onKeep={() => setConfirmingDelete(false)}
+            onKeep={() => {
+              deleteButton.returnFocus();
+              setConfirmingDelete(false);
+            }}
             className={styles.threadActions}
             confirmClassName="clean-btn"
             keepClassName="clean-btn"
           />
         ) : (
-          <span className={styles.threadActions}>
+          <span className={clsx(styles.threadActions, styles.revealedActions)}>
             <LastActive at={lastMessageAt} className={styles.lastActive} />
             {!archived && (
               <button
+                ref={renameButton.ref}
                 type="button"
                 className="clean-btn"
                 aria-label={named('Rename')}
@@ -135,6 +161,7 @@ function ThreadRow({ onLeave, onOpen }: { onLeave: OnLeave; onOpen: () => void }
               </button>
             )}
             <button
+              ref={deleteButton.ref}
               type="button"
               className="clean-btn"
               aria-label={named('Delete')}
@@ -160,9 +187,10 @@ export function ThreadList({ onLeave }: { onLeave: OnLeave }): ReactNode {
   // The list comes a page at a time; older conversations are one press away.
   const hasMore = useAuiState((s) => s.threads.hasMore);
   const [unfolded, setUnfolded] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
   const fold = chosen(() => setUnfolded(false));
   const listId = useId();
-  const row = () => <ThreadRow onLeave={onLeave} onOpen={fold} />;
+  const row = () => <ThreadRow onLeave={onLeave} onOpen={fold} announce={setAnnouncement} />;
   return (
     <ThreadListPrimitive.Root asChild>
       <nav
@@ -189,6 +217,10 @@ export function ThreadList({ onLeave }: { onLeave: OnLeave }): ReactNode {
             Conversations ({regularCount})
           </button>
         </div>
+        {/* On the page from the start, so screen readers watch it before it speaks. */}
+        <p className={hidden.visuallyHidden} role="status" data-testid="thread-list-status">
+          {announcement}
+        </p>
         <div id={listId} className={styles.listBody}>
           {regularCount === 0 && <p className={styles.emptyList}>No conversations yet.</p>}
           <ul data-testid="regular-threads">

@@ -1,6 +1,6 @@
 import { maxFeedbackCommentCharacters } from '@acme/contract';
 import { useAui, useAuiState } from '@assistant-ui/react';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useState } from 'react';
 import styles from './FeedbackReason.module.css';
 
 /** After "Bad response": an optional reason, saved with the rating so the docs team knows what to fix. */
@@ -9,8 +9,14 @@ export function FeedbackReason(): ReactNode {
   const [reason, setReason] = useState('');
   const [sent, setSent] = useState(false);
   const savedReason = useAuiState((s) => s.message.metadata.custom.feedbackComment);
+  // The form, and the button just pressed with it, give way to the thanks: the thanks takes the focus, not the body.
+  const takeFocus = useCallback((thanks: HTMLParagraphElement | null) => thanks?.focus(), []);
   if (sent || typeof savedReason === 'string')
-    return <p className={styles.feedbackThanks}>Thanks, the docs team will see your reason.</p>;
+    return (
+      <p className={styles.feedbackThanks} ref={sent ? takeFocus : undefined} tabIndex={-1}>
+        Thanks, the docs team will see your reason.
+      </p>
+    );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!reason.trim()) return;

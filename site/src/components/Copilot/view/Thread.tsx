@@ -2,6 +2,7 @@ import { AuiIf, ThreadPrimitive } from '@assistant-ui/react';
 import type { ReactNode } from 'react';
 import { ShellComposer } from '../Launcher/ShellComposer';
 import { ShellConversation } from '../Launcher/ShellConversation';
+import { AnswerAnnouncement } from './AnswerAnnouncement';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
 import { FollowStoredAnswer } from './FollowStoredAnswer';
@@ -29,6 +30,7 @@ export function Thread({
   return (
     <ThreadPrimitive.Root className={styles.thread}>
       <FollowStoredAnswer />
+      <AnswerAnnouncement />
       <ThreadPrimitive.Viewport className={styles.viewport} data-testid="copilot-viewport" aria-busy={loading}>
         {loading ? (
           <ShellConversation />
