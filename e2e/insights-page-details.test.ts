@@ -45,6 +45,15 @@ describe('the insights page', () => {
     }
   });
 
+  test('the navbar links the insights page for a maintainer', async ({ docsSite }) => {
+    await docsSite.open('/firestore-ttl');
+    const link = docsSite.page.getByTestId('insights-link');
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe('/insights');
+    await link.click();
+    await docsSite.page.getByTestId('insights-topic').first().waitFor();
+  });
+
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`tells the "Extend" links of the topic cards apart from their text by more than colour (${colorScheme})`, async ({
       docsSite,

@@ -205,6 +205,11 @@ describe('the insights page', () => {
     const context = await browser.newContext();
     await signInContext(context, server.baseUrl, asker);
     const site = new DocsSite(await context.newPage(), server.baseUrl);
+    // No link to it either, once the server has said who the reader is.
+    const me = site.page.waitForResponse((response) => new URL(response.url()).pathname === '/api/me');
+    await site.open('/firestore-ttl');
+    expect(await (await me).json()).toMatchObject({ state: 'allowed', maintainer: false });
+    expect(await site.page.getByTestId('insights-link').count()).toBe(0);
     expect((await site.open('/insights'))?.status()).toBe(404);
     expect(await site.page.getByTestId('insights').count()).toBe(0);
     await context.close();

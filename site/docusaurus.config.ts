@@ -81,6 +81,7 @@ const config: Config = {
         ...topNavigation.map((link) => ({ ...link, position: 'left' as const })),
         { to: '/docs/', label: 'All docs', position: 'right' },
         { type: 'search', position: 'right' },
+        { type: 'custom-insights', position: 'right' },
         { type: 'custom-logout', position: 'right' },
       ],
     },

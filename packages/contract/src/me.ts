@@ -11,6 +11,8 @@ export const meResponseSchema = z.discriminatedUnion('state', [
     email: z.string(),
     name: z.string().nullable(),
     primaryDomains: z.array(z.string()),
+    /** A docs maintainer (MAINTAINERS): the site links the insights page for them alone. */
+    maintainer: z.boolean(),
   }),
 ]);
 export type MeResponse = z.infer<typeof meResponseSchema>;

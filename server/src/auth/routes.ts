@@ -5,7 +5,7 @@ import { sendApiError } from '../api-errors.js';
 import type { Config } from '../config.js';
 import { isLoopbackHost } from '../environment-values.js';
 import { bodilessResponses, errorResponses, zodSerialized } from '../response-schemas.js';
-import { type AccessPolicy, decideAccess, primaryDomains } from './access-policy.js';
+import { type AccessPolicy, decideAccess, isMaintainer, primaryDomains } from './access-policy.js';
 import { logoSvg } from './assets.js';
 import { isPlainAsciiAddress } from './email-address.js';
 import { pageStylesheet } from './html.js';
@@ -238,11 +238,14 @@ export async function authRoutes(
     if (access.state === 'signed-out') {
       return reply.code(401).send({ state: 'signed-out', primaryDomains: primaryDomains(policy) });
     }
+    const { email, emailVerified, hostedDomain } = access.session;
     return reply.code(isAllowed(access) ? 200 : 403).send({
       state: isAllowed(access) ? 'allowed' : 'not-allowed',
-      email: access.session.email,
+      email,
       name: access.session.name,
       primaryDomains: primaryDomains(policy),
+      maintainer:
+        isAllowed(access) && isMaintainer(policy, { email, emailVerified, hostedDomain: hostedDomain ?? undefined }),
     });
   });
 }
