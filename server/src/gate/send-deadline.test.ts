@@ -24,6 +24,7 @@ async function serverWithDeadline(deadlineMs: number, body: Buffer) {
   });
   const server = http.createServer((request, response) => {
     if (request.url === '/whole') return response.end(body);
+    if (request.url === '/fast') return response.end('fast');
     if (request.url === '/waits') {
       // An answer that waits for its next piece, with nothing unsent meanwhile.
       response.write('first ');
@@ -81,5 +82,45 @@ describe('the send deadline', () => {
     // Waiting three times the deadline for its next piece, with nothing unsent.
     const short = await serverWithDeadline(300, body);
     expect(await (await fetch(`http://127.0.0.1:${short.port}/waits`)).text()).toBe('first last');
+  });
+
+  it('keeps a reader who takes a large response slowly but steadily, long past the deadline', async () => {
+    const body = Buffer.alloc(3 * 1024 * 1024, 'z');
+    const { port } = await serverWithDeadline(300, body);
+    let received = 0;
+    const started = Date.now();
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /whole HTTP/1.1\r\nhost: x\r\n\r\n'));
+      socket.pause();
+      // 64 KB every 50 ms: about 1.3 MB/s, so the response takes several deadlines to read.
+      const tick = setInterval(() => {
+        const piece = socket.read(64 * 1024) as Buffer | null;
+        if (piece) received += piece.length;
+        if (received >= body.length) socket.destroy();
+      }, 50);
+      socket.on('close', () => {
+        clearInterval(tick);
+        resolve();
+      });
+    });
+    expect(Date.now() - started).toBeGreaterThan(900);
+    expect(received).toBeGreaterThanOrEqual(body.length);
+  });
+
+  it('leaves a pipelined response waiting its turn behind an answer that waits for its next piece', async () => {
+    const { port } = await serverWithDeadline(300, Buffer.alloc(1));
+    const text = await new Promise<string>((resolve) => {
+      let all = '';
+      const socket = net.connect(port, '127.0.0.1', () =>
+        socket.write('GET /waits HTTP/1.1\r\nhost: x\r\n\r\nGET /fast HTTP/1.1\r\nhost: x\r\n\r\n'),
+      );
+      socket.on('data', (data) => {
+        all += String(data);
+        if (all.includes('fast')) socket.end();
+      });
+      socket.on('close', () => resolve(all));
+    });
+    // The answer in its chunks, whole (its last chunk and the end), then the response that waited behind it.
+    expect(text).toMatch(/first [\s\S]*last\r\n0\r\n\r\n[\s\S]*fast$/);
   });
 });

@@ -1,30 +1,48 @@
 import type { Server, ServerResponse } from 'node:http';
 
 /**
- * How long a reader may leave what the server has written unread: 60 s, nginx's `send_timeout`. Node has no such
- * bound (Fastify's connection timeout of 0 turns its idle timeout off, and an idle timeout would also cut an answer
- * still waiting for the model): a client that stops reading held every response it had asked for, 13 MB a
- * conversation, until it went away (a fault review: 40 such sockets, 1.3 GB resident for as long as it liked).
+ * How long a reader may take no byte of what the server has written: 60 s, nginx's `send_timeout` (between two
+ * successive writes, not over the whole transfer). Node has no such bound (Fastify's connection timeout of 0 turns its
+ * idle timeout off, and an idle timeout would also cut an answer still waiting for the model): a client that stopped
+ * reading held every response it had asked for, 13 MB a conversation, until it went away (a fault review: 40 such
+ * sockets, 1.3 GB resident for as long as it liked).
  */
 export const sendDeadlineMs = 60_000;
 
+/** What a response's socket still holds unsent, as far as Node lets it be seen. */
+type Waiting = { since: number; queued: number | undefined };
+
 /**
- * Ends the connection of a response its reader does not take: one with bytes the socket could not send (a stream
- * whose buffer is full, or a response handed over whole and not all sent) for `deadlineMs` without a `drain`. An
- * answer waiting for its next piece has nothing unsent and is never cut; a reader taking a stream slowly drains it.
+ * Bytes the socket's handle still has to send: libuv's write queue, which shrinks as the reader takes them. Node
+ * counts a response handed over whole (`end(buffer)`) as written at once, so only the queue shows a slow reader still
+ * reading; undefined where the handle does not say.
+ */
+const queuedBytes = (response: ServerResponse): number | undefined => {
+  const handle = (response.socket as { _handle?: { writeQueueSize?: unknown } } | null)?._handle;
+  return typeof handle?.writeQueueSize === 'number' ? handle.writeQueueSize : undefined;
+};
+
+/**
+ * Ends the connection of a response its reader does not take: one with bytes waiting to be sent (a stream whose
+ * buffer is full, or a response handed over whole and not all sent) of which no byte left for `deadlineMs`. An answer
+ * waiting for its next piece has nothing unsent and is never cut; a reader taking bytes slowly is never cut either.
  */
 export function enforceSendDeadline(server: Server, deadlineMs = sendDeadlineMs) {
-  /** Every response being written, and since when its unsent bytes have waited (0: none wait). */
-  const writing = new Map<ServerResponse, number>();
+  const writing = new Map<ServerResponse, Waiting | undefined>();
+  // A pipelined response waiting for its turn has no socket yet: it waits for the one before it, not for its reader.
   const unsent = (response: ServerResponse) =>
-    response.writableNeedDrain || (response.writableEnded && !response.writableFinished);
+    response.socket !== null && (response.writableNeedDrain || (response.writableEnded && !response.writableFinished));
   const check = setInterval(
     () => {
       const now = Date.now();
-      for (const [response, since] of writing) {
-        if (!unsent(response)) writing.set(response, 0);
-        else if (since === 0) writing.set(response, now);
-        else if (now - since >= deadlineMs) {
+      for (const [response, waiting] of writing) {
+        if (!unsent(response)) {
+          writing.set(response, undefined);
+          continue;
+        }
+        const queued = queuedBytes(response);
+        if (waiting === undefined || queued !== waiting.queued) writing.set(response, { since: now, queued });
+        else if (now - waiting.since >= deadlineMs) {
           writing.delete(response);
           response.destroy();
         }
@@ -35,9 +53,9 @@ export function enforceSendDeadline(server: Server, deadlineMs = sendDeadlineMs)
   check.unref();
   server.on('close', () => clearInterval(check));
   server.on('request', (_request, response: ServerResponse) => {
-    writing.set(response, 0);
+    writing.set(response, undefined);
     response.on('drain', () => {
-      if (writing.has(response)) writing.set(response, 0);
+      if (writing.has(response)) writing.set(response, undefined);
     });
     response.once('close', () => writing.delete(response));
   });

@@ -7,7 +7,7 @@ export type SiteResolution =
   | { kind: 'bad-request'; reason: ErrorDetail };
 
 /** A decoded path as a Location: every segment percent-encoded, so no "?", "#" or "\\" in a name changes its meaning. */
-const encodePath = (decoded: string) => decoded.split('/').map(encodeURIComponent).join('/');
+export const encodePath = (decoded: string) => decoded.split('/').map(encodeURIComponent).join('/');
 
 /**
  * Maps a request path onto a file of the built site, the way Docusaurus lays it out: `/x` and `/x/` are

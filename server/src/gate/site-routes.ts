@@ -7,7 +7,7 @@ import { safeReturnPath } from '../auth/return-path.js';
 import { signInStatus } from '../auth/sign-in-response.js';
 import { isMarkdownPath } from '../auth/tokens/token-scope.js';
 import { sendServedFile } from './file-response.js';
-import { markdownTwinOf, resolveSitePath } from './site-files.js';
+import { encodePath, markdownTwinOf, resolveSitePath } from './site-files.js';
 import type { SiteSnapshot } from './site-snapshot.js';
 
 /**
@@ -18,6 +18,13 @@ import type { SiteSnapshot } from './site-snapshot.js';
 export const siteRoutes = fp(
   async (app) => {
     const { site, signInPage } = app;
+    const decodesToAnotherRoute = (pathname: string) => {
+      const decoded = decodedSlashes(pathname);
+      if (decoded === undefined) return false;
+      const owner = app.findRoute({ method: 'GET', url: encodePath(decoded) });
+      // This route's own match holds the whole path, as the fast lane tells them apart (fast-lane-plugin.ts).
+      return owner !== null && owner.params['*'] !== decoded.slice(1);
+    };
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
       if (!isAllowed(request.access)) {
         const status = signInStatus(request.access);
@@ -30,11 +37,9 @@ export const siteRoutes = fp(
         return sendMarkdownTwin(request, reply, snapshot);
       }
       // `/insights%2F` reaches this route, yet decodes to the address of a route with its own gate (the maintainers'
-      // page): that route decides, so here it is an unknown address, neither served nor redirected to.
-      const decoded = decodedPath(withoutQuery(request.url));
-      const owner = decoded === undefined ? null : app.findRoute({ method: request.method, url: decoded });
-      // This route's own match holds the whole path, as the fast lane tells them apart (fast-lane-plugin.ts).
-      if (owner && decoded !== undefined && owner.params['*'] !== decoded.slice(1)) {
+      // page): that route decides, so here it is an unknown address, neither served nor redirected to. Only an encoded
+      // slash hides a route from the router; other characters stay encoded in the lookup, as the router reads them.
+      if (decodesToAnotherRoute(withoutQuery(request.url))) {
         return sendServedFile(request, reply, snapshot.notFoundPage, 404);
       }
       return sendSitePath(request, reply, snapshot);
@@ -58,15 +63,15 @@ function sendMarkdownTwin(request: FastifyRequest, reply: FastifyReply, snapshot
   const file = twin === undefined ? undefined : snapshot.files.get(twin);
   if (twin === undefined || !file) return sendMarkdownNotFound(reply);
   // The same address answers a browser with HTML: caches must tell the two apart.
-  const headers = { ...file.headers, vary: 'Accept-Encoding, Authorization', 'content-location': encodeURI(twin) };
+  const headers = { ...file.headers, vary: 'Accept-Encoding, Authorization', 'content-location': encodePath(twin) };
   return sendServedFile(request, reply, { ...file, headers });
 }
 
-/** The path decoded once, when decoding changes it; undefined when it does not or cannot be decoded. */
-function decodedPath(pathname: string): string | undefined {
+/** The path decoded once, when it holds an encoded slash; undefined when it holds none or cannot be decoded. */
+function decodedSlashes(pathname: string): string | undefined {
+  if (!/%2f/i.test(pathname)) return undefined;
   try {
-    const decoded = decodeURIComponent(pathname);
-    return decoded === pathname ? undefined : decoded;
+    return decodeURIComponent(pathname);
   } catch {
     return undefined;
   }

@@ -35,8 +35,7 @@ const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
 /**
  * An account as the identity provider described it at sign-in: its `iss` and `sub`, which never change for one account
  * (readerKeyOf), and the address with what the access policy reads, never used as a reader key. A session holds it,
- * and so does every grant made in one (a personal token, an OAuth code), so that each use is checked against the
- * policy.
+ * and so does every grant made in one (a personal token, an OAuth code), so that each use is checked against policy.
  */
 const accountColumns = () => ({
   issuer: text('issuer').notNull(),
@@ -76,8 +75,7 @@ export const threads = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    // The list's order exactly (`desc` sorts nulls first), ties by id included: a page is read from where its cursor
-    // points instead of sorting all the reader's threads, which an index in another nulls order cannot spare.
+    // The list's order exactly (`desc` sorts nulls first), ties by id: a page is read from its cursor, never sorted
     index('threads_reader_updated_at_id_index').on(
       table.reader,
       table.updatedAt.desc().nullsFirst(),

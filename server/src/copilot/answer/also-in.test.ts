@@ -4,7 +4,7 @@ import { retrieve } from '../../search/coverage.js';
 import { createSearchEngine } from '../../search/engine.js';
 import { composeDocsOnlyAnswer } from './docs-only-answer.js';
 
-const longSentence = `Deploy windows close at ${'sixteen hundred on Thursdays with a freeze that also covers '.repeat(8)}the end of the month.`;
+const longSentence = `Deploy windows close at sixteen hundred with the \`--freeze\` flag, see [the calendar](/calendar) ${'on Thursdays with a freeze that also covers '.repeat(8)}the end of the \`__init__.py\` month.`;
 const sections = [
   docSection('/go-live-procedure', 'Go-Live Procedure', 'Deploying to production', [
     { kind: 'text', markdown: 'Production deploys run from a release tag through the deploy-production job.' },
@@ -37,7 +37,7 @@ const alsoLines = (markdown: string) => {
 };
 
 describe('the key line of the next sections below an answer', () => {
-  it('follows the quoted sections with at most two others of the first three, each a source, none twice', () => {
+  it('follows the quoted sections with at most two others of the first three, none twice, as pointers not sources', () => {
     const reply = answer('how do I deploy production?');
     expect(reply.confidence).toBe('answered');
     const lines = alsoLines(reply.markdown);
@@ -45,21 +45,19 @@ describe('the key line of the next sections below an answer', () => {
     expect(lines[0]).toBe(
       '- [FAQs › Can I deploy production from my laptop?](/faqs#can-i-deploy-production-from-my-laptop?): No: production deploys only run in CI.',
     );
-    expect(reply.sources.map((source) => source.url)).toEqual([
-      '/go-live-procedure#deploying-to-production',
-      '/faqs#can-i-deploy-production-from-my-laptop?',
-      '/go-live-procedure#deploy-windows',
-    ]);
+    expect(reply.sources.map((source) => source.url)).toEqual(['/go-live-procedure#deploying-to-production']);
     // The quoted section is not repeated as a line of its own.
     expect(reply.markdown.split('(/go-live-procedure#deploying-to-production)')).toHaveLength(2);
   });
 
-  it('cuts a long line at a word, so every line stays one line', () => {
+  it('cuts a long line between words, code and links, so every line stays one line and whole', () => {
     const [, windows = ''] = alsoLines(answer('how do I deploy production?').markdown);
     expect(windows).toMatch(
       /^- \[Go-Live Procedure › Deploy windows\]\(\/go-live-procedure#deploy-windows\): Deploy windows close at sixteen/,
     );
-    expect(windows).toMatch(/ with a…$/);
+    expect(windows).toMatch(/ a freeze…$/);
+    // Cut between whole pieces: the code span and the link before the cut are whole, nothing after it is left open.
+    expect(windows).toContain('`--freeze` flag, see [the calendar](/calendar)');
     expect(windows.split('): ')[1]?.length).toBeLessThanOrEqual(301);
   });
 

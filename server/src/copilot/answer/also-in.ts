@@ -1,6 +1,5 @@
 import type { AnswerKind } from '../../search/answer-kind.js';
 import type { SearchHit } from '../../search/engine.js';
-import { plainOf } from '../../search/section-units.js';
 import { scoredUnits } from '../../search/unit-scores.js';
 
 /**
@@ -11,13 +10,27 @@ import { scoredUnits } from '../../search/unit-scores.js';
  */
 const alsoDepth = 3;
 const alsoCount = 2;
-/** A line longer than this is cut at a word, as plain text, so a cut never leaves code or a link half written. */
+/** A line longer than this is cut between words, code spans, links and bold runs, never inside one. */
 const lineLimit = 300;
 /** A code line short enough to show inline; a longer block would not read as one line. */
 const inlineCodeLimit = 120;
 
-/** A unit's markdown holds `<` as `&lt;` already; its plain text, cut short, must be escaped again. */
-const escaped = (text: string) => text.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;'));
+/**
+ * A code span (any run of backticks to the same run), a link or image, a bold run, or a word: the pieces a line is cut
+ * between, so a cut never leaves code, a link or emphasis half written.
+ */
+const pieces = /(`+)[\s\S]*?\1|!?\[[^\]\n]*\]\([^)\n]*\)|\*\*[^*\n]+\*\*|\S+|\s+/g;
+
+/** The line up to `limit` characters, cut between whole pieces with "…"; undefined when its first piece is longer. */
+function cutLine(line: string, limit: number): string | undefined {
+  let cut = '';
+  for (const [piece] of line.matchAll(pieces)) {
+    if (cut.length + piece.length > limit) break;
+    cut += piece;
+  }
+  cut = cut.trimEnd();
+  return cut ? `${cut}…` : undefined;
+}
 
 const inlineCode = (code: string) => {
   const longestRun = Math.max(0, ...[...code.matchAll(/`+/g)].map((run) => run[0].length));
@@ -34,9 +47,7 @@ function asLine(markdown: string, kind: string): string | undefined {
     return code.includes('\n') || code.length > inlineCodeLimit ? undefined : inlineCode(code);
   }
   const line = (kind === 'table' ? markdown.split(' | ').join(' · ') : markdown).replace(/\s+/g, ' ').trim();
-  if (line.length <= lineLimit) return line;
-  const plain = plainOf(line);
-  return escaped(`${plain.slice(0, lineLimit).replace(/\s+\S*$/, '')}…`);
+  return line.length <= lineLimit ? line : cutLine(line, lineLimit);
 }
 
 /** The best line of a section for the question: the unit that would be quoted first, as one line. */
@@ -57,7 +68,8 @@ function keyLine(
 
 /**
  * "Also in the handbook:" with the key line of up to two of the first three sections the answer does not quote, or
- * nothing when none of them holds a word of the question in its text.
+ * nothing when none of them holds a word of the question in its text. They are pointers, not what the answer rests on:
+ * not among its sources (the insights count those as the pages answers rest on).
  */
 export function alsoInHandbook(options: {
   hits: readonly SearchHit[];
@@ -65,16 +77,14 @@ export function alsoInHandbook(options: {
   title: (hit: SearchHit) => string;
   weightOf: (term: string) => number;
   kinds: readonly AnswerKind[];
-}): { markdown: string; sections: SearchHit[] } | undefined {
+}): string | undefined {
   const quotedUrls = new Set(options.quoted.map((hit) => hit.url));
   const lines: string[] = [];
-  const sections: SearchHit[] = [];
   for (const hit of options.hits.slice(0, alsoDepth)) {
     if (quotedUrls.has(hit.url) || lines.length === alsoCount) continue;
     const line = keyLine(hit, options.weightOf, options.kinds);
     if (!line) continue;
     lines.push(`- [${options.title(hit)}](${hit.url}): ${line}`);
-    sections.push(hit);
   }
-  return lines.length ? { markdown: `Also in the handbook:\n\n${lines.join('\n')}`, sections } : undefined;
+  return lines.length ? `Also in the handbook:\n\n${lines.join('\n')}` : undefined;
 }

@@ -87,10 +87,10 @@ export function composeDocsOnlyAnswer(options: {
     if (best) {
       const passages = answerPassages(best, best.matchedTerms, options.termWeight, kinds);
       const also = alsoInHandbook({ hits, quoted: [best], title: sourceTitle, weightOf: options.termWeight, kinds });
-      const alsoPart = also ? `\n\n${also.markdown}` : '';
+      const alsoPart = also ? `\n\n${also}` : '';
       return {
         markdown: `${imageNote}${closestOpening} [${sourceTitle(best)}](${best.url}):\n\n${passages}${alsoPart}\n\n${notWhatYouNeed}`,
-        sources: [best, ...(also?.sections ?? [])].map(asSource),
+        sources: [asSource(best)],
         confidence: 'closest',
         covered: false,
         closest: [],
@@ -119,10 +119,10 @@ export function composeDocsOnlyAnswer(options: {
     return `**[${sourceTitle(hit)}](${hit.url})**\n\n${passages}`;
   });
   const also = alsoInHandbook({ hits, quoted, title: sourceTitle, weightOf: options.termWeight, kinds });
-  if (also) parts.push(also.markdown);
+  if (also) parts.push(also);
   return {
     markdown: `${imageNote}${parts.join('\n\n')}`,
-    sources: [...quoted, ...(also?.sections ?? [])].map(asSource),
+    sources: quoted.map(asSource),
     confidence: 'answered',
     covered: true,
     closest: [],

@@ -97,11 +97,25 @@ export async function threadRoutes(app: FastifyInstance) {
       const reader = readerOf(request);
       const release = wholeThreadReads.take(reader);
       if (!release) return sendApiError(reply.header('retry-after', '1'), 'rate_limited:thread_reads');
-      // Held until the response is gone, sent or abandoned: what it bounds is the memory of the thread being sent.
-      reply.raw.once('close', release);
-      const found = await getThreadWithMessages(db, { reader, threadId: request.params.id });
-      if (!found) throw threadNotFound();
-      return threadWithMessagesDto(found);
+      // Held until the thread is read and its response gone (sent, or abandoned by a reader who hung up early): what
+      // it bounds is the memory of the thread being read and sent.
+      let handled = false;
+      let gone = false;
+      const releaseOnceBoth = () => {
+        if (handled && gone) release();
+      };
+      reply.raw.once('close', () => {
+        gone = true;
+        releaseOnceBoth();
+      });
+      try {
+        const found = await getThreadWithMessages(db, { reader, threadId: request.params.id });
+        if (!found) throw threadNotFound();
+        return threadWithMessagesDto(found);
+      } finally {
+        handled = true;
+        releaseOnceBoth();
+      }
     },
   );
 
