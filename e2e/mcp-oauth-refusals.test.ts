@@ -196,10 +196,12 @@ describe('the token endpoint', () => {
     const { body } = await exchange(server.baseUrl, code, pkce.verifier);
     const response = await fetch(`${server.baseUrl}/api/search?q=ttl&access_token=${body.access_token}`);
     expect(response.status).toBe(401);
+    // In the header, at a page's address, it reads the page as Markdown, as its consent allows; never the HTML page.
     const page = await fetch(`${server.baseUrl}/firestore-ttl`, {
       headers: { authorization: `Bearer ${body.access_token}`, accept: 'text/html' },
     });
-    expect(await page.text()).toContain('data-testid="gate-login"');
+    expect(page.headers.get('content-type')).toMatch(/^text\/markdown/);
+    expect(await page.text()).not.toContain('<html');
   });
 });
 

@@ -193,6 +193,27 @@ describe('the MCP endpoint refuses', () => {
     });
   });
 
+  test('a body that is not JSON, in JSON-RPC terms (parse error), not a server error', async ({
+    server,
+    sessionCookie,
+  }) => {
+    const { token } = await tokensApi(server.baseUrl, sessionCookie).create('broken client');
+    const response = await fetch(
+      `${server.baseUrl}/mcp`,
+      withToken(token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the body is not JSON.' },
+      id: null,
+    });
+  });
+
   test('aSignedInBrowserSessionAloneCannotCallMcp', async ({ server, sessionCookie }) => {
     const response = await fetch(`${server.baseUrl}/mcp`, {
       method: 'POST',

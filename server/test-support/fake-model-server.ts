@@ -20,6 +20,8 @@ export type Behaviour = {
   status?: number;
   /** The Retry-After header sent with `status` (seconds, or an HTTP date). */
   retryAfter?: string;
+  /** Redirect to the same address with a 307, every time (a loop). */
+  redirectLoop?: boolean;
   /** Send one piece the protocol cannot parse, then stop. */
   malformed?: boolean;
   /** Accept the request and never answer. */
@@ -158,6 +160,10 @@ export async function startFakeModelServer() {
     response: ServerResponse,
   ) {
     if (current.hang) return;
+    if (current.redirectLoop) {
+      response.writeHead(307, { location: record.path }).end();
+      return;
+    }
     if (current.status) {
       response.writeHead(current.status, {
         'content-type': 'application/json',

@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { clientHungUp } from '../api-errors.js';
 import { isAllowed } from '../auth/request-access.js';
 import { resourceMetadataUrlOf } from '../auth/tokens/resource-metadata.js';
 import { refuseBearer } from '../auth/tokens/token-access.js';
@@ -45,6 +46,7 @@ export const mcpRoutes = fp(
       // The token hook has already refused a reader the policy refuses; this keeps /mcp closed should that change.
       if (!isAllowed(access)) return refuseBearer(reply, resourceMetadataUrl, 'invalid_token');
     });
+    app.setErrorHandler(jsonRpcErrorHandler);
     app.get('/mcp', async (_request, reply) => methodNotAllowed(reply));
     app.delete('/mcp', async (_request, reply) => methodNotAllowed(reply));
     const calls = cancellableCalls();
@@ -86,3 +88,25 @@ export const mcpRoutes = fp(
   },
   { name: 'mcp-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['config'] } },
 );
+
+/**
+ * A request Fastify refuses before the SDK sees it (a body that is not JSON, or too large) is answered as JSON-RPC,
+ * as the SDK answers its own refusals: an agent's client reads `error.message`, not Fastify's own error shape.
+ */
+function jsonRpcErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (clientHungUp(request, error)) return reply.code(400).send();
+  const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
+  if (status === 500) request.log.error({ err: error }, 'the MCP request failed');
+  const notJson = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
+  const [code, message] = notJson
+    ? [-32700, 'Parse error: the body is not JSON.']
+    : status === 413
+      ? [-32600, 'Invalid request: the body is too large.']
+      : status < 500
+        ? [-32600, 'Invalid request.']
+        : [-32603, 'Internal error'];
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .send({ jsonrpc: '2.0', error: { code, message }, id: null });
+}

@@ -200,6 +200,21 @@ describe('bounds on a model provider', () => {
       expect(suite.model.received).toHaveLength(1);
     });
 
+    it.each(providers)(
+      'followsNoRedirect (%s): a redirect loop is a failed provider at once, not dozens of requests',
+      async (provider) => {
+        suite.model.behave({ redirectLoop: true });
+
+        const outcome = await runModel(provider);
+
+        expect(outcome.text).toBe('');
+        expect(outcome.code).toBeDefined();
+        expect(outcome.elapsedMs).toBeLessThan(longestRetryWaitMs + 1000);
+        // The SDK may try once more; never a third time.
+        expect(suite.model.received.length).toBeLessThanOrEqual(2);
+      },
+    );
+
     it('retriesOnceAfterAShortWait: a 429 asking for 1 s is waited out and the model answers', async () => {
       suite.model.behave([{ status: 429, retryAfter: '1' }, { reply: 'Roll back with the rollback job.' }]);
 

@@ -60,6 +60,9 @@ export function guardedFetch({ firstByteMs, maxBytes }: { firstByteMs: number; m
     try {
       response = await fetch(input, {
         ...init,
+        // A provider's address is configured, never redirected: following a redirect loop made 42 requests (the
+        // SDK's retry included) before the docs answer; a redirect fails at once, as an unreachable provider does.
+        redirect: 'error',
         signal: init?.signal ? AbortSignal.any([init.signal, giveUp.signal]) : giveUp.signal,
       });
     } catch (error) {
