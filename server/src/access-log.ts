@@ -59,9 +59,16 @@ export class AccessLog extends LogController {
 }
 
 /** A request as any log line serialises it (an error's, a failed write's): its URL without the query, as above. */
-export const serializeRequest = (request: { method?: string; url?: string; host?: string; ip?: string }) => ({
+export const serializeRequest = (request: {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number | undefined } | undefined;
+}) => ({
   method: request.method,
   url: withoutQuery(request.url ?? ''),
   host: request.host,
   remoteAddress: request.ip,
+  remotePort: request.socket?.remotePort,
 });

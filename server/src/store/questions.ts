@@ -161,7 +161,10 @@ export async function findReportItems(db: Database, { since, limit }: ReportQuer
  */
 function askedQuestion(typed: string | null, logged: string | undefined): string | null {
   const words = typed?.trim();
-  if (words && logged?.startsWith(words) && logged.length > words.length) return logged;
+  const spaced = (text: string) => text.replace(/\s+/g, ' ').trim();
+  if (words && logged && spaced(logged).startsWith(spaced(words)) && spaced(logged).length > spaced(words).length) {
+    return logged;
+  }
   return words || logged || null;
 }
 
