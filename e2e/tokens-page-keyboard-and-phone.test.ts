@@ -79,6 +79,61 @@ describe('the access-tokens page, with the keyboard', () => {
     expect(await page.getByTestId('token-status').textContent()).toBe('older agent revoked.');
   });
 
+  test('after a revoke the focus goes by row to the token in its place, not by counting the Revoke buttons', async ({
+    docsSite,
+    server,
+    sessionCookie,
+  }) => {
+    const api = tokensApi(server.baseUrl, sessionCookie);
+    for (const name of ['first agent', 'second agent', 'third agent']) await api.create(name);
+    await docsSite.open('/access-tokens');
+    const page = docsSite.page;
+    await expect.poll(() => page.getByTestId('token-row').count()).toBe(3);
+    const [top, middle, bottom] = await page
+      .getByTestId('token-row')
+      .evaluateAll((rows) => rows.map((row) => (row as HTMLTableRowElement).cells[0]?.textContent ?? ''));
+    // The top row asks "Revoke for good?" all along: it has no Revoke button, so the rows below it count one less.
+    await page.getByRole('button', { name: `Revoke ${top}` }).click();
+    await page.getByRole('button', { name: `Revoke ${bottom}` }).click();
+    await page.getByRole('button', { name: `Yes, revoke ${bottom}` }).click();
+    await expect.poll(() => page.getByTestId('token-row').count()).toBe(2);
+    await expect.poll(() => focusedName(page)).toBe(`Revoke ${middle}`);
+
+    // The row above the revoked one is the one still asking: its Keep, the safe choice, takes the focus.
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: `Yes, revoke ${middle}` }).click();
+    await expect.poll(() => page.getByTestId('token-row').count()).toBe(1);
+    await expect.poll(() => focusedName(page)).toBe('Keep');
+    expect(await page.getByText('Revoke for good?').count()).toBe(1);
+  });
+
+  test('says each revoke, even of a second token with the same name', async ({ docsSite, server, sessionCookie }) => {
+    const api = tokensApi(server.baseUrl, sessionCookie);
+    await api.create('laptop agent');
+    await api.create('laptop agent');
+    await docsSite.open('/access-tokens');
+    const page = docsSite.page;
+    await expect.poll(() => page.getByTestId('token-row').count()).toBe(2);
+    // Every text the polite status holds, in turn: a screen reader says a text only when it changes.
+    await page.getByTestId('token-status').evaluate((status) => {
+      const texts: string[] = [];
+      Object.assign(window, { statusTexts: texts });
+      new MutationObserver(() => texts.push(status.textContent ?? '')).observe(status, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
+    for (const left of [1, 0]) {
+      await page.getByRole('button', { name: 'Revoke laptop agent' }).first().click();
+      await page.getByRole('button', { name: 'Yes, revoke laptop agent' }).click();
+      await expect.poll(() => page.getByTestId('token-row').count()).toBe(left);
+      await expect.poll(() => page.getByTestId('token-status').textContent()).toBe('laptop agent revoked.');
+    }
+    const texts = await page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts);
+    expect(texts.filter((text) => text !== '')).toEqual(['laptop agent revoked.', 'laptop agent revoked.']);
+  });
+
   test('"Create token" moves the focus to the new token\'s Copy button, described by "shown only this once"', async ({
     docsSite,
   }) => {

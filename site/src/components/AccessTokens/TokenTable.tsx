@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import hidden from '../../css/visually-hidden.module.css';
-import ConfirmChoice, { useChoiceOpener } from '../ConfirmChoice';
+import ConfirmChoice from '../ConfirmChoice';
+import { useFocusReturn } from '../ConfirmChoice/useFocusReturn';
 import styles from './styles.module.css';
 import type { PersonalToken } from './tokens-api';
 
@@ -14,7 +15,7 @@ function RevokeCell(props: {
   readonly revoking: boolean;
 }): ReactNode {
   const [confirming, setConfirming] = useState(false);
-  const opener = useChoiceOpener();
+  const opener = useFocusReturn();
   const { token } = props;
   return confirming ? (
     <ConfirmChoice
@@ -44,23 +45,26 @@ function RevokeCell(props: {
 }
 
 /**
- * The reader's tokens: name, created, last used, expiry, and a Revoke button each. After a revoke (`lastRevoked`, the
- * row it was in) the focus goes to the Revoke button that took that row's place, or the row above, or the line saying
- * no token is left, so a keyboard is never sent back to the top of the page.
+ * The reader's tokens: name, created, last used, expiry, and a Revoke button each. After a revoke (`lastRevoked`, with
+ * the token now in its row's place, or the one above) the focus goes to that token's Revoke button, or to its Keep if
+ * it is asking "Revoke for good?", or to the line saying no token is left, so a keyboard is never sent back to the top
+ * of the page.
  */
 export default function TokenTable(props: {
   readonly tokens: readonly PersonalToken[];
   readonly onRevoke: (token: PersonalToken) => void;
   readonly revoking: string | undefined;
-  readonly lastRevoked: { readonly row: number } | undefined;
+  readonly lastRevoked: { readonly next: string | undefined } | undefined;
 }): ReactNode {
   const table = useRef<HTMLElement>(null);
   const none = useRef<HTMLParagraphElement>(null);
   const { lastRevoked } = props;
   useEffect(() => {
     if (!lastRevoked) return;
-    const buttons = table.current?.querySelectorAll<HTMLButtonElement>('button[data-revoke]') ?? [];
-    (buttons[lastRevoked.row] ?? buttons[lastRevoked.row - 1] ?? none.current)?.focus();
+    // Found by the token, not by counting Revoke buttons: a row asking "Revoke for good?" has none.
+    const row = lastRevoked.next && table.current?.querySelector(`tr[data-token="${CSS.escape(lastRevoked.next)}"]`);
+    const button = row ? row.querySelector<HTMLElement>('button[data-revoke], button[data-keep]') : none.current;
+    button?.focus();
   }, [lastRevoked]);
   if (props.tokens.length === 0) {
     return (
@@ -89,7 +93,7 @@ export default function TokenTable(props: {
         </thead>
         <tbody>
           {props.tokens.map((token) => (
-            <tr key={token.id} data-testid="token-row">
+            <tr key={token.id} data-testid="token-row" data-token={token.id}>
               <td>{token.name}</td>
               <td>{dateFormat.format(new Date(token.createdAt))}</td>
               <td>{token.lastUsedAt ? dateTimeFormat.format(new Date(token.lastUsedAt)) : 'Never'}</td>

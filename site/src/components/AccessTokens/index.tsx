@@ -21,16 +21,24 @@ export default function AccessTokens(): ReactNode {
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [revoking, setRevoking] = useState<string | undefined>();
-  const [revoked, setRevoked] = useState<{ name: string; row: number } | undefined>();
+  // The token revoked last, and the one now in its row's place (or the row above), which takes the focus.
+  const [revoked, setRevoked] = useState<{ name: string; next: string | undefined } | undefined>();
   const [name, setName] = useState('');
   const [days, setDays] = useState(defaultTokenLifetimeDays);
 
   const refresh = useCallback(
     () =>
-      listTokens().then(setTokens, (error: unknown) => {
-        setTokens([]);
-        setProblem((error as Error).message);
-      }),
+      listTokens().then(
+        (listed) => {
+          setTokens(listed);
+          return listed;
+        },
+        (error: unknown) => {
+          setTokens([]);
+          setProblem((error as Error).message);
+          return [];
+        },
+      ),
     [],
   );
   useEffect(() => void refresh(), [refresh]);
@@ -54,12 +62,14 @@ export default function AccessTokens(): ReactNode {
   async function revoke(token: PersonalToken) {
     setRevoking(token.id);
     setProblem(undefined);
+    // Emptied while the revoke is under way, so a second "<name> revoked." (two tokens of one name) is said again.
+    setRevoked(undefined);
     try {
       await revokeToken(token.id);
       if (created?.id === token.id) setCreated(undefined);
       const row = tokens?.findIndex((listed) => listed.id === token.id) ?? 0;
-      await refresh();
-      setRevoked({ name: token.name, row });
+      const left = await refresh();
+      setRevoked({ name: token.name, next: (left[row] ?? left[row - 1])?.id });
     } catch (error) {
       setProblem((error as Error).message);
     } finally {

@@ -1,35 +1,5 @@
-import { type KeyboardEvent, type ReactNode, type RefCallback, useCallback, useMemo, useRef } from 'react';
-
-/** What `useChoiceOpener` gives: a ref for the button that opens the choice, and a call that gives it the focus back. */
-export type ChoiceOpener = { readonly ref: RefCallback<HTMLElement>; readonly returnFocus: () => void };
-
-/**
- * The button that opens a choice, for `ConfirmChoice`'s `opener`. The choice is shown in the button's place, so by
- * the time the reader keeps things as they were the button is a new one: it takes the focus as it comes back, rather
- * than the focus falling to the page.
- */
-export function useChoiceOpener(): ChoiceOpener {
-  const button = useRef<HTMLElement | null>(null);
-  const focusOnReturn = useRef(false);
-  const ref = useCallback((element: HTMLElement | null) => {
-    button.current = element;
-    if (element && focusOnReturn.current) {
-      focusOnReturn.current = false;
-      element.focus();
-    }
-  }, []);
-  return useMemo(
-    () => ({
-      ref,
-      returnFocus: () => {
-        // A button left on the page (hidden, say) takes the focus now; one that comes back, as it comes.
-        if (button.current?.isConnected) button.current.focus();
-        else focusOnReturn.current = true;
-      },
-    }),
-    [ref],
-  );
-}
+import type { KeyboardEvent, ReactNode } from 'react';
+import type { FocusReturn } from './useFocusReturn';
 
 /**
  * An irreversible action asked again in place of its button: the question, the action named once more, and Keep, which
@@ -45,8 +15,8 @@ export default function ConfirmChoice(props: {
   readonly confirmName?: string;
   readonly onConfirm: () => void;
   readonly onKeep: () => void;
-  /** The button that opened the choice (`useChoiceOpener`), which takes the focus back on Keep and Escape. */
-  readonly opener?: ChoiceOpener;
+  /** The button that opened the choice (`useFocusReturn`), which takes the focus back on Keep and Escape. */
+  readonly opener?: FocusReturn;
   readonly busy?: boolean;
   readonly className?: string;
   readonly confirmClassName: string;
@@ -80,6 +50,7 @@ export default function ConfirmChoice(props: {
         className={props.keepClassName}
         onClick={keep}
         onKeyDown={keepOnEscape}
+        data-keep
         // biome-ignore lint/a11y/noAutofocus: the button just pressed is gone; the safe choice takes the focus
         autoFocus
       >

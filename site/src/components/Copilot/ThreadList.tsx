@@ -4,10 +4,10 @@ import clsx from 'clsx';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import hidden from '../../css/visually-hidden.module.css';
 import ConfirmChoice from '../ConfirmChoice';
+import { useFocusReturn } from '../ConfirmChoice/useFocusReturn';
 import styles from './ThreadList.module.css';
 import { LastActive } from './view/LastActive';
 import { listFocus } from './view/list-focus';
-import { useFocusReturn } from './view/useFocusReturn';
 
 /** Archives or deletes the open conversation (`change`), so the page can open the next one, or return if refused. */
 type OnLeave = (threadId: string, change: () => Promise<unknown>) => void;
@@ -74,8 +74,8 @@ function ThreadRow({ onLeave, onOpen, announce }: RowProps): ReactNode {
   const [renaming, setRenaming] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   // Rename and Keep close what Rename and Delete opened: the focus goes back to the button pressed.
-  const renameButton = useFocusReturn<HTMLButtonElement>();
-  const deleteButton = useFocusReturn<HTMLButtonElement>();
+  const renameButton = useFocusReturn();
+  const deleteButton = useFocusReturn();
   const aui = useAui();
   const { id, title, status, lastMessageAt } = useAuiState((s) => s.threadListItem);
   const current = useAuiState((s) => s.threads.mainThreadId === s.threadListItem.id);
@@ -120,10 +120,8 @@ function ThreadRow({ onLeave, onOpen, announce }: RowProps): ReactNode {
             confirmLabel="Yes, delete"
             confirmName={named('Yes, delete')}
             onConfirm={() => leaveWith(remove)}
-            onKeep={() => {
-              deleteButton.returnFocus();
-              setConfirmingDelete(false);
-            }}
+            onKeep={() => setConfirmingDelete(false)}
+            opener={deleteButton}
             className={styles.threadActions}
             confirmClassName="clean-btn"
             keepClassName="clean-btn"

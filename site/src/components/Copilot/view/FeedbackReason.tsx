@@ -1,6 +1,7 @@
 import { maxFeedbackCommentCharacters } from '@acme/contract';
 import { useAui, useAuiState } from '@assistant-ui/react';
-import { type FormEvent, type ReactNode, useCallback, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useFocusReturn } from '../../ConfirmChoice/useFocusReturn';
 import styles from './FeedbackReason.module.css';
 
 /** After "Bad response": an optional reason, saved with the rating so the docs team knows what to fix. */
@@ -9,11 +10,12 @@ export function FeedbackReason(): ReactNode {
   const [reason, setReason] = useState('');
   const [sent, setSent] = useState(false);
   const savedReason = useAuiState((s) => s.message.metadata.custom.feedbackComment);
-  // The form, and the button just pressed with it, give way to the thanks: the thanks takes the focus, not the body.
-  const takeFocus = useCallback((thanks: HTMLParagraphElement | null) => thanks?.focus(), []);
+  // The form, and the button just pressed with it, give way to the thanks: the thanks takes the focus, not the body
+  // (a reason saved before, shown as the conversation loads, does not).
+  const thanks = useFocusReturn();
   if (sent || typeof savedReason === 'string')
     return (
-      <p className={styles.feedbackThanks} ref={sent ? takeFocus : undefined} tabIndex={-1}>
+      <p className={styles.feedbackThanks} ref={thanks.ref} tabIndex={-1}>
         Thanks, the docs team will see your reason.
       </p>
     );
@@ -21,6 +23,7 @@ export function FeedbackReason(): ReactNode {
     event.preventDefault();
     if (!reason.trim()) return;
     aui.message().submitFeedback({ type: 'negative', comment: reason.trim().slice(0, maxFeedbackCommentCharacters) });
+    thanks.returnFocus();
     setSent(true);
   };
   return (
