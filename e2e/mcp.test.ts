@@ -76,6 +76,10 @@ describe('an agent with a personal token', () => {
 
     const found = textOf(await client.callTool({ name: 'search_handbook', arguments: { query: 'firestore ttl' } }));
     expect(found).toContain(`${server.config.publicUrl.origin}/firestore-ttl`);
+    expect(found).not.toContain('No section mentions');
+    // Told which of its words no section holds, so it does not take the sections for an answer about them.
+    const partly = textOf(await client.callTool({ name: 'search_handbook', arguments: { query: 'terraform ttl' } }));
+    expect(partly).toMatch(/^No section mentions: terraform\. These match the rest\.\n\n1\. /);
 
     const page = textOf(await client.callTool({ name: 'read_page', arguments: { url: '/firestore-ttl' } }));
     expect(page).toBe(await (await fetch(`${server.baseUrl}/firestore-ttl.md`, withToken(token))).text());

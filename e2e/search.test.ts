@@ -90,6 +90,17 @@ describe('GET /api/search', () => {
     expect((await resultsFor('branch review', '&ctx=/dev-flow/')).length).toBeGreaterThan(0);
   });
 
+  test('names the words no result holds, never a corrected typo, a number, an everyday word or a name of the reader', async ({
+    search,
+  }) => {
+    const missingFor = async (query: string) => (JSON.parse((await search(query)).body) as SearchResponse).missing;
+    expect(await missingFor('terraform state')).toEqual(['terraform']);
+    expect(await missingFor('deploy kubernetes please')).toEqual(['kubernetes']);
+    expect(await missingFor('firestre ttl')).toEqual([]);
+    expect(await missingFor('my orderCount is 42 after sync')).toEqual([]);
+    expect(await missingFor('firestore ttl')).toEqual([]);
+  });
+
   test('gives up to 50 results for the results page', async ({ resultsFor }) => {
     expect((await resultsFor('shopify', '&limit=50')).length).toBeGreaterThan(8);
   });

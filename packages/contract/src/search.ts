@@ -24,6 +24,13 @@ export const searchResultSchema = z.strictObject({
 });
 export type SearchResultDto = z.infer<typeof searchResultSchema>;
 
-/** GET /api/search's answer. */
-export const searchResponseSchema = z.strictObject({ query: z.string(), results: z.array(searchResultSchema) });
+/**
+ * GET /api/search's answer. `missing`: the words typed that no page of the handbook holds, as a search engine says
+ * "Missing: terraform" (everyday words, numbers and the reader's own names are never listed).
+ */
+export const searchResponseSchema = z.strictObject({
+  query: z.string(),
+  results: z.array(searchResultSchema),
+  missing: z.array(z.string()),
+});
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

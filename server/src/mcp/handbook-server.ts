@@ -58,14 +58,16 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     refusalsAsErrors(async ({ query, limit }) => {
-      const { results } = await api.search(query, limit);
+      const { results, missing = [] } = await api.search(query, limit);
       if (results.length === 0) return text(`No section of the handbook matches "${query}".`);
       const lines = results.map((result, index) => {
         const snippet = result.snippet.map((piece) => piece.text).join('');
         const where = [...result.breadcrumbs, result.heading ?? result.pageTitle].join(' › ');
         return `${index + 1}. ${where}\n   ${absolute(result.url)}\n   ${snippet}`;
       });
-      return text(lines.join('\n'));
+      // An agent, like a reader, should know these sections leave some of its words out.
+      const note = missing.length ? `No section mentions: ${missing.join(', ')}. These match the rest.\n\n` : '';
+      return text(`${note}${lines.join('\n')}`);
     }),
   );
 

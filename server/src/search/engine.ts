@@ -45,6 +45,8 @@ export type SearchEngine = {
   meaningWeight(term: QueryTerm): number;
   /** The query's terms, as the index reads them. */
   queryTerms(query: string): QueryTerm[];
+  /** Whether any section holds the term. */
+  knows(term: string): boolean;
   /** The section a link leads to (the page's intro for a link without an anchor). */
   sectionAt(url: string): DocSection | undefined;
 };
@@ -262,6 +264,7 @@ function searchEngineOver(
     termWeight,
     meaningWeight,
     queryTerms: queryTermsOf,
+    knows,
     sectionAt(url) {
       return isRootRelative(url) ? sectionsByUrl.get(sectionKey(url)) : undefined;
     },

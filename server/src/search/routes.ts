@@ -42,13 +42,15 @@ export const searchRoutes = fp(
         async (request, reply) => {
           const { q, limit, ctx } = request.query;
           const query = searchableQuery(q);
-          const results = query ? searchResults(searchIndex.current(), query, { limit, pathPrefix: ctx }) : [];
+          const { results, missing } = query
+            ? searchResults(searchIndex.current(), query, { limit, pathPrefix: ctx })
+            : { results: [], missing: [] };
           // The log is of the search box (what readers typed, which results they opened): searches by a token (a
           // script, a coding agent's search_handbook) open nothing and would read as misses.
           if (query && request.access.state === 'signed-in' && request.access.personalTokenId === undefined) {
             void searchLog.record(readerKeyOf(request.access.session), query, results.length);
           }
-          const response: SearchResponse = { query, results };
+          const response: SearchResponse = { query, results, missing };
           return reply.header('cache-control', 'private, no-cache').send(response);
         },
       );

@@ -28,6 +28,9 @@ export function searchBeingBuilt(sections: readonly DocSection[]): SearchEngine 
     queryTerms: () => {
       throw unavailable();
     },
+    knows: () => {
+      throw unavailable();
+    },
     sectionAt: () => {
       throw unavailable();
     },

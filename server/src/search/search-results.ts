@@ -1,19 +1,25 @@
 import type { SearchResponse } from '@acme/contract';
+import { queryWords, termsOfWord } from './analyze.js';
 import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
 import { searchBox } from './rerank.js';
 
+/** Words listed as missing at most: a pasted paragraph would list too many to read. */
+const mostMissing = 5;
+
 /**
  * The search box's results for what is typed, as GET /api/search sends them: each listed section (searchBox) with its
- * title and best sentence, the matched words highlighted. The benches time this, a keystroke's whole work.
+ * title and best sentence, the matched words highlighted, and the words typed that no section holds. The benches
+ * time this, a keystroke's whole work.
  */
 export function searchResults(
   engine: SearchEngine,
   typed: string,
   options: { limit: number; pathPrefix?: string | undefined },
-): SearchResponse['results'] {
-  return searchBox(engine, typed, options).map((hit) => ({
+): Pick<SearchResponse, 'results' | 'missing'> {
+  const hits = searchBox(engine, typed, options);
+  const results = hits.map((hit) => ({
     url: hit.url,
     pageTitle: hit.pageTitle,
     heading: hit.heading ?? null,
@@ -24,4 +30,23 @@ export function searchResults(
       hit.matchedTerms,
     ),
   }));
+  return { results, missing: missingWords(engine, typed) };
+}
+
+/**
+ * The words typed (as typed, folded) that no section of the handbook holds: a word the search corrected (`onbording`)
+ * is not missing, nor an everyday word, a number or the reader's own name, which never count against a section either.
+ */
+export function missingWords(engine: SearchEngine, typed: string): string[] {
+  const terms = new Map(engine.queryTerms(typed).map((term) => [term.term, term]));
+  const missing = new Set<string>();
+  for (const word of queryWords(typed)) {
+    const asked = termsOfWord(word)
+      .flatMap((term) => terms.get(term) ?? [])
+      .filter((term) => !term.expansion);
+    if (asked.length === 0 || asked.some((term) => term.optional || engine.knows(term.term))) continue;
+    missing.add(word);
+    if (missing.size === mostMissing) break;
+  }
+  return [...missing];
 }

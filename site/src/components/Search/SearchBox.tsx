@@ -4,6 +4,7 @@ import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState 
 import hidden from '../../css/visually-hidden.module.css';
 import { AskCopilotButton } from './AskCopilotButton';
 import { Highlighted } from './Highlighted';
+import { MissingWords } from './MissingWords';
 import { maxSearchQueryCharacters, pathOf, reportResultOpened, searchContextOf, searchPageUrl } from './search-api';
 import styles from './styles.module.css';
 import { useDocsSearch } from './useDocsSearch';
@@ -144,6 +145,7 @@ export function SearchBox(): ReactNode {
               </div>
             ))}
           </div>
+          <MissingWords query={query} state={state} />
           {state.status === 'done' && results.length === 0 && (
             <div className={styles.noResults}>
               <p>No results</p>

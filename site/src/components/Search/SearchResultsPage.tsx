@@ -5,6 +5,7 @@ import Layout from '@theme/Layout';
 import { type ReactNode, useEffect, useState } from 'react';
 import { AskCopilotButton } from './AskCopilotButton';
 import { Highlighted } from './Highlighted';
+import { MissingWords } from './MissingWords';
 import { decodedPath, maxSearchQueryCharacters, pathOf, reportResultOpened, searchPageUrl } from './search-api';
 import styles from './styles.module.css';
 import { useDocsSearch } from './useDocsSearch';
@@ -58,6 +59,7 @@ export function SearchResultsPage(): ReactNode {
             <AskCopilotButton query={query} />
           </div>
         )}
+        <MissingWords query={query} state={state} />
         {results.map((result) => (
           <article key={result.url} className={styles.result} data-testid="search-result">
             <h2>

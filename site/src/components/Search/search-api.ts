@@ -1,4 +1,4 @@
-import { maxSearchQueryCharacters, type SearchResponse, type SearchResultDto } from '@acme/contract';
+import { maxSearchQueryCharacters, type SearchResponse } from '@acme/contract';
 
 export type { SearchResultDto, TextPiece } from '@acme/contract';
 export { maxSearchQueryCharacters } from '@acme/contract';
@@ -10,7 +10,7 @@ export class SearchRefused extends Error {}
 export async function searchDocs(
   query: string,
   options: { limit?: number; context?: string | undefined; signal?: AbortSignal },
-): Promise<SearchResultDto[]> {
+): Promise<Pick<SearchResponse, 'results' | 'missing'>> {
   const parameters = new URLSearchParams({ q: query, limit: String(options.limit ?? 8) });
   if (options.context) parameters.set('ctx', options.context);
   const response = await fetch(`/api/search?${parameters}`, {
@@ -23,7 +23,8 @@ export async function searchDocs(
     throw new SearchRefused(body.error?.message ?? 'The search could not be run.');
   }
   if (!response.ok) throw new Error(`Search failed (${response.status})`);
-  return ((await response.json()) as SearchResponse).results;
+  const body = (await response.json()) as Partial<SearchResponse>;
+  return { results: body.results ?? [], missing: body.missing ?? [] };
 }
 
 /** The folder of a page that groups several docs (`/Workshops/x` is in `/Workshops/`), for "See all results in". */
@@ -73,4 +74,13 @@ export function reportResultOpened(query: string): void {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ q }),
   }).catch(() => undefined);
+}
+
+/**
+ * The words to name as missing under the results: the server's, less the word still being typed (a search box
+ * searches at every keystroke, and "terr" is missing only until "terraform" is typed whole).
+ */
+export function missingToShow(query: string, missing: readonly string[]): string[] {
+  const typing = /\s$/.test(query) ? undefined : query.trim().split(/\s+/).at(-1)?.toLowerCase();
+  return missing.filter((word) => word !== typing);
 }
