@@ -166,10 +166,10 @@ export function searchBox(
   engine: SearchEngine,
   typed: string,
   options: { limit: number; pathPrefix?: string | undefined },
+  terms: QueryTerm[] = engine.queryTerms(typed),
 ): SearchHit[] {
   // Only the sections listed are reordered: looking further down, as the Copilot does, found the right one first no
   // more often on the tuning questions, at several times the cost of a keystroke.
-  const terms = engine.queryTerms(typed);
   const listed = engine.search(terms, { limit: options.limit, pathPrefix: options.pathPrefix, asYouType: true });
   return rerank(terms, withTitledIntros(engine, terms, listed, options.limit), engine.meaningWeight, rerankWeights, {
     titledIntrosFirst: true,

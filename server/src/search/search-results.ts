@@ -3,6 +3,7 @@ import { queryWords, termsOfWord } from './analyze.js';
 import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
 import { bestSentence } from './passages.js';
+import type { QueryTerm } from './query.js';
 import { searchBox } from './rerank.js';
 
 /** Words listed as missing at most: a pasted paragraph would list too many to read. */
@@ -18,7 +19,9 @@ export function searchResults(
   typed: string,
   options: { limit: number; pathPrefix?: string | undefined },
 ): Pick<SearchResponse, 'results' | 'missing'> {
-  const hits = searchBox(engine, typed, options);
+  // The query is read once: the results and the words they miss come from the same terms.
+  const terms = engine.queryTerms(typed);
+  const hits = searchBox(engine, typed, options, terms);
   const results = hits.map((hit) => ({
     url: hit.url,
     pageTitle: hit.pageTitle,
@@ -30,15 +33,19 @@ export function searchResults(
       hit.matchedTerms,
     ),
   }));
-  return { results, missing: missingWords(engine, typed) };
+  return { results, missing: missingWords(engine, typed, terms) };
 }
 
 /**
  * The words typed (as typed, folded) that no section of the handbook holds: a word the search corrected (`onbording`)
  * is not missing, nor an everyday word, a number or the reader's own name, which never count against a section either.
  */
-export function missingWords(engine: SearchEngine, typed: string): string[] {
-  const terms = new Map(engine.queryTerms(typed).map((term) => [term.term, term]));
+export function missingWords(
+  engine: SearchEngine,
+  typed: string,
+  queryTerms: readonly QueryTerm[] = engine.queryTerms(typed),
+): string[] {
+  const terms = new Map(queryTerms.map((term) => [term.term, term]));
   const missing = new Set<string>();
   for (const word of queryWords(typed)) {
     const asked = termsOfWord(word)
