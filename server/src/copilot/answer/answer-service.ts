@@ -261,8 +261,12 @@ async function questionGrounding(
     retrieveForAnswer(index, { typed: text, imageText, page }, options.semanticSearch, signal);
   const retrieval = await retrieveAsked(search, { searched: typed, asked });
   const best = retrieval.hits[0];
+  // A page that shares only everyday words with the question is not near it: "what is the weather tomorrow" is no
+  // gap in the page that happens to say "tomorrow", and the insights would tell the maintainers to extend that page.
+  const subject = new Set(retrieval.terms.filter((term) => !term.generic).map((term) => term.term));
+  const near = best && [...best.matchedQueryTerms].some((term) => subject.has(term));
   return {
-    nearestPage: best ? { url: best.pageUrl, title: best.pageTitle } : null,
+    nearestPage: best && near ? { url: best.pageUrl, title: best.pageTitle } : null,
     docsAnswer: () =>
       composeDocsOnlyAnswer({
         retrieval,

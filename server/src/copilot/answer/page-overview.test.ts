@@ -18,6 +18,7 @@ const ttlPage = `<html><head><meta name="description" content="How Acme expires 
 const index = createSearchEngine([
   ...readDocPageSections(ttlPage, '/firestore-ttl'),
   docSection('/go-live-procedure', 'Go-Live Procedure', 'Rolling back', 'Roll back first, investigate later.'),
+  docSection('/welcome', 'Welcome', 'The office', 'Any idea what to bring tomorrow? The office opens at nine.'),
 ]);
 
 const asking = (text: string, page?: string): Conversation => ({
@@ -78,5 +79,21 @@ describe('an overview of a page', () => {
     expect(finished).toMatchObject({ confidence: 'answered', covered: true });
     expect(finished.text).toBe(composePageOverview(outlineOf(index, '/firestore-ttl') ?? ({} as never)).markdown);
     expect(finished.sources).toEqual([{ title: 'Firestore TTL', url: '/firestore-ttl' }]);
+  });
+
+  it.for<[string, string | null]>([
+    ['How do I set a TTL policy on a DynamoDB table?', '/firestore-ttl'],
+    ['what is the weather like tomorrow, any idea?', null],
+  ])('names the nearest page of "%s" only when they share a word of its subject', async ([question, nearest]) => {
+    const run = await startAnswer(
+      { publicOrigin: 'https://handbook.acme.example', currentIndex: () => index },
+      asking(question),
+      { images: [], reader: 'reader' },
+      new AbortController().signal,
+    );
+    for await (const _piece of run.pieces) {
+      // Read to the end.
+    }
+    expect(run.nearestPage?.url ?? null).toBe(nearest);
   });
 });
