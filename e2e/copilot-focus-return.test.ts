@@ -1,18 +1,10 @@
-import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startBeforeTests, startConversations, test } from './copilot-page-support';
+import { focusedName } from './focus';
 
 /** A control that closes what a button opened gives the focus back to that button: it never falls to the page. */
 
 startBeforeTests();
-
-/** The focused element's accessible label or text, or "BODY" when the focus fell to the page. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const element = document.activeElement;
-    if (!element || element === document.body) return 'BODY';
-    return element.getAttribute('aria-label') ?? element.textContent ?? '';
-  });
 
 test('gives the focus back to Rename after a rename is saved with Enter or left with Escape', async ({
   reader,
@@ -24,12 +16,12 @@ test('gives the focus back to Rename after a rename is saved with Enter or left 
   const title = site.page.getByRole('textbox', { name: 'New title' });
   await title.fill('Runner setup');
   await title.press('Enter');
-  await expect.poll(() => focused(site.page)).toBe('Rename Runner setup');
+  await expect.poll(() => focusedName(site.page)).toBe('Rename Runner setup');
 
   await site.page.keyboard.press('Enter');
   await title.fill('Something else');
   await title.press('Escape');
-  await expect.poll(() => focused(site.page)).toBe('Rename Runner setup');
+  await expect.poll(() => focusedName(site.page)).toBe('Rename Runner setup');
   expect(await list.row('Runner setup').count()).toBe(1);
 });
 
@@ -38,9 +30,9 @@ test('gives the focus back to Delete when the reader keeps the conversation', as
   await startConversations(reader, list, ['How do I register a GitLab runner?', 'How do I use WSL?']);
   await list.row('GitLab runner').getByRole('button', { name: 'Delete' }).focus();
   await site.page.keyboard.press('Enter');
-  await expect.poll(() => focused(site.page)).toBe('Keep');
+  await expect.poll(() => focusedName(site.page)).toBe('Keep');
   await site.page.keyboard.press('Enter');
-  await expect.poll(() => focused(site.page)).toContain('Delete How do I register a GitLab runner');
+  await expect.poll(() => focusedName(site.page)).toContain('Delete How do I register a GitLab runner');
   expect(await list.regular.count()).toBe(2);
 });
 
@@ -50,5 +42,5 @@ test('moves the focus to the thanks once a reason for a bad rating is sent', asy
   const reason = site.page.getByTestId('feedback-reason');
   await reason.getByRole('textbox').fill('It skipped the token step');
   await reason.getByRole('button', { name: 'Send reason' }).click();
-  await expect.poll(() => focused(site.page)).toBe('Thanks, the docs team will see your reason.');
+  await expect.poll(() => focusedName(site.page)).toBe('Thanks, the docs team will see your reason.');
 });

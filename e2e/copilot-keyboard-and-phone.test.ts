@@ -1,18 +1,10 @@
-import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startBeforeTests, startConversations, test } from './copilot-page-support';
+import { focusedName } from './focus';
 
 /** Keys, focus and room as a reader meets them: one Escape closes, focus never falls to the page, a phone's screen. */
 
 startBeforeTests();
-
-/** The focused element's accessible label or text, or "BODY" when the focus fell to the page. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const element = document.activeElement;
-    if (!element || element === document.body) return 'BODY';
-    return element.getAttribute('aria-label') ?? element.textContent ?? '';
-  });
 
 test("closes the chat with one Escape from an answer's Copy button, its tooltip shown", async ({
   reader: { site, copilot },
@@ -62,12 +54,12 @@ test('moves the focus to the next conversation after Archive on /dev-copilot, th
   await list.row('WSL').getByRole('button', { name: 'Archive' }).focus();
   await site.page.keyboard.press('Enter');
   await expect.poll(() => list.archived.count()).toBe(1);
-  await expect.poll(() => focused(site.page)).toContain('GitLab runner');
+  await expect.poll(() => focusedName(site.page)).toContain('GitLab runner');
 
   await list.row('GitLab runner').getByRole('button', { name: 'Archive' }).focus();
   await site.page.keyboard.press('Enter');
   await expect.poll(() => list.archived.count()).toBe(2);
-  await expect.poll(() => focused(site.page)).toBe('New conversation');
+  await expect.poll(() => focusedName(site.page)).toBe('New conversation');
 });
 
 test('on a phone, folds the conversations behind one button so the conversation keeps the screen', async ({

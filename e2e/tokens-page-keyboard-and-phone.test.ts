@@ -1,7 +1,7 @@
-import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { axeViolations } from './axe';
 import { test } from './fixtures';
+import { focusedName } from './focus';
 import { tokensApi, withToken } from './tokens-api';
 
 /**
@@ -9,12 +9,6 @@ import { tokensApi, withToken } from './tokens-api';
  * table of tokens that never makes the page scroll sideways.
  */
 test.override({ serverEnvironment: { LOG_LEVEL: 'silent' } });
-
-const focusedName = (page: Page) =>
-  page.evaluate(() => {
-    const focused = document.activeElement;
-    return focused === document.body ? 'body' : (focused?.getAttribute('aria-label') ?? focused?.textContent?.trim());
-  });
 
 // The file's server, session and browser start before the first test, so its time limit is its own.
 test.beforeAll(async ({ sessionCookie, browser }) => {

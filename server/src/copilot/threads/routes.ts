@@ -13,8 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorHandler, sendApiError } from '../../api-errors.js';
+import { ReaderCounts } from '../../limits/reader-counts.js';
 import { registerReaderRateLimit } from '../../limits/reader-rate-limit.js';
-import { ReadsPerReader } from '../../limits/reads-per-reader.js';
 import { bodilessResponses, errorResponses } from '../../response-schemas.js';
 import { stopStaleAnswer } from '../../store/answer-progress.js';
 import {
@@ -51,7 +51,7 @@ export async function threadRoutes(app: FastifyInstance) {
   const { running } = app.copilot;
   app.setErrorHandler(apiErrorHandler({ badRequest: 'bad_request:input', internal: 'internal:threads' }));
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const wholeThreadReads = new ReadsPerReader(wholeThreadReadsPerReader);
+  const wholeThreadReads = new ReaderCounts();
 
   routes.get(
     '/api/threads',
@@ -95,7 +95,7 @@ export async function threadRoutes(app: FastifyInstance) {
     { schema: { ...byId, ...answers({ 200: threadWithMessagesResponseSchema }) } },
     async (request, reply) => {
       const reader = readerOf(request);
-      const release = wholeThreadReads.take(reader);
+      const release = wholeThreadReads.take(reader, wholeThreadReadsPerReader);
       if (!release) return sendApiError(reply.header('retry-after', '1'), 'rate_limited:thread_reads');
       // Held until the thread is read and its response gone (sent, or abandoned by a reader who hung up early): what
       // it bounds is the memory of the thread being read and sent.

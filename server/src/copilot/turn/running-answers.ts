@@ -1,4 +1,5 @@
 import { ApiError, errorDetails } from '@acme/contract';
+import { ReaderCounts } from '../../limits/reader-counts.js';
 import type { ReaderSlot, SharedReaderSlots } from '../../limits/reader-slots.js';
 
 type Running = { reader: string; threadId: string | undefined; stop: AbortController };
@@ -17,7 +18,7 @@ export class RunningAnswers {
   private readonly running = new Set<Running>();
   private readonly waitingForNone: Array<() => void> = [];
   /** Per reader, how many question bodies this instance is reading now. */
-  private readonly arriving = new Map<string, number>();
+  private readonly arriving = new ReaderCounts();
 
   constructor(
     private readonly perReader: number,
@@ -75,17 +76,8 @@ export class RunningAnswers {
    */
   receive(reader: string): () => void {
     const mine = [...this.running].filter((entry) => entry.reader === reader).length;
-    const reading = this.arriving.get(reader) ?? 0;
-    if (mine + reading > this.perReader) throw this.tooMany();
-    this.arriving.set(reader, reading + 1);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      const left = (this.arriving.get(reader) ?? 1) - 1;
-      if (left > 0) this.arriving.set(reader, left);
-      else this.arriving.delete(reader);
-    };
+    if (mine + this.arriving.count(reader) > this.perReader) throw this.tooMany();
+    return this.arriving.add(reader);
   }
 
   private tooMany() {
