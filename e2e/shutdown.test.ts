@@ -169,7 +169,9 @@ describe('SIGTERM to the server', () => {
 
     // Before the fix, the process closed its port and then stayed alive for good, retrying the full pipe.
     expect((await stopped(instance)).code).toBe(0);
-    expect(instance.readUnreadOutput()).toBeGreaterThanOrEqual(60_000);
+    // The pipe was full when it stopped. A Linux pipe holds 64 KiB in sixteen page slots, and a write that starts a
+    // new slot leaves the last one's tail unused: full measured 59,772 bytes in one CI run, so "full" is 48 KB here.
+    expect(instance.readUnreadOutput()).toBeGreaterThanOrEqual(48_000);
   }, 60_000);
 
   it('exitsAtOnceWithConnectionsWithNoRequestUnderWay: one that never sent a byte, one between two requests', async () => {
