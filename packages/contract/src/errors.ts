@@ -57,7 +57,7 @@ export const apiErrors = {
   },
   'rate_limited:token': {
     status: 429,
-    message: 'Too many requests with a token that is not valid from this address; try again in a minute.',
+    message: 'Too many requests with tokens that are not valid came from this address; try again in a minute.',
   },
   'internal:ask': { status: 500, message: 'Dev Copilot could not answer; try again.' },
   'internal:search': { status: 500, message: 'The search failed; try again.' },

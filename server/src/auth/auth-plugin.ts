@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { listLiveTokenIds } from '../store/personal-tokens.js';
 import { cookieSealer } from './cookie-sealer.js';
 import { createDevelopmentProvider } from './dev-idp/provider.js';
 import { developmentProviderRoutes } from './dev-idp/routes.js';
@@ -62,7 +63,10 @@ export const authPlugin = fp(
       db: store.db,
       currentPolicy,
       resourceMetadataUrl,
-      failures: createBearerFailureGuard({ perMinute: config.tokenFailuresPerMinute }),
+      failures: createBearerFailureGuard({
+        perMinute: config.tokenFailuresPerMinute,
+        liveTokenIds: () => listLiveTokenIds(store.db, { now: new Date() }),
+      }),
     });
     app.decorate('accessResolver', accessResolver);
 

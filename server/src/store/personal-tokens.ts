@@ -90,3 +90,9 @@ export async function deleteExpiredPersonalTokens(db: Database, { now }: { now: 
     .returning({ id: personalTokens.id });
   return deleted.length;
 }
+
+/** The ids of every token not expired at `now`, personal and OAuth alike: what a made-up credential cannot name. */
+export async function listLiveTokenIds(db: Database, { now }: { now: Date }): Promise<string[]> {
+  const rows = await db.select({ id: personalTokens.id }).from(personalTokens).where(gt(personalTokens.expiresAt, now));
+  return rows.map((row) => row.id);
+}

@@ -11,6 +11,9 @@ import type { BearerFailureGuard } from './bearer-failures.js';
 import { parsePersonalToken, parseToken, secretMatches } from './personal-token.js';
 import { acceptsApplicationToken, acceptsPersonalToken } from './token-scope.js';
 
+/** A browser's navigation asks for a page: it is shown the sign-in page, whatever a proxy put in `Authorization`. */
+const acceptsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
+
 /** A token's last use is written at most once a minute: the list shows when it was used, not every request. */
 const lastUsedThrottleMs = 60_000;
 
@@ -93,21 +96,25 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     const authorization = request.headers.authorization;
     if (authorization === undefined) return;
     if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url))) return;
-    const [scheme, credential, ...rest] = authorization.trim().split(/\s+/);
-    const parsed = credential ? parseBearer(credential) : undefined;
-    const waitSeconds = options.failures.refusedFor(request.ip, credential);
+    const [scheme, credential = '', ...rest] = authorization.trim().split(/\s+/);
+    const bearer = scheme?.toLowerCase() === 'bearer' && credential !== '' && rest.length === 0;
+    const parsed = bearer ? parseBearer(credential) : undefined;
+    if (!parsed) {
+      // Not a credential the handbook issued: another scheme (a staging gate's Basic), or a proxy's own bearer token.
+      // RFC 6750 lets a resource server ignore them, and a reader's session, or the sign-in page a browser asks for,
+      // still decides; a bad bearer that no session stands behind is refused without a read of the store.
+      if (!bearer || request.access.state === 'signed-in' || acceptsHtml(request)) return;
+      return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
+    }
+    const waitSeconds = await options.failures.refusedFor(request.ip, credential, parsed.id);
     if (waitSeconds !== undefined) {
       reply.header('retry-after', String(waitSeconds));
       return sendApiError(reply, 'rate_limited:token');
     }
-    if (scheme?.toLowerCase() !== 'bearer' || !credential || rest.length > 0) {
-      options.failures.failed(request.ip);
-      return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_request');
-    }
     const at = now();
     const row = await rowOfBearer(options.db, parsed, at);
     if (!row) {
-      options.failures.failed(request.ip, credential);
+      options.failures.failed(request.ip, credential, parsed.id);
       return refuseBearer(reply, options.resourceMetadataUrl, 'invalid_token');
     }
     options.failures.verified(credential);
@@ -115,7 +122,7 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     if (access.state === 'signed-in' && !access.decision.allowed) {
       return sendApiError(reply, 'forbidden:access', errorDetails.guard.tokenOwnerRefused);
     }
-    if (!parsed?.personal && !acceptsApplicationToken(request.routeOptions.url)) {
+    if (!parsed.personal && !acceptsApplicationToken(request.routeOptions.url)) {
       reply.header(
         'www-authenticate',
         `Bearer error="insufficient_scope", resource_metadata="${options.resourceMetadataUrl}"`,
