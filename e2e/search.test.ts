@@ -101,6 +101,19 @@ describe('GET /api/search', () => {
     expect(await missingFor('firestore ttl')).toEqual([]);
   });
 
+  test('says which typos it read as which words of the handbook, once each, and nothing for words it knows', async ({
+    search,
+  }) => {
+    const correctedFor = async (query: string) => (JSON.parse((await search(query)).body) as SearchResponse).corrected;
+    expect(await correctedFor('firestre ttl')).toEqual([{ typed: 'firestre', word: 'firestore' }]);
+    expect(await correctedFor('Onbording onbording chekclist')).toEqual([
+      { typed: 'onbording', word: 'onboarding' },
+      { typed: 'chekclist', word: 'checklist' },
+    ]);
+    expect(await correctedFor('firestore ttl')).toEqual([]);
+    expect(await correctedFor('terraform state')).toEqual([]);
+  });
+
   test('gives up to 50 results for the results page', async ({ resultsFor }) => {
     expect((await resultsFor('shopify', '&limit=50')).length).toBeGreaterThan(8);
   });

@@ -24,13 +24,19 @@ export const searchResultSchema = z.strictObject({
 });
 export type SearchResultDto = z.infer<typeof searchResultSchema>;
 
+/** A word typed that the handbook never writes, and the handbook's word the search read it as. */
+export const searchCorrectionSchema = z.strictObject({ typed: z.string(), word: z.string() });
+export type SearchCorrection = z.infer<typeof searchCorrectionSchema>;
+
 /**
  * GET /api/search's answer. `missing`: the words typed that no page of the handbook holds, as a search engine says
- * "Missing: terraform" (everyday words, numbers and the reader's own names are never listed).
+ * "Missing: terraform" (everyday words, numbers and the reader's own names are never listed). `corrected`: the typos
+ * it read as the handbook's words (`onbording` as `onboarding`), for "Showing results for onboarding".
  */
 export const searchResponseSchema = z.strictObject({
   query: z.string(),
   results: z.array(searchResultSchema),
   missing: z.array(z.string()),
+  corrected: z.array(searchCorrectionSchema),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -58,7 +58,7 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     refusalsAsErrors(async ({ query, limit }) => {
-      const { results, missing = [] } = await api.search(query, limit);
+      const { results, missing = [], corrected = [] } = await api.search(query, limit);
       if (results.length === 0) return text(`No section of the handbook matches "${query}".`);
       const lines = results.map((result, index) => {
         const snippet = result.snippet.map((piece) => piece.text).join('');
@@ -66,8 +66,12 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
         return `${index + 1}. ${where}\n   ${absolute(result.url)}\n   ${snippet}`;
       });
       // An agent, like a reader, should know these sections leave some of its words out.
-      const note = missing.length ? `No section mentions: ${missing.join(', ')}. These match the rest.\n\n` : '';
-      return text(`${note}${lines.join('\n')}`);
+      const read = corrected.map(({ typed, word }) => `"${typed}" as "${word}"`).join(', ');
+      const notes = [
+        ...(read ? [`Read ${read}.`] : []),
+        ...(missing.length ? [`No section mentions: ${missing.join(', ')}. These match the rest.`] : []),
+      ];
+      return text(`${notes.map((note) => `${note}\n\n`).join('')}${lines.join('\n')}`);
     }),
   );
 

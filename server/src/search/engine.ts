@@ -1,5 +1,4 @@
 import SearchableMap from 'minisearch/SearchableMap';
-import { stem } from './analyze.js';
 import type { DocSection } from './doc-page.js';
 import { indexMatcher, type TermQuery } from './index-query.js';
 import { indexSectionsInWorker } from './index-worker-client.js';
@@ -126,14 +125,14 @@ function searchEngineOver(
     return Math.log(1 + (sectionCount - frequency + 0.5) / (frequency + 0.5));
   };
   const knows = matcher.knows;
-  /** The docs' word nearest to a misspelt one (`verison`: `version`): fewest edits, then the most used. */
+  /** The docs' word nearest to a misspelt one (`verison`: `version`), as the docs write it: fewest edits, then the most used. */
   const correct = (word: string): string | undefined => {
     // Trying swaps and edits costs the square of a word's length; no real word of the docs is this long.
     if (word.length < 5 || word.length > longestCorrectedWord) return undefined;
     // Two neighbouring letters swapped (`namign`) is one slip, though Levenshtein counts two edits.
     for (let index = 0; index < word.length - 1; index += 1) {
       const swapped = `${word.slice(0, index)}${word[index + 1]}${word[index]}${word.slice(index + 2)}`;
-      if (spelling.has(swapped)) return stem(swapped);
+      if (spelling.has(swapped)) return swapped;
     }
     let best: { word: string; distance: number; uses: number } | undefined;
     for (const [candidate, [uses, distance]] of spelling.fuzzyGet(word, word.length >= 7 ? 2 : 1)) {
@@ -141,7 +140,7 @@ function searchEngineOver(
         best = { word: candidate, distance, uses };
       }
     }
-    return best ? stem(best.word) : undefined;
+    return best?.word;
   };
 
   const { sectionsByUrl, pageKeys, pageOf, namedBy } = lookups;

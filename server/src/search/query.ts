@@ -5,6 +5,7 @@ import {
   joinedNeighbours,
   numbersAsDigits,
   queryWords,
+  stem,
   termsOfWord,
   words,
 } from './analyze.js';
@@ -28,6 +29,8 @@ export type QueryTerm = {
    * or an everyday word: it counts for a section that holds it, never against one that does not.
    */
   optional: boolean;
+  /** The word as typed, when the docs' word it was read as (`onbording` as `onboarding`) stands in its place. */
+  corrected?: { typed: string; word: string };
 };
 
 /**
@@ -87,6 +90,7 @@ const commonEnglish = new Set<string>(
 export function queryTerms(
   query: string,
   knows: (term: string) => boolean,
+  /** The docs' word a misspelt word is read as, as the docs write it. */
   correct: (word: string) => string | undefined = () => undefined,
   /** Whether the docs name a subject by the term (in a title, heading or keyword): then it is never everyday. */
   namesSubject: (term: string) => boolean = () => false,
@@ -117,11 +121,13 @@ export function queryTerms(
     const [typed, ...parts] = termsOfWord(word);
     if (typed === undefined) continue;
     // A word the docs never write, and no everyday English word either, is most often a typo of one they do.
-    const corrected = !knows(typed) && parts.length === 0 && !commonEnglish.has(word) ? correct(word) : undefined;
-    const whole = corrected ?? typed;
+    const spelled = !knows(typed) && parts.length === 0 && !commonEnglish.has(word) ? correct(word) : undefined;
+    const whole = spelled === undefined ? typed : stem(spelled);
     if (parts.length === 0) {
-      if (!terms.has(whole))
-        terms.set(whole, { term: whole, covers: [whole], expansion: false, ...kindOf(word, whole) });
+      if (!terms.has(whole)) {
+        const corrected = spelled === undefined ? {} : { corrected: { typed: word, word: spelled } };
+        terms.set(whole, { term: whole, covers: [whole], expansion: false, ...kindOf(word, whole), ...corrected });
+      }
       continue;
     }
     // A joined word (`stand-up`, `reviews_events`) counts by its parts; the whole is a rewording that may match.

@@ -42,15 +42,15 @@ export const searchRoutes = fp(
         async (request, reply) => {
           const { q, limit, ctx } = request.query;
           const query = searchableQuery(q);
-          const { results, missing } = query
+          const { results, missing, corrected } = query
             ? searchResults(searchIndex.current(), query, { limit, pathPrefix: ctx })
-            : { results: [], missing: [] };
+            : { results: [], missing: [], corrected: [] };
           // The log is of the search box (what readers typed, which results they opened): searches by a token (a
           // script, a coding agent's search_handbook) open nothing and would read as misses.
           if (query && request.access.state === 'signed-in' && request.access.personalTokenId === undefined) {
             void searchLog.record(readerKeyOf(request.access.session), query, results.length);
           }
-          const response: SearchResponse = { query, results, missing };
+          const response: SearchResponse = { query, results, missing, corrected };
           return reply.header('cache-control', 'private, no-cache').send(response);
         },
       );

@@ -1,4 +1,4 @@
-import type { SearchResponse } from '@acme/contract';
+import type { SearchCorrection, SearchResponse } from '@acme/contract';
 import { queryWords, termsOfWord } from './analyze.js';
 import type { SearchEngine } from './engine.js';
 import { around, highlight } from './highlight.js';
@@ -18,7 +18,7 @@ export function searchResults(
   engine: SearchEngine,
   typed: string,
   options: { limit: number; pathPrefix?: string | undefined },
-): Pick<SearchResponse, 'results' | 'missing'> {
+): Pick<SearchResponse, 'results' | 'missing' | 'corrected'> {
   // The query is read once: the results and the words they miss come from the same terms.
   const terms = engine.queryTerms(typed);
   const hits = searchBox(engine, typed, options, terms);
@@ -33,7 +33,16 @@ export function searchResults(
       hit.matchedTerms,
     ),
   }));
-  return { results, missing: missingWords(engine, typed, terms) };
+  return { results, missing: missingWords(engine, typed, terms), corrected: correctedWords(terms) };
+}
+
+/** The typos the search read as the handbook's words, once each, in the order typed. */
+export function correctedWords(queryTerms: readonly QueryTerm[]): SearchCorrection[] {
+  const corrected = new Map<string, SearchCorrection>();
+  for (const { corrected: correction, expansion } of queryTerms) {
+    if (correction && !expansion && !corrected.has(correction.typed)) corrected.set(correction.typed, correction);
+  }
+  return [...corrected.values()];
 }
 
 /**

@@ -3,6 +3,7 @@ import { useHistory, useLocation } from '@docusaurus/router';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import hidden from '../../css/visually-hidden.module.css';
 import { AskCopilotButton } from './AskCopilotButton';
+import { CorrectedQuery } from './CorrectedQuery';
 import { Highlighted } from './Highlighted';
 import { MissingWords } from './MissingWords';
 import { maxSearchQueryCharacters, pathOf, reportResultOpened, searchContextOf, searchPageUrl } from './search-api';
@@ -111,6 +112,7 @@ export function SearchBox(): ReactNode {
         // The dropdown keeps the focus in the box while the pointer works in it, or it would close under the click.
         // biome-ignore lint/a11y/noStaticElementInteractions: nothing here is operated by this handler
         <div className={styles.dropdown} data-testid="search-dropdown" onMouseDown={(event) => event.preventDefault()}>
+          <CorrectedQuery query={query} state={state} />
           <div role="listbox" id={listId} aria-label="Suggestions" className={styles.options}>
             {results.map((result, index) => (
               // The ARIA combobox pattern: the focus stays in the input, which points at the active option.

@@ -4,6 +4,7 @@ import useIsBrowser from '@docusaurus/useIsBrowser';
 import Layout from '@theme/Layout';
 import { type ReactNode, useEffect, useState } from 'react';
 import { AskCopilotButton } from './AskCopilotButton';
+import { CorrectedQuery } from './CorrectedQuery';
 import { Highlighted } from './Highlighted';
 import { MissingWords } from './MissingWords';
 import { decodedPath, maxSearchQueryCharacters, pathOf, reportResultOpened, searchPageUrl } from './search-api';
@@ -59,6 +60,7 @@ export function SearchResultsPage(): ReactNode {
             <AskCopilotButton query={query} />
           </div>
         )}
+        <CorrectedQuery query={query} state={state} />
         <MissingWords query={query} state={state} />
         {results.map((result) => (
           <article key={result.url} className={styles.result} data-testid="search-result">

@@ -1,6 +1,6 @@
-import { maxSearchQueryCharacters, type SearchResponse } from '@acme/contract';
+import { maxSearchQueryCharacters, type SearchCorrection, type SearchResponse } from '@acme/contract';
 
-export type { SearchResultDto, TextPiece } from '@acme/contract';
+export type { SearchCorrection, SearchResultDto, TextPiece } from '@acme/contract';
 export { maxSearchQueryCharacters } from '@acme/contract';
 
 /** A search the server refused, with its message; anything else is an outage. */
@@ -10,7 +10,7 @@ export class SearchRefused extends Error {}
 export async function searchDocs(
   query: string,
   options: { limit?: number; context?: string | undefined; signal?: AbortSignal },
-): Promise<Pick<SearchResponse, 'results' | 'missing'>> {
+): Promise<Pick<SearchResponse, 'results' | 'missing' | 'corrected'>> {
   const parameters = new URLSearchParams({ q: query, limit: String(options.limit ?? 8) });
   if (options.context) parameters.set('ctx', options.context);
   const response = await fetch(`/api/search?${parameters}`, {
@@ -24,7 +24,7 @@ export async function searchDocs(
   }
   if (!response.ok) throw new Error(`Search failed (${response.status})`);
   const body = (await response.json()) as Partial<SearchResponse>;
-  return { results: body.results ?? [], missing: body.missing ?? [] };
+  return { results: body.results ?? [], missing: body.missing ?? [], corrected: body.corrected ?? [] };
 }
 
 /** The folder of a page that groups several docs (`/Workshops/x` is in `/Workshops/`), for "See all results in". */
@@ -81,6 +81,38 @@ export function reportResultOpened(query: string): void {
  * searches at every keystroke, and "terr" is missing only until "terraform" is typed whole).
  */
 export function missingToShow(query: string, missing: readonly string[]): string[] {
-  const typing = /\s$/.test(query) ? undefined : query.trim().split(/\s+/).at(-1)?.toLowerCase();
+  const typing = wordBeingTyped(query);
   return missing.filter((word) => word !== typing);
+}
+
+/** The last word of a query still being typed (no space after it yet), lower-cased; a box searches at each keystroke. */
+const wordBeingTyped = (query: string) =>
+  /\s$/.test(query) ? undefined : query.trim().split(/\s+/).at(-1)?.toLowerCase();
+
+/** A word as the server compares it: lower-cased, accents off. */
+const folded = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * The query as the search read it, in pieces, each corrected word marked ("Showing results for **onboarding**
+ * checklist"); undefined when it corrected nothing, or only the word still being typed ("onboa" is not yet a typo).
+ */
+export function correctedQuery(
+  query: string,
+  corrected: readonly SearchCorrection[],
+): Array<{ text: string; corrected: boolean }> | undefined {
+  const typing = wordBeingTyped(query);
+  const words = new Map(corrected.filter(({ typed }) => typed !== typing).map(({ typed, word }) => [typed, word]));
+  if (words.size === 0) return undefined;
+  let changed = false;
+  const pieces = query
+    .trim()
+    .split(/([\p{L}\p{N}]+)/u)
+    .filter((piece) => piece !== '')
+    .map((piece) => {
+      const word = words.get(folded(piece));
+      if (word === undefined) return { text: piece, corrected: false };
+      changed = true;
+      return { text: word, corrected: true };
+    });
+  return changed ? pieces : undefined;
 }

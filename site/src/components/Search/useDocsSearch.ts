@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { SearchRefused, type SearchResultDto, searchDocs } from './search-api';
+import { type SearchCorrection, SearchRefused, type SearchResultDto, searchDocs } from './search-api';
 
 export type SearchState =
   | { status: 'idle' }
   | { status: 'loading'; results: SearchResultDto[] }
-  | { status: 'done'; results: SearchResultDto[]; missing: string[] }
+  | { status: 'done'; results: SearchResultDto[]; missing: string[]; corrected: SearchCorrection[] }
   | { status: 'failed'; message: string };
 
 /** The results for a query as the reader types: debounced, the previous request cancelled, the last list kept. */
@@ -21,7 +21,7 @@ export function useDocsSearch(query: string, options: { limit?: number; context?
     const controller = new AbortController();
     const timer = setTimeout(() => {
       searchDocs(trimmed, { limit, context, signal: controller.signal })
-        .then(({ results, missing }) => setState({ status: 'done', results, missing }))
+        .then(({ results, missing, corrected }) => setState({ status: 'done', results, missing, corrected }))
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
           if (error instanceof SearchRefused) {
