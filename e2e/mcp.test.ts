@@ -88,6 +88,13 @@ describe('an agent with a personal token', () => {
     );
     expect(section.startsWith('## How TTL works')).toBe(true);
     expect(section.length).toBeLessThan(page.length);
+    // A page path as the site shows it, with a space, reads as its %20 form; its links are whole markdown links.
+    const spaced = '/Development Resources/shopify-auth-managed-migration';
+    const withSpace = textOf(await client.callTool({ name: 'read_page', arguments: { url: spaced } }));
+    expect(withSpace).toBe(
+      textOf(await client.callTool({ name: 'read_page', arguments: { url: spaced.replace(' ', '%20') } })),
+    );
+    expect(withSpace).toContain('# ');
 
     const answer = await client.callTool({
       name: 'ask_dev_copilot',

@@ -158,9 +158,12 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
   return server;
 }
 
-/** A URL or path on the handbook's origin, else undefined (another site, a NUL, not a URL at all). */
+/**
+ * A URL or path on the handbook's origin, else undefined (another site, a NUL, not a URL at all). A space stays: a
+ * page in "Development Resources" is linked and shown with one, and is read as %20.
+ */
 export function handbookAddress(given: string, origin: string): URL | undefined {
-  if (/[\p{Cc}\s]/u.test(given)) return undefined;
+  if (/[\p{Cc}]|[^\S ]/u.test(given)) return undefined;
   try {
     const url = new URL(given, `${origin}/`);
     return url.origin === origin && url.pathname.startsWith('/') ? url : undefined;

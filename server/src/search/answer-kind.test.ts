@@ -14,6 +14,7 @@ describe('answerKindsOf', () => {
     ['which version of the search server do we run?', 'number'],
     ['polaris index table bulk action example', 'command'],
     ['which logs must never be dropped by an exclusion filter?', 'rule'],
+    ['do we still implement the OAuth redirect flow?', 'rule'],
   ])('reads "%s" as asking for a %s first', (question, kind) => {
     expect(answerKindsOf(question)[0]).toBe(kind);
   });
@@ -21,6 +22,13 @@ describe('answerKindsOf', () => {
 
 describe('answers by what is asked', () => {
   const unit = (markdown: string) => ({ markdown, code: false, step: false });
+
+  it('takes a yes/no verdict for a rule', () => {
+    const unit = (markdown: string) => ({ markdown, code: false, step: false });
+    expect(holdsKind('rule', unit('No. New installs use managed installation.'))).toBe(true);
+    expect(holdsKind('rule', unit('**Yes.** Ask in #dev-help first.'))).toBe(true);
+    expect(holdsKind('rule', unit('Notes on the new flow.'))).toBe(false);
+  });
 
   it('tells a unit holding a duration from one holding only the words', () => {
     expect(holdsKind('duration', unit('Artifacts are kept for 180 days in GitLab.'))).toBe(true);

@@ -20,7 +20,7 @@ const askedFor: Array<[AnswerKind, RegExp]> = [
   ['name', /\b(who|whom|whose|which (team|person|channel|role|group|owner)|owner|owns|contact|approve|approves|ask)\b/],
   [
     'rule',
-    /^(can|may|must|should|is it ok|is it allowed|am i allowed|are we allowed|do i need|do we need|is|are)\b|\b(must|never|allowed|ok\?|okay\?)/,
+    /^(can|may|must|should|is it ok|is it allowed|am i allowed|are we allowed|do i need|do we need|is|are|(do|does|did) (i|we|you|they|it|our|the))\b|\b(must|never|allowed|ok\?|okay\?)/,
   ],
   ['procedure', /\b(how (do|can|should) (i|we|you)|steps|procedure|process|set up|setup|walk me through)\b/],
 ];
@@ -37,7 +37,8 @@ const numberPattern = /\d/;
 const commandPattern = /`[^`]+`|^(npm|npx|gcloud|firebase|shopify|git|curl|acme|docker|node) /m;
 const namePattern =
   /@[\w.-]+|#[a-z][\w-]+|\b(tech lead|ts leader|team lead|mentor|on-call|owner|maintainers?|reviewer|approver)\b/i;
-const rulePattern = /\b(must|never|always|not allowed|allowed|only|cannot|can't|do not|don't|required|forbidden)\b/i;
+const rulePattern =
+  /^\W*(yes|no)\b|\b(must|never|always|not allowed|allowed|only|cannot|can't|do not|don't|required|forbidden)\b/i;
 
 /** Whether a unit (its markdown, and whether it is code or an item of an ordered list) holds the kind asked for. */
 export function holdsKind(kind: AnswerKind, unit: { markdown: string; code: boolean; step: boolean }): boolean {

@@ -43,4 +43,16 @@ describe('the sections of a built doc page', () => {
   it('are none for a page without a doc article', () => {
     expect(readDocPageSections('<html><head></head><body><main>Not a doc</main></body></html>', '/x')).toEqual([]);
   });
+
+  it('writes links whose address has a space as whole markdown links, percent-encoded as a browser sends them', () => {
+    const html = page({ head: '', sidebar }).replace(
+      'Deletes are billed like any other.',
+      'See <a href="/Development Resources/auth migration#step 1">the migration</a>.',
+    );
+    const [, costs] = readDocPageSections(html, '/firestore-ttl');
+    expect(costs?.blocks[0]).toEqual({
+      kind: 'text',
+      markdown: 'See [the migration](/Development%20Resources/auth%20migration#step%201).',
+    });
+  });
 });

@@ -65,10 +65,25 @@ function inlineMarkdown(node: AnyNode, pageUrl: string): string {
   if (node.name === 'strong' || node.name === 'b') return `**${inner.trim()}**`;
   if (node.name === 'a') {
     const href = node.attribs.href ?? '';
-    const target = href.startsWith('#') ? `${pageUrl}${href}` : href;
-    return /^(\/[^/]|https?:)/.test(target) ? `[${collapse(inner)}](${target})` : inner;
+    const target = linkTarget(href.startsWith('#') ? `${pageUrl}${href}` : href);
+    return target ? `[${collapse(inner)}](${target})` : inner;
   }
   return inlineTags.has(node.name) ? inner : ` ${inner} `;
+}
+
+/**
+ * A link's address as a markdown link can hold it: percent-encoded as a browser sends it (the site links a page in
+ * "Development Resources" with a raw space, which ends a markdown link); undefined for one that is not a page's or a
+ * web address.
+ */
+function linkTarget(href: string): string | undefined {
+  if (!/^(\/[^/]|https?:)/.test(href)) return undefined;
+  try {
+    const url = new URL(href, 'http://docs.invalid');
+    return href.startsWith('/') ? `${url.pathname}${url.search}${url.hash}` : url.href;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The path part of an absolute or root-relative URL, percent-encoded as a browser would send it. */

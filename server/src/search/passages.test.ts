@@ -6,6 +6,23 @@ const text = (markdown: string): Block => ({ kind: 'text', markdown });
 const weighOne = () => 1;
 
 describe('answerPassages chooses what answers the question', () => {
+  it('quotes a short section whole, the verdict of a yes/no answer with its reason, and a fix sharing no word asked', () => {
+    const answer =
+      'No. New installs use managed installation and token exchange. [The migration page](/migration) explains the redirect flow.';
+    const faq = { blocks: [text(answer)] };
+    expect(answerPassages(faq, new Set(['redirect', 'flow', 'oauth']), weighOne)).toBe(answer);
+    const symptom = {
+      blocks: [
+        text('Your code is almost certainly under `/mnt/c`. Move it to `~/code` inside WSL 2.'),
+        text('[Using WSL](/use-wsl-basic) explains why the Windows boundary is slow.'),
+      ] satisfies Block[],
+    };
+    const quoted = answerPassages(symptom, new Set(['window', 'slow']), weighOne);
+    // The best unit's block first, then the rest of the short section.
+    expect(quoted.startsWith('[Using WSL]')).toBe(true);
+    expect(quoted).toContain('Move it to `~/code`');
+  });
+
   it('quotes the next sentence holding the fix even when a long example led into by the best one fills the budget', () => {
     const section = {
       blocks: [

@@ -8,6 +8,8 @@ import { isOrderedList, scoredUnits, scoreOf } from './unit-scores.js';
 const defaultBudget = 600;
 const longestProcedure = 15;
 const longestCode = 25;
+/** A section no longer than this is quoted whole. */
+const shortSection = 400;
 /** Further units are quoted when they match at least this share of the best one, within the budget. */
 const relevantShare = 0.35;
 /**
@@ -146,6 +148,10 @@ export function answerPassages(
       take(unit);
     }
   }
+
+  // A section this short is read at a glance: it is quoted whole, the best unit's block still first. A FAQ's fix for a
+  // symptom ("Move it to ~/code") shares no word with the question, which the sentence beside it does.
+  if (units.reduce((sum, unit) => sum + unit.markdown.length, 0) <= shortSection) for (const unit of units) take(unit);
 
   // Group the chosen units by block; the block of the best unit comes first, the rest in reading order.
   const blocks = [...new Set([...chosen].map((unit) => unit.block))].sort((first, second) => first - second);

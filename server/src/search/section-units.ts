@@ -17,6 +17,19 @@ export type Unit = {
 };
 
 const sentenceEnd = /(?<=[.!?])\s+(?=[A-Z0-9`*["(])/;
+/** A sentence that is only a verdict ("No.", "**Yes.**"): the answer to a yes/no question, quoted with what follows. */
+const verdict = /^\W*(yes|no|not yet|never|always)\W*$/i;
+
+/** The sentences of a paragraph, a lone verdict joined to the sentence after it. */
+function sentencesOf(markdown: string): string[] {
+  const sentences: string[] = [];
+  for (const sentence of markdown.split(sentenceEnd)) {
+    const previous = sentences.at(-1);
+    if (previous !== undefined && verdict.test(previous)) sentences[sentences.length - 1] = `${previous} ${sentence}`;
+    else sentences.push(sentence);
+  }
+  return sentences;
+}
 
 /** What a reader sees of inline markdown: link texts, no code or emphasis marks, entities as characters. */
 export const plainOf = (markdown: string) =>
@@ -52,7 +65,7 @@ function splitIntoUnits(section: Pick<DocSection, 'blocks'>): Unit[] {
   section.blocks.forEach((block, index) => {
     const next = section.blocks[index + 1];
     if (block.kind === 'text') {
-      const sentences = block.markdown.split(sentenceEnd);
+      const sentences = sentencesOf(block.markdown);
       sentences.forEach((sentence, position) => {
         const last = position === sentences.length - 1;
         const procedureNext = next?.kind === 'list' && next.ordered;
