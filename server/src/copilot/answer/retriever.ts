@@ -1,6 +1,7 @@
 import { type Retrieval, retrieve } from '../../search/coverage.js';
 import type { SearchEngine } from '../../search/engine.js';
 import { reorderByMeaning, type SemanticHit } from '../../search/semantic-index.js';
+import { readersPageFirst } from './readers-page.js';
 
 /** Sections nearest in meaning to a question, when an embedding model is configured (hybrid retrieval). */
 export type SemanticSearch = (
@@ -15,7 +16,7 @@ const candidates = 20;
 /**
  * The sections for a question: ranked by the search engine on the typed words and a screenshot's text together
  * (either may show the handbook covers it), the reader's page first among equals, then reordered by meaning when
- * embeddings are configured.
+ * embeddings are configured. A question about the reader's page is answered from that page (readers-page.ts).
  */
 export async function retrieveForAnswer(
   index: SearchEngine,
@@ -29,6 +30,8 @@ export async function retrieveForAnswer(
     currentPage: question.page,
     alsoJudgeBy: question.imageText ? question.typed : undefined,
   });
+  const onPage = readersPageFirst(index, question.typed, question.page, found, answerSections);
+  if (onPage) return onPage;
   const meaning = semanticSearch ? await semanticSearch(text, { limit: candidates, signal }) : [];
   return { ...found, hits: reorderByMeaning(found.hits, meaning).slice(0, answerSections) };
 }
