@@ -8,6 +8,8 @@ COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
 COPY site/package.json site/
 COPY server/package.json server/
+# Fixes to dependencies not yet released (README, "Patched dependencies"), applied by npm ci's postinstall.
+COPY patches patches
 
 FROM manifests AS build
 RUN npm ci --no-audit --no-fund
@@ -30,7 +32,8 @@ RUN npm run build
 
 FROM manifests AS dependencies
 # Only the server's runtime packages: no Docusaurus, no test tools. (Some land in server/node_modules.)
-RUN npm ci --omit=dev --workspace server --no-audit --no-fund && mkdir -p server/node_modules
+# Without scripts: patch-package is a build tool; the patched packages come from the build stage below.
+RUN npm ci --omit=dev --workspace server --ignore-scripts --no-audit --no-fund && mkdir -p server/node_modules
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
@@ -41,6 +44,7 @@ WORKDIR /app
 COPY --from=dependencies /app/package.json ./
 COPY --from=dependencies /app/node_modules node_modules
 COPY --from=dependencies /app/server/node_modules server/node_modules
+COPY --from=build /app/node_modules/postgres node_modules/postgres
 COPY --from=build /app/packages/contract packages/contract
 COPY --from=build /app/server/package.json server/
 COPY --from=build /app/server/dist server/dist
