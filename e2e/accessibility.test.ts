@@ -4,7 +4,8 @@ import { startBeforeTests, test } from './copilot-page-support';
 
 /**
  * axe-core finds nothing, at any impact, on the doc pages (code in both Prism themes, task lists, wide tables, links
- * in text), the search page, the assistant page and the open chat, in the light and the dark theme.
+ * in text), the search page, the search box's open suggestions (desktop and phone), the assistant page and the open
+ * chat, in the light and the dark theme.
  */
 
 startBeforeTests();
@@ -27,6 +28,22 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await site.open(route);
         expect(await site.theme()).toBe(colorScheme);
         expect({ route, violations: await axeViolations(site.page) }).toEqual({ route, violations: [] });
+      }
+    });
+
+    test('the search box with its suggestions open has no axe violations, on a desktop and on a phone', async ({
+      reader: { site },
+    }) => {
+      await site.page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+      for (const viewport of [
+        { width: 1280, height: 900 },
+        { width: 390, height: 844 },
+      ]) {
+        await site.page.setViewportSize(viewport);
+        await site.open('/firestore-ttl');
+        await site.search('ttl');
+        await site.suggestions.first().waitFor();
+        expect({ viewport, violations: await axeViolations(site.page) }).toEqual({ viewport, violations: [] });
       }
     });
 

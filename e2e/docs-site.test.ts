@@ -4,6 +4,12 @@ import { DocsSite } from './pages/docs-site';
 import { signInContext } from './pages/sign-in-pages';
 import { topNavigation } from './spec-routes';
 
+// The file's server, session and browser start before the first test, so its time limit is its own.
+test.beforeAll(async ({ sessionCookie, browser }) => {
+  expect(sessionCookie).toContain('acme_session=');
+  expect(browser.isConnected()).toBe(true);
+});
+
 describe('search', () => {
   test('Ctrl+K focuses the search box and shows at most 8 suggestions, each with its path', async ({
     docsSite: site,
@@ -54,8 +60,21 @@ describe('search', () => {
     const second = site.suggestions.nth(1);
     await expect.poll(() => second.getAttribute('aria-selected')).toBe('true');
     expect(await site.searchInput.getAttribute('aria-activedescendant')).toBe(await second.getAttribute('id'));
-    const target = await second.locator('a').getAttribute('href');
+    expect(await site.searchInput.evaluate((input) => input === document.activeElement)).toBe(true);
+    // Each suggestion is itself the link to its page's section, with nothing else to operate inside it.
+    const target = await second.getAttribute('href');
     await site.page.keyboard.press('Enter');
+    await site.page.waitForURL((url) => `${url.pathname}${url.hash}` === target, { waitUntil: 'commit' });
+    expect(await site.searchDropdown.count()).toBe(0);
+  });
+
+  test('a click on a suggestion opens its page at the section it found', async ({ docsSite: site }) => {
+    await site.open('/');
+    await site.search('ttl policy');
+    const third = site.suggestions.nth(2);
+    await third.waitFor();
+    const target = await third.getAttribute('href');
+    await third.click();
     await site.page.waitForURL((url) => `${url.pathname}${url.hash}` === target, { waitUntil: 'commit' });
     expect(await site.searchDropdown.count()).toBe(0);
   });
@@ -67,9 +86,7 @@ describe('search', () => {
     await site.search('hey, how do I register a new gitlab runner for CI?');
     await expect
       .poll(async () =>
-        (await site.suggestions.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))))
-          .slice(0, 3)
-          .join(' '),
+        (await site.suggestions.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).slice(0, 3).join(' '),
       )
       .toContain('/setting-up-gitlab-runner');
     await site.page.keyboard.press('Escape');

@@ -177,13 +177,15 @@ describe("the access-tokens page's Claude Code setup", () => {
 });
 
 describe('the access-tokens page on a phone', () => {
-  test('keeps the page from scrolling sideways once a used token shows its date and time', async ({
+  test('shows each token as a card, Revoke on screen, without scrolling sideways, still a table to a screen reader', async ({
     docsSite,
     server,
     sessionCookie,
   }) => {
     const api = tokensApi(server.baseUrl, sessionCookie);
+    // A used token shows its last use with a date and a time, the longest cell of a row.
     const { token, id } = await api.create('Claude Code on my laptop');
+    await api.create('nightly docs check');
     expect((await fetch(`${server.baseUrl}/api/search?q=ttl`, withToken(token))).status).toBe(200);
     await expect
       .poll(async () => (await api.list()).tokens.find((listed) => listed.id === id)?.lastUsedAt)
@@ -192,24 +194,43 @@ describe('the access-tokens page on a phone', () => {
     const page = docsSite.page;
     await page.setViewportSize({ width: 390, height: 844 });
     await docsSite.open('/access-tokens');
-    await page.getByTestId('token-row').waitFor();
-    const widths = await page.evaluate(() => ({
-      page: document.documentElement.scrollWidth,
-      viewport: window.innerWidth,
-    }));
-    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
-    // Whatever does not fit scrolls in the table's own box, which the keyboard can reach and scroll.
-    const box = page.getByRole('region', { name: 'Your access tokens' });
-    expect(await box.getAttribute('tabindex')).toBe('0');
-    const revoke = page.getByRole('button', { name: 'Revoke Claude Code on my laptop' });
-    await revoke.evaluate((button) => button.scrollIntoView({ block: 'center', inline: 'nearest' }));
-    const reachable = await revoke.evaluate((button) => {
-      const { left, right, top, height } = button.getBoundingClientRect();
-      return (
-        left >= 0 && right <= window.innerWidth && document.elementFromPoint(right - 4, top + height / 2) === button
-      );
+    await expect.poll(() => page.getByTestId('token-row').count()).toBe(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    for (const row of await page.getByTestId('token-row').all()) {
+      // Scrolled down to, never sideways: every field and the Revoke button lie inside the window, and nothing covers
+      // or clips the button (a box scrolling sideways would).
+      const seen = await row.evaluate((element) => {
+        window.scrollBy(0, element.getBoundingClientRect().top - window.innerHeight / 3);
+        const inside = (box: DOMRect) => box.left >= 0 && box.right <= window.innerWidth;
+        const button = element.querySelector('button[data-revoke]') as HTMLElement;
+        const { left, top, width, height } = button.getBoundingClientRect();
+        return {
+          fields: [...element.children].every((cell) => inside(cell.getBoundingClientRect())),
+          revoke: inside(button.getBoundingClientRect()),
+          revokeUncovered: document.elementFromPoint(left + width / 2, top + height / 2) === button,
+          labels: ['Created', 'Last used', 'Expires'].every((label) =>
+            (element as HTMLElement).innerText.includes(label),
+          ),
+        };
+      });
+      expect(seen).toEqual({ fields: true, revoke: true, revokeUncovered: true, labels: true });
+    }
+    // Chromium's accessibility tree still has the table, its column headers and a cell for each field.
+    const accessibility = await page.context().newCDPSession(page);
+    const { nodes } = await accessibility.send('Accessibility.getFullAXTree');
+    const roles = nodes.filter((node) => !node.ignored).map((node) => String(node.role?.value));
+    const count = (role: string) => roles.filter((found) => found === role).length;
+    expect({
+      table: count('table'),
+      row: count('row'),
+      columnheader: count('columnheader'),
+      cell: count('cell'),
+    }).toEqual({
+      table: 1,
+      row: 3,
+      columnheader: 5,
+      cell: 10,
     });
-    expect(reachable).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
   });
 });

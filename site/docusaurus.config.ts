@@ -78,7 +78,9 @@ const config: Config = {
       logo: { alt: `${siteFacts.companyName} logo`, src: 'img/logo.svg' },
       hideOnScroll: false,
       items: [
-        ...topNavigation.map((link) => ({ ...link, position: 'left' as const })),
+        // Side by side where the navbar has room; in the one "Start here" menu where it has not (custom.css).
+        ...topNavigation.map((link) => ({ ...link, position: 'left' as const, className: 'navbar-start-here-link' })),
+        { type: 'custom-start-here', label: 'Start here', position: 'left' },
         { to: '/docs/', label: 'All docs', position: 'right' },
         { type: 'search', position: 'right' },
         { type: 'custom-insights', position: 'right' },

@@ -10,8 +10,9 @@ const listed = (words: readonly string[]) =>
     : `${words.slice(0, -1).map(quoted).join(', ')} or ${quoted(words.at(-1) ?? '')}`;
 
 /**
- * Under results that leave out words of the query, which ones ("No page mentions “terraform”"), as search engines
- * say "Missing:": the React "State" results for "terraform state" otherwise read as an answer about Terraform.
+ * Above results that leave out words of the query (after "Showing results for", before the first result, where it is
+ * read before them), which ones ("No page mentions “terraform”"), as search engines say "Missing:": the React "State"
+ * results for "terraform state" otherwise read as an answer about Terraform.
  */
 export function MissingWords({ query, state }: { query: string; state: SearchState }): ReactNode {
   if (state.status !== 'done' || state.results.length === 0) return null;

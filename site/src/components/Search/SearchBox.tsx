@@ -1,5 +1,6 @@
 import Link from '@docusaurus/Link';
 import { useHistory, useLocation } from '@docusaurus/router';
+import clsx from 'clsx';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import hidden from '../../css/visually-hidden.module.css';
 import { AskCopilotButton } from './AskCopilotButton';
@@ -113,41 +114,37 @@ export function SearchBox(): ReactNode {
         // biome-ignore lint/a11y/noStaticElementInteractions: nothing here is operated by this handler
         <div className={styles.dropdown} data-testid="search-dropdown" onMouseDown={(event) => event.preventDefault()}>
           <CorrectedQuery query={query} state={state} />
+          <MissingWords query={query} state={state} />
           <div role="listbox" id={listId} aria-label="Suggestions" className={styles.options}>
             {results.map((result, index) => (
-              // The ARIA combobox pattern: the focus stays in the input, which points at the active option.
-              <div
+              // The ARIA combobox pattern: the focus stays in the input, which points at the active option. Each option
+              // is the link itself, so no control sits inside another (axe nested-interactive).
+              <Link
                 key={result.url}
                 id={optionId(index)}
                 role="option"
+                to={result.url}
                 tabIndex={-1}
                 aria-selected={index === active}
-                className={index === active ? styles.activeOption : undefined}
+                className={clsx(styles.hit, index === active && styles.activeOption)}
                 onMouseEnter={() => setActive(index)}
+                onClick={() => {
+                  reportResultOpened(query);
+                  setOpen(false);
+                }}
               >
-                <Link
-                  to={result.url}
-                  tabIndex={-1}
-                  onClick={() => {
-                    reportResultOpened(query);
-                    setOpen(false);
-                  }}
-                  className={styles.hit}
-                >
-                  <span className={styles.hitTitle}>
-                    <Highlighted pieces={result.title} />
+                <span className={styles.hitTitle}>
+                  <Highlighted pieces={result.title} />
+                </span>
+                <span className={styles.hitPath}>{pathOf(result)}</span>
+                {result.snippet.length > 0 && (
+                  <span className={styles.hitSnippet}>
+                    <Highlighted pieces={result.snippet} />
                   </span>
-                  <span className={styles.hitPath}>{pathOf(result)}</span>
-                  {result.snippet.length > 0 && (
-                    <span className={styles.hitSnippet}>
-                      <Highlighted pieces={result.snippet} />
-                    </span>
-                  )}
-                </Link>
-              </div>
+                )}
+              </Link>
             ))}
           </div>
-          <MissingWords query={query} state={state} />
           {state.status === 'done' && results.length === 0 && (
             <div className={styles.noResults}>
               <p>No results</p>
