@@ -120,7 +120,8 @@ describe('the insights page', () => {
     await expect.poll(() => page.getByTestId('insights-questions-chart').locator('.ct-bar').count()).toBeGreaterThan(0);
     const topics = page.getByTestId('insights-topic');
     expect(await topics.count()).toBe(1);
-    expect(await topics.first().textContent()).toContain('2 questions');
+    // Both questions are one reader's: a topic counts readers, so repeating a question does not make it bigger.
+    expect(await topics.first().textContent()).toContain('(1 reader)');
     expect(await topics.first().getByRole('link', { name: typesense.title }).getAttribute('href')).toBe(typesense.url);
     const ratedDown = page.getByTestId('insights-rated-down-page');
     expect(await ratedDown.count()).toBe(1);
@@ -130,6 +131,9 @@ describe('the insights page', () => {
       '3 searches: 1 found nothing, 1 found results nobody opened.',
     );
     expect(await page.getByTestId('insights-no-result').textContent()).toContain('qjxzvkw');
+    expect(await page.getByTestId('insights-no-result').locator('thead').textContent()).toBe(
+      'QueryReadersSearchesLast (UTC)',
+    );
     expect(await page.getByTestId('insights-no-click').textContent()).toContain('cloudflare tunnel');
     expect(await page.getByTestId('insights-no-click').textContent()).not.toContain('firestore ttl');
 
@@ -172,8 +176,11 @@ describe('the insights page', () => {
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     const lines = (await readFile((await csv.path()) ?? '', 'utf8')).split('\r\n');
-    expect(lines[0]).toBe('section,label,url,count,answered,closest,none,detail');
-    expect(lines).toContain(`search-no-result,qjxzvkw,,1,,,,${exported.searches.noResult[0]?.lastAt}`);
+    expect(lines[0]).toBe('section,label,url,count,readers,answered,closest,none,detail');
+    expect(lines).toContain(`search-no-result,qjxzvkw,,1,1,,,,${exported.searches.noResult[0]?.lastAt}`);
+    expect(lines.find((line) => line.startsWith('unanswered-topic,'))).toMatch(
+      /^unanswered-topic,[^,]+,\/installing-typesense-instance,,1,,,,/,
+    );
   });
 
   for (const colorScheme of ['light', 'dark'] as const) {

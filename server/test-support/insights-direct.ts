@@ -9,7 +9,8 @@ import type { Database } from '../src/store/database.js';
 /**
  * The insights computed the plain way, straight from the log, as the API did before the daily sums (the queries as
  * they were, run side by side): what the tests hold the API's figures to, and what the bench times the API against.
- * Only the lists of misses name a last tie-break (the query), which the plain queries left to chance.
+ * Only the lists of misses name a last tie-break (the query), which the plain queries left to chance, and rank by
+ * readers (count distinct), as the API does since one reader's repeated searches count once.
  */
 export async function readInsightsDirectly(
   db: Database,
@@ -33,6 +34,7 @@ export async function readFiguresDirectly(db: Database, { from, to }: Period): P
           from questions where ${within} group by 1 order by 1`,
     ),
     rowsOf<{
+      reader: string;
       question: string;
       confidence: 'closest' | 'none';
       nearest_page_url: string | null;
@@ -40,7 +42,7 @@ export async function readFiguresDirectly(db: Database, { from, to }: Period): P
       created_at: string | Date;
     }>(
       db,
-      sql`select question, ${confidence} as confidence, nearest_page_url, nearest_page_title, created_at
+      sql`select reader, question, ${confidence} as confidence, nearest_page_url, nearest_page_title, created_at
           from questions where ${within} and ${confidence} <> 'answered'
           order by created_at desc limit ${figureLimits.grouped}`,
     ),
@@ -81,6 +83,7 @@ export async function readFiguresDirectly(db: Database, { from, to }: Period): P
     perDay,
     unanswered: unanswered.map(
       (row): UnansweredQuestion => ({
+        reader: row.reader,
         question: row.question,
         confidence: row.confidence,
         nearestPageUrl: row.nearest_page_url,
@@ -102,11 +105,17 @@ export async function readFiguresDirectly(db: Database, { from, to }: Period): P
 }
 
 async function searchMisses(db: Database, within: ReturnType<typeof sql>, missed: ReturnType<typeof sql>) {
-  const rows = await rowsOf<{ query: string; searches: number; last_at: string | Date }>(
+  const rows = await rowsOf<{ query: string; readers: number; searches: number; last_at: string | Date }>(
     db,
-    sql`select lower(query) as query, count(*)::int as searches, max(created_at) as last_at
+    sql`select lower(query) as query, count(distinct reader)::int as readers, count(*)::int as searches,
+          max(created_at) as last_at
         from search_queries where ${within} and ${missed}
-        group by 1 order by searches desc, last_at desc, query limit ${figureLimits.misses}`,
+        group by 1 order by readers desc, searches desc, last_at desc, query limit ${figureLimits.misses}`,
   );
-  return rows.map((row) => ({ query: row.query, searches: row.searches, lastAt: new Date(row.last_at).toISOString() }));
+  return rows.map((row) => ({
+    query: row.query,
+    readers: row.readers,
+    searches: row.searches,
+    lastAt: new Date(row.last_at).toISOString(),
+  }));
 }

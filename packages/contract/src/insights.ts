@@ -30,13 +30,17 @@ const questionDaySchema = z.strictObject({
 });
 export type QuestionDay = z.infer<typeof questionDaySchema>;
 
-/** Questions the docs did not answer that sit near one page and share words; the biggest topics come first. */
+/**
+ * Questions the docs did not answer that sit near one page and share words; the topics most readers asked about come
+ * first (one reader asking again and again counts once).
+ */
 const unansweredTopicSchema = z.strictObject({
   /** The words its questions share most, e.g. "typesense key rotate". */
   label: z.string(),
   /** The page a maintainer would extend; null when no page came near (a page to write). */
   page: insightsPageSchema.nullable(),
-  count: z.number(),
+  /** How many readers asked its questions. */
+  readers: z.number(),
   /** A few of its questions, newest first. */
   examples: z.array(z.string()),
 });
@@ -51,7 +55,13 @@ const ratedDownPageSchema = insightsPageSchema.extend({
 });
 export type RatedDownPage = z.infer<typeof ratedDownPageSchema>;
 
-const searchMissSchema = z.strictObject({ query: z.string(), searches: z.number(), lastAt: z.string() });
+/** A query left without a result, or with results nobody opened: how many readers searched it, and how often. */
+const searchMissSchema = z.strictObject({
+  query: z.string(),
+  readers: z.number(),
+  searches: z.number(),
+  lastAt: z.string(),
+});
 export type SearchMiss = z.infer<typeof searchMissSchema>;
 
 /** Everything the insights page shows, for one period; times are ISO strings (UTC). */

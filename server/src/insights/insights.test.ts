@@ -89,7 +89,7 @@ for (const backend of testBackends) {
       const { unansweredTopics } = await readInsights(store.db, { days: 7, lastDocsBuildAt: null });
 
       expect(unansweredTopics).toHaveLength(1);
-      expect(unansweredTopics[0]).toMatchObject({ page: typesensePage, count: 3 });
+      expect(unansweredTopics[0]).toMatchObject({ page: typesensePage, readers: 1 });
       expect(unansweredTopics[0]?.label).toContain('typesense');
       expect(unansweredTopics[0]?.examples).toContain('How do I rotate the Typesense admin key?');
     });
@@ -111,7 +111,7 @@ for (const backend of testBackends) {
       const { searches } = await readInsights(store.db, { days: 7, lastDocsBuildAt: null });
 
       expect(searches).toMatchObject({ total: 5, withoutResult: 2, withoutClick: 2 });
-      expect(searches.noResult).toEqual([expect.objectContaining({ query: 'kubectl', searches: 2 })]);
+      expect(searches.noResult).toEqual([expect.objectContaining({ query: 'kubectl', readers: 2, searches: 2 })]);
       expect(searches.noClick.map((miss) => miss.query).sort()).toEqual(['npm token=[redacted]', 'typesense']);
     });
 

@@ -67,8 +67,8 @@ export async function figuresOf(db: Database, plan: PeriodPlan): Promise<Insight
     pagesAnswersRestOn(db, plan, { limit: figureLimits.pages }),
     ratedDownAnswers(db, { ...period, limit: figureLimits.grouped }),
     searchTotals(db, plan),
-    searchMisses(db, plan, { kind: 'no-result', limit: figureLimits.misses }),
-    searchMisses(db, plan, { kind: 'no-click', limit: figureLimits.misses }),
+    searchMisses(db, { ...period, kind: 'no-result', limit: figureLimits.misses }),
+    searchMisses(db, { ...period, kind: 'no-click', limit: figureLimits.misses }),
   ]);
   return { perDay, unanswered, pagesUsed, ratedDown, totals, noResult, noClick };
 }

@@ -6,12 +6,8 @@ export type Period = { from: Date; to: Date };
 /** UTC days as `YYYY-MM-DD`, `first` included, `end` not. */
 export type DayRun = { first: string; end: string };
 
-/**
- * Which part of a period is read from the daily sums (`rolled`) and which from the log itself (`live`); searches
- * missed are read from the sums over whole spans (`spanned`) where there are some, else from the daily sums
- * (`rolledOutsideSpans`).
- */
-export type PeriodPlan = Period & { rolled: DayRun[]; live: Period[]; spanned: DayRun[]; rolledOutsideSpans: DayRun[] };
+/** Which part of a period is read from the daily sums (`rolled`) and which from the log itself (`live`). */
+export type PeriodPlan = Period & { rolled: DayRun[]; live: Period[] };
 
 const dayMs = 86_400_000;
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
@@ -28,23 +24,8 @@ export function wholeDaysOf({ from, to }: Period): DayRun | null {
  * The plan for a period, given the days summed up (sorted, each inside the period's whole days): those days are
  * read from the sums, grouped into runs of consecutive days; every other instant of the period from the log.
  */
-export function planPeriod(period: Period, rolledDays: readonly string[], spans: readonly DayRun[] = []): PeriodPlan {
+export function planPeriod(period: Period, rolledDays: readonly string[]): PeriodPlan {
   const rolled = runsOf(rolledDays);
-  const spanned: DayRun[] = [];
-  const rolledOutsideSpans: DayRun[] = [];
-  for (const run of rolled) {
-    // The longest span inside the run; the run's other days from the daily sums.
-    const span = spans
-      .filter((candidate) => candidate.first >= run.first && candidate.end <= run.end)
-      .sort((a, b) => startOf(b.end) - startOf(b.first) - (startOf(a.end) - startOf(a.first)))[0];
-    if (!span) {
-      rolledOutsideSpans.push(run);
-      continue;
-    }
-    spanned.push(span);
-    if (run.first < span.first) rolledOutsideSpans.push({ first: run.first, end: span.first });
-    if (span.end < run.end) rolledOutsideSpans.push({ first: span.end, end: run.end });
-  }
   const live: Period[] = [];
   let cursor = period.from.getTime();
   for (const run of rolled) {
@@ -52,7 +33,7 @@ export function planPeriod(period: Period, rolledDays: readonly string[], spans:
     cursor = startOf(run.end);
   }
   if (cursor < period.to.getTime()) live.push({ from: new Date(cursor), to: period.to });
-  return { ...period, rolled, live, spanned, rolledOutsideSpans };
+  return { ...period, rolled, live };
 }
 
 /** Sorted days as runs of consecutive days. */
@@ -83,12 +64,5 @@ export function createdWithin(spans: readonly Period[]): SQL {
 export function dayWithin(runs: readonly DayRun[]): SQL {
   if (runs.length === 0) return sql`false`;
   const each = runs.map(({ first, end }) => sql`(day >= ${first}::date and day < ${end}::date)`);
-  return sql`(${sql.join(each, sql` or `)})`;
-}
-
-/** A span's sums: one of these spans exactly (false for none). */
-export function spanIn(spans: readonly DayRun[]): SQL {
-  if (spans.length === 0) return sql`false`;
-  const each = spans.map(({ first, end }) => sql`(first_day = ${first}::date and end_day = ${end}::date)`);
   return sql`(${sql.join(each, sql` or `)})`;
 }

@@ -13,17 +13,19 @@ import {
   sourcePageTitle,
   utcDay,
 } from './measures.js';
-import { createdWithin, dayWithin, type Period, type PeriodPlan, spanIn } from './period-plan.js';
+import { createdWithin, dayWithin, type Period, type PeriodPlan } from './period-plan.js';
 import { rowsOf } from './query-rows.js';
 
 export type { Period };
 
 /**
  * The maintainers' figures as named queries, read by the insights page's API and by `npm run copilot:report`.
- * None selects a reader: readers are never named. Rows of a deleted conversation are gone with it (questions are
- * deleted with the thread, ratings cascade with its messages, and the day's sums are forgotten with them), so
- * nothing here has to filter them out. Counts take a plan (rollup.ts): whole days from the daily sums, the rest
- * from the log; lists of the newest rows read the log through an index that stops at the limit.
+ * Readers are counted, never named: a reader key read here only tells readers apart and goes no further. Lists of
+ * what readers asked or searched rank by how many readers did, so one reader repeating a text cannot put it on top.
+ * Rows of a deleted conversation are gone with it (questions are deleted with the thread, ratings cascade with its
+ * messages, and the day's sums are forgotten with them), so nothing here has to filter them out. Counts take a plan
+ * (rollup.ts): whole days from the daily sums, the rest from the log; lists of the newest rows read the log through
+ * an index that stops at the limit.
  */
 
 /** Questions a UTC day, by answered, closest and none; days with no question are left out. */
@@ -42,6 +44,8 @@ export async function questionsPerDay(db: Database, plan: PeriodPlan): Promise<Q
 }
 
 export type UnansweredQuestion = {
+  /** Who asked, as a reader key: for counting the readers of a topic, never shown. */
+  reader: string;
   question: string;
   confidence: Exclude<AnswerConfidence, 'answered'>;
   nearestPageUrl: string | null;
@@ -55,6 +59,7 @@ export async function unansweredQuestions(
   { from, to, limit }: Period & { limit: number },
 ): Promise<UnansweredQuestion[]> {
   const rows = await rowsOf<{
+    reader: string;
     question: string;
     confidence: 'closest' | 'none';
     nearest_page_url: string | null;
@@ -62,12 +67,13 @@ export async function unansweredQuestions(
     created_at: string | Date;
   }>(
     db,
-    sql`select question, ${confidence} as confidence, nearest_page_url, nearest_page_title, created_at
+    sql`select reader, question, ${confidence} as confidence, nearest_page_url, nearest_page_title, created_at
         from questions
         where created_at >= ${from.toISOString()} and created_at < ${to.toISOString()} and ${confidence} <> 'answered'
         order by created_at desc nulls last ${limitTo(limit)}`,
   );
   return rows.map((row) => ({
+    reader: row.reader,
     question: row.question,
     confidence: row.confidence,
     nearestPageUrl: row.nearest_page_url,
@@ -150,27 +156,28 @@ export async function searchTotals(db: Database, plan: PeriodPlan): Promise<Sear
 }
 
 /**
- * The searches most often left without a result (`no-result`) or with results nobody opened (`no-click`), lower-cased;
- * ties by the latest such search, then by the query.
+ * The searches most readers left without a result (`no-result`) or with results nobody opened (`no-click`),
+ * lower-cased, with how many readers and how many searches; ties by searches, then by the latest such search, then by
+ * the query. Read from the log, not the daily sums: only the log tells one reader's searches from another's.
  */
 export async function searchMisses(
   db: Database,
-  plan: PeriodPlan,
-  { kind, limit }: { kind: SearchMissKind; limit: number },
+  { from, to, kind, limit }: Period & { kind: SearchMissKind; limit: number },
 ): Promise<SearchMiss[]> {
-  const rows = await rowsOf<{ query: string; searches: number; last_at: string | Date }>(
+  const rows = await rowsOf<{ query: string; readers: number; searches: number; last_at: string | Date }>(
     db,
-    sql`select query, sum(searches)::int as searches, max(last_at) as last_at
-        from (select query, searches, last_at from insights_search_miss_spans
-            where kind = ${kind} and ${spanIn(plan.spanned)}
-          union all
-          select query, searches, last_at from insights_search_miss_days
-            where kind = ${kind} and ${dayWithin(plan.rolledOutsideSpans)}
-          union all
-          select lower(query) as query, count(*)::int as searches, max(created_at) as last_at
-          from search_queries where ${createdWithin(plan.live)} and ${missed(kind)} group by 1
-        ) as misses
-        group by query order by searches desc, last_at desc, query ${limitTo(limit)}`,
+    sql`select query, count(*)::int as readers, sum(searches)::int as searches, max(last_at) as last_at
+        from (select lower(query) as query, reader, count(*) as searches, max(created_at) as last_at
+          from search_queries
+          where created_at >= ${from.toISOString()} and created_at < ${to.toISOString()} and ${missed(kind)}
+          group by 1, 2
+        ) as searched_by_reader
+        group by query order by readers desc, searches desc, last_at desc, query ${limitTo(limit)}`,
   );
-  return rows.map((row) => ({ query: row.query, searches: row.searches, lastAt: new Date(row.last_at).toISOString() }));
+  return rows.map((row) => ({
+    query: row.query,
+    readers: row.readers,
+    searches: row.searches,
+    lastAt: new Date(row.last_at).toISOString(),
+  }));
 }

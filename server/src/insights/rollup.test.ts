@@ -67,9 +67,8 @@ for (const backend of testBackends) {
     it('gives the figures of the plain computation, and reads them from the sums once the days are over', async () => {
       await expectSameAsPlain();
       const rolled = await rolledUp(store.db);
-      // The 90-day period: every day before today that is over, and one span of them for the misses.
+      // The 90-day period: every day before today that is over.
       expect(rolled.days).toBeGreaterThanOrEqual(89);
-      expect(rolled.spans).toBeGreaterThanOrEqual(1);
       await expectSameAsPlain();
     });
 
@@ -102,9 +101,6 @@ for (const backend of testBackends) {
       expect((await readInsights(store.db, { days: 30, now, lastDocsBuildAt: null })).questions.total).toBe(
         withIt.questions.total - 1,
       );
-      const sums = await store.db.execute(sql`select query from insights_search_miss_days
-        union all select query from insights_search_miss_spans`);
-      expect(JSON.stringify(sums)).not.toContain(leakedToken);
     });
 
     it('follows a search opened after its day was summed up, and a pruned log', async () => {

@@ -1,15 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../store/database.js';
-import {
-  citingAnswers,
-  missed,
-  questionCounts,
-  type SearchMissKind,
-  searchCounts,
-  sourcePage,
-  sourcePageTitle,
-  utcDay,
-} from './measures.js';
+import { citingAnswers, questionCounts, searchCounts, sourcePage, sourcePageTitle, utcDay } from './measures.js';
 import {
   createdWithin,
   type DayRun,
@@ -24,8 +15,6 @@ import { rowsOf } from './query-rows.js';
 
 /** Taken exclusively while days are summed up, shared by the triggers that forget days (migration 0012). */
 const rollupLock = sql`hashtext('insights-rollup')`;
-/** Shorter runs are read from the daily sums: a span would save little. */
-const shortestSpanDays = 3;
 
 /** Readings that find the sums changed under them before one is read in a single snapshot. */
 const attemptsSideBySide = 3;
@@ -47,44 +36,33 @@ export async function readPlanned<T>(
   if (!days) return read(db, planPeriod(period, []));
   for (let attempt = 0; attempt < attemptsSideBySide; attempt++) {
     const before = await readSummedUp(db, days);
-    const result = await read(db, planPeriod(period, before.days, before.spans));
+    const result = await read(db, planPeriod(period, before.days));
     if ((await readSummedUp(db, days)).version === before.version) return result;
   }
   return db.transaction(
     async (tx) => {
       const summed = await readSummedUp(tx, days);
-      return read(tx, planPeriod(period, summed.days, summed.spans));
+      return read(tx, planPeriod(period, summed.days));
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
 }
 
-/** The summed-up days and spans within whole days, and a version that changes whenever any of them does. */
+/** The summed-up days within whole days, and a version that changes whenever any of them does. */
 async function readSummedUp(db: Database, { first, end }: DayRun) {
-  const [row] = await rowsOf<{
-    days: Array<[string, number]> | null;
-    spans: Array<DayRun & { generation: number }> | null;
-  }>(
+  const [row] = await rowsOf<{ days: Array<[string, number]> | null }>(
     db,
-    sql`select
-        (select json_agg(json_build_array(to_char(day, 'YYYY-MM-DD'), generation) order by day)
-          from insights_rolled_days where day >= ${first}::date and day < ${end}::date) as days,
-        (select json_agg(json_build_object('first', to_char(first_day, 'YYYY-MM-DD'),
-            'end', to_char(end_day, 'YYYY-MM-DD'), 'generation', generation) order by first_day, end_day)
-          from insights_spans where first_day >= ${first}::date and end_day <= ${end}::date) as spans`,
+    sql`select json_agg(json_build_array(to_char(day, 'YYYY-MM-DD'), generation) order by day) as days
+        from insights_rolled_days where day >= ${first}::date and day < ${end}::date`,
   );
   const days = row?.days ?? [];
-  const spans = row?.spans ?? [];
-  return {
-    days: days.map(([day]) => day),
-    spans: spans.map((span) => ({ first: span.first, end: span.end })),
-    version: JSON.stringify([days, spans]),
-  };
+  return { days: days.map(([day]) => day), version: JSON.stringify(days) };
 }
 
 /**
- * Sums up the period's whole days that are over, from the first day anything was logged, and the span of them; a day
- * or span already summed up is left alone. Cheap when there is nothing to do: one query, no lock.
+ * Sums up the period's whole days that are over, from the first day anything was logged; a day already summed up is
+ * left alone. Cheap when there is nothing to do: one query, no lock. The searches missed are not summed up: a day's
+ * sums cannot tell whether two days' searches of a query were one reader's or two (queries.ts reads them from the log).
  */
 export async function rollUpClosedDays(db: Database, period: Period): Promise<void> {
   const days = wholeDaysOf(period);
@@ -95,12 +73,10 @@ export async function rollUpClosedDays(db: Database, period: Period): Promise<vo
       least(${days.end}::date, (now() at time zone 'UTC')::date) as stop`;
   const state = sql`select to_char(start, 'YYYY-MM-DD') as first, to_char(stop, 'YYYY-MM-DD') as end,
       greatest(stop - start, 0) as days,
-      (select count(*)::int from insights_rolled_days where day >= start and day < stop) as rolled,
-      exists (select from insights_spans where first_day = start and end_day = stop) as spanned
+      (select count(*)::int from insights_rolled_days where day >= start and day < stop) as rolled
     from (${bounds}) as bounds`;
-  const done = (now: { days: number; rolled: number; spanned: boolean } | undefined) =>
-    !now || (now.rolled === now.days && (now.spanned || now.days < shortestSpanDays));
-  type State = DayRun & { days: number; rolled: number; spanned: boolean };
+  const done = (now: { days: number; rolled: number } | undefined) => !now || now.rolled === now.days;
+  type State = DayRun & { days: number; rolled: number };
   if (done((await rowsOf<State>(db, state))[0])) return;
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${rollupLock})`);
@@ -113,10 +89,8 @@ export async function rollUpClosedDays(db: Database, period: Period): Promise<vo
           on conflict do nothing returning to_char(day, 'YYYY-MM-DD') as day`,
     );
     if (added.length > 0) await sumUpDays(tx, added.map((row) => row.day).sort());
-    if (!now.spanned && now.days >= shortestSpanDays) await sumUpSpan(tx, now);
     // The planner has no figures for tables filled just now; PGlite never gathers them by itself.
-    await tx.execute(sql`analyze insights_rolled_days, insights_page_days, insights_search_miss_days,
-      insights_spans, insights_search_miss_spans`);
+    await tx.execute(sql`analyze insights_rolled_days, insights_page_days`);
   });
 }
 
@@ -131,18 +105,4 @@ async function sumUpDays(db: Database, days: readonly string[]) {
     where ${within} group by 1, 2`);
   await db.execute(sql`insert into insights_search_days (day, total, without_result, without_click)
     select ${utcDay}, ${searchCounts} from search_queries where ${within} group by 1`);
-  for (const kind of ['no-result', 'no-click'] satisfies SearchMissKind[]) {
-    await db.execute(sql`insert into insights_search_miss_days (day, kind, query, searches, last_at)
-      select ${utcDay}, ${kind}, lower(query), count(*)::int, max(created_at)
-      from search_queries where ${within} and ${missed(kind)} group by 1, 3`);
-  }
-}
-
-/** Sums the misses of a run of summed-up days; spans ending earlier are for days gone by and are dropped. */
-async function sumUpSpan(db: Database, { first, end }: DayRun) {
-  await db.execute(sql`delete from insights_spans where end_day < ${end}::date`);
-  await db.execute(sql`insert into insights_spans (first_day, end_day) values (${first}::date, ${end}::date)`);
-  await db.execute(sql`insert into insights_search_miss_spans (first_day, end_day, kind, query, searches, last_at)
-    select ${first}::date, ${end}::date, kind, query, sum(searches)::int, max(last_at)
-    from insights_search_miss_days where day >= ${first}::date and day < ${end}::date group by kind, query`);
 }

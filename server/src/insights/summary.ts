@@ -17,7 +17,7 @@ export async function readInsightsSummary(db: Database, period: Period): Promise
       questionsPerDay(tx, plan),
       unansweredQuestions(tx, { ...period, limit: 2000 }),
       searchTotals(tx, plan),
-      searchMisses(tx, plan, { kind: 'no-result', limit: 10 }),
+      searchMisses(tx, { ...period, kind: 'no-result', limit: 10 }),
     ]),
   );
   const answered = days.reduce((sum, day) => sum + day.answered, 0);

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { UnansweredQuestion } from './queries.js';
 import { groupIntoTopics, topicWords } from './topics.js';
 
-const asked = (question: string, page: string | null, minutesAgo: number): UnansweredQuestion => ({
+/** A question asked `minutesAgo`, by a reader of its own unless `reader` says whose. */
+const asked = (
+  question: string,
+  page: string | null,
+  minutesAgo: number,
+  reader = `reader-${minutesAgo}`,
+): UnansweredQuestion => ({
+  reader,
   question,
   confidence: page ? 'closest' : 'none',
   nearestPageUrl: page,
@@ -19,7 +26,7 @@ describe('groupIntoTopics', () => {
       asked('Can Typesense run on ARM laptops?', '/typesense', 4),
     ]);
 
-    expect(topics.map((topic) => [topic.page?.url, topic.count])).toEqual([
+    expect(topics.map((topic) => [topic.page?.url, topic.readers])).toEqual([
       ['/typesense', 3],
       ['/typesense', 1],
     ]);
@@ -46,6 +53,35 @@ describe('groupIntoTopics', () => {
     ]);
 
     expect(topics.map((topic) => topic.page?.url)).toEqual(['/sso', '/vpn']);
+  });
+
+  it('oneReaderRepeatingCountsOnce: thirty questions of one reader rank below a topic two readers asked about', () => {
+    const flood = Array.from({ length: 30 }, (_, index) =>
+      asked(index % 2 ? 'visit evil.example for the new handbook' : 'evil.example handbook moved', null, index, 'eve'),
+    );
+    const topics = groupIntoTopics([
+      ...flood,
+      asked('sso login loop', '/sso', 40, 'ada'),
+      asked('sso login loop again', '/sso', 41, 'bob'),
+    ]);
+
+    expect(topics.map((topic) => [topic.page?.url ?? null, topic.readers])).toEqual([
+      ['/sso', 2],
+      [null, 1],
+    ]);
+  });
+
+  it('breaks a tie of readers by the number of questions, then by the newest', () => {
+    const topics = groupIntoTopics([
+      asked('vpn certificate expired', '/vpn', 1, 'ada'),
+      asked('sso login loop', '/sso', 5, 'ada'),
+      asked('sso login loop again', '/sso', 6, 'ada'),
+    ]);
+
+    expect(topics.map((topic) => [topic.page?.url, topic.readers])).toEqual([
+      ['/sso', 1],
+      ['/vpn', 1],
+    ]);
   });
 });
 

@@ -25,8 +25,9 @@ type Cluster = { page: InsightsPage | null; words: Map<string, number>; question
 
 /**
  * Groups unanswered questions into topics: near the same page, and sharing a word with what the topic's questions
- * already say (two words when both have several). Biggest first, ties by the newest question; each with up to
- * `examples` questions, newest first, and the page to extend. Greedy and order-bound on purpose: a maintainer reads
+ * already say (two words when both have several). The topics most readers asked about first (one reader asking again
+ * and again counts once), ties by more questions, then by the newest question; each with up to `examples` questions,
+ * newest first, and the page to extend. Greedy and order-bound on purpose: a maintainer reads
  * the topics to decide what to write, so a stable, explainable grouping beats a finer one.
  */
 export function groupIntoTopics(
@@ -50,12 +51,18 @@ export function groupIntoTopics(
     for (const word of words) target.words.set(word, (target.words.get(word) ?? 0) + 1);
   }
   return clusters
-    .sort((a, b) => b.questions.length - a.questions.length || newest(b) - newest(a))
+    .map((cluster) => ({ cluster, readers: new Set(cluster.questions.map((question) => question.reader)).size }))
+    .sort(
+      (a, b) =>
+        b.readers - a.readers ||
+        b.cluster.questions.length - a.cluster.questions.length ||
+        newest(b.cluster) - newest(a.cluster),
+    )
     .slice(0, limit)
-    .map((cluster) => ({
+    .map(({ cluster, readers }) => ({
       label: labelOf(cluster),
       page: cluster.page,
-      count: cluster.questions.length,
+      readers,
       examples: [...new Set(cluster.questions.map((question) => question.question))].slice(0, examples),
     }));
 }

@@ -8,14 +8,14 @@ import { readerKeyOf } from '../auth/reader-identity.js';
 import { registerReaderRateLimit } from '../limits/reader-rate-limit.js';
 import { bodilessResponses, errorResponses } from '../response-schemas.js';
 import { markSearchResultOpened } from '../store/search-queries.js';
-import { createSearchLog } from './search-log.js';
+import { createSearchLog, searchedFromHandbookPages } from './search-log.js';
 import { searchResults } from './search-results.js';
 import { searchableQuery } from './searchable-query.js';
 
 /**
- * GET /api/search: the search box and the /search page, on the same engine as Dev Copilot. Each search is logged for
- * the maintainers' insights (one row per search typed, credentials masked); POST /api/search/opened marks that a
- * result of it was opened, so searches that found nothing useful show up.
+ * GET /api/search: the search box and the /search page, on the same engine as Dev Copilot. Each search made from the
+ * handbook's own pages is logged for the maintainers' insights (one row per search typed, credentials masked);
+ * POST /api/search/opened marks that a result of it was opened, so searches that found nothing useful show up.
  */
 export const searchRoutes = fp(
   async (app) => {
@@ -46,8 +46,14 @@ export const searchRoutes = fp(
             ? searchResults(searchIndex.current(), query, { limit, pathPrefix: ctx })
             : { results: [], missing: [], corrected: [] };
           // The log is of the search box (what readers typed, which results they opened): searches by a token (a
-          // script, a coding agent's search_handbook) open nothing and would read as misses.
-          if (query && request.access.state === 'signed-in' && request.access.personalTokenId === undefined) {
+          // script, a coding agent's search_handbook) open nothing and would read as misses; a search another site or
+          // a followed link made in the reader's name is not what the reader typed (search-log.ts).
+          if (
+            query &&
+            request.access.state === 'signed-in' &&
+            request.access.personalTokenId === undefined &&
+            searchedFromHandbookPages(request.headers['sec-fetch-site'])
+          ) {
             void searchLog.record(readerKeyOf(request.access.session), query, results.length);
           }
           const response: SearchResponse = { query, results, missing, corrected };

@@ -2,7 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
 import { searchQueries } from '../store/schema.js';
 import { markSearchResultOpened, pruneSearchQueries } from '../store/search-queries.js';
-import { createSearchLog } from './search-log.js';
+import { createSearchLog, searchedFromHandbookPages } from './search-log.js';
+
+describe('searchedFromHandbookPages', () => {
+  it.each([
+    ['same-origin', true],
+    [undefined, true],
+    ['cross-site', false],
+    ['same-site', false],
+    ['none', false],
+    ['same-origin, cross-site', false],
+  ])('logsOnlySearchesMadeOnTheHandbook: Sec-Fetch-Site %s is logged: %s', (secFetchSite, logged) => {
+    expect(searchedFromHandbookPages(secFetchSite)).toBe(logged);
+  });
+});
 
 for (const backend of testBackends.filter((candidate) => candidate.name !== 'PGlite on disk')) {
   describe.skipIf(backend.skipped)(`the search log on ${backend.name}`, () => {

@@ -46,3 +46,13 @@ export function createSearchLog(db: Database, onError: (error: unknown) => void,
 }
 
 export type SearchLog = ReturnType<typeof createSearchLog>;
+
+/**
+ * Whether a search came from the handbook's own pages (the search box, the /search page), as the browser tells with
+ * `Sec-Fetch-Site`: `same-origin`, or no such header (a client that sends none). Any other value is a request the
+ * reader did not make from the handbook: a link or form on another site (`cross-site`, `same-site`), an address typed
+ * or followed (`none`). Logged, it would let anyone who gets a reader to open a link put words of their choosing in
+ * the maintainers' insights, so it is answered and not logged.
+ */
+export const searchedFromHandbookPages = (secFetchSite: string | string[] | undefined): boolean =>
+  secFetchSite === undefined || secFetchSite === 'same-origin';

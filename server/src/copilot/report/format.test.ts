@@ -123,6 +123,30 @@ describe('formatReportText', () => {
     expect(text).toContain('sources: Deploy]0;pwned (/deploy)');
   });
 
+  it('opens with the insights figures, topics and searches missed counted in readers, not in repeats', () => {
+    const lastAt = '2026-11-22T11:00:00.000Z';
+    const text = formatReportText({
+      ...report,
+      summary: {
+        questions: { total: 4, answered: 1, closest: 1, none: 2 },
+        unansweredTopics: [{ label: 'typesense key', page: null, readers: 1, examples: [] }],
+        searches: {
+          total: 33,
+          withoutResult: 33,
+          withoutClick: 0,
+          noResult: [
+            { query: 'kubectl', readers: 2, searches: 3, lastAt },
+            { query: 'visit evil.example', readers: 1, searches: 30, lastAt },
+          ],
+        },
+      },
+    });
+
+    expect(text).toContain('- typesense key: 1 reader (no page came near)');
+    expect(text).toContain('Searches that found nothing, most readers first:\n- "kubectl": 2 readers, 3x\n');
+    expect(text).toContain('- "visit evil.example": 1 reader, 30x');
+  });
+
   it('says so when there is nothing to report, and when the limit cut the list', () => {
     expect(formatReportText({ ...report, groups: [] })).toContain('No answers rated down and no questions');
     expect(formatReportText({ ...report, limit: 2 })).toContain('Only the newest 2 are shown');

@@ -85,6 +85,8 @@ export function formatReportText(report: Report): string {
   return `${lines.join('\n')}\n`;
 }
 
+const readers = (count: number) => `${count} reader${count === 1 ? '' : 's'}`;
+
 const percent = (part: number, whole: number) => (whole === 0 ? '0 %' : `${Math.round((part / whole) * 100)} %`);
 
 /** The insights page's headline figures, as the report's opening lines. */
@@ -94,15 +96,17 @@ function summaryLines({ questions, unansweredTopics, searches }: InsightsSummary
     `${searches.total} search${searches.total === 1 ? '' : 'es'}: ${searches.withoutResult} found nothing, ${searches.withoutClick} had no result opened.`,
   ];
   if (unansweredTopics.length > 0) {
-    lines.push('', 'Topics the docs do not answer, biggest first:');
+    lines.push('', 'Topics the docs do not answer, most readers first:');
     for (const topic of unansweredTopics) {
       const page = topic.page ? ` (extend ${oneLine(topic.page.url, 500)})` : ' (no page came near)';
-      lines.push(`- ${oneLine(topic.label, 100)}: ${topic.count} question${topic.count === 1 ? '' : 's'}${page}`);
+      lines.push(`- ${oneLine(topic.label, 100)}: ${readers(topic.readers)}${page}`);
     }
   }
   if (searches.noResult.length > 0) {
-    lines.push('', 'Searches that found nothing:');
-    for (const miss of searches.noResult) lines.push(`- "${oneLine(miss.query, 200)}" ${miss.searches}x`);
+    lines.push('', 'Searches that found nothing, most readers first:');
+    for (const miss of searches.noResult) {
+      lines.push(`- "${oneLine(miss.query, 200)}": ${readers(miss.readers)}, ${miss.searches}x`);
+    }
   }
   return lines;
 }

@@ -4,7 +4,7 @@ import { type ReactNode, useMemo } from 'react';
 import { BarChart } from './BarChart';
 import styles from './styles.module.css';
 
-/** The unanswered questions grouped into topics, biggest first, each with the page a maintainer would extend. */
+/** The unanswered questions grouped into topics, most readers first, each with the page a maintainer would extend. */
 export function TopicsSection({ insights }: { insights: InsightsResponse }): ReactNode {
   return (
     <section aria-labelledby="insights-topics">
@@ -22,7 +22,7 @@ export function TopicsSection({ insights }: { insights: InsightsResponse }): Rea
               <h3 className={styles.cardTitle}>
                 {topic.label}{' '}
                 <span className={styles.count}>
-                  ({topic.count} {topic.count === 1 ? 'question' : 'questions'})
+                  ({topic.readers} {topic.readers === 1 ? 'reader' : 'readers'})
                 </span>
               </h3>
               <ul>

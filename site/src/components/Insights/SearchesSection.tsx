@@ -9,6 +9,7 @@ function MissTable(props: { misses: SearchMiss[]; caption: string; testId: strin
       <thead>
         <tr>
           <th scope="col">Query</th>
+          <th scope="col">Readers</th>
           <th scope="col">Searches</th>
           <th scope="col">Last (UTC)</th>
         </tr>
@@ -17,6 +18,7 @@ function MissTable(props: { misses: SearchMiss[]; caption: string; testId: strin
         {props.misses.map((miss) => (
           <tr key={miss.query}>
             <th scope="row">{miss.query}</th>
+            <td>{miss.readers}</td>
             <td>{miss.searches}</td>
             <td>{miss.lastAt.slice(0, 16).replace('T', ' ')}</td>
           </tr>
@@ -26,7 +28,10 @@ function MissTable(props: { misses: SearchMiss[]; caption: string; testId: strin
   );
 }
 
-/** What the search box did not help with: searches with no result, and results nobody opened. */
+/**
+ * What the search box did not help with: searches with no result, and results nobody opened, the queries most readers
+ * searched first (one reader searching again and again counts once).
+ */
 export function SearchesSection({ insights }: { insights: InsightsResponse }): ReactNode {
   const { searches } = insights;
   return (

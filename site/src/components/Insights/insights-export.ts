@@ -8,7 +8,8 @@ export function csvField(value: string | number | null): string {
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-const header = ['section', 'label', 'url', 'count', 'answered', 'closest', 'none', 'detail'];
+/** `count` is questions, answers or searches; `readers`, how many readers asked or searched (topics and searches). */
+const header = ['section', 'label', 'url', 'count', 'readers', 'answered', 'closest', 'none', 'detail'];
 
 /** Everything the page shows as one CSV table, a `section` column saying which figure each row belongs to. */
 export function insightsCsv(insights: InsightsResponse): string {
@@ -19,6 +20,7 @@ export function insightsCsv(insights: InsightsResponse): string {
       day.day,
       null,
       day.answered + day.closest + day.none,
+      null,
       day.answered,
       day.closest,
       day.none,
@@ -30,7 +32,8 @@ export function insightsCsv(insights: InsightsResponse): string {
       'unanswered-topic',
       topic.label,
       topic.page?.url ?? null,
-      topic.count,
+      null,
+      topic.readers,
       null,
       null,
       null,
@@ -38,17 +41,17 @@ export function insightsCsv(insights: InsightsResponse): string {
     ]);
   }
   for (const page of insights.pagesAnswersRestOn) {
-    rows.push(['page-answers-rest-on', page.title, page.url, page.answers, null, null, null, null]);
+    rows.push(['page-answers-rest-on', page.title, page.url, page.answers, null, null, null, null, null]);
   }
   for (const page of insights.pagesRatedDown) {
     const comments = page.comments.map((comment) => comment.comment).join(' | ');
-    rows.push(['page-rated-down', page.title, page.url, page.ratedDown, null, null, null, comments]);
+    rows.push(['page-rated-down', page.title, page.url, page.ratedDown, null, null, null, null, comments]);
   }
   for (const miss of insights.searches.noResult) {
-    rows.push(['search-no-result', miss.query, null, miss.searches, null, null, null, miss.lastAt]);
+    rows.push(['search-no-result', miss.query, null, miss.searches, miss.readers, null, null, null, miss.lastAt]);
   }
   for (const miss of insights.searches.noClick) {
-    rows.push(['search-no-click', miss.query, null, miss.searches, null, null, null, miss.lastAt]);
+    rows.push(['search-no-click', miss.query, null, miss.searches, miss.readers, null, null, null, miss.lastAt]);
   }
   return `${rows.map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
 }
