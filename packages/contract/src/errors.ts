@@ -32,6 +32,11 @@ export const apiErrors = {
     message:
       'This token was granted to an application, which may search the handbook, read its pages and ask Dev Copilot, but not read your conversations.',
   },
+  'forbidden:token_read_only': {
+    status: 403,
+    message:
+      'A personal access token only reads: it may search the handbook, read its pages and your conversations, and ask Dev Copilot. Anything else needs the handbook in a browser, signed in.',
+  },
   'not_found:thread': { status: 404, message: 'There is no chat with this id.' },
   'not_found:message': { status: 404, message: 'There is no message with this id.' },
   'not_found:insights': { status: 404, message: 'There is no such page.' },

@@ -73,6 +73,7 @@ export const authPlugin = fp(
     const credentials = await identityProviderCredentials(app, sessionSecret);
     const sendSignInPage = createSignInResponder({
       currentPolicy,
+      resourceMetadataUrl,
       developmentSignIn: config.identityProvider.kind === 'development',
     });
     app.decorate('signInPage', sendSignInPage);

@@ -1,10 +1,13 @@
 import { errorBody } from '@acme/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { withoutQuery } from '../access-log.js';
 import { type AccessPolicy, primaryDomains } from './access-policy.js';
 import type { RequestAccess } from './request-access.js';
 import { renderSignInPage, type SignInProblem, signInPageTemplate } from './sign-in-page.js';
+import { isMarkdownPath } from './tokens/token-scope.js';
 
 const signInRequired = JSON.stringify(errorBody('unauthorized:session'));
+const tokenRequired = JSON.stringify(errorBody('unauthorized:token_missing'));
 const notAllowedResponse = JSON.stringify(errorBody('forbidden:access'));
 
 export type SignInDetails = { status: number; returnPath?: string; problem?: SignInProblem; forceHtml?: boolean };
@@ -12,7 +15,7 @@ export type SignInDetails = { status: number; returnPath?: string; problem?: Sig
 /** What a request without an allowed session is answered with: status, headers and body. */
 export type SignInAnswer = {
   status: number;
-  headers: { 'cache-control': 'no-store'; 'content-type': string };
+  headers: { 'cache-control': 'no-store'; 'content-type': string; 'www-authenticate'?: string };
   body: string;
 };
 
@@ -25,8 +28,18 @@ const answerOf = (status: number, contentType: string, body: string): SignInAnsw
   body,
 });
 
-/** Answers a request that has no allowed session: the sign-in page for a browser, 401 or 403 JSON for anything else. */
-export function createSignInResponder(options: { currentPolicy: () => AccessPolicy; developmentSignIn: boolean }) {
+/**
+ * Answers a request that has no allowed session: the sign-in page for a browser, 401 or 403 JSON for anything else. A
+ * script asking for a page's Markdown (`/faqs.md`, `/llms.txt`) with no credential at all is told to send a token, as
+ * `/mcp` tells it, with RFC 9728's pointer: "sign in" is no advice to a script.
+ */
+export function createSignInResponder(options: {
+  currentPolicy: () => AccessPolicy;
+  developmentSignIn: boolean;
+  /** `<PUBLIC_URL>/.well-known/oauth-protected-resource`. */
+  resourceMetadataUrl: string;
+}) {
+  const bearerChallenge = `Bearer resource_metadata="${options.resourceMetadataUrl}"`;
   // One template per policy in force: a changed policy file gives a new policy object, and so a new page.
   const templates = new WeakMap<AccessPolicy, (returnPath: string) => string>();
   const plainPage = (policy: AccessPolicy) => {
@@ -48,6 +61,10 @@ export function createSignInResponder(options: { currentPolicy: () => AccessPoli
         : undefined;
     const { status } = details;
     if (!details.forceHtml && !accept?.includes('text/html')) {
+      if (access.state === 'signed-out' && isMarkdownPath(withoutQuery(details.returnPath ?? '/'))) {
+        const answer = answerOf(status, 'application/json; charset=utf-8', tokenRequired);
+        return { ...answer, headers: { ...answer.headers, 'www-authenticate': bearerChallenge } };
+      }
       return answerOf(status, 'application/json; charset=utf-8', refused ? notAllowedResponse : signInRequired);
     }
     const contentType = 'text/html; charset=utf-8';

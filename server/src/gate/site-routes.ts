@@ -49,19 +49,23 @@ export const siteRoutes = fp(
   { name: 'site-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['site', 'signInPage'] } },
 );
 
-const sendMarkdownNotFound = (reply: FastifyReply) =>
-  reply
-    .code(404)
-    .header('cache-control', 'no-store')
-    .type('text/markdown; charset=utf-8')
-    .send('# Not found\n\nNo page of the handbook is at this address. Every page is listed in /llms.txt.\n');
+const sendMarkdownNotFound = (reply: FastifyReply, text: string) =>
+  reply.code(404).header('cache-control', 'no-store').type('text/markdown; charset=utf-8').send(text);
+const noPage = '# Not found\n\nNo page of the handbook is at this address. Every page is listed in /llms.txt.\n';
+/** A page made for the browser alone (the tag list, the search page, the Dev Copilot page): a token cannot read it. */
+const noMarkdownVersion = (path: string) =>
+  `# No Markdown version\n\n${path} is a page of the handbook's site for a browser, signed in; it has no Markdown version. Every page that has one is listed in /llms.txt.\n`;
 
 function sendMarkdownTwin(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {
   const pathname = withoutQuery(request.url);
   if (isMarkdownPath(pathname)) return sendSitePath(request, reply, snapshot);
   const twin = markdownTwinOf(pathname);
   const file = twin === undefined ? undefined : snapshot.files.get(twin);
-  if (twin === undefined || !file) return sendMarkdownNotFound(reply);
+  if (twin === undefined || !file) {
+    const { kind } = resolveSitePath(pathname, snapshot.files, snapshot.canonicalPaths);
+    const page = kind === 'file' || kind === 'redirect';
+    return sendMarkdownNotFound(reply, page ? noMarkdownVersion(pathname) : noPage);
+  }
   // The same address answers a browser with HTML: caches must tell the two apart.
   const headers = { ...file.headers, vary: 'Accept-Encoding, Authorization', 'content-location': encodePath(twin) };
   return sendServedFile(request, reply, { ...file, headers });
@@ -94,7 +98,7 @@ export function sendSitePath(request: FastifyRequest, reply: FastifyReply, snaps
       const retired = snapshot.retiredAssets.get(pathname);
       if (retired) return sendServedFile(request, reply, retired);
       // A script or coding agent asking for a page as Markdown gets its answer in Markdown, not the site's HTML page.
-      if (isMarkdownPath(pathname)) return sendMarkdownNotFound(reply);
+      if (isMarkdownPath(pathname)) return sendMarkdownNotFound(reply, noPage);
       return sendServedFile(request, reply, snapshot.notFoundPage, 404);
     }
   }

@@ -1,0 +1,32 @@
+import type { ApiErrorBody } from '@acme/contract';
+import { expect } from 'vitest';
+import { test } from './fixtures';
+import { sessionCookieFor } from './sign-in';
+import { tokensApi, withToken } from './tokens-api';
+
+/** What a script is told where a token does not get it in: advice it can act on, never "sign in". */
+test('tells a script to send a token, that a token only reads, and which pages have no Markdown', async ({
+  server,
+}) => {
+  const bare = await fetch(`${server.baseUrl}/llms.txt`);
+  expect(bare.status).toBe(401);
+  expect(((await bare.json()) as ApiErrorBody).error.code).toBe('unauthorized:token_missing');
+  expect(bare.headers.get('www-authenticate')).toContain('resource_metadata="');
+  const browser = await fetch(`${server.baseUrl}/faqs.md`, { headers: { accept: 'text/html' } });
+  expect([browser.status, browser.headers.get('content-type')]).toEqual([401, 'text/html; charset=utf-8']);
+
+  const cookie = await sessionCookieFor(server.baseUrl, 'script-owner@acme.dev');
+  const { token } = await tokensApi(server.baseUrl, cookie).create('script');
+  const write = await fetch(
+    `${server.baseUrl}/api/threads`,
+    withToken(token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+  );
+  expect(write.status).toBe(403);
+  expect(((await write.json()) as ApiErrorBody).error.code).toBe('forbidden:token_read_only');
+
+  const tags = await fetch(`${server.baseUrl}/tags`, withToken(token));
+  expect([tags.status, tags.headers.get('content-type')]).toEqual([404, 'text/markdown; charset=utf-8']);
+  expect(await tags.text()).toMatch(/^# No Markdown version\n\n\/tags is a page/);
+  const nowhere = await fetch(`${server.baseUrl}/no-such-page`, withToken(token));
+  expect(await nowhere.text()).toMatch(/^# Not found/);
+});
