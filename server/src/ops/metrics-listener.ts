@@ -7,8 +7,22 @@ import type { Registry } from 'prom-client';
  * node:http is enough for one route that no reader ever reaches; the scrapes stay out of the access log and of the
  * request metrics.
  */
-export async function listenForScrapes(registry: Registry, { host, port }: { host: string; port: number }) {
-  const server = createServer((request, response) => {
+/**
+ * A scrape sends a few headers and no body: a connection that has not sent them within this long is closed (408), as on
+ * the public port; Node's own default held 100 slow sockets for 75 s (a review).
+ */
+const headersTimeoutMs = 20_000;
+
+export async function listenForScrapes(
+  registry: Registry,
+  { host, port, headersTimeout = headersTimeoutMs }: { host: string; port: number; headersTimeout?: number },
+) {
+  const timeouts = {
+    headersTimeout,
+    requestTimeout: headersTimeout,
+    connectionsCheckingInterval: Math.max(100, headersTimeout / 10),
+  };
+  const server = createServer(timeouts, (request, response) => {
     if (request.url?.split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Metrics are at /metrics.\n');
       return;

@@ -1,21 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { isOutOfSpace } from '../store/unavailable.js';
 
 /** A write refused for lack of space keeps the instance not ready for this long after the last one. */
 export const writeFailureWindowMs = 60_000;
-
-/** PostgreSQL's disk_full, and the operating system's own words for it (a full disk, a quota). */
-const outOfSpaceCodes = new Set(['53100', 'ENOSPC', 'EDQUOT']);
-
-/** True when the error, or one it wraps (Drizzle wraps the driver's), says the disk is full. */
-export function isOutOfSpace(error: unknown): boolean {
-  let current = error;
-  for (let depth = 0; depth < 10 && current && typeof current === 'object'; depth += 1) {
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
-    if (typeof code === 'string' && outOfSpaceCodes.has(code)) return true;
-    current = cause;
-  }
-  return false;
-}
 
 /**
  * Watches the requests' failures for writes refused for lack of space: reading goes on (the database answers its

@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from './unavailable.js';
+import { isDatabaseUnavailable, isOutOfSpace, whileTheDatabaseIsAway } from './unavailable.js';
 
 const withCode = (code: string) => Object.assign(new Error(`failed (${code})`), { code });
 /** As Drizzle reports a failed query: the SQL and its parameters in the message, the driver's error as the cause. */
@@ -37,5 +37,37 @@ describe('isDatabaseUnavailable', () => {
     const looping = withCode('23505');
     Object.assign(looping, { cause: looping });
     expect(isDatabaseUnavailable(looping)).toBe(false);
+  });
+});
+
+describe('whileTheDatabaseIsAway', () => {
+  it('tries a write again while the database is away, but gives a full disk back at once', async () => {
+    let calls = 0;
+    const away = Object.assign(new Error('the database system is shutting down'), { code: '57P03' });
+    const written = await whileTheDatabaseIsAway(
+      async () => {
+        calls += 1;
+        if (calls < 3) throw away;
+        return 'kept';
+      },
+      Date.now() + 5_000,
+      () => {},
+    );
+    expect([written, calls]).toEqual(['kept', 3]);
+
+    calls = 0;
+    const full = Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' });
+    const started = Date.now();
+    const outcome = await whileTheDatabaseIsAway(
+      async () => {
+        calls += 1;
+        throw new Error('query failed', { cause: full });
+      },
+      Date.now() + 5_000,
+      () => {},
+    ).catch((error: unknown) => error);
+    expect(isOutOfSpace(outcome)).toBe(true);
+    expect(calls).toBe(1);
+    expect(Date.now() - started).toBeLessThan(200);
   });
 });

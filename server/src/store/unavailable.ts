@@ -49,3 +49,37 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** PostgreSQL's disk_full, and the operating system's own words for it (a full disk, a quota). */
+const outOfSpaceCodes = new Set(['53100', 'ENOSPC', 'EDQUOT']);
+
+/** True when the error, or one it wraps (Drizzle wraps the driver's), says the disk is full. */
+export function isOutOfSpace(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 10 && current && typeof current === 'object'; depth += 1) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && outOfSpaceCodes.has(code)) return true;
+    current = cause;
+  }
+  return false;
+}
+
+/**
+ * `write`, tried again with growing pauses while the database is unavailable, until `giveUpAt`. A full disk stays full:
+ * that failure is given back at once (a reader who has read a whole answer waited 35 s to hear it was not kept).
+ */
+export async function whileTheDatabaseIsAway<T>(
+  write: () => Promise<T>,
+  giveUpAt: number,
+  onRetry: (error: unknown, retryInMs: number) => void,
+): Promise<T> {
+  for (let pauseMs = 250; ; pauseMs = Math.min(pauseMs * 2, 4000)) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || isOutOfSpace(error) || Date.now() + pauseMs > giveUpAt) throw error;
+      onRetry(error, pauseMs);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+}

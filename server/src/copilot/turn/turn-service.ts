@@ -12,7 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { staleAnswerMs, stillWriting } from '../../store/answer-progress.js';
 import type { Database } from '../../store/database.js';
 import { appendMessage, updateAnswer } from '../../store/messages.js';
-import { isDatabaseUnavailable } from '../../store/unavailable.js';
+import { isDatabaseUnavailable, whileTheDatabaseIsAway } from '../../store/unavailable.js';
 import type { AnswerRun } from '../answer/answer-service.js';
 import type { Copilot } from '../copilot.js';
 import { checkImages } from '../images.js';
@@ -228,7 +228,9 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
       .then(() => {
         if (status === 'running') return update();
         endWritesUntil ??= Date.now() + endWriteRetryMs;
-        return whileTheDatabaseIsAway(update, deps.log, endWritesUntil);
+        return whileTheDatabaseIsAway(update, endWritesUntil, (error, retryInMs) =>
+          deps.log.warn({ err: error, retryInMs }, 'could not store the end of an answer; trying again'),
+        );
       })
       .finally(() => status !== 'running' && clearInterval(alive));
     return writes;
@@ -255,20 +257,3 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
  * instance takes it for one whose server died.
  */
 const endWriteRetryMs = staleAnswerMs - stillWritingAfterMs - 5000;
-
-/** `write`, tried again with growing pauses while the database is unavailable, until `giveUpAt`. */
-async function whileTheDatabaseIsAway<T>(
-  write: () => Promise<T>,
-  log: TurnDependencies['log'],
-  giveUpAt: number,
-): Promise<T> {
-  for (let pauseMs = 250; ; pauseMs = Math.min(pauseMs * 2, 4000)) {
-    try {
-      return await write();
-    } catch (error) {
-      if (!isDatabaseUnavailable(error) || Date.now() + pauseMs > giveUpAt) throw error;
-      log.warn({ err: error, retryInMs: pauseMs }, 'could not store the end of an answer; trying again');
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-  }
-}
