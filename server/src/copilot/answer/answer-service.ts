@@ -135,6 +135,8 @@ export async function startAnswer(
     images.length && options.readImageText
       ? redactSecrets(await options.readImageText(images, signal, reader, readingMs)).trim()
       : '';
+  // Stopped while its screenshots were read (a shutdown, the reader gone): no answer that says they held no text.
+  signal.throwIfAborted();
   const readingTookMs = performance.now() - readingStarted;
   const overviewUrl = overviewPageOf(conversation, page, index);
   const outline = overviewUrl ? outlineOf(index, overviewUrl) : undefined;
