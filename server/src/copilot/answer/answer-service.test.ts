@@ -10,13 +10,14 @@ it('gives up an answer stopped while its screenshots were read, rather than say 
   const shutdown = new Error('the server is shutting down');
   const started = startAnswer(
     {
+      publicOrigin: 'http://localhost:3000',
       currentIndex: () => index,
       readImageText: async () => {
         stopping.abort(shutdown);
         return '';
       },
     },
-    { messages: [{ role: 'user', text: 'what does this error mean?' }] },
+    { messages: [{ role: 'user', text: 'what does this error mean?', attachments: [] }] },
     { images: [{} as CheckedImage], reader: 'ada' },
     stopping.signal,
   );
