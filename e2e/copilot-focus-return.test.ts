@@ -44,3 +44,29 @@ test('moves the focus to the thanks once a reason for a bad rating is sent', asy
   await reason.getByRole('button', { name: 'Send reason' }).click();
   await expect.poll(() => focusedName(site.page)).toBe('Thanks, the docs team will see your reason.');
 });
+
+test('takes the reader into the reason field with Bad response, so what they type next is the reason', async ({
+  reader: { site, copilot },
+}) => {
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
+  await copilot.action(0, 'Bad response').click();
+  const reason = site.page.getByTestId('feedback-reason');
+  await reason.waitFor();
+  await site.page.keyboard.type('It skipped the token step');
+  expect(await reason.getByRole('textbox').inputValue()).toBe('It skipped the token step');
+  await site.page.keyboard.press('Enter');
+  await expect.poll(() => focusedName(site.page)).toBe('Thanks, the docs team will see your reason.');
+});
+
+test('leaves the focus in the composer when a conversation opens with a bad rating still waiting for its reason', async ({
+  reader: { site, copilot },
+}) => {
+  await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
+  await copilot.action(0, 'Bad response').click();
+  await copilot.waitUntilSaved();
+  await site.page.reload();
+  await copilot.open();
+  await copilot.waitForAnswer(1);
+  await site.page.getByTestId('feedback-reason').waitFor();
+  await expect.poll(() => focusedName(site.page)).toBe('Message Dev Copilot');
+});

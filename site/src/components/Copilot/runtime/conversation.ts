@@ -1,4 +1,5 @@
-import type { ThreadHistoryAdapter } from '@assistant-ui/react';
+import type { ThreadDto, ThreadWithMessagesResponse } from '@acme/contract';
+import type { ExportedMessageRepository, ThreadHistoryAdapter } from '@assistant-ui/react';
 import { markHistoryLoaded } from './loaded-histories';
 import { toMessageRepository } from './stored-messages';
 import { threadApi } from './thread-api';
@@ -18,6 +19,27 @@ export type ThreadHandle = {
  */
 const serverIds = new Map<string, string>();
 
+/** Each thread's `updatedAt` as this page last read it whole: a later one says it changed since. */
+const readVersions = new Map<string, string>();
+
+/** The `updatedAt` of a thread when this page last read it whole; undefined if it never did. */
+export const readVersionOf = (threadId: string) => readVersions.get(threadId);
+
+/** Notes that this page has read the thread whole, as it is now. */
+export function noteRead(thread: ThreadDto): void {
+  readVersions.set(thread.id, thread.updatedAt);
+}
+
+/** The server's id of a message the runtime knows, or undefined when the server never stored it. */
+export const storedIdOf = (messageId: string) => serverIds.get(messageId);
+
+/** A thread as the server keeps it, as the runtime shows it: its messages keep the server's ids, known from now on. */
+export function showStored({ thread, messages }: ThreadWithMessagesResponse): ExportedMessageRepository {
+  for (const message of messages) serverIds.set(message.id, message.id);
+  noteRead(thread);
+  return toMessageRepository(messages);
+}
+
 /**
  * One conversation as the server keeps it. The runtime names messages it creates itself; the server names them too
  * when it stores them (the `turn` part of an answer's stream), and every later call uses the server's name.
@@ -34,7 +56,7 @@ export class ServerConversation {
 
   /** The server's id of a message the runtime knows, or undefined when the server never stored it. */
   serverIdOf(messageId: string): string | undefined {
-    return this.serverIds.get(messageId);
+    return storedIdOf(messageId);
   }
 
   remember(messageId: string, serverId: string) {
@@ -46,11 +68,10 @@ export class ServerConversation {
     load: async () => {
       const threadId = this.thread.remoteId();
       if (!threadId) return { messages: [] };
-      const { messages } = await threadApi.get(threadId);
-      for (const message of messages) this.remember(message.id, message.id);
+      const stored = await threadApi.get(threadId);
       // Said once the runtime has taken the messages in (its promise callbacks run before the next task).
       setTimeout(() => markHistoryLoaded(threadId), 0);
-      return toMessageRepository(messages);
+      return showStored(stored);
     },
     append: async () => {},
   };

@@ -1,12 +1,14 @@
 import {
   type AssistantRuntime,
+  type ThreadRuntime,
   useAui,
   useLocalRuntime,
   useRemoteThreadListRuntime,
   WebSpeechSynthesisAdapter,
 } from '@assistant-ui/react';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
+import { followingOtherTabs } from './asked-elsewhere';
 import { ServerConversation } from './conversation';
 import { createFeedbackAdapter } from './feedback-adapter';
 import { ImageAttachmentAdapter } from './image-attachment-adapter';
@@ -44,8 +46,22 @@ function useConversationRuntime(): AssistantRuntime {
     }),
     [conversation, actions],
   );
-  const model = useMemo(() => createTurnModelAdapter(conversation, currentPage), [conversation]);
-  return useLocalRuntime(model, { adapters, maxSteps: 2 });
+  // The model may move a question to the end of what another tab asked: it shows the conversation through the runtime.
+  const shown = useRef<ThreadRuntime | undefined>(undefined);
+  const model = useMemo(
+    () =>
+      followingOtherTabs(
+        createTurnModelAdapter(conversation, currentPage),
+        () => aui.threadListItem.getState().remoteId,
+        () => shown.current,
+      ),
+    [aui, conversation],
+  );
+  const runtime = useLocalRuntime(model, { adapters, maxSteps: 2 });
+  useEffect(() => {
+    shown.current = runtime.thread;
+  }, [runtime]);
+  return runtime;
 }
 
 /** Dev Copilot's runtime: the reader's threads on the server (assistant-ui's remote thread list), one open at a time. */

@@ -1,5 +1,5 @@
 import { ActionBarPrimitive, AuiIf, useAuiState } from '@assistant-ui/react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useCopilotActions } from '../useCopilotActions';
 import styles from './AssistantActionBar.module.css';
 import { FeedbackReason } from './FeedbackReason';
@@ -17,6 +17,8 @@ export function AssistantActionBar(): ReactNode {
   const canSpeak = useCanSpeak();
   const rated = useAuiState((s) => s.message.metadata.submittedFeedback?.type);
   const hasText = useAuiState((s) => s.message.content.some((part) => part.type === 'text' && part.text.trim() !== ''));
+  // Each press of Bad response takes the reader to the reason field, so what they type next is the reason.
+  const [badResponsePresses, setBadResponsePresses] = useState(0);
   return (
     <>
       <ActionBarPrimitive.Root
@@ -70,7 +72,7 @@ export function AssistantActionBar(): ReactNode {
           </ActionBarPrimitive.FeedbackPositive>
         )}
         {actions.allowFeedbackNegative && hasText && (
-          <ActionBarPrimitive.FeedbackNegative asChild>
+          <ActionBarPrimitive.FeedbackNegative asChild onClick={() => setBadResponsePresses((presses) => presses + 1)}>
             <TooltipButton tooltip="Bad response" aria-pressed={rated === 'negative'}>
               <Icon name="thumbsDown" />
             </TooltipButton>
@@ -84,7 +86,7 @@ export function AssistantActionBar(): ReactNode {
           </span>
         )}
       </ActionBarPrimitive.Root>
-      {actions.allowFeedbackNegative && rated === 'negative' && <FeedbackReason />}
+      {actions.allowFeedbackNegative && rated === 'negative' && <FeedbackReason focusRequests={badResponsePresses} />}
     </>
   );
 }

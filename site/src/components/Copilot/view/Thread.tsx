@@ -5,6 +5,7 @@ import { ShellConversation } from '../Launcher/ShellConversation';
 import { AnswerAnnouncement } from './AnswerAnnouncement';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
+import { FollowOtherTabs } from './FollowOtherTabs';
 import { FollowStoredAnswer } from './FollowStoredAnswer';
 import { Icon } from './icons';
 import styles from './Thread.module.css';
@@ -30,6 +31,7 @@ export function Thread({
   return (
     <ThreadPrimitive.Root className={styles.thread}>
       <FollowStoredAnswer />
+      <FollowOtherTabs />
       <AnswerAnnouncement />
       <ThreadPrimitive.Viewport className={styles.viewport} data-testid="copilot-viewport" aria-busy={loading}>
         {loading ? (
