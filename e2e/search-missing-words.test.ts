@@ -86,6 +86,9 @@ describe('words no result holds, and typos read as other words', () => {
     const corrected = docsSite.searchDropdown.getByTestId('search-corrected');
     await expect.poll(async () => corrected.innerText()).toBe('Showing results for onboarding checklist');
     expect(await corrected.locator('strong').allInnerTexts()).toEqual(['onboarding', 'checklist']);
+    // A screen reader hears it with the count of suggestions.
+    const heard = docsSite.page.locator('[aria-live="polite"]', { hasText: /suggestions? for onboarding checklist$/ });
+    await expect.poll(async () => heard.count()).toBe(1);
     // The word still being typed is not a typo yet.
     await docsSite.searchInput.fill('firestore onbordin');
     await docsSite.suggestions.first().waitFor();

@@ -26,7 +26,11 @@ test('tells a script to send a token, that a token only reads, and which pages h
 
   const tags = await fetch(`${server.baseUrl}/tags`, withToken(token));
   expect([tags.status, tags.headers.get('content-type')]).toEqual([404, 'text/markdown; charset=utf-8']);
-  expect(await tags.text()).toMatch(/^# No Markdown version\n\n\/tags is a page/);
-  const nowhere = await fetch(`${server.baseUrl}/no-such-page`, withToken(token));
-  expect(await nowhere.text()).toMatch(/^# Not found/);
+  expect(await tags.text()).toMatch(/^# No Markdown version\n\nThis is a page/);
+  // Nothing sent comes back: a made-up address that would redirect is no page, and is not repeated.
+  for (const made of ['/no-such-page', '/[Click_me](https:/evil.example/x)/.html']) {
+    const text = await (await fetch(`${server.baseUrl}${made}`, withToken(token))).text();
+    expect(text).toMatch(/^# Not found/);
+    expect(text).not.toContain('evil');
+  }
 });

@@ -35,7 +35,7 @@ export const apiErrors = {
   'forbidden:token_read_only': {
     status: 403,
     message:
-      'A personal access token only reads: it may search the handbook, read its pages and your conversations, and ask Dev Copilot. Anything else needs the handbook in a browser, signed in.',
+      'A token only reads: it may search the handbook, read its pages and ask Dev Copilot (a personal token may also read your conversations). Anything else needs the handbook in a browser, signed in.',
   },
   'not_found:thread': { status: 404, message: 'There is no chat with this id.' },
   'not_found:message': { status: 404, message: 'There is no message with this id.' },

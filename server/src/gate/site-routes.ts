@@ -52,9 +52,20 @@ export const siteRoutes = fp(
 const sendMarkdownNotFound = (reply: FastifyReply, text: string) =>
   reply.code(404).header('cache-control', 'no-store').type('text/markdown; charset=utf-8').send(text);
 const noPage = '# Not found\n\nNo page of the handbook is at this address. Every page is listed in /llms.txt.\n';
-/** A page made for the browser alone (the tag list, the search page, the Dev Copilot page): a token cannot read it. */
-const noMarkdownVersion = (path: string) =>
-  `# No Markdown version\n\n${path} is a page of the handbook's site for a browser, signed in; it has no Markdown version. Every page that has one is listed in /llms.txt.\n`;
+/**
+ * A page made for the browser alone (the tag list, the search page, the Dev Copilot page): a token cannot read it. The
+ * address is never repeated: what a token holder sends would come back as Markdown from the handbook's own address.
+ */
+const noMarkdownVersion =
+  "# No Markdown version\n\nThis is a page of the handbook's site for a browser, signed in; it has no Markdown version. Every page that has one is listed in /llms.txt.\n";
+
+/** Whether the path is a page of the built site, at its address or one that redirects to a page that exists. */
+function isSitePage(pathname: string, snapshot: SiteSnapshot): boolean {
+  const resolution = resolveSitePath(pathname, snapshot.files, snapshot.canonicalPaths);
+  if (resolution.kind === 'file') return true;
+  if (resolution.kind !== 'redirect') return false;
+  return resolveSitePath(resolution.location, snapshot.files, snapshot.canonicalPaths).kind === 'file';
+}
 
 function sendMarkdownTwin(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {
   const pathname = withoutQuery(request.url);
@@ -62,9 +73,7 @@ function sendMarkdownTwin(request: FastifyRequest, reply: FastifyReply, snapshot
   const twin = markdownTwinOf(pathname);
   const file = twin === undefined ? undefined : snapshot.files.get(twin);
   if (twin === undefined || !file) {
-    const { kind } = resolveSitePath(pathname, snapshot.files, snapshot.canonicalPaths);
-    const page = kind === 'file' || kind === 'redirect';
-    return sendMarkdownNotFound(reply, page ? noMarkdownVersion(pathname) : noPage);
+    return sendMarkdownNotFound(reply, isSitePage(pathname, snapshot) ? noMarkdownVersion : noPage);
   }
   // The same address answers a browser with HTML: caches must tell the two apart.
   const headers = { ...file.headers, vary: 'Accept-Encoding, Authorization', 'content-location': encodePath(twin) };

@@ -21,7 +21,7 @@ export type BearerFailureOptions = {
 
 /**
  * The ids of live tokens, read in one query at most every `liveIdsMs` (a newer token, made on another instance, is seen
- * within that), one read at a time; a failed read counts as no id.
+ * within that), one read at a time; a failed read keeps the ids read before.
  */
 function liveIdSnapshot(read: (() => Promise<Iterable<string>>) | undefined, now: () => number) {
   let ids = new Set<string>();
@@ -66,16 +66,18 @@ export function createBearerFailureGuard(options: BearerFailureOptions) {
   const isLive = liveIdSnapshot(options.liveTokenIds, now);
   const keyOf = (credential: string) => createHash('sha256').update(credential).digest('base64url');
   /** Seconds left of the key's refusal, or undefined while it is under its allowance. */
-  const refusal = (key: string) => {
-    const entry = failures.get(key);
+  // A token id tried from an address, kept apart: made-up ids must never push the addresses' own counts out.
+  const pairs = new LRUCache<string, { count: number; since: number }>({ max: options.addresses ?? 10_000 });
+  const refusal = (key: string, counts = failures) => {
+    const entry = counts.get(key);
     if (!entry || entry.count < perMinute) return undefined;
     const left = entry.since + windowMs - now();
     return left > 0 ? Math.ceil(left / 1000) : undefined;
   };
-  const count = (key: string) => {
+  const count = (key: string, counts = failures) => {
     const at = now();
-    const entry = failures.get(key);
-    if (!entry || at - entry.since >= windowMs) failures.set(key, { count: 1, since: at });
+    const entry = counts.get(key);
+    if (!entry || at - entry.since >= windowMs) counts.set(key, { count: 1, since: at });
     else entry.count += 1;
   };
   /** A token id tried from an address: a known id with made-up secrets is limited on its own. */
@@ -89,7 +91,7 @@ export function createBearerFailureGuard(options: BearerFailureOptions) {
       if (credential !== undefined && known.has(keyOf(credential))) return undefined;
       const seconds = refusal(addressKeyOf(ip));
       if (seconds === undefined || tokenId === undefined) return seconds;
-      if (refusal(pairKey(ip, tokenId)) === undefined && (await isLive(tokenId))) return undefined;
+      if (refusal(pairKey(ip, tokenId), pairs) === undefined && (await isLive(tokenId))) return undefined;
       return seconds;
     },
     /** A credential that named a live token. */
@@ -100,7 +102,7 @@ export function createBearerFailureGuard(options: BearerFailureOptions) {
     failed(ip: string, credential?: string, tokenId?: string) {
       if (credential !== undefined) known.delete(keyOf(credential));
       count(addressKeyOf(ip));
-      if (tokenId !== undefined) count(pairKey(ip, tokenId));
+      if (tokenId !== undefined) count(pairKey(ip, tokenId), pairs);
     },
   };
 }

@@ -15,6 +15,13 @@ const engine = createSearchEngine([
     'Every month the tech lead reviews costs, cost alerts and the cost of each project; say what costs grew.',
   ),
   docSection('/functions', 'Functions', 'Global options', 'Set global options in functions/src/index.ts: index index.'),
+  docSection(
+    '/git-faq',
+    'Git FAQ',
+    'Permission denied on push',
+    'A push that says permission denied needs your SSH key.',
+  ),
+  ttl('Service accounts', 'The TTL service account is denied permission to delete until it holds the role.'),
 ]);
 const ask = (typed: string, page?: string) =>
   retrieveForAnswer(engine, { typed, imageText: '', page }, undefined, new AbortController().signal);
@@ -35,5 +42,8 @@ describe("a question about the reader's page", () => {
     expect((await ask('what does it say about costs?')).hits[0]?.pageUrl).toBe('/cost-guideline');
     expect((await ask('how are monthly costs reviewed?', '/firestore-ttl')).hits[0]?.pageUrl).toBe('/cost-guideline');
     expect((await ask('does it say anything about kafka?', '/firestore-ttl')).coverage.confidence).toBe('none');
+    // An error quoted ("it says ...") is about what the reader does, not about the page they happen to be on.
+    const quoted = await ask('git push fails and it says permission denied', '/firestore-ttl');
+    expect(quoted.hits[0]?.pageUrl).toBe('/git-faq');
   });
 });

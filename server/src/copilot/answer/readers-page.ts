@@ -14,9 +14,12 @@ const pageTalk = new Set(
   ),
 );
 
-/** The question points at the page the reader is on: "this page", "the doc", "does it say", "here". */
+/**
+ * The question asks about the page the reader is on: "this page", "what does it say about", "does this cover". Not
+ * "it says permission denied": that is an error being quoted, about whatever the reader is doing.
+ */
 const pointsAtPage =
-  /\b(this|the|current) (page|doc|document|article|guide)\b|\b(here|it|this|they)\b[^.?!]{0,20}\b(say|says|said|mention|mentions|cover|covers|talk|talks|explain|explains)\b|\bon here\b/i;
+  /\b(this|current) (page|doc|document|article|guide)\b|\b(does|did|do) (it|this|they|the page)( \w+)? (say|mention|cover|talk|explain)\b|\bwhat (does|did) (it|this|the page) (say|mention)\b|\bon here\b/i;
 
 /**
  * The reader's own page first, when the question is about it: it points at the page ("what does it say about costs?"),
@@ -52,10 +55,13 @@ export function readersPageFirst(
   )
     return undefined;
   const coverage = judgeCoverage(subject, onPage, engine.meaningWeight);
-  if (coverage.confidence === 'none') return undefined;
+  // The page never answers less surely than the whole handbook does.
+  if (confidenceRank[coverage.confidence] < Math.max(1, confidenceRank[found.coverage.confidence])) return undefined;
   const elsewhere = found.hits.filter((hit) => pageKey(parseDocUrl(hit.pageUrl).path) !== key);
   return { ...found, hits: [...onPage, ...elsewhere].slice(0, limit), terms: subject, coverage };
 }
+
+const confidenceRank = { none: 0, closest: 1, answered: 2 } as const;
 
 /** Whether the section's heading (or the page's title, for its intro) holds every one of the terms. */
 function namesSection(hit: SearchHit, terms: readonly string[]): boolean {

@@ -7,7 +7,14 @@ import { AskCopilotButton } from './AskCopilotButton';
 import { CorrectedQuery } from './CorrectedQuery';
 import { Highlighted } from './Highlighted';
 import { MissingWords } from './MissingWords';
-import { maxSearchQueryCharacters, pathOf, reportResultOpened, searchContextOf, searchPageUrl } from './search-api';
+import {
+  maxSearchQueryCharacters,
+  pathOf,
+  reportResultOpened,
+  searchContextOf,
+  searchedFor,
+  searchPageUrl,
+} from './search-api';
 import styles from './styles.module.css';
 import { useDocsSearch } from './useDocsSearch';
 
@@ -105,7 +112,7 @@ export function SearchBox(): ReactNode {
       <span className={hidden.visuallyHidden} aria-live="polite">
         {showDropdown && state.status === 'done'
           ? results.length
-            ? `${results.length} suggestion${results.length === 1 ? '' : 's'}`
+            ? `${results.length} suggestion${results.length === 1 ? '' : 's'}${searchedFor(query, state.corrected)}`
             : 'No results'
           : ''}
       </span>

@@ -92,6 +92,12 @@ const wordBeingTyped = (query: string) =>
 /** A word as the server compares it: lower-cased, accents off. */
 const folded = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
+/** What a screen reader hears after the count when typos were corrected: " for onboarding checklist". */
+export function searchedFor(query: string, corrected: readonly SearchCorrection[]): string {
+  const pieces = correctedQuery(query, corrected);
+  return pieces ? ` for ${pieces.map((piece) => piece.text).join('')}` : '';
+}
+
 /**
  * The query as the search read it, in pieces, each corrected word marked ("Showing results for **onboarding**
  * checklist"); undefined when it corrected nothing, or only the word still being typed ("onboa" is not yet a typo).
