@@ -176,10 +176,10 @@ describe('the insights page', () => {
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     const lines = (await readFile((await csv.path()) ?? '', 'utf8')).split('\r\n');
-    expect(lines[0]).toBe('section,label,url,count,readers,answered,closest,none,detail');
-    expect(lines).toContain(`search-no-result,qjxzvkw,,1,1,,,,${exported.searches.noResult[0]?.lastAt}`);
+    expect(lines[0]).toBe('section,label,url,count,answered,closest,none,detail,readers');
+    expect(lines).toContain(`search-no-result,qjxzvkw,,1,,,,${exported.searches.noResult[0]?.lastAt},1`);
     expect(lines.find((line) => line.startsWith('unanswered-topic,'))).toMatch(
-      /^unanswered-topic,[^,]+,\/installing-typesense-instance,,1,,,,/,
+      /^unanswered-topic,[^,]+,\/installing-typesense-instance,2,,,,.+,1$/,
     );
   });
 

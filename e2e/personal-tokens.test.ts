@@ -67,8 +67,10 @@ describe('the token API', () => {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     expect((await asScript('GET', '/api/tokens')).status).toBe(401);
-    expect((await asScript('POST', '/api/tokens', { name: 'more' })).status).toBe(401);
-    expect((await asScript('DELETE', `/api/tokens/${id}`)).status).toBe(401);
+    // A token only reads: a write is refused as such (403), never as a session to sign in with.
+    expect((await asScript('POST', '/api/tokens', { name: 'more' })).status).toBe(403);
+    expect((await asScript('DELETE', `/api/tokens/${id}`)).status).toBe(403);
+    expect((await tokensApi(server.baseUrl, sessionCookie).list()).tokens.map((kept) => kept.id)).toContain(id);
   });
 
   test('aTokenWriteFromAnotherSiteIsRefused', async ({ server, sessionCookie }) => {
@@ -132,15 +134,18 @@ describe('a token used by a script', () => {
       `${server.baseUrl}/api/threads`,
       withToken(token, { method: 'POST', headers: json, body: '{}' }),
     );
-    expect(create.status).toBe(401);
+    expect(create.status).toBe(403);
+    expect(((await create.json()) as { error: { code: string } }).error.code).toBe('forbidden:token_read_only');
     const rename = await fetch(
       `${server.baseUrl}/api/threads/${threadId}`,
       withToken(token, { method: 'PATCH', headers: json, body: '{"title":"x"}' }),
     );
-    expect(rename.status).toBe(401);
+    expect(rename.status).toBe(403);
     expect(
       (await fetch(`${server.baseUrl}/api/threads/${threadId}`, withToken(token, { method: 'DELETE' }))).status,
-    ).toBe(401);
+    ).toBe(403);
+    // Nothing was written: the thread is still there, untitled.
+    expect((await readerApi(server.baseUrl, sessionCookie).call('GET', `/api/threads/${threadId}`)).status).toBe(200);
   });
 
   test("aTokenNeverReachesAnotherReader'sThreads", async ({ server, sessionCookie }) => {

@@ -39,7 +39,9 @@ const unansweredTopicSchema = z.strictObject({
   label: z.string(),
   /** The page a maintainer would extend; null when no page came near (a page to write). */
   page: insightsPageSchema.nullable(),
-  /** How many readers asked its questions. */
+  /** How many questions it holds. */
+  count: z.number(),
+  /** How many readers asked them: what the topics are ranked by. */
   readers: z.number(),
   /** A few of its questions, newest first. */
   examples: z.array(z.string()),

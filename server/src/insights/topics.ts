@@ -62,6 +62,7 @@ export function groupIntoTopics(
     .map(({ cluster, readers }) => ({
       label: labelOf(cluster),
       page: cluster.page,
+      count: cluster.questions.length,
       readers,
       examples: [...new Set(cluster.questions.map((question) => question.question))].slice(0, examples),
     }));

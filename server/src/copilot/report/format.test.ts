@@ -129,7 +129,7 @@ describe('formatReportText', () => {
       ...report,
       summary: {
         questions: { total: 4, answered: 1, closest: 1, none: 2 },
-        unansweredTopics: [{ label: 'typesense key', page: null, readers: 1, examples: [] }],
+        unansweredTopics: [{ label: 'typesense key', page: null, count: 30, readers: 1, examples: [] }],
         searches: {
           total: 33,
           withoutResult: 33,

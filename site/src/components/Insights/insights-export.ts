@@ -8,36 +8,31 @@ export function csvField(value: string | number | null): string {
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-/** `count` is questions, answers or searches; `readers`, how many readers asked or searched (topics and searches). */
-const header = ['section', 'label', 'url', 'count', 'readers', 'answered', 'closest', 'none', 'detail'];
+/**
+ * `count` is questions, answers or searches; `readers`, how many readers asked or searched (topics and searches), last
+ * so that the columns before it keep their places for tools that read them by position.
+ */
+const header = ['section', 'label', 'url', 'count', 'answered', 'closest', 'none', 'detail', 'readers'];
 
 /** Everything the page shows as one CSV table, a `section` column saying which figure each row belongs to. */
 export function insightsCsv(insights: InsightsResponse): string {
   const rows: Array<Array<string | number | null>> = [header];
   for (const day of insights.questions.perDay) {
-    rows.push([
-      'questions-per-day',
-      day.day,
-      null,
-      day.answered + day.closest + day.none,
-      null,
-      day.answered,
-      day.closest,
-      day.none,
-      null,
-    ]);
+    const asked = day.answered + day.closest + day.none;
+    rows.push(['questions-per-day', day.day, null, asked, day.answered, day.closest, day.none, null, null]);
   }
   for (const topic of insights.unansweredTopics) {
+    const examples = topic.examples.join(' | ');
     rows.push([
       'unanswered-topic',
       topic.label,
       topic.page?.url ?? null,
+      topic.count,
       null,
+      null,
+      null,
+      examples,
       topic.readers,
-      null,
-      null,
-      null,
-      topic.examples.join(' | '),
     ]);
   }
   for (const page of insights.pagesAnswersRestOn) {
@@ -45,13 +40,14 @@ export function insightsCsv(insights: InsightsResponse): string {
   }
   for (const page of insights.pagesRatedDown) {
     const comments = page.comments.map((comment) => comment.comment).join(' | ');
-    rows.push(['page-rated-down', page.title, page.url, page.ratedDown, null, null, null, null, comments]);
+    rows.push(['page-rated-down', page.title, page.url, page.ratedDown, null, null, null, comments, null]);
   }
-  for (const miss of insights.searches.noResult) {
-    rows.push(['search-no-result', miss.query, null, miss.searches, miss.readers, null, null, null, miss.lastAt]);
-  }
-  for (const miss of insights.searches.noClick) {
-    rows.push(['search-no-click', miss.query, null, miss.searches, miss.readers, null, null, null, miss.lastAt]);
+  for (const [section, misses] of [
+    ['search-no-result', insights.searches.noResult],
+    ['search-no-click', insights.searches.noClick],
+  ] as const) {
+    for (const miss of misses)
+      rows.push([section, miss.query, null, miss.searches, null, null, null, miss.lastAt, miss.readers]);
   }
   return `${rows.map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
 }
