@@ -25,7 +25,10 @@ describe('every file of the built site', () => {
       const url = encodeURI(file);
       const get = await server.app.inject({ method: 'GET', url, headers: { accept: '*/*' } });
       expect(get.statusCode, file).toBe(401);
-      expect(JSON.parse(get.body).error.code, file).toBe('unauthorized:session');
+      // A script asking for a page's Markdown with no credential is told to send a token; anything else to sign in.
+      const markdown = /(\.md|\/llms(-full)?\.txt)$/.test(file);
+      const code = markdown ? 'unauthorized:token_missing' : 'unauthorized:session';
+      expect(JSON.parse(get.body).error.code, file).toBe(code);
       const head = await server.app.inject({ method: 'HEAD', url });
       expect(head.statusCode, file).toBe(401);
       expect(head.body, file).toBe('');
