@@ -125,7 +125,10 @@ function searchEngineOver(
     return Math.log(1 + (sectionCount - frequency + 0.5) / (frequency + 0.5));
   };
   const knows = matcher.knows;
-  /** The docs' word nearest to a misspelt one (`verison`: `version`), as the docs write it: fewest edits, then the most used. */
+  /**
+   * The docs' word nearest to a misspelt one (`verison`: `version`), as the docs write it: fewest edits, then the most
+   * used.
+   */
   const correct = (word: string): string | undefined => {
     // Trying swaps and edits costs the square of a word's length; no real word of the docs is this long.
     if (word.length < 5 || word.length > longestCorrectedWord) return undefined;

@@ -36,13 +36,9 @@ export function searchResults(
   return { results, missing: missingWords(engine, typed, terms), corrected: correctedWords(terms) };
 }
 
-/** The typos the search read as the handbook's words, once each, in the order typed. */
+/** The typos the search read as the handbook's words, in the order typed (once each: one term per word read). */
 export function correctedWords(queryTerms: readonly QueryTerm[]): SearchCorrection[] {
-  const corrected = new Map<string, SearchCorrection>();
-  for (const { corrected: correction, expansion } of queryTerms) {
-    if (correction && !expansion && !corrected.has(correction.typed)) corrected.set(correction.typed, correction);
-  }
-  return [...corrected.values()];
+  return queryTerms.flatMap((term) => (term.corrected ? [term.corrected] : []));
 }
 
 /**

@@ -65,9 +65,9 @@ export function createBearerFailureGuard(options: BearerFailureOptions) {
   const known = new LRUCache<string, true>({ max: options.addresses ?? 10_000, ttl: knownTokenMs });
   const isLive = liveIdSnapshot(options.liveTokenIds, now);
   const keyOf = (credential: string) => createHash('sha256').update(credential).digest('base64url');
-  /** Seconds left of the key's refusal, or undefined while it is under its allowance. */
   // A token id tried from an address, kept apart: made-up ids must never push the addresses' own counts out.
   const pairs = new LRUCache<string, { count: number; since: number }>({ max: options.addresses ?? 10_000 });
+  /** Seconds left of the key's refusal, or undefined while it is under its allowance. */
   const refusal = (key: string, counts = failures) => {
     const entry = counts.get(key);
     if (!entry || entry.count < perMinute) return undefined;

@@ -95,18 +95,17 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
   app.addHook('onRequest', async function acceptPersonalToken(request: FastifyRequest, reply: FastifyReply) {
     const authorization = request.headers.authorization;
     if (authorization === undefined) return;
+    const [scheme, credential = '', ...rest] = authorization.trim().split(/\s+/);
     if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url))) {
       // A handbook token sent to write (a chat, a rating, a token): no session stands behind the request, and "sign in"
       // would be no advice to the script that sent it. Nothing is read: it is refused for what it asks.
       const write = !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
       const api = request.routeOptions.url?.startsWith('/api/') === true;
-      const token = parseBearer(authorization.trim().split(/\s+/)[1] ?? '');
-      if (api && write && request.access.state === 'signed-out' && token) {
+      if (api && write && request.access.state === 'signed-out' && parseBearer(credential)) {
         return sendApiError(reply, 'forbidden:token_read_only');
       }
       return;
     }
-    const [scheme, credential = '', ...rest] = authorization.trim().split(/\s+/);
     const bearer = scheme?.toLowerCase() === 'bearer' && credential !== '' && rest.length === 0;
     const parsed = bearer ? parseBearer(credential) : undefined;
     if (!parsed) {
