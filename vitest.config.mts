@@ -16,6 +16,6 @@ export default defineConfig({
     // Two files at a time, as many as CI's cores: most files wait on servers, browsers and databases, not on a core.
     fileParallelism: true,
     maxWorkers: 2,
-    reporters: ['default', './tests/summary-reporter.ts'],
+    reporters: ['default', './tests/summary-reporter.ts', './tests/hang-watch-reporter.ts'],
   },
 });
