@@ -102,3 +102,22 @@ test('a question sent from a tab left behind follows the newest answer, shown fi
   expect(await questionTexts(copilot)).toEqual([runner, wsl, flags]);
   expect(await site.page.getByTestId('branch-state').count()).toBe(0);
 });
+
+test('a tab that asked the last question asks the next without reading the whole conversation again', async ({
+  reader: { site, copilot },
+}) => {
+  await copilot.askFirstOn(site, '/', runner);
+  const wholeReads: string[] = [];
+  site.page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (request.method() === 'GET' && /^\/api\/threads\/[^/]+$/.test(pathname)) wholeReads.push(pathname);
+  });
+
+  await copilot.ask(wsl);
+  await copilot.waitForAnswer(2);
+  await copilot.ask(flags);
+  await copilot.waitForAnswer(3);
+
+  expect(wholeReads).toEqual([]);
+  expect((await storedConversation(site.page, site.baseUrl)).questionBefore(flags)).toBe(wsl);
+});

@@ -8,7 +8,7 @@ import type {
 } from '@assistant-ui/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { followingOtherTabs } from '../src/components/Copilot/runtime/asked-elsewhere';
-import { showStored } from '../src/components/Copilot/runtime/conversation';
+import { noteOwnTurn, readVersionOf, showStored } from '../src/components/Copilot/runtime/conversation';
 
 const at = '2026-01-01T00:00:00.000Z';
 const thread = { id: 't1', title: 'Runners', status: 'regular' as const, createdAt: at, updatedAt: at };
@@ -135,5 +135,20 @@ describe('a question asked in a tab another tab has asked in since', () => {
 
     expect(asked[0]?.map((message) => message.id)).toEqual(['q1', 'a1', 'local-q']);
     expect(imported).toEqual([]);
+  });
+});
+
+describe("this tab's own turn", () => {
+  it('leaves a conversation read whole just before it known whole after it, and no other', () => {
+    const later = '2026-01-01T00:05:00.000Z';
+    showStored({ thread, messages: seenHere });
+
+    noteOwnTurn('t1', { before: '2026-01-01T00:01:00.000Z', after: later });
+    expect(readVersionOf('t1')).toBe(at);
+    noteOwnTurn('t1', undefined);
+    expect(readVersionOf('t1')).toBe(at);
+
+    noteOwnTurn('t1', { before: at, after: later });
+    expect(readVersionOf('t1')).toBe(later);
   });
 });

@@ -53,7 +53,18 @@ export type TurnDataParts = {
    * First: the ids the server gave the question and the answer, and the thread's title with the question stored (a
    * first question names the thread), so the widget need not read the thread again for it.
    */
-  turn: { threadId: string; questionId: string; answerId: string; title: string };
+  turn: {
+    threadId: string;
+    questionId: string;
+    answerId: string;
+    title: string;
+    /**
+     * The thread's `updatedAt` before this turn's question was stored and once its answer was: a widget that had read
+     * the thread whole at `before` knows it whole at `after` without reading it again. Absent when another message
+     * came between the two.
+     */
+    threadVersion?: { before: string; after: string } | undefined;
+  };
   /**
    * A link to the handbook in the answer, checked against the build before the text that closes it is sent: `href`
    * is where it leads, or null when no such page or section exists (the widget shows such a link as plain text).

@@ -36,9 +36,13 @@ for (const backend of testBackends) {
   describe.skipIf(backend.skipped)(`messages on ${backend.name}`, () => {
     const store = storeForSuite(backend);
     let threadId: string;
-    /** Appends a message and returns it as the thread then stores it (without the thread's title). */
+    /** Appends a message and returns it as the thread then stores it (without the thread's title and version). */
     const append = async (message: NewMessage) => {
-      const { threadTitle: _, ...appended } = await appendMessage(store.db, { reader: ada, threadId, message });
+      const {
+        threadTitle: _,
+        threadVersion: __,
+        ...appended
+      } = await appendMessage(store.db, { reader: ada, threadId, message });
       return appended;
     };
     const upTo = (messageId: string, target = { reader: ada, threadId }) =>
@@ -48,6 +52,24 @@ for (const backend of testBackends) {
     beforeEach(async () => {
       await store.db.delete(threads);
       threadId = (await createThread(store.db, { reader: ada })).id;
+    });
+
+    it("says the thread's updatedAt before a message was added and once it was, as the list then shows it", async () => {
+      const [created] = (await listThreads(store.db, { reader: ada })).threads;
+      const first = await appendMessage(store.db, { reader: ada, threadId, message: question('First?') });
+      const [listed] = (await listThreads(store.db, { reader: ada })).threads;
+      const reply = await appendMessage(store.db, {
+        reader: ada,
+        threadId,
+        message: answer('First.', first.id),
+      });
+
+      expect(first.threadVersion.before).toEqual(created?.updatedAt);
+      expect(first.threadVersion.after).toEqual(listed?.updatedAt);
+      expect(reply.threadVersion.before).toEqual(first.threadVersion.after);
+      expect(reply.threadVersion.after.getTime()).toBeGreaterThanOrEqual(first.threadVersion.after.getTime());
+      const [now] = (await listThreads(store.db, { reader: ada })).threads;
+      expect(reply.threadVersion.after).toEqual(now?.updatedAt);
     });
 
     it('holds at most maxMessagesPerThread messages in a chat: a question leaves room for its answer', async () => {

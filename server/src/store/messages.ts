@@ -52,19 +52,23 @@ export function titleFromContent(content: MessagePart[]): string | undefined {
   return `${lastSpace > maxDerivedTitleLength / 2 ? cut.slice(0, lastSpace) : cut.trimEnd()}…`;
 }
 
+/** A thread's `updatedAt` just before a message was added to it, and once it was. */
+export type ThreadVersion = { before: Date; after: Date };
+
 /**
  * Adds a message under `parentId`: a question under an answer (or null, the first), an answer under a question. A
  * second message with the same parent starts a branch. Marks the thread active, and names a still untitled thread
- * after its first question; `threadTitle` is the thread's title once the message is in.
+ * after its first question; `threadTitle` is the thread's title once the message is in, `threadVersion`
+ * its `updatedAt` before and after.
  */
 export async function appendMessage(
   db: Database,
   { reader, threadId, message }: ForReader & { threadId: string; message: NewMessage },
-): Promise<Message & { threadTitle: string }> {
+): Promise<Message & { threadTitle: string; threadVersion: ThreadVersion }> {
   return db.transaction(async (tx) => {
     // Locked so two first questions sent at once cannot both decide they name the thread.
     const [thread] = await tx
-      .select({ title: threads.title })
+      .select({ title: threads.title, updatedAt: threads.updatedAt })
       .from(threads)
       .where(ownedThread(reader, threadId))
       .for('update');
@@ -106,11 +110,13 @@ export async function appendMessage(
       })
       .returning(messageColumns);
     if (!row) throw new Error('Inserting a message returned no row');
-    await tx
+    const [after] = await tx
       .update(threads)
       .set({ updatedAt: sql`now()`, ...(title ? { title } : {}) })
-      .where(eq(threads.id, threadId));
-    return { ...row, feedback: null, threadTitle: title ?? thread.title };
+      .where(eq(threads.id, threadId))
+      .returning({ updatedAt: threads.updatedAt });
+    const threadVersion = { before: thread.updatedAt, after: after?.updatedAt ?? thread.updatedAt };
+    return { ...row, feedback: null, threadTitle: title ?? thread.title, threadVersion };
   });
 }
 

@@ -10,9 +10,10 @@ import {
 import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import { staleAnswerMs, stillWriting } from '../../store/answer-progress.js';
+import type { Message } from '../../store/conversations.js';
 import type { Database } from '../../store/database.js';
-import { appendMessage, updateAnswer } from '../../store/messages.js';
-import { isDatabaseUnavailable, whileTheDatabaseIsAway } from '../../store/unavailable.js';
+import { appendMessage, type ThreadVersion, updateAnswer } from '../../store/messages.js';
+import { whileTheDatabaseIsAway } from '../../store/unavailable.js';
 import type { AnswerRun } from '../answer/answer-service.js';
 import type { Copilot } from '../copilot.js';
 import { checkImages } from '../images.js';
@@ -36,8 +37,18 @@ type Answering = {
   answerId: string;
   /** The thread's title with the question stored (a first question names the thread). */
   title: string;
+  threadVersion: TurnDataParts['turn']['threadVersion'];
   signal: AbortSignal;
 };
+
+/**
+ * The thread's `updatedAt` before this turn's question and once its answer is in, when nothing came between the two
+ * (a question another tab sent meanwhile would be hidden from the widget's next look); undefined otherwise.
+ */
+function versionAcross(question: ThreadVersion | undefined, answer: ThreadVersion) {
+  if (question && question.after.getTime() !== answer.before.getTime()) return undefined;
+  return { before: (question ?? answer).before.toISOString(), after: answer.after.toISOString() };
+}
 
 /**
  * One turn, owned by the server from question to stored answer: checks the images and where the question goes,
@@ -51,7 +62,8 @@ export async function startTurn(deps: TurnDependencies, reader: string, turn: Pa
   const slot = await deps.copilot.running.begin(reader, turn.threadId);
   try {
     const place = await placeQuestion(deps.db, reader, turn);
-    const question =
+    // A Refresh asks a stored question again: only a question stored now changed the thread's version.
+    const question: Message & { threadVersion?: ThreadVersion } =
       place.retried ??
       (await appendMessage(deps.db, {
         reader,
@@ -81,6 +93,7 @@ export async function startTurn(deps: TurnDependencies, reader: string, turn: Pa
       questionId: question.id,
       answerId: answer.id,
       title: answer.threadTitle,
+      threadVersion: versionAcross(question.threadVersion, answer.threadVersion),
     };
     return createUIMessageStream<TurnMessage>({
       execute: ({ writer }) =>
@@ -100,10 +113,10 @@ async function writeAnswer(
   writer: Writer,
   start: (signal: AbortSignal) => Promise<AnswerRun>,
 ) {
-  const { threadId, questionId, answerId, title, signal } = answering;
+  const { threadId, questionId, answerId, title, threadVersion, signal } = answering;
   const asked = performance.now();
   writer.write({ type: 'start', messageId: answerId });
-  writer.write({ type: 'data-turn', data: { threadId, questionId, answerId, title } });
+  writer.write({ type: 'data-turn', data: { threadId, questionId, answerId, title, threadVersion } });
   let text = '';
   let run: AnswerRun | undefined;
   const progress = progressSaver(deps, answering);

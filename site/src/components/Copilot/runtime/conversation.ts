@@ -30,6 +30,14 @@ export function noteRead(thread: ThreadDto): void {
   readVersions.set(thread.id, thread.updatedAt);
 }
 
+/**
+ * Notes this page's own turn: a thread it had read whole just before the turn (`before`) holds nothing since but
+ * what the page asked and was answered, so it is known whole as of `after`, without being read again.
+ */
+export function noteOwnTurn(threadId: string, version: { before: string; after: string } | undefined): void {
+  if (version && readVersions.get(threadId) === version.before) readVersions.set(threadId, version.after);
+}
+
 /** The server's id of a message the runtime knows, or undefined when the server never stored it. */
 export const storedIdOf = (messageId: string) => serverIds.get(messageId);
 

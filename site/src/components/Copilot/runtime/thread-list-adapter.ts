@@ -1,6 +1,7 @@
 import type { ThreadDto } from '@acme/contract';
 import type { RemoteThreadListAdapter } from '@assistant-ui/react';
 import { createAssistantStream } from 'assistant-stream';
+import { noteRead } from './conversation';
 import { reportProblem } from './problems';
 import { threadApi } from './thread-api';
 import { threadCreation } from './thread-creation';
@@ -59,6 +60,8 @@ export const threadListAdapter: RemoteThreadListAdapter = {
     threadCreation.track(threadId, async () => {
       const thread = await threadApi.create();
       firstQuestionOf(thread.id, thread.title);
+      // Empty, and known whole: a turn in it need not read it again (noteOwnTurn).
+      noteRead(thread);
       return { remoteId: thread.id };
     }),
   async fetch(remoteId) {

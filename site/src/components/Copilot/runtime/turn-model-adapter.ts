@@ -1,6 +1,6 @@
 import type { ImageAttachment, TurnRequest } from '@acme/contract';
 import type { ChatModelAdapter, ThreadMessage } from '@assistant-ui/react';
-import type { ServerConversation } from './conversation';
+import { noteOwnTurn, type ServerConversation } from './conversation';
 import { CopilotError } from './copilot-error';
 import { questionStored } from './thread-list-adapter';
 import { askTurn, stopTurn, type TurnSnapshot } from './turn-api';
@@ -90,6 +90,7 @@ export function createTurnModelAdapter(conversation: ServerConversation, current
         if (ids && !known) {
           known = true;
           markStored(ids.title);
+          noteOwnTurn(threadId, ids.threadVersion);
           conversation.remember(question.id, ids.questionId);
           if (answerId) conversation.remember(answerId, ids.answerId);
         }
