@@ -103,6 +103,35 @@ test('denyOnTheConsentPageSendsAccessDeniedWithTheStateBackToTheAgent', async ({
   expect(returned.searchParams.get('code')).toBeNull();
 });
 
+test('aNativeAppsPrivateUseSchemeGetsItsCodeFromTheConsentPageInChromium', async ({ server, signedInPage }) => {
+  // Cursor, VS Code and other native agents return to a scheme of their own (RFC 8252 7.1), not to a loopback port.
+  const provider = new InMemoryOAuthProvider('com.example.agent:/callback');
+  const mcpUrl = new URL('/mcp', server.baseUrl);
+  const refused = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  await expect(new Client({ name: 'e2e', version: '1' }).connect(refused)).rejects.toBeInstanceOf(UnauthorizedError);
+  const blocked: string[] = [];
+  signedInPage.on('console', (message) => {
+    if (message.text().includes('form-action')) blocked.push(message.text());
+  });
+  await signedInPage.goto(provider.authorizationUrl?.href ?? '');
+  const allowed = signedInPage.waitForResponse(
+    (response) => response.request().method() === 'POST' && response.url().endsWith('/oauth/authorize'),
+  );
+  await signedInPage.getByTestId('oauth-allow').click();
+  const location = new URL((await (await allowed).headerValue('location')) ?? '');
+  // The browser follows the redirect to the app's scheme (it hands it to the OS); a blocked one says so at once.
+  await signedInPage.waitForTimeout(500);
+
+  expect(blocked).toEqual([]);
+  expect(`${location.protocol}${location.pathname}`).toBe('com.example.agent:/callback');
+  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  await transport.finishAuth(location.searchParams.get('code') ?? '');
+  const client = new Client({ name: 'e2e', version: '1' });
+  await client.connect(transport);
+  expect((await client.listTools()).tools.length).toBe(3);
+  await client.close();
+});
+
 test('aRefreshTokenWorksOnceAndPresentedAgainRevokesTheGrant', async ({ server }) => {
   const granted = await grantOverHttp(server.baseUrl, 'refresher@acme.dev');
   const refresh = { grant_type: 'refresh_token', client_id: granted.clientId, refresh_token: granted.refresh };

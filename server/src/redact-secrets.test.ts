@@ -28,8 +28,39 @@ describe('redactSecrets', () => {
       'key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nend',
       'key:\n[redacted]\nend',
     ],
+    ['a password in JSON', '{"password": "Hunter22!", "user": "ada"}', '{"password": [redacted], "user": "ada"}'],
+    ['a client secret in YAML', "  client_secret: 'abc def'\n", '  client_secret: [redacted]\n'],
+    ['an AWS secret key setting', 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG', 'AWS_SECRET_ACCESS_KEY=[redacted]'],
+    ['an access token in JSON', '{"access_token":"ya29.a0AfH6"}', '{"access_token":[redacted]}'],
+    [
+      'the password of a connection URL',
+      'DATABASE_URL is postgres://admin:S3cretPw@db.acme.dev/app today',
+      'DATABASE_URL is postgres://admin:[redacted]@db.acme.dev/app today',
+    ],
+    [
+      'a JSON Web Token',
+      'id_token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlX2hlcmU here',
+      'id_token [redacted] here',
+    ],
+    [
+      'an AWS key pair from a credentials file',
+      'AKIAIOSFODNN7EXAMPLE,wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n',
+      '[redacted]\n',
+    ],
   ])('hides %s', (_name, text, expected) => {
     expect(redactSecrets(text)).toBe(expected);
+  });
+
+  it('leaves ordinary settings and counts alone', () => {
+    const text =
+      'max_tokens: 1000, tokens: 3, tokenizer=bert, https://gitlab.com:443/acme/app, git@gitlab.com:acme/app.git';
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it('leaves a long run of word characters alone', () => {
+    // Each pattern's repeated parts are bounded: unbounded, the URL one took 1.5 s over this text.
+    const long = `${'a.'.repeat(20_000)} ${'b'.repeat(40_000)} ${'c:'.repeat(20_000)}`;
+    expect(redactSecrets(long)).toBe(long);
   });
 
   it('leaves ordinary error text alone', () => {

@@ -11,6 +11,8 @@ describe('redirect URIs a coding agent may register', () => {
     'cursor://anysphere.cursor-mcp/oauth/callback',
     'com.example.agent:/oauth2redirect',
     'vscode://vscode.github-authentication/did-authenticate',
+    'io.cursor.agent://callback',
+    'dev.zed.agent:/oauth/callback',
   ])('accepts %s', (uri) => {
     expect(isAcceptableRedirectUri(uri)).toBe(true);
   });
@@ -36,6 +38,9 @@ describe('redirect URIs a coding agent may register', () => {
     ['an OS settings scheme with a dot', 'x-apple.systempreferences://com.apple.preference.security'],
     ['an OS search scheme', 'search-ms://query=x'],
     ['a scheme that is no agent nor reversed domain', 'shell://open/x'],
+    ["LibreOffice's command scheme, dotted", 'vnd.libreoffice.command:/x'],
+    ["LibreOffice's WebDAV scheme, dotted", 'vnd.sun.star.webdav://evil.example/doc.odt'],
+    ["Apple's App Store scheme, dotted", 'itms.apps://x'],
     ['a NUL inside', 'https://agent.example.com/x\u0000y'],
     ['a space inside', 'https://agent.example.com/x y'],
     ['a control character inside', 'cursor://anysphere.cursor-mcp/x\u0007'],

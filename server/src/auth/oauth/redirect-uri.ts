@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 export const maxRedirectUriCharacters = 500;
 
@@ -10,9 +12,13 @@ const agentSchemes = new Set(['cursor', 'vscode', 'vscode-insiders', 'windsurf',
 
 /**
  * A reversed domain: a top-level domain of letters alone, then one label or more, each a letter then letters, digits or
- * hyphens (`com.example.agent`). An OS's own schemes with a dot (`x-apple.systempreferences:`) do not start that way.
+ * hyphens (`com.example.agent`). An OS's or an application's own schemes with a dot (`x-apple.systempreferences:`,
+ * LibreOffice's `vnd.libreoffice.command:`, Apple's `itms.apps:`) do not start with a real top-level domain: the first
+ * label must be one of IANA's (the `tlds` package, kept up to date with IANA's list).
  */
-const reversedDomain = /^[a-z]{2,63}(\.[a-z][a-z0-9-]*)+$/;
+const reversedDomain = /^([a-z]{2,63})(\.[a-z][a-z0-9-]*)+$/;
+const topLevelDomains = new Set(createRequire(import.meta.url)('tlds') as string[]);
+const isReversedDomain = (scheme: string) => topLevelDomains.has(reversedDomain.exec(scheme)?.[1] ?? '');
 
 /** Spaces and control characters: no URI holds them raw, and a stored one would not survive the database. */
 const controlOrSpace = /[\p{Cc}\s]/u;
@@ -34,5 +40,5 @@ export function isAcceptableRedirectUri(candidate: string): boolean {
   if (url.protocol === 'http:') return loopbackHosts.has(url.hostname);
   // A private-use URI names its application by the scheme and goes somewhere: `scheme://host/...` or `scheme:/path`.
   const scheme = url.protocol.slice(0, -1);
-  return (agentSchemes.has(scheme) || reversedDomain.test(scheme)) && /^[a-z][a-z0-9+.-]*:\/./.test(candidate);
+  return (agentSchemes.has(scheme) || isReversedDomain(scheme)) && /^[a-z][a-z0-9+.-]*:\/./.test(candidate);
 }

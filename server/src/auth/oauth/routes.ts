@@ -172,16 +172,19 @@ function problemPage(reply: FastifyReply, status: number, message: string) {
 }
 
 /**
- * The consent page, with the CSP's form-action widened to the client's redirect origin: browsers hold the redirect
- * that follows a form's submission to form-action, and ours is 'self' everywhere else.
+ * The consent page, with the CSP's form-action widened to the client's redirect: browsers hold the redirect that
+ * follows a form's submission to form-action, and ours is 'self' everywhere else. An https or loopback address is
+ * allowed by its origin; a native app's private-use scheme (`cursor:`, `com.example.agent:`) has no origin (`null`,
+ * which allows nothing), so by its scheme.
  */
 function consentPage(reply: FastifyReply, redirectUri: string, html: string) {
   const policy = reply.getHeader('content-security-policy');
   if (typeof policy === 'string') {
-    const origin = new URL(redirectUri).origin;
+    const { protocol, origin } = new URL(redirectUri);
+    const source = protocol === 'https:' || protocol === 'http:' ? origin : protocol;
     reply.header(
       'content-security-policy',
-      policy.replace(/form-action [^;]*/, (directive) => `${directive} ${origin}`),
+      policy.replace(/form-action [^;]*/, (directive) => `${directive} ${source}`),
     );
   }
   return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
