@@ -10,8 +10,16 @@ test('tells a script to send a token, that a token only reads, and which pages h
 }) => {
   const bare = await fetch(`${server.baseUrl}/llms.txt`);
   expect(bare.status).toBe(401);
-  expect(((await bare.json()) as ApiErrorBody).error.code).toBe('unauthorized:token_missing');
+  expect(((await bare.clone().json()) as ApiErrorBody).error.code).toBe('unauthorized:token_missing');
   expect(bare.headers.get('www-authenticate')).toContain('resource_metadata="');
+  // A token put in the address is not read, and the script is told why; on /mcp as on a page's Markdown.
+  for (const address of ['/faqs.md?token=acme_pat_x', '/mcp?access_token=acme_pat_x']) {
+    const inAddress = await fetch(`${server.baseUrl}${address}`);
+    const { error } = (await inAddress.json()) as ApiErrorBody;
+    expect([inAddress.status, error.code]).toEqual([401, 'unauthorized:token_missing']);
+    expect(error.message).toMatch(/^A token in the address .* is not read/);
+  }
+  expect(((await bare.clone().json()) as ApiErrorBody).error.message).toContain('(/access-tokens)');
   const browser = await fetch(`${server.baseUrl}/faqs.md`, { headers: { accept: 'text/html' } });
   expect([browser.status, browser.headers.get('content-type')]).toEqual([401, 'text/html; charset=utf-8']);
 

@@ -66,6 +66,10 @@ export const errorDetails = {
     signOutFromOurPages: detail('Sign out from the handbook itself.'),
     tokensNeedSession: detail('Sign in to the handbook to manage access tokens.'),
     tokenOwnerRefused: detail('The account this token belongs to may no longer read the handbook.'),
+    /** `unauthorized:token_missing`, for a token put in the address: never read, it would be kept in logs and history. */
+    tokenInAddress: detail(
+      'A token in the address (?token=, ?access_token=) is not read: addresses are kept in logs and browser history. Send it as the header "Authorization: Bearer <token>".',
+    ),
   },
   /** `rate_limited:ask`, `rate_limited:search` and `rate_limited:threads`: the reader's limit a minute and when to try again. */
   tooManyAMinute: (what: 'questions' | 'searches' | 'new chats', max: number, retryAfterSeconds: number) =>

@@ -18,12 +18,13 @@ export const apiErrors = {
   'unauthorized:session': { status: 401, message: 'Sign in to read the handbook.' },
   'unauthorized:token': {
     status: 401,
-    message: 'The personal access token is not valid, has expired or was revoked. Make a new one in the handbook.',
+    message:
+      "The personal access token is not valid, has expired or was revoked. Make a new one on the handbook's Access tokens page (/access-tokens).",
   },
   'unauthorized:token_missing': {
     status: 401,
     message:
-      'No token was sent. Make a personal access token on the handbook\'s Access tokens page and send it as the header "Authorization: Bearer <token>".',
+      'No token was sent. Make a personal access token on the handbook\'s Access tokens page (/access-tokens) and send it as the header "Authorization: Bearer <token>".',
   },
   'forbidden:access': { status: 403, message: 'This account is not allowed to read the handbook.' },
   'forbidden:origin': { status: 403, message: 'The request came from another site.' },

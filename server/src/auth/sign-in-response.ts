@@ -1,13 +1,14 @@
-import { errorBody } from '@acme/contract';
+import { errorBody, errorDetails } from '@acme/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withoutQuery } from '../access-log.js';
 import { type AccessPolicy, primaryDomains } from './access-policy.js';
 import type { RequestAccess } from './request-access.js';
 import { renderSignInPage, type SignInProblem, signInPageTemplate } from './sign-in-page.js';
-import { isMarkdownPath } from './tokens/token-scope.js';
+import { hasTokenInAddress, isMarkdownPath } from './tokens/token-scope.js';
 
 const signInRequired = JSON.stringify(errorBody('unauthorized:session'));
 const tokenRequired = JSON.stringify(errorBody('unauthorized:token_missing'));
+const tokenInAddress = JSON.stringify(errorBody('unauthorized:token_missing', errorDetails.guard.tokenInAddress));
 const notAllowedResponse = JSON.stringify(errorBody('forbidden:access'));
 
 export type SignInDetails = { status: number; returnPath?: string; problem?: SignInProblem; forceHtml?: boolean };
@@ -62,7 +63,8 @@ export function createSignInResponder(options: {
     const { status } = details;
     if (!details.forceHtml && !accept?.includes('text/html')) {
       if (access.state === 'signed-out' && isMarkdownPath(withoutQuery(details.returnPath ?? '/'))) {
-        const answer = answerOf(status, 'application/json; charset=utf-8', tokenRequired);
+        const body = hasTokenInAddress(details.returnPath ?? '/') ? tokenInAddress : tokenRequired;
+        const answer = answerOf(status, 'application/json; charset=utf-8', body);
         return { ...answer, headers: { ...answer.headers, 'www-authenticate': bearerChallenge } };
       }
       return answerOf(status, 'application/json; charset=utf-8', refused ? notAllowedResponse : signInRequired);

@@ -9,7 +9,7 @@ import { accessTokenPrefix } from '../oauth/oauth-tokens.js';
 import type { RequestAccess } from '../request-access.js';
 import type { BearerFailureGuard } from './bearer-failures.js';
 import { parsePersonalToken, parseToken, secretMatches } from './personal-token.js';
-import { acceptsApplicationToken, acceptsPersonalToken } from './token-scope.js';
+import { acceptsApplicationToken, acceptsPersonalToken, hasTokenInAddress } from './token-scope.js';
 
 /** A browser's navigation asks for a page: it is shown the sign-in page, whatever a proxy put in `Authorization`. */
 const acceptsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
@@ -36,8 +36,10 @@ export function refuseBearer(
   const challenge = [`Bearer resource_metadata="${resourceMetadataUrl}"`, error && `error="${error}"`];
   reply.header('www-authenticate', challenge.filter(Boolean).join(', '));
   // Without an error the request carried no token at all: a client set up without its header is told that, rather
-  // than sent off to make new tokens.
-  return sendApiError(reply, error ? 'unauthorized:token' : 'unauthorized:token_missing');
+  // than sent off to make new tokens; one that put its token in the address is told why it was not read.
+  if (error) return sendApiError(reply, 'unauthorized:token');
+  const detail = hasTokenInAddress(reply.request.url) ? errorDetails.guard.tokenInAddress : undefined;
+  return sendApiError(reply, 'unauthorized:token_missing', detail);
 }
 
 /** A token's access: its reader's identity as a session would hold it, the access policy applied now. */

@@ -42,3 +42,6 @@ export function acceptsPersonalToken(method: string, routeUrl: string | undefine
 export function isMarkdownPath(path: string): boolean {
   return markdownIndexes.has(path) || markdownPath.test(path);
 }
+
+/** A query parameter a script may have put its token in, as some APIs read it (`?token=`, `?access_token=`). */
+export const hasTokenInAddress = (url: string) => /[?&](access_)?token=/i.test(url);
