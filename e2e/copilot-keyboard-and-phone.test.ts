@@ -93,3 +93,19 @@ test('on a phone, folds the conversations behind one button so the conversation 
   expect(await toggle.getAttribute('aria-expanded')).toBe('false');
   expect(await list.regular.first().isVisible()).toBe(false);
 });
+
+test("on a phone, the open menu is not covered by the assistant's button, which comes back once it closes", async ({
+  reader: { site },
+}) => {
+  await site.page.setViewportSize({ width: 390, height: 844 });
+  await site.open('/firestore-ttl');
+  const launcher = site.page.getByTestId('copilot-launcher');
+  await launcher.waitFor();
+
+  await site.page.getByRole('button', { name: 'Toggle navigation bar' }).click();
+  await site.page.locator('.navbar-sidebar').waitFor();
+  await expect.poll(() => launcher.isVisible()).toBe(false);
+
+  await site.page.getByRole('button', { name: 'Close navigation bar' }).click();
+  await expect.poll(() => launcher.isVisible()).toBe(true);
+});
