@@ -53,6 +53,10 @@ export const apiErrors = {
     message: 'This chat is full; start a new chat to go on (earlier ones stay in your list).',
   },
   'conflict:token_limit': { status: 409, message: 'You have too many tokens; revoke one you no longer use.' },
+  'conflict:token_name': {
+    status: 409,
+    message: 'You already have a token with this name. Choose another, so the list tells them apart.',
+  },
   'rate_limited:ask': { status: 429, message: 'Too many questions; try again in a minute.' },
   'rate_limited:concurrent': { status: 429, message: 'Too many questions at once.' },
   'rate_limited:search': { status: 429, message: 'Too many searches; try again in a minute.' },

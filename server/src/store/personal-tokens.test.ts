@@ -55,12 +55,37 @@ for (const backend of testBackends) {
           }),
         ),
       );
-      expect(made.filter((row) => row !== undefined)).toHaveLength(50);
+      expect(made.filter((row) => typeof row !== 'string')).toHaveLength(50);
+      expect(made.filter((row) => row === 'limit')).toHaveLength(30);
       const reader = newToken('x').reader;
       expect(await countLivePersonalTokens(store.db, { reader, now })).toBe(50);
       // Another reader's limit is their own.
       const other = newToken('other-reader-001', { reader: 'oidc:x#someone-else' });
       expect(await createPersonalTokenWithinLimit(store.db, other, { max: 50, now })).toMatchObject({ id: other.id });
+    });
+
+    it("refuses, when asked, a second live token of a name the reader holds, whatever its letters' case", async () => {
+      const reader = newToken('x').reader;
+      const named = (id: string, name: string, expiresAt = new Date(now.getTime() + 60_000)) =>
+        newToken(id, { name, expiresAt });
+      await createPersonalToken(store.db, named('ci-token-000001', 'CI deploys'));
+      await createPersonalToken(store.db, named('old-token-00001', 'Laptop', new Date(now.getTime() - 1)));
+      const options = { max: 50, now, uniqueName: true };
+
+      expect(await createPersonalTokenWithinLimit(store.db, named('ci-token-000002', 'ci DEPLOYS'), options)).toBe(
+        'name',
+      );
+      expect(await createPersonalTokenWithinLimit(store.db, named('laptop-token-01', 'Laptop'), options)).toMatchObject(
+        {
+          id: 'laptop-token-01',
+        },
+      );
+      const elsewhere = newToken('ci-token-000003', { name: 'CI deploys', reader: 'oidc:x#someone-else' });
+      expect(await createPersonalTokenWithinLimit(store.db, elsewhere, options)).toMatchObject({ id: elsewhere.id });
+      expect((await listPersonalTokens(store.db, { reader, now })).map((row) => row.name).sort()).toEqual([
+        'CI deploys',
+        'Laptop',
+      ]);
     });
 
     it("revokes a token only for its reader: another reader's revocation deletes nothing", async () => {

@@ -12,21 +12,41 @@ export async function createPersonalToken(db: Database, token: NewPersonalToken)
   return row;
 }
 
+/** Why a token was not stored: its reader holds `max` live ones, or (when names must differ) one of that name. */
+export type TokenRefused = 'limit' | 'name';
+
 /**
- * Stores the token unless its reader already holds `max` live ones; undefined when they do. The count and the insert
- * hold a lock of the reader's own (a transaction's advisory lock) so that requests made at once cannot each count
- * below the limit and all insert (80 at once left 54 tokens on PostgreSQL).
+ * Stores the token unless its reader already holds `max` live ones, or, with `uniqueName`, a live one of the same name
+ * (letter case aside): a list of tokens named alike cannot tell which to revoke. The checks and the insert hold a lock
+ * of the reader's own (a transaction's advisory lock) so that requests made at once cannot each count below the limit
+ * and all insert (80 at once left 54 tokens on PostgreSQL).
  */
 export async function createPersonalTokenWithinLimit(
   db: Database,
   token: NewPersonalToken,
-  { max, now }: { max: number; now: Date },
-): Promise<PersonalTokenRow | undefined> {
+  { max, now, uniqueName = false }: { max: number; now: Date; uniqueName?: boolean },
+): Promise<PersonalTokenRow | TokenRefused> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tokens:${token.reader}`}, 0))`);
-    if ((await countLivePersonalTokens(tx, { reader: token.reader, now })) >= max) return undefined;
+    if ((await countLivePersonalTokens(tx, { reader: token.reader, now })) >= max) return 'limit';
+    if (uniqueName && (await holdsLiveTokenNamed(tx, { reader: token.reader, name: token.name, now }))) return 'name';
     return createPersonalToken(tx, token);
   });
+}
+
+async function holdsLiveTokenNamed(db: Database, { reader, name, now }: { reader: string; name: string; now: Date }) {
+  const [row] = await db
+    .select({ id: personalTokens.id })
+    .from(personalTokens)
+    .where(
+      and(
+        eq(personalTokens.reader, reader),
+        gt(personalTokens.expiresAt, now),
+        sql`lower(${personalTokens.name}) = lower(${name})`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function findPersonalToken(db: Database, { id }: { id: string }): Promise<PersonalTokenRow | undefined> {

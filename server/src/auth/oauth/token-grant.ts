@@ -94,7 +94,7 @@ export async function exchangeAuthorizationCode(request: TokenRequest, options: 
     { max: maxTokensPerReader, now },
   );
   // The consent checked the limit; codes of several clients exchanged at once may still reach it.
-  if (!granted) {
+  if (typeof granted === 'string') {
     throw new OAuthError(
       'invalid_grant',
       `The reader holds ${maxTokensPerReader} access tokens and connected applications, the most one may.`,

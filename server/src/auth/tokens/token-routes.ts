@@ -89,9 +89,11 @@ export const tokenRoutes = fp(
             secretHash: minted.secretHash,
             expiresAt: new Date(now.getTime() + request.body.expiresInDays * day),
           },
-          { max: maxTokensPerReader, now },
+          { max: maxTokensPerReader, now, uniqueName: true },
         );
-        if (!row) return sendApiError(reply, 'conflict:token_limit', errorDetails.tokenLimit(maxTokensPerReader));
+        if (row === 'limit')
+          return sendApiError(reply, 'conflict:token_limit', errorDetails.tokenLimit(maxTokensPerReader));
+        if (row === 'name') return sendApiError(reply, 'conflict:token_name');
         const created: CreatedToken = {
           id: row.id,
           token: minted.token,
