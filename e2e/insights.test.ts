@@ -126,6 +126,7 @@ describe('the insights page', () => {
     const ratedDown = page.getByTestId('insights-rated-down-page');
     expect(await ratedDown.count()).toBe(1);
     expect(await ratedDown.first().textContent()).toContain('It does not say how long');
+    expect(await ratedDown.first().locator('h3').textContent()).toBe('Firestore TTL (1 reader, 1 rating down)');
     expect(await page.getByTestId('insights-pages').textContent()).toContain('Firestore TTL');
     expect(await page.getByTestId('insights-searches-summary').textContent()).toContain(
       '3 searches: 1 found nothing, 1 found results nobody opened.',
@@ -178,6 +179,9 @@ describe('the insights page', () => {
     const lines = (await readFile((await csv.path()) ?? '', 'utf8')).split('\r\n');
     expect(lines[0]).toBe('section,label,url,count,answered,closest,none,detail,readers');
     expect(lines).toContain(`search-no-result,qjxzvkw,,1,,,,${exported.searches.noResult[0]?.lastAt},1`);
+    expect(lines.find((line) => line.startsWith('page-rated-down,'))).toMatch(
+      /^page-rated-down,Firestore TTL,\/firestore-ttl,1,,,,It does not say how long,1$/,
+    );
     expect(lines.find((line) => line.startsWith('unanswered-topic,'))).toMatch(
       /^unanswered-topic,[^,]+,\/installing-typesense-instance,2,,,,.+,1$/,
     );

@@ -42,7 +42,8 @@ export async function readFiguresDirectly(db: Database, { from, to }: Period): P
       created_at: string | Date;
     }>(
       db,
-      sql`select reader, question, ${confidence} as confidence, nearest_page_url, nearest_page_title, created_at
+      sql`select reader, coalesce(asked, question) as question, ${confidence} as confidence, nearest_page_url,
+            nearest_page_title, created_at
           from questions where ${within} and ${confidence} <> 'answered'
           order by created_at desc limit ${figureLimits.grouped}`,
     ),
@@ -55,13 +56,14 @@ export async function readFiguresDirectly(db: Database, { from, to }: Period): P
           where ${within} group by 1 order by answers desc, url limit ${figureLimits.pages}`,
     ),
     rowsOf<{
+      reader: string;
       sources: RatedDownAnswer['sources'];
       comment: string | null;
       question: Array<{ text: string }> | null;
       updated_at: string | Date;
     }>(
       db,
-      sql`select answer.sources, feedback.comment, asked.content as question, feedback.updated_at
+      sql`select feedback.reader, answer.sources, feedback.comment, asked.content as question, feedback.updated_at
           from feedback
           join messages as answer on answer.id = feedback.message_id
           left join messages as asked on asked.id = answer.parent_id
@@ -93,6 +95,7 @@ export async function readFiguresDirectly(db: Database, { from, to }: Period): P
     ),
     pagesUsed,
     ratedDown: ratedDown.map((row) => ({
+      reader: row.reader,
       sources: row.sources,
       comment: row.comment,
       question: row.question?.map((part) => part.text).join(' ') || null,

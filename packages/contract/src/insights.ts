@@ -51,7 +51,14 @@ export type UnansweredTopic = z.infer<typeof unansweredTopicSchema>;
 const pageUseSchema = insightsPageSchema.extend({ answers: z.number() });
 export type PageUse = z.infer<typeof pageUseSchema>;
 
+/**
+ * A page whose answers were rated down; the pages most readers rated down come first (one reader rating answer after
+ * answer counts once), with at most one comment of each reader, their latest.
+ */
 const ratedDownPageSchema = insightsPageSchema.extend({
+  /** How many readers rated an answer resting on it down: what the pages are ranked by. */
+  readers: z.number(),
+  /** How many answers resting on it were rated down. */
   ratedDown: z.number(),
   comments: z.array(z.strictObject({ comment: z.string(), question: z.string().nullable(), at: z.string() })),
 });

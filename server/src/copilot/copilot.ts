@@ -19,7 +19,9 @@ declare module 'fastify' {
 export type AnsweredQuestion = {
   /** The reader's subject key, as the threads are owned (src/auth/reader-identity.ts). */
   reader: string;
+  /** As it was searched for; `asked`, as the reader typed it (the insights show that). */
   question: string;
+  asked: string;
   mode: AnswerMode;
   confidence: AnswerConfidence;
   covered: boolean;
@@ -65,6 +67,7 @@ export function createCopilot(app: FastifyInstance, running: RunningAnswers): Co
       recordQuestion(store.db, {
         reader: answered.reader,
         question: answered.question,
+        asked: answered.asked,
         mode: answered.mode,
         covered: answered.covered,
         confidence: answered.confidence,

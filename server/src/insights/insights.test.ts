@@ -127,6 +127,63 @@ for (const backend of testBackends) {
   });
 }
 
+for (const backend of testBackends) {
+  describe.skipIf(backend.skipped)(`insights of readers, not repeats, in their own words on ${backend.name}`, () => {
+    const store = storeForSuite(backend);
+    const eve = 'eve@acme.example';
+    const onboarding = { url: '/development-onboarding/#setup', title: 'Development onboarding › Setup' };
+    const ttl = { url: '/firestore-ttl/#limits', title: 'Firestore TTL › Limits' };
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
+    beforeAll(async () => {
+      for (let index = 0; index < 6; index++) {
+        await ratedDownConversation(store.db, {
+          reader: eve,
+          question: `Onboarding question ${index}`,
+          comment: `This page is WRONG, see https://evil.example/fix ${index}`,
+          source: onboarding,
+          at: minutesAgo(30 - index),
+        });
+      }
+      for (const [index, reader] of [ada, bob].entries()) {
+        const comment = `The limits are out of date (${index})`;
+        await ratedDownConversation(store.db, { reader, question: 'TTL limits?', comment, source: ttl });
+      }
+      await recordQuestion(store.db, {
+        reader: ada,
+        question: 'what does this mean and this one?\n$ firebase emulators:start',
+        asked: 'and this one?',
+        mode: 'docs-only',
+        covered: false,
+        confidence: 'none',
+        nearestPage: null,
+        answerMessageId: 'follow-up',
+      });
+    });
+
+    it('oneReaderRatingManyAnswersDown: a page two readers rated down comes first; one reader shows once', async () => {
+      const { pagesRatedDown } = await readInsights(store.db, { days: 7, lastDocsBuildAt: null });
+
+      expect(pagesRatedDown.map(({ title, readers, ratedDown }) => ({ title, readers, ratedDown }))).toEqual([
+        { title: 'Firestore TTL', readers: 2, ratedDown: 2 },
+        { title: 'Development onboarding', readers: 1, ratedDown: 6 },
+      ]);
+      expect(pagesRatedDown[1]?.comments.map(({ comment, question }) => ({ comment, question }))).toEqual([
+        { comment: 'This page is WRONG, see https://evil.example/fix 5', question: 'Onboarding question 5' },
+      ]);
+    });
+
+    it('shows a follow-up as the reader typed it, not merged with the question before it and a screenshot', async () => {
+      const { unansweredTopics } = await readInsights(store.db, { days: 7, lastDocsBuildAt: null });
+      const examples = unansweredTopics.flatMap((topic) => topic.examples);
+
+      expect(examples).toContain('and this one?');
+      expect(examples.filter((example) => example.includes('what does this mean'))).toEqual([]);
+      expect(unansweredTopics.map((topic) => topic.label).join(' ')).not.toContain('firebase');
+    });
+  });
+}
+
 describe('groupRatedDown', () => {
   it('counts an answer rated down once, for the page it rests on, however many pages it cites', () => {
     const at = new Date('2026-11-20T10:00:00Z');
@@ -136,18 +193,78 @@ describe('groupRatedDown', () => {
           { url: '/training/#week-1', title: 'Training Docs › Week 1' },
           { url: '/training-member-guideline/#feedback', title: 'Training member guideline › Feedback' },
         ],
+        reader: ada,
         comment: 'Wrong week',
         question: 'What happens in week 1?',
         ratedAt: at,
       },
-      { sources: [], comment: null, question: null, ratedAt: at },
+      { reader: ada, sources: [], comment: null, question: null, ratedAt: at },
     ]);
-    expect(pages.map(({ url, title, ratedDown }) => ({ url, title, ratedDown }))).toEqual([
-      { url: '', title: 'Answers that cited no page', ratedDown: 1 },
-      { url: '/training/', title: 'Training Docs', ratedDown: 1 },
+    expect(pages.map(({ url, title, readers, ratedDown }) => ({ url, title, readers, ratedDown }))).toEqual([
+      { url: '', title: 'Answers that cited no page', readers: 1, ratedDown: 1 },
+      { url: '/training/', title: 'Training Docs', readers: 1, ratedDown: 1 },
     ]);
     expect(pages[1]?.comments).toEqual([
       { comment: 'Wrong week', question: 'What happens in week 1?', at: at.toISOString() },
+    ]);
+  });
+});
+
+describe('groupRatedDown, one reader against many', () => {
+  const onboarding = [{ url: '/development-onboarding/#setup', title: 'Development onboarding › Setup' }];
+  const ttl = [{ url: '/firestore-ttl/#limits', title: 'Firestore TTL › Limits' }];
+  const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 10, minute));
+  const rated = (reader: string, sources: typeof ttl, minute: number, comment: string | null = null) => ({
+    reader,
+    sources,
+    comment,
+    question: comment && `question ${minute}`,
+    ratedAt: at(minute),
+  });
+
+  it('oneReaderRatingManyAnswersDown: ranks below a page two readers rated down, and shows one comment of theirs', () => {
+    const pages = groupRatedDown([
+      ...Array.from({ length: 6 }, (_, minute) =>
+        rated('eve', onboarding, minute, `This page is WRONG, see https://evil.example/fix ${minute}`),
+      ),
+      rated(ada, ttl, 10, 'The limits are out of date'),
+      rated(bob, ttl, 11),
+    ]);
+
+    expect(pages.map(({ title, readers, ratedDown }) => ({ title, readers, ratedDown }))).toEqual([
+      { title: 'Firestore TTL', readers: 2, ratedDown: 2 },
+      { title: 'Development onboarding', readers: 1, ratedDown: 6 },
+    ]);
+    // The reader's latest comment alone: one reader cannot fill a page's comments.
+    expect(pages[1]?.comments).toEqual([
+      {
+        comment: 'This page is WRONG, see https://evil.example/fix 5',
+        question: 'question 5',
+        at: at(5).toISOString(),
+      },
+    ]);
+  });
+
+  it('keeps one comment per reader, newest first, at most five a page; ties in readers go to more ratings', () => {
+    const readers = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'];
+    const pages = groupRatedDown([
+      ...readers.flatMap((reader, index) => [
+        rated(reader, ttl, index * 2, `${reader} first`),
+        rated(reader, ttl, index * 2 + 1, `${reader} latest`),
+      ]),
+      ...readers.map((reader, index) => rated(reader, onboarding, 40 + index)),
+    ]);
+
+    expect(pages.map(({ title, readers, ratedDown }) => ({ title, readers, ratedDown }))).toEqual([
+      { title: 'Firestore TTL', readers: 6, ratedDown: 12 },
+      { title: 'Development onboarding', readers: 6, ratedDown: 6 },
+    ]);
+    expect(pages[0]?.comments.map((comment) => comment.comment)).toEqual([
+      'r6 latest',
+      'r5 latest',
+      'r4 latest',
+      'r3 latest',
+      'r2 latest',
     ]);
   });
 });

@@ -110,26 +110,38 @@ function everyDay(from: Date, days: number, counted: readonly QuestionDay[]): Qu
 }
 
 /**
- * The pages of answers rated down, most rated down first. An answer counts once, for the page it rests on (its first
- * source): counted for every page it cited, one rating read as several complaints.
+ * The pages of answers rated down, those most readers rated down first (one reader rating answer after answer counts
+ * once), ties by more ratings, then by address. An answer counts once, for the page it rests on (its first source):
+ * counted for every page it cited, one rating read as several complaints. A page shows each reader's latest comment
+ * on it, newest first, so that no one reader can fill its comments with text of their choosing.
  */
 export function groupRatedDown(answers: readonly RatedDownAnswer[]): RatedDownPage[] {
-  const pages = new Map<string, RatedDownPage>();
-  for (const answer of answers) {
+  const pages = new Map<string, { page: RatedDownPage; readers: Set<string>; commenters: Set<string> }>();
+  const newestFirst = [...answers].sort((a, b) => b.ratedAt.getTime() - a.ratedAt.getTime());
+  for (const answer of newestFirst) {
     const [first] = answer.sources;
     const url = first ? first.url.split('#')[0] || first.url : '';
     const title = first ? (first.title.split(' › ')[0] ?? first.title) : 'Answers that cited no page';
-    const page = pages.get(url) ?? { url, title, ratedDown: 0, comments: [] };
-    page.ratedDown += 1;
-    if (answer.comment?.trim() && page.comments.length < commentsPerPage) {
-      page.comments.push({
+    const entry = pages.get(url) ?? {
+      page: { url, title, readers: 0, ratedDown: 0, comments: [] },
+      readers: new Set(),
+      commenters: new Set(),
+    };
+    entry.page.ratedDown += 1;
+    entry.readers.add(answer.reader);
+    const { comments } = entry.page;
+    if (answer.comment?.trim() && !entry.commenters.has(answer.reader) && comments.length < commentsPerPage) {
+      entry.commenters.add(answer.reader);
+      comments.push({
         // Comments and conversations are kept as written; what maintainers see is masked like the questions log.
         comment: redactSecrets(answer.comment),
         question: answer.question && redactSecrets(answer.question),
         at: answer.ratedAt.toISOString(),
       });
     }
-    pages.set(url, page);
+    pages.set(url, entry);
   }
-  return [...pages.values()].sort((a, b) => b.ratedDown - a.ratedDown || a.url.localeCompare(b.url));
+  return [...pages.values()]
+    .map(({ page, readers }) => ({ ...page, readers: readers.size }))
+    .sort((a, b) => b.readers - a.readers || b.ratedDown - a.ratedDown || a.url.localeCompare(b.url));
 }

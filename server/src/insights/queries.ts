@@ -67,7 +67,9 @@ export async function unansweredQuestions(
     created_at: string | Date;
   }>(
     db,
-    sql`select reader, question, ${confidence} as confidence, nearest_page_url, nearest_page_title, created_at
+    // The question as the reader typed it; as it was searched for only in entries logged before that was kept.
+    sql`select reader, coalesce(asked, question) as question, ${confidence} as confidence, nearest_page_url,
+          nearest_page_title, created_at
         from questions
         where created_at >= ${from.toISOString()} and created_at < ${to.toISOString()} and ${confidence} <> 'answered'
         order by created_at desc nulls last ${limitTo(limit)}`,
@@ -102,6 +104,8 @@ export async function pagesAnswersRestOn(
 }
 
 export type RatedDownAnswer = {
+  /** Who rated it down, as a reader key: for counting the readers of a page, never shown. */
+  reader: string;
   sources: Array<{ url: string; title: string }>;
   comment: string | null;
   /** The question answered, when the reader left a comment (it is shown beside the comment only). */
@@ -109,12 +113,13 @@ export type RatedDownAnswer = {
   ratedAt: Date;
 };
 
-/** Answers rated down in the period, newest first, with the reader's comment and the question it is about. */
+/** Answers rated down in the period, newest first, with who rated, their comment and the question it is about. */
 export async function ratedDownAnswers(
   db: Database,
   { from, to, limit }: Period & { limit: number },
 ): Promise<RatedDownAnswer[]> {
   const rows = await rowsOf<{
+    reader: string;
     sources: Array<{ url: string; title: string }>;
     comment: string | null;
     question: Array<{ text: string }> | null;
@@ -122,7 +127,7 @@ export async function ratedDownAnswers(
   }>(
     db,
     // The question is shown only beside a comment: read only for the answers that have one.
-    sql`select answer.sources, feedback.comment, feedback.updated_at,
+    sql`select feedback.reader, answer.sources, feedback.comment, feedback.updated_at,
           case when feedback.comment is not null
             then (select asked.content from messages as asked where asked.id = answer.parent_id) end as question
         from feedback
@@ -132,6 +137,7 @@ export async function ratedDownAnswers(
         order by feedback.updated_at desc nulls last ${limitTo(limit)}`,
   );
   return rows.map((row) => ({
+    reader: row.reader,
     sources: row.sources,
     comment: row.comment,
     question: row.question?.map((part) => part.text).join(' ') || null,

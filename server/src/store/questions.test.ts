@@ -99,6 +99,24 @@ for (const backend of testBackends) {
       expect(row?.question).toBe('Why?\n//gitlab.com/:_authToken=[redacted]');
     });
 
+    it('keeps the question as the reader typed it beside the text searched, masked; none when nothing was typed', async () => {
+      const searched = 'what does this mean and this one?\n$ firebase emulators:start';
+      await recordQuestion(
+        store.db,
+        logged({
+          answerMessageId: 'typed',
+          question: searched,
+          asked: '  and this one? token=glpat-ABCDEFGHIJKLMNOPQRST12 ',
+        }),
+      );
+      await recordQuestion(store.db, logged({ answerMessageId: 'untyped', question: searched, asked: ' ' }));
+      const rows = await store.db.select().from(questions).orderBy(questions.answerMessageId);
+      expect(rows.map(({ answerMessageId, question, asked }) => ({ answerMessageId, question, asked }))).toEqual([
+        { answerMessageId: 'typed', question: searched, asked: 'and this one? token=[redacted]' },
+        { answerMessageId: 'untyped', question: searched, asked: null },
+      ]);
+    });
+
     it('forgets the questions of a deleted conversation, and only those', async () => {
       await conversation('first question', 'kept-answer');
       await conversation('second question', 'gone-answer');

@@ -13,7 +13,10 @@ export type DocPage = { url: string; title: string };
 
 export type NewQuestion = {
   reader: string;
+  /** The question as it was searched for: a short follow-up with the one before it, and its screenshots' text. */
   question: string;
+  /** The question as the reader typed it, what the insights show; left out, they show `question`. */
+  asked?: string | undefined;
   mode: AnswerMode;
   /** Did the docs answer it (docs-only: `composeDocsOnlyAnswer(...).covered`, true only for `answered`). */
   covered: boolean;
@@ -32,6 +35,8 @@ export async function pruneQuestions(db: Database, askedBefore: Date): Promise<n
   return pruned.length;
 }
 
+const storable = (text: string) => storableText(redactSecrets(text)).trim().slice(0, maxRecordedQuestionCharacters);
+
 /** Logs one answered question, credentials masked. Recording the same answer twice keeps the first. */
 export async function recordQuestion(db: Database, entry: NewQuestion): Promise<void> {
   await db
@@ -39,7 +44,8 @@ export async function recordQuestion(db: Database, entry: NewQuestion): Promise<
     .values({
       id: randomUUID(),
       reader: entry.reader,
-      question: storableText(redactSecrets(entry.question)).trim().slice(0, maxRecordedQuestionCharacters),
+      question: storable(entry.question),
+      asked: entry.asked?.trim() ? storable(entry.asked) : null,
       mode: entry.mode,
       covered: entry.covered,
       confidence: entry.confidence ?? null,

@@ -156,6 +156,8 @@ export const questions = pgTable(
     id: text('id').primaryKey(),
     reader: text('reader').notNull(),
     question: text('question').notNull(),
+    /** The question as typed, not as searched (for the insights: answer-service.ts); null before it was kept. */
+    asked: text('asked'),
     mode: text('mode', { enum: answerModes }).notNull(),
     covered: boolean('covered').notNull(),
     /** Answered, only the closest the handbook comes, or not covered; null for questions logged before it was kept. */
@@ -204,9 +206,8 @@ export const searchQueries = pgTable(
 export type SearchQueryRow = typeof searchQueries.$inferSelect;
 
 /**
- * Requests a minute per reader and kind (`ask:user:<e-mail>`), counted for every instance on this PostgreSQL database
- * (src/limits/): a fixed window, opened by its first request. One row per reader and kind, each
- * reused by the next window, so the table stays as small as the list of readers.
+ * Requests a minute per reader and kind (`ask:user:<e-mail>`), for every instance on this database (src/limits/): a
+ * fixed window opened by its first request, one row per reader and kind, reused by the next window.
  */
 export const rateLimitWindows = pgTable('rate_limit_windows', {
   key: text('key').primaryKey(),
@@ -214,10 +215,7 @@ export const rateLimitWindows = pgTable('rate_limit_windows', {
   endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
 });
 
-/**
- * The questions being answered now, one row each, across instances (src/limits/). The instance answering keeps its
- * rows' `expires_at` ahead; one that dies stops, and its rows no longer count once past it.
- */
+/** Questions being answered now, across instances (src/limits/); a dead instance's rows lapse at `expires_at`. */
 export const runningQuestionSlots = pgTable(
   'running_question_slots',
   {

@@ -56,6 +56,8 @@ export type AnswerRun = {
   mode: AnswerMode;
   /** The question as it was searched for: typed text and text read from screenshots, secrets masked. */
   question: string;
+  /** The question as the reader typed it in this turn, what the insights show (see `askedOf`), secrets masked. */
+  asked: string;
   /** The page of the best-ranked section, whether or not it answered. */
   nearestPage: { url: string; title: string } | null;
   /** The answer as it is written. */
@@ -85,6 +87,19 @@ export function searchQueryOf(conversation: Conversation): string {
   const last = userTexts.at(-1) ?? '';
   const previous = userTexts.at(-2);
   return previous && last.split(/\s+/).length < 4 ? `${previous} ${last}` : last;
+}
+
+/** Enough of a screenshot's text to tell a question of screenshots alone from another, not a pasted log. */
+const screenshotTextShown = 120;
+
+/**
+ * The question for the maintainers' insights: what the reader typed in this turn, never a follow-up merged with the
+ * question before it nor the text of a screenshot; for screenshots alone, the start of their text; else the search.
+ */
+export function askedOf(typed: string, imageText: string, searched: string): string {
+  const read = imageText.replace(/\s+/g, ' ').trim();
+  const cut = read.length > screenshotTextShown ? `${read.slice(0, screenshotTextShown).replace(/\s\S*$/, '')}…` : read;
+  return typed.trim() || cut || searched;
 }
 
 /** What an answer rests on: the sections retrieved for the question, or the whole page it asks an overview of. */
@@ -152,6 +167,7 @@ export async function startAnswer(
   const siteLinks = { publicOrigin: options.publicOrigin, addressOf: (url: string) => index.sectionAt(url)?.url };
   const common = {
     question: [typed, imageText].filter(Boolean).join('\n'),
+    asked: askedOf(lastQuestionOf(conversation), imageText, typed),
     nearestPage: grounding.nearestPage,
     judgeLinks: createLinkWatcher(siteLinks),
   };

@@ -3,6 +3,7 @@ import Link from '@docusaurus/Link';
 import { type ReactNode, useMemo } from 'react';
 import { BarChart } from './BarChart';
 import styles from './styles.module.css';
+import { counted } from './wording';
 
 /** The unanswered questions grouped into topics, most readers first, each with the page a maintainer would extend. */
 export function TopicsSection({ insights }: { insights: InsightsResponse }): ReactNode {
@@ -20,10 +21,7 @@ export function TopicsSection({ insights }: { insights: InsightsResponse }): Rea
           {insights.unansweredTopics.map((topic) => (
             <li key={`${topic.page?.url ?? ''} ${topic.label}`} className={styles.card} data-testid="insights-topic">
               <h3 className={styles.cardTitle}>
-                {topic.label}{' '}
-                <span className={styles.count}>
-                  ({topic.readers} {topic.readers === 1 ? 'reader' : 'readers'})
-                </span>
+                {topic.label} <span className={styles.count}>({counted(topic.readers, 'reader', 'readers')})</span>
               </h3>
               <ul>
                 {topic.examples.map((example) => (
@@ -86,7 +84,10 @@ export function PagesUsedSection({ insights }: { insights: InsightsResponse }): 
   );
 }
 
-/** Pages whose answers were rated down most, with what readers wrote. */
+/**
+ * Pages whose answers most readers rated down, with what they wrote (each reader's latest comment): one reader rating
+ * answer after answer counts once.
+ */
 export function RatedDownSection({ insights }: { insights: InsightsResponse }): ReactNode {
   return (
     <section aria-labelledby="insights-rated-down">
@@ -99,7 +100,9 @@ export function RatedDownSection({ insights }: { insights: InsightsResponse }): 
             <li key={page.url} className={styles.card} data-testid="insights-rated-down-page">
               <h3 className={styles.cardTitle}>
                 {page.url ? <Link to={page.url}>{page.title || page.url}</Link> : page.title}{' '}
-                <span className={styles.count}>({page.ratedDown} rated down)</span>
+                <span className={styles.count}>
+                  ({counted(page.readers, 'reader', 'readers')}, {counted(page.ratedDown, 'rating', 'ratings')} down)
+                </span>
               </h3>
               {page.comments.length > 0 && (
                 <ul>

@@ -2,6 +2,7 @@ import type { InsightsResponse } from '@acme/contract';
 import { type ReactNode, useMemo } from 'react';
 import { BarChart } from './BarChart';
 import styles from './styles.module.css';
+import { noun } from './wording';
 
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 100));
 
@@ -27,8 +28,8 @@ export function QuestionsSection({ insights }: { insights: InsightsResponse }): 
     <section aria-labelledby="insights-questions">
       <h2 id="insights-questions">Questions a day</h2>
       <p data-testid="insights-questions-summary">
-        <strong data-testid="insights-total">{questions.total}</strong> questions in the last {days} days:{' '}
-        <span data-testid="insights-answered">{questions.answered}</span> answered (
+        <strong data-testid="insights-total">{questions.total}</strong> {noun(questions.total, 'question', 'questions')}{' '}
+        in the last {days} days: <span data-testid="insights-answered">{questions.answered}</span> answered (
         {percent(questions.answered, questions.total)} %),{' '}
         <span data-testid="insights-closest">{questions.closest}</span> with only a closest page (
         {percent(questions.closest, questions.total)} %), <span data-testid="insights-none">{questions.none}</span> not

@@ -1,5 +1,6 @@
 import type { InsightsResponse, SearchMiss } from '@acme/contract';
 import type { ReactNode } from 'react';
+import { counted } from './wording';
 
 function MissTable(props: { misses: SearchMiss[]; caption: string; testId: string }): ReactNode {
   if (props.misses.length === 0) return <p>{props.caption}: none.</p>;
@@ -38,8 +39,8 @@ export function SearchesSection({ insights }: { insights: InsightsResponse }): R
     <section aria-labelledby="insights-searches">
       <h2 id="insights-searches">Search-box queries</h2>
       <p data-testid="insights-searches-summary">
-        {searches.total} searches: {searches.withoutResult} found nothing, {searches.withoutClick} found results nobody
-        opened.
+        {counted(searches.total, 'search', 'searches')}: {searches.withoutResult} found nothing, {searches.withoutClick}{' '}
+        found results nobody opened.
       </p>
       <MissTable misses={searches.noResult} caption="Searches with no result" testId="insights-no-result" />
       <MissTable misses={searches.noClick} caption="Searches with no result opened" testId="insights-no-click" />

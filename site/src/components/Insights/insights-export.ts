@@ -9,8 +9,9 @@ export function csvField(value: string | number | null): string {
 }
 
 /**
- * `count` is questions, answers or searches; `readers`, how many readers asked or searched (topics and searches), last
- * so that the columns before it keep their places for tools that read them by position.
+ * `count` is questions, answers, ratings or searches; `readers`, how many readers asked, rated down or searched (topics,
+ * pages rated down and searches), last so that the columns before it keep their places for tools that read them by
+ * position.
  */
 const header = ['section', 'label', 'url', 'count', 'answered', 'closest', 'none', 'detail', 'readers'];
 
@@ -40,7 +41,7 @@ export function insightsCsv(insights: InsightsResponse): string {
   }
   for (const page of insights.pagesRatedDown) {
     const comments = page.comments.map((comment) => comment.comment).join(' | ');
-    rows.push(['page-rated-down', page.title, page.url, page.ratedDown, null, null, null, comments, null]);
+    rows.push(['page-rated-down', page.title, page.url, page.ratedDown, null, null, null, comments, page.readers]);
   }
   for (const [section, misses] of [
     ['search-no-result', insights.searches.noResult],
