@@ -85,13 +85,18 @@ for (const backend of testBackends) {
       expect(month.questions.perDay).toHaveLength(30);
     });
 
-    it('groups the unanswered questions into one topic near the page to extend, with examples', async () => {
+    it('groups unanswered questions into topics: the page to extend where the docs came close, none where they did not', async () => {
       const { unansweredTopics } = await readInsights(store.db, { days: 7, lastDocsBuildAt: null });
 
-      expect(unansweredTopics).toHaveLength(1);
-      expect(unansweredTopics[0]).toMatchObject({ page: typesensePage, readers: 1 });
-      expect(unansweredTopics[0]?.label).toContain('typesense');
-      expect(unansweredTopics[0]?.examples).toContain('How do I rotate the Typesense admin key?');
+      // Not covered at all, the nearest page shares words, not the subject: the topic needs a page of its own.
+      expect(unansweredTopics).toMatchObject([
+        { page: null, count: 2, readers: 1 },
+        { page: typesensePage, count: 1, readers: 1, examples: ['How do I rotate the Typesense admin key?'] },
+      ]);
+      expect(unansweredTopics.map((topic) => topic.label)).toEqual([
+        expect.stringContaining('typesense'),
+        expect.stringContaining('typesense'),
+      ]);
     });
 
     it('names the pages answers rest on and the pages rated down with their comments, masked', async () => {

@@ -81,7 +81,7 @@ for (const backend of testBackends) {
       const { unansweredTopics } = await readInsights(store.db, { days: 7, now, lastDocsBuildAt: null });
 
       expect(unansweredTopics.map(({ label, readers }) => ({ label, readers }))).toEqual([
-        { label: 'login loop sso', readers: 2 },
+        { label: 'sso login loop', readers: 2 },
         { label: expect.stringContaining('evil.example'), readers: 1 },
       ]);
     });

@@ -30,7 +30,8 @@ describe('groupIntoTopics', () => {
       ['/typesense', 3],
       ['/typesense', 1],
     ]);
-    expect(topics[0]?.label).toBe('admin key typesense');
+    // As frequent, the words go in the order the newest question says them.
+    expect(topics[0]?.label).toBe('typesense admin key');
     expect(topics[0]?.examples).toHaveLength(3);
     expect(topics[0]?.examples[0]).toBe('How do I rotate the Typesense admin key?');
   });
@@ -43,6 +44,18 @@ describe('groupIntoTopics', () => {
     ]);
 
     expect(topics.map((topic) => topic.page?.url ?? null)).toEqual(['/deploying', '/previews', null]);
+  });
+
+  it('sends a question the docs do not cover to a new page, however near a page its words came', () => {
+    const wifi = { ...asked('what is the wifi password in the office', '/wsl-basics', 1), confidence: 'none' as const };
+    const [topic] = groupIntoTopics([wifi]);
+
+    expect(topic).toMatchObject({ page: null, label: 'wifi password office' });
+  });
+
+  it('leaves words that say nothing of a subject out of its label', () => {
+    expect(topicWords('can I just install it on my mac?')).toEqual(['install', 'mac']);
+    expect(topicWords('who do I ask for access to github')).toEqual(['access', 'github']);
   });
 
   it('ranks the biggest topic first, then the newest', () => {

@@ -1,14 +1,17 @@
+import { createRequire } from 'node:module';
 import type { InsightsPage, UnansweredTopic } from '@acme/contract';
 import type { UnansweredQuestion } from './queries.js';
 
-/** Words that say nothing about a topic: how readers phrase questions, not what they ask about. */
-const fillerWords = new Set(
-  `the and for with how what why when where which who does did can could should would will our your you this that
-  there their them are was were has have had not but from into onto about any all use using used get got set make
-  is it in on of to do a an i we my me be or by at as if so no yes ok way need want know tell show please help`.split(
-    /\s+/,
-  ),
-);
+const require = createRequire(import.meta.url);
+
+/**
+ * Words that say nothing about a topic: how readers phrase questions, not what they ask about. English stopwords
+ * (the stopwords-iso list: "just", "ask", "need") and chat's own.
+ */
+const fillerWords = new Set([
+  ...((require('stopwords-iso') as Record<string, string[]>).en ?? []),
+  ...'use using used get got set make need want know tell show please help way ok yes'.split(' '),
+]);
 
 /** The words of a question that name its subject, lower-cased, each once. */
 export function topicWords(question: string): string[] {
@@ -16,8 +19,13 @@ export function topicWords(question: string): string[] {
   return [...new Set(words.filter((word) => word.length > 2 && !fillerWords.has(word)))];
 }
 
+/**
+ * The page a question's topic would extend: the closest page of one the handbook only came close to. One it does not
+ * cover at all ("none") has a nearest page only by shared words (the office wifi's nearest was WSL's page): it needs
+ * a page of its own.
+ */
 const pageOf = (question: UnansweredQuestion): InsightsPage | null =>
-  question.nearestPageUrl
+  question.confidence === 'closest' && question.nearestPageUrl
     ? { url: question.nearestPageUrl.split('#')[0] || question.nearestPageUrl, title: question.nearestPageTitle ?? '' }
     : null;
 
@@ -70,8 +78,15 @@ export function groupIntoTopics(
 
 const newest = (cluster: Cluster) => cluster.questions[0]?.askedAt.getTime() ?? 0;
 
-/** The topic's three most frequent words, most frequent first. */
+/**
+ * The topic's three most frequent words, most frequent first, and words as frequent in the order the newest question
+ * says them ("wifi password office", not "office password wifi").
+ */
 function labelOf(cluster: Cluster): string {
-  const words = [...cluster.words].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3);
+  const said = topicWords(cluster.questions[0]?.question ?? '');
+  const place = (word: string) => (said.includes(word) ? said.indexOf(word) : said.length);
+  const words = [...cluster.words]
+    .sort((a, b) => b[1] - a[1] || place(a[0]) - place(b[0]) || a[0].localeCompare(b[0]))
+    .slice(0, 3);
   return words.map(([word]) => word).join(' ') || (cluster.questions[0]?.question.slice(0, 60) ?? '');
 }
