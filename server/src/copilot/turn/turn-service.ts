@@ -1,6 +1,7 @@
 import {
   type AnswerConfidence,
   type AnswerSource,
+  type ApiErrorCode,
   errorBody,
   type HandbookSearchPart,
   type MessageStatus,
@@ -19,7 +20,7 @@ import type { Copilot } from '../copilot.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { conversationFor, placeQuestion, textOf } from './conversation.js';
-import { StoppedByReader } from './running-answers.js';
+import { StoppedByReader, StoppedByShutdown } from './running-answers.js';
 
 /** The longest an answer's pieces run on before other work gets a turn of the event loop. */
 const turnSliceMs = 20;
@@ -187,8 +188,19 @@ async function writeAnswer(
     deps.copilot.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
   } catch (error) {
     const stopped = signal.reason instanceof StoppedByReader;
+    const shuttingDown = signal.reason instanceof StoppedByShutdown;
     const partial = run ? run.finish(text).text : text;
-    const saved = await progress.end(stopped ? 'incomplete' : 'error', partial, []).then(
+    const fail = (code: ApiErrorCode) => {
+      deps.log.warn({ code, reason: reasonOf(error) }, 'the answer failed');
+      deps.copilot.observer?.failed(code);
+      const { error: failure } = errorBody(code);
+      writer.write({ type: 'data-failure', data: failure });
+      writer.write({ type: 'error', errorText: failure.message });
+    };
+    // Stopped at shutdown, the reader is told at once to ask again (another instance answers): with the database away,
+    // writing the end first kept them waiting past the process's own deadline, and their stream was cut unexplained.
+    if (shuttingDown) fail(classifyModelError(signal.reason));
+    const saved = await progress.end(stopped ? 'incomplete' : 'error', partial, [], undefined, shuttingDown).then(
       () => true,
       (storeError: unknown) => {
         deps.log.error({ err: storeError }, 'could not store an unfinished answer');
@@ -200,13 +212,8 @@ async function writeAnswer(
       writer.write({ type: 'abort', reason: 'stopped' });
       return;
     }
-    // An answer the server stopped (shutting down) fails for the reason it was given, not the model's cut stream.
-    const code = saved ? classifyModelError(signal.aborted ? signal.reason : error) : 'internal:threads';
-    deps.log.warn({ code, reason: reasonOf(error) }, 'the answer failed');
-    deps.copilot.observer?.failed(code);
-    const { error: failure } = errorBody(code);
-    writer.write({ type: 'data-failure', data: failure });
-    writer.write({ type: 'error', errorText: failure.message });
+    // The model's failure, or the store's when the end could not be written.
+    if (!shuttingDown) fail(saved ? classifyModelError(error) : 'internal:threads');
   }
 }
 
@@ -233,14 +240,20 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
   const searches: HandbookSearchPart[] = [];
   /** Until when an end of the answer is written again: one allowance for its end, whichever end it is. */
   let endWritesUntil: number | undefined;
-  const write = (status: MessageStatus, text: string, sources: AnswerSource[], confidence?: AnswerConfidence) => {
+  const write = (
+    status: MessageStatus,
+    text: string,
+    sources: AnswerSource[],
+    confidence?: AnswerConfidence,
+    shuttingDown = false,
+  ) => {
     const update = () =>
       updateAnswer(deps.db, { answerId: answering.answerId, searches, text, sources, status, confidence });
     writes = writes
       .catch(() => {})
       .then(() => {
         if (status === 'running') return update();
-        endWritesUntil ??= Date.now() + endWriteRetryMs;
+        endWritesUntil ??= Date.now() + (shuttingDown ? endWriteRetryAtShutdownMs : endWriteRetryMs);
         return whileTheDatabaseIsAway(update, endWritesUntil, (error, retryInMs) =>
           deps.log.warn({ err: error, retryInMs }, 'could not store the end of an answer; trying again'),
         );
@@ -270,3 +283,5 @@ function progressSaver(deps: TurnDependencies, answering: Answering) {
  * instance takes it for one whose server died.
  */
 const endWriteRetryMs = staleAnswerMs - stillWritingAfterMs - 5000;
+/** At shutdown: within the 5 s the process gives connections still open after the drain (ops/shutdown.ts). */
+const endWriteRetryAtShutdownMs = 3000;
