@@ -50,6 +50,11 @@ export class Copilot {
     return this.answers.last();
   }
 
+  /** An answer's text alone (its markdown), without the notes and buttons around it. */
+  answerText(answer: ReturnType<Page['getByTestId']>) {
+    return answer.getByTestId('copilot-answer-text');
+  }
+
   get welcome() {
     return this.page.getByTestId('copilot-welcome');
   }

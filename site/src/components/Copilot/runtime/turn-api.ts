@@ -56,11 +56,14 @@ export async function* askTurn(turn: TurnRequest, signal: AbortSignal): AsyncGen
   }
 }
 
-/** Stops the answer being written in a thread (the reader pressed Stop); what was written is kept. */
-export function stopTurn(threadId: string): Promise<void> {
+/**
+ * Stops the answer being written in a thread (the reader pressed Stop); what was written is kept. True when the
+ * server stopped it (false: no answer was running there, it had ended or another instance writes it).
+ */
+export function stopTurn(threadId: string): Promise<boolean> {
   return fetch(`/api/threads/${encodeURIComponent(threadId)}/stop`, {
     method: 'POST',
     credentials: 'same-origin',
     keepalive: true,
-  }).then(() => undefined);
+  }).then((response) => response.ok);
 }

@@ -1,5 +1,5 @@
 import type { ImageAttachment, TurnRequest } from '@acme/contract';
-import type { ChatModelAdapter, ThreadMessage } from '@assistant-ui/react';
+import type { ChatModelAdapter, ChatModelRunResult, ThreadMessage } from '@assistant-ui/react';
 import { noteOwnTurn, type ServerConversation } from './conversation';
 import { CopilotError } from './copilot-error';
 import { questionStored } from './thread-list-adapter';
@@ -26,24 +26,38 @@ function imagesOf(message: ThreadMessage): ImageAttachment[] {
   );
 }
 
+/** How long the rest of a stopped answer's stream is read for the words that were on their way. */
+const keptWaitMs = 10_000;
+
 /**
- * Tells the server to stop a turn the reader stopped. Until the server has named the turn (its first part), the
- * question may still be on its way; the rest of the stream is read for the names first, so the stop finds the answer
- * and later questions follow it.
+ * Tells the server to stop a turn the reader stopped, at once: the server keeps every word it wrote before the Stop
+ * reaches it, so waiting for the next word first kept one the reader never saw. Until the server has named the turn
+ * (its first part), the question may still be on its way; the stream is read for the names first, so the stop finds
+ * the answer and later questions follow it. Then the stream is read to its end (the server ends it once the stopped
+ * answer is stored): words that were already on their way are kept too, so `showKept` shows them, and a reload shows
+ * the same answer.
  */
-async function stopOnceKnown(
+async function stopAndShowKept(
   threadId: string,
   known: () => boolean,
   pending: Promise<IteratorResult<TurnSnapshot>>,
   answers: AsyncGenerator<TurnSnapshot>,
   learn: (message: TurnSnapshot) => boolean,
+  showKept: (kept: TurnSnapshot) => void,
 ) {
   try {
-    let next = await pending;
-    while (!next.done && !learn(next.value)) next = await answers.next();
-    if (known()) await stopTurn(threadId);
+    let next: IteratorResult<TurnSnapshot> | undefined;
+    if (!known()) {
+      next = await pending;
+      while (!next.done && !learn(next.value)) next = await answers.next();
+    }
+    if (!known() || !(await stopTurn(threadId))) return;
+    // Each snapshot is the whole answer so far: the last one is what the server wrote, and kept.
+    let kept = next && !next.done ? next.value : undefined;
+    for (next = await (next ? answers.next() : pending); !next.done; next = await answers.next()) kept = next.value;
+    if (kept) showKept(kept);
   } catch {
-    // The turn failed or was never sent: there is nothing to stop.
+    // The turn failed, was never sent, or its stream broke: there is nothing to stop, or no more to show.
   }
 }
 
@@ -65,7 +79,12 @@ function parentOf(messages: readonly ThreadMessage[], conversation: ServerConver
  * already stored is answered again (Refresh); any other is a new question after the stored answer before it (a send,
  * or an edit). Stop tells the server to stop; closing the page does not, and the server finishes the answer.
  */
-export function createTurnModelAdapter(conversation: ServerConversation, currentPage: () => string): ChatModelAdapter {
+export function createTurnModelAdapter(
+  conversation: ServerConversation,
+  currentPage: () => string,
+  /** Shows a stopped answer (the runtime's id) as the server kept it, when that has more than the screen showed. */
+  showStopped: (answerId: string, kept: ChatModelRunResult) => void = () => {},
+): ChatModelAdapter {
   return {
     async *run({ messages, abortSignal, unstable_assistantMessageId: answerId }) {
       const question = messages.at(-1);
@@ -112,7 +131,14 @@ export function createTurnModelAdapter(conversation: ServerConversation, current
         if (!abortSignal.aborted) reading.abort();
         // Leaving the screen only stops reading; Stop tells the server, once it has the turn.
         else if (isDetach(abortSignal.reason)) reading.abort();
-        else void stopOnceKnown(threadId, () => known, pending, answers, learn).finally(() => reading.abort());
+        else {
+          const showKept = (kept: TurnSnapshot) => answerId && showStopped(answerId, answerParts(kept));
+          const givenUp = setTimeout(() => reading.abort(), keptWaitMs);
+          void stopAndShowKept(threadId, () => known, pending, answers, learn, showKept).finally(() => {
+            clearTimeout(givenUp);
+            reading.abort();
+          });
+        }
         markStored();
       }
     },

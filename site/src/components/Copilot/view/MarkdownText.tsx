@@ -79,6 +79,8 @@ function AnswerImage({ src, alt, node: _node, ...rest }: ComponentPropsWithoutRe
 }
 
 const noVerdicts: LinkVerdicts = {};
+/** The answer's text alone, without the notes and buttons around it: what tests compare before and after a reload. */
+const answerText = { className: styles.markdown, 'data-testid': 'copilot-answer-text' };
 
 /**
  * An answer's markdown (spec section 5): GFM, headings to h6, code blocks with a language header and Copy, raw HTML
@@ -90,7 +92,7 @@ export function MarkdownText(): ReactNode {
   const remarkPlugins = useMemo(() => [remarkGfm, remarkRawHtmlAsText, remarkCheckedLinks(verdicts)], [verdicts]);
   return (
     <MarkdownTextPrimitive
-      className={styles.markdown}
+      containerProps={answerText}
       remarkPlugins={remarkPlugins}
       components={{ CodeHeader, a: AnswerLink, img: AnswerImage, pre: CodeBlock, table: Table }}
     />

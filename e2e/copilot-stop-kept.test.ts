@@ -1,0 +1,88 @@
+import { expect } from 'vitest';
+import type { FakeModelServer } from '../server/test-support/fake-model-server.js';
+import { test } from './fixtures';
+import { holdRequests } from './held-requests';
+
+/**
+ * Stop keeps what the reader saw: the answer on screen when it has settled after Stop is the one stored, word for
+ * word, so a reload shows the same text. With a slowly streaming model, as in the review that found the screen ending
+ * "and the" and the stored answer "and the Shopify": the widget sent the Stop only once the next word had come.
+ */
+test.override({ serverEnvironment: { ASK_REQUESTS_PER_MINUTE: '1000' }, withModel: true });
+
+/** When the server hung up on the model's answer (the chat request, not an embedding). */
+const modelRequestClosedEarly = (fake: FakeModelServer) =>
+  fake.received.find((request) => request.protocol === 'openai')?.closedEarlyAt;
+
+/** Each test waits for a slow model's words and a reload; the first also for the file's server to start. */
+const slowTestMs = 60_000;
+
+const reply =
+  'To set up your laptop, install Node.js first, then the Firebase CLI and the Shopify CLI, then clone the ' +
+  'handbook repository, run the setup script, sign in to the cloud console, and finally open the project.';
+
+test(
+  'an answer stopped mid-stream shows after a reload exactly the text it showed once it settled',
+  async ({ reader: { site, copilot }, fakeModel: fake }) => {
+    // One word a second: the reader stops well before the next word, which must then never be written.
+    fake.behave({ reply, chunkDelayMs: 1000 });
+    await site.open('/');
+    await copilot.open();
+    await copilot.ask('How do I set up my laptop?');
+    const text = copilot.answerText(copilot.lastAnswer);
+    await expect.poll(() => text.innerText(), { timeout: 15_000 }).toContain('Node.js');
+    await copilot.stopButton.click();
+    await copilot.waitForAnswer(1);
+    await copilot.lastAnswer.getByTestId('copilot-cancelled').waitFor();
+    const atStop = await text.innerText();
+    // The model request is cancelled once the server has the Stop; by then the answer is stored as it ended.
+    await expect.poll(() => modelRequestClosedEarly(fake), { timeout: 15_000 }).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const shown = await text.innerText();
+    expect(shown).toBe(atStop);
+    expect(shown).toContain('Node.js');
+    expect(shown).not.toContain('open the project');
+
+    await site.page.reload();
+    await copilot.open();
+    await copilot.waitForAnswer(1);
+    await copilot.lastAnswer.getByTestId('copilot-cancelled').waitFor();
+    expect(await copilot.answerText(copilot.lastAnswer).innerText()).toBe(shown);
+  },
+  slowTestMs,
+);
+
+test(
+  'words already on their way when the reader pressed Stop are shown once it settles, as a reload shows them',
+  async ({ reader: { site, copilot }, fakeModel: fake }) => {
+    fake.behave({ reply, chunkDelayMs: 300 });
+    await site.open('/');
+    await copilot.open();
+    // A slow network for the Stop: the server writes on until it arrives, and keeps those words too.
+    const letStopThrough = await holdRequests(site.page, '**/api/threads/*/stop');
+    await copilot.ask('How do I set up my laptop?');
+    const text = copilot.answerText(copilot.lastAnswer);
+    await expect.poll(() => text.innerText(), { timeout: 10_000 }).toContain('Firebase CLI and');
+    await copilot.stopButton.click();
+    await copilot.waitForAnswer(1);
+    const atStop = await text.innerText();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    letStopThrough();
+    await expect.poll(() => modelRequestClosedEarly(fake), { timeout: 15_000 }).toBeDefined();
+    // The stopped answer grows by the words written meanwhile, then settles.
+    await expect.poll(() => text.innerText()).not.toBe(atStop);
+    await copilot.waitForAnswer(1);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const shown = await text.innerText();
+    expect(shown.startsWith(atStop)).toBe(true);
+    expect(shown).not.toContain('open the project');
+    expect(await copilot.lastAnswer.getByTestId('copilot-cancelled').count()).toBe(1);
+
+    await site.page.reload();
+    await copilot.open();
+    await copilot.waitForAnswer(1);
+    await copilot.lastAnswer.getByTestId('copilot-cancelled').waitFor();
+    expect(await copilot.answerText(copilot.lastAnswer).innerText()).toBe(shown);
+  },
+  slowTestMs,
+);
