@@ -179,9 +179,7 @@ describe('the insights page', () => {
     const lines = (await readFile((await csv.path()) ?? '', 'utf8')).split('\r\n');
     expect(lines[0]).toBe('section,label,url,count,answered,closest,none,detail,readers');
     expect(lines).toContain(`search-no-result,qjxzvkw,,1,,,,${exported.searches.noResult[0]?.lastAt},1`);
-    expect(lines.find((line) => line.startsWith('page-rated-down,'))).toMatch(
-      /^page-rated-down,Firestore TTL,\/firestore-ttl,1,,,,It does not say how long,1$/,
-    );
+    expect(lines).toContain('page-rated-down,Firestore TTL,/firestore-ttl,1,,,,It does not say how long,1');
     expect(lines.find((line) => line.startsWith('unanswered-topic,'))).toMatch(
       /^unanswered-topic,[^,]+,\/installing-typesense-instance,2,,,,.+,1$/,
     );
