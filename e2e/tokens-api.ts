@@ -6,10 +6,20 @@ export function tokensApi(baseUrl: string, cookie: string) {
   const call = readerCall(baseUrl, cookie);
   return {
     call,
+    /**
+     * Makes a token named `name`, or, as a reader would, `name (2)`, `name (3)`... when the reader holds one of that
+     * name already (names of live tokens differ: 409 conflict:token_name).
+     */
     async create(name = 'script', expiresInDays?: number): Promise<CreatedToken> {
-      const response = await call('POST', '/api/tokens', { name, expiresInDays });
-      if (response.status !== 201) throw new Error(`POST /api/tokens answered ${response.status}`);
-      return createdTokenSchema.parse(await response.json());
+      for (let copy = 1; ; copy += 1) {
+        const named = copy === 1 ? name : `${name} (${copy})`;
+        const response = await call('POST', '/api/tokens', { name: named, expiresInDays });
+        if (response.status === 201) return createdTokenSchema.parse(await response.json());
+        const refusal = (await response.json().catch(() => ({}))) as { error?: { code?: string } };
+        if (refusal.error?.code !== 'conflict:token_name' || copy >= 50) {
+          throw new Error(`POST /api/tokens answered ${response.status}`);
+        }
+      }
     },
     async list(): Promise<TokenList> {
       const response = await call('GET', '/api/tokens');
