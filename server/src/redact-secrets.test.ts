@@ -43,6 +43,18 @@ describe('redactSecrets', () => {
       'id_token [redacted] here',
     ],
     [
+      'the handbook\'s own session cookie',
+      'curl -b acme_session=Fe26.2**abc*def/x https://docs.acme.dev',
+      'curl -b acme_session=[redacted] https://docs.acme.dev',
+    ],
+    ['a secure session cookie', '__Host-acme_session=s3ss10nV4lue; theme=dark', '__Host-acme_session=[redacted]; theme=dark'],
+    [
+      'a Cookie header from the network panel',
+      'Cookie: _ga=GA1.2.3; ory_kratos_zz=MTY3; other=1\nnext line',
+      'Cookie: _ga=[redacted]; ory_kratos_zz=[redacted]; other=[redacted]\nnext line',
+    ],
+    ['a session id', 'PHPSESSID=abc123def; path=/', 'PHPSESSID=[redacted]; path=/'],
+    [
       'an AWS key pair from a credentials file',
       'AKIAIOSFODNN7EXAMPLE,wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n',
       '[redacted]\n',
@@ -61,6 +73,11 @@ describe('redactSecrets', () => {
     // Each pattern's repeated parts are bounded: unbounded, the URL one took 1.5 s over this text.
     const long = `${'a.'.repeat(20_000)} ${'b'.repeat(40_000)} ${'c:'.repeat(20_000)}`;
     expect(redactSecrets(long)).toBe(long);
+  });
+
+  it('leaves a question about sessions alone', () => {
+    const text = 'My session: expired after 5 minutes; the session cookie is set. Is session=on a flag?';
+    expect(redactSecrets(text)).toBe(text);
   });
 
   it('leaves ordinary error text alone', () => {

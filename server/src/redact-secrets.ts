@@ -39,6 +39,17 @@ const secretPatterns: readonly SecretPattern[] = [
     pattern: new RegExp(String.raw`(${secretKey})(["']?\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,;}]+)`, 'gi'),
     keep: (_match, key = '', separator = '') => `${key}${separator}${redactedMarker}`,
   },
+  // A session cookie written `name=value` (`acme_session=`, `__Host-acme_session=`, `PHPSESSID=`, `connect.sid=`):
+  // a plain "session: expired" in a question stays as it is.
+  {
+    pattern: /(?<![\w.-])([\w.-]{0,40}?(?:[_.-]session|session[_.-]?id|sessid|connect\.sid)\s*=\s*)([^\s,;]+)/gi,
+    keep: (_match, key = '') => `${key}${redactedMarker}`,
+  },
+  // A Cookie or Set-Cookie header, as copied from a browser's network panel: every value, whatever the cookie's name.
+  {
+    pattern: /\b((?:set-)?cookie\s*:[ \t]*)([^\n]{1,8192})/gi,
+    keep: (_match, header = '', pairs = '') => `${header}${pairs.replace(/=[^;\s]+/g, `=${redactedMarker}`)}`,
+  },
   { pattern: /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{16,}/g },
 ];
 
