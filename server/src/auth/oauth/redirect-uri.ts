@@ -18,7 +18,13 @@ const agentSchemes = new Set(['cursor', 'vscode', 'vscode-insiders', 'windsurf',
  */
 const reversedDomain = /^([a-z]{2,63})(\.[a-z][a-z0-9-]*)+$/;
 const topLevelDomains = new Set(createRequire(import.meta.url)('tlds') as string[]);
-const isReversedDomain = (scheme: string) => topLevelDomains.has(reversedDomain.exec(scheme)?.[1] ?? '');
+/**
+ * Operating systems' own reversed-domain namespaces: Windows registers schemes such as `microsoft.windows.camera:` and
+ * `microsoft.windows.photos.crop:`, which a real top-level domain (`microsoft`) starts. No agent of ours lives there.
+ */
+const operatingSystemNamespace = /^(?:microsoft|windows|apple|com\.apple|com\.microsoft|android|com\.android)\./;
+const isReversedDomain = (scheme: string) =>
+  topLevelDomains.has(reversedDomain.exec(scheme)?.[1] ?? '') && !operatingSystemNamespace.test(scheme);
 
 /** Spaces and control characters: no URI holds them raw, and a stored one would not survive the database. */
 const controlOrSpace = /[\p{Cc}\s]/u;
