@@ -43,11 +43,15 @@ describe('redactSecrets', () => {
       'id_token [redacted] here',
     ],
     [
-      'the handbook\'s own session cookie',
+      "the handbook's own session cookie",
       'curl -b acme_session=Fe26.2**abc*def/x https://docs.acme.dev',
       'curl -b acme_session=[redacted] https://docs.acme.dev',
     ],
-    ['a secure session cookie', '__Host-acme_session=s3ss10nV4lue; theme=dark', '__Host-acme_session=[redacted]; theme=dark'],
+    [
+      'a secure session cookie',
+      '__Host-acme_session=s3ss10nV4lue; theme=dark',
+      '__Host-acme_session=[redacted]; theme=dark',
+    ],
     [
       'a Cookie header from the network panel',
       'Cookie: _ga=GA1.2.3; ory_kratos_zz=MTY3; other=1\nnext line',

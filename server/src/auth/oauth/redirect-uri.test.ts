@@ -43,7 +43,7 @@ describe('redirect URIs a coding agent may register', () => {
     ["Apple's App Store scheme, dotted", 'itms.apps://x'],
     ["Windows' camera scheme, under a real top-level domain", 'microsoft.windows.camera:/x'],
     ["Windows' photo cropping scheme", 'microsoft.windows.photos.crop:/x'],
-    ["an Apple system scheme written as a reversed domain", 'com.apple.preference.security://x'],
+    ['an Apple system scheme written as a reversed domain', 'com.apple.preference.security://x'],
     ['a NUL inside', 'https://agent.example.com/x\u0000y'],
     ['a space inside', 'https://agent.example.com/x y'],
     ['a control character inside', 'cursor://anysphere.cursor-mcp/x\u0007'],
