@@ -59,7 +59,13 @@ export type HoldLimits = {
   maxTotalBytes: number;
 };
 
-type Listing = { relative: string; size: number; modifiedAt: number };
+/**
+ * What tells one version of a file from the next without reading it. The size and modification time alone miss a file
+ * rewritten in place with as many bytes and its time kept or set back (`cp -p`, `tar -x`, a reproducible build's fixed
+ * time): the server would then keep serving the old etag, and the old bytes when held. The change time and inode are
+ * set by the kernel on any write or replacement, and no copy can set them back.
+ */
+type Listing = { relative: string; size: number; modifiedAt: number; changedAt: number; inode: number };
 
 /** One buffer every file is read into in turn, grown as needed; a file whose bytes are kept is copied out of it. */
 let scratch = Buffer.allocUnsafeSlow(1024 * 1024);
@@ -95,7 +101,13 @@ function listFiles(siteDirectory: string): Listing[] {
       if (entry.isDirectory()) walk(path.join(directory, entry.name), child);
       else if (entry.isFile()) {
         const stats = statSync(path.join(directory, entry.name));
-        files.push({ relative: child, size: stats.size, modifiedAt: stats.mtimeMs });
+        files.push({
+          relative: child,
+          size: stats.size,
+          modifiedAt: stats.mtimeMs,
+          changedAt: stats.ctimeMs,
+          inode: stats.ino,
+        });
       }
     }
   };
@@ -105,7 +117,9 @@ function listFiles(siteDirectory: string): Listing[] {
 
 function fingerprintOfListing(listing: readonly Listing[]): string {
   const hash = createHash('sha1');
-  for (const file of listing) hash.update(`${file.relative}\0${file.size}\0${file.modifiedAt}\n`);
+  for (const file of listing) {
+    hash.update(`${file.relative}\0${file.size}\0${file.modifiedAt}\0${file.changedAt}\0${file.inode}\n`);
+  }
   return hash.digest('hex');
 }
 

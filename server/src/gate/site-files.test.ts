@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveSitePath } from './site-files.js';
+import { isPageAddress, resolveSitePath } from './site-files.js';
 
 const files = new Set([
   '/index.html',
@@ -115,4 +115,31 @@ describe('resolveSitePath', () => {
   ])('%s: %s', (requestPath) => {
     expect(resolveSitePath(requestPath, files).kind).toBe('bad-request');
   });
+});
+
+describe('isPageAddress', () => {
+  const dotted = new Set([...files, '/setup/node.js/index.html', '/guides/v2.1/index.html', '/setup/node.js.md']);
+  const canonicalPaths = new Map([
+    ['/setup/node.js/index.html', '/setup/node.js'],
+    ['/guides/v2.1/index.html', '/guides/v2.1/'],
+  ]);
+  const isPage = (requestPath: string) => isPageAddress(requestPath, dotted, canonicalPaths);
+
+  it.each(['/setup/node.js', '/guides/v2.1/', '/guides/v2.1', '/setup/node.js/', '/setup/node.js.html', '/'])(
+    'takes %s for a page, though its last segment has a dot',
+    (requestPath) => expect(isPage(requestPath)).toBe(true),
+  );
+
+  it.each([
+    ['/assets/js/main.1a2b3c.js', 'rejectsAScriptOfTheBuild'],
+    ['/search-index.json', 'rejectsADataFileOfTheBuild'],
+    ['/setup/node.js.md', 'rejectsTheMarkdownTwinItself'],
+    ['/setup/nope.js', 'rejectsAnAddressWithNoPage'],
+    ['/setup/%2e%2e/setup/node.js', 'rejectsEncodedDotDotSegments'],
+    ['/setup/node.js/..', 'rejectsATrailingDotDotSegment'],
+    ['/setup/node.js%2f..%2f..%2fassets/js/main.1a2b3c.js', 'rejectsEncodedSlashTraversal'],
+    ['/setup/node.js%00', 'rejectsNulBytes'],
+    ['/setup/node.js%5c', 'rejectsBackslashes'],
+    ['//setup/node.js', 'rejectsAnEmptySegment'],
+  ])('%s: %s', (requestPath) => expect(isPage(requestPath)).toBe(false));
 });

@@ -50,6 +50,26 @@ export function resolveSitePath(
   return { kind: 'file', file: indexFile };
 }
 
+type SiteFiles = Parameters<typeof resolveSitePath>[1];
+type CanonicalPaths = NonNullable<Parameters<typeof resolveSitePath>[2]>;
+
+/** The file of the build a path serves, at once or through the redirect it answers; undefined when it serves none. */
+export function servedFileOf(rawPath: string, files: SiteFiles, canonicalPaths?: CanonicalPaths): string | undefined {
+  const resolution = resolveSitePath(rawPath, files, canonicalPaths);
+  if (resolution.kind === 'file') return resolution.file;
+  if (resolution.kind !== 'redirect') return undefined;
+  const target = resolveSitePath(resolution.location, files, canonicalPaths);
+  return target.kind === 'file' ? target.file : undefined;
+}
+
+/**
+ * Whether a path is the address of a page of the build (or a spelling that redirects to one), read from its files:
+ * a page's last segment may hold a dot (`/setup/node.js`, `/guides/v2.1`), so no rule on the address alone tells it
+ * from a script or an image. A path the gate refuses (dot segments, encoded tricks) is no page.
+ */
+export const isPageAddress = (rawPath: string, files: SiteFiles, canonicalPaths?: CanonicalPaths) =>
+  servedFileOf(rawPath, files, canonicalPaths)?.endsWith('.html') === true;
+
 /**
  * The Markdown twin of a page's address, as the build writes it: `/faqs/` and `/faqs` are `/faqs.md`, `/` is
  * `/index.md`, `/x/index.html` and `/x.html` are `/x.md`; undefined when the path cannot be decoded.

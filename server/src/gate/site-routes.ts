@@ -7,7 +7,7 @@ import { safeReturnPath } from '../auth/return-path.js';
 import { signInStatus } from '../auth/sign-in-response.js';
 import { isMarkdownPath } from '../auth/tokens/token-scope.js';
 import { sendServedFile } from './file-response.js';
-import { encodePath, markdownTwinOf, resolveSitePath } from './site-files.js';
+import { encodePath, markdownTwinOf, resolveSitePath, servedFileOf } from './site-files.js';
 import type { SiteSnapshot } from './site-snapshot.js';
 
 /**
@@ -59,21 +59,14 @@ const noPage = '# Not found\n\nNo page of the handbook is at this address. Every
 const noMarkdownVersion =
   "# No Markdown version\n\nThis is a page of the handbook's site for a browser, signed in; it has no Markdown version. Every page that has one is listed in /llms.txt.\n";
 
-/** Whether the path is a page of the built site, at its address or one that redirects to a page that exists. */
-function isSitePage(pathname: string, snapshot: SiteSnapshot): boolean {
-  const resolution = resolveSitePath(pathname, snapshot.files, snapshot.canonicalPaths);
-  if (resolution.kind === 'file') return true;
-  if (resolution.kind !== 'redirect') return false;
-  return resolveSitePath(resolution.location, snapshot.files, snapshot.canonicalPaths).kind === 'file';
-}
-
 function sendMarkdownTwin(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {
   const pathname = withoutQuery(request.url);
   if (isMarkdownPath(pathname)) return sendSitePath(request, reply, snapshot);
   const twin = markdownTwinOf(pathname);
   const file = twin === undefined ? undefined : snapshot.files.get(twin);
   if (twin === undefined || !file) {
-    return sendMarkdownNotFound(reply, isSitePage(pathname, snapshot) ? noMarkdownVersion : noPage);
+    const servesAFile = servedFileOf(pathname, snapshot.files, snapshot.canonicalPaths) !== undefined;
+    return sendMarkdownNotFound(reply, servesAFile ? noMarkdownVersion : noPage);
   }
   // The same address answers a browser with HTML: caches must tell the two apart.
   const headers = { ...file.headers, vary: 'Accept-Encoding, Authorization', 'content-location': encodePath(twin) };
