@@ -13,10 +13,11 @@ export type DatabaseTimeouts = {
 export const defaultDatabaseTimeouts: DatabaseTimeouts = { connectSeconds: 5, querySeconds: 5 };
 
 /**
- * A connection silent for this much longer than a query may run is dead: PostgreSQL would have answered, if only with
- * its statement timeout's error.
+ * A connection that owes an answer this much longer than a query may run is dead: PostgreSQL would have answered, if
+ * only with its statement timeout's error. It is also most of what a request waits past the query timeout when the
+ * database stops answering, which README promises to keep under a second; a busy event loop is allowed for apart.
  */
-const silenceMarginSeconds = 2;
+const answerMarginMs = 500;
 
 /**
  * The pool the server queries PostgreSQL through, bounded in time whatever the network does. postgres.js bounds opening
@@ -28,20 +29,19 @@ const silenceMarginSeconds = 2;
  * connection: the queries on it fail, and the next query opens a new one.
  */
 export function createPostgresClient(url: string, timeouts: DatabaseTimeouts, options: { max: number }) {
-  // Opening a connection is silent at times too (TCP connect, sign-in); its own timeout comes first.
-  const silenceMs = (Math.max(timeouts.connectSeconds, timeouts.querySeconds) + silenceMarginSeconds) * 1000;
+  const limits = { connectMs: timeouts.connectSeconds * 1000, queryMs: timeouts.querySeconds * 1000 };
   const settings = {
     max: options.max,
     onnotice: () => {},
     connect_timeout: timeouts.connectSeconds,
     connection: { statement_timeout: Math.round(timeouts.querySeconds * 1000) },
-    // An idle connection is closed before the silence rule could take it for dead; a busy one is never silent that
-    // long. Reopening one costs a few milliseconds.
+    // An idle connection is closed before the silence rule, half a second later, could take it for dead; a busy one
+    // is never silent that long. Reopening one costs a few milliseconds.
     idle_timeout: timeouts.querySeconds,
     // postgres.js waits up to 20 s between attempts after failures, and a query waits with it; a reader should hear
     // within the connect timeout that the database is away, so retry within a second.
     backoff: (attempt: number) => Math.min(0.1 * 2 ** attempt, 1),
-    socket: (target: { host: string[]; port: number[]; path?: string }) => guardedSocket(target, silenceMs),
+    socket: (target: { host: string[]; port: number[]; path?: string }) => guardedSocket(target, limits),
   };
   // `socket` is documented in postgres.js's README but missing from its types.
   const client = postgres(url, settings as postgres.Options<Record<string, postgres.PostgresType>>);
@@ -127,7 +127,7 @@ function boundedBegin<Client extends postgres.Sql>(client: Client, waitMs: numbe
  * connects) and its connect timeout runs meanwhile. A failure to connect is an `error` event, which postgres.js
  * handles; a rejected promise here would leave its connection slot stuck for good.
  */
-function guardedSocket(target: { host: string[]; port: number[]; path?: string }, silenceMs: number): Socket {
+function guardedSocket(target: { host: string[]; port: number[]; path?: string }, limits: AnswerLimits): Socket {
   // One host: a URL naming several (postgres.js's failover list) connects to the first.
   const host = target.host[0] ?? 'localhost';
   const port = target.port[0] ?? 5432;
@@ -136,7 +136,7 @@ function guardedSocket(target: { host: string[]; port: number[]; path?: string }
   Object.assign(socket, { host, port });
   if (target.path) socket.connect(target.path);
   else socket.connect(port, host);
-  watchForSilence(socket, silenceMs, `PostgreSQL at ${host}:${port} sent nothing for ${silenceMs / 1000} s`);
+  watchForAnswers(socket, limits, `PostgreSQL at ${host}:${port}`);
   // Before Node's own handler, which ends our side too: only a close we did not start is an error.
   socket.prependListener('end', () => {
     if (!socket.writableEnded) {
@@ -170,26 +170,49 @@ class ErrorAtCloseSocket extends Socket {
   }
 }
 
+/** How long opening a connection (postgres.js's connect_timeout) and a query (statement_timeout) may take. */
+type AnswerLimits = { connectMs: number; queryMs: number };
+
 /**
- * Destroys the socket once nothing has gone either way for `silenceMs`. It reads the socket's byte counts rather than
- * listening for its `timeout` event: postgres.js removes every listener of the socket when it starts TLS on it, and
- * the counts go on moving under TLS.
+ * Destroys the socket once PostgreSQL has sent nothing for the query timeout and the margin, counted from what we sent
+ * since its last bytes, or else from the last bytes either way. Counting from our bytes matters: queries postgres.js
+ * adds to a dead connection's pipeline kept a rule of silence either way from firing for as long as readers asked. A
+ * socket still opening may take the connect timeout, which postgres.js enforces itself. It reads the socket's byte
+ * counts rather than listening for its events: postgres.js removes every listener of the socket when it starts TLS on
+ * it, and the counts go on moving under TLS. Counts read together cannot tell which came first: bytes sent in the same
+ * look as an answer are taken as answered, and only the silence either way after them is counted (a query sent just as
+ * an answer came may so wait up to twice as long, when more queries are piped behind it on a dead connection).
  */
-function watchForSilence(socket: Socket, silenceMs: number, message: string) {
-  let traffic = 0;
-  let quietSince = performance.now();
+function watchForAnswers(socket: Socket, limits: AnswerLimits, peer: string) {
+  const openedAt = performance.now();
+  const deadAfter = (since: number) => Math.max(since + limits.queryMs, openedAt + limits.connectMs) + answerMarginMs;
+  let read = 0;
+  let written = 0;
+  let quietSince = openedAt;
+  /** When we sent bytes that nothing came back for since: an answer is owed. */
+  let owedSince: number | undefined;
   const watch = setInterval(
     () => {
       if (socket.destroyed) return clearInterval(watch);
       const now = performance.now();
-      if (socket.bytesRead + socket.bytesWritten !== traffic) {
-        traffic = socket.bytesRead + socket.bytesWritten;
-        quietSince = now;
-      } else if (now - quietSince >= silenceMs) {
+      const answered = socket.bytesRead !== read;
+      const asked = socket.bytesWritten !== written;
+      read = socket.bytesRead;
+      written = socket.bytesWritten;
+      if (answered || asked) quietSince = now;
+      if (answered) owedSince = undefined;
+      else if (asked) owedSince ??= now;
+      const since = owedSince ?? quietSince;
+      if (now < deadAfter(since)) return;
+      // Timers run before the event loop reads its sockets: bytes that came while it was busy are only counted after.
+      setImmediate(() => {
+        if (socket.destroyed || socket.bytesRead !== read || socket.bytesWritten !== written) return;
         clearInterval(watch);
+        const what = owedSince === undefined ? 'sent nothing' : 'left a query unanswered';
+        const message = `${peer} ${what} for ${Math.round((performance.now() - since) / 100) / 10} s`;
         socket.destroy(Object.assign(new Error(message), { code: silentConnectionCode }));
-      }
+      });
     },
-    Math.min(1000, silenceMs / 4),
+    Math.min(200, limits.queryMs / 4),
   ).unref();
 }
