@@ -17,7 +17,7 @@ import { sessionCookieFor } from './sign-in';
  * nginx with the deployed proxy rules (deploy/nginx/). Readers sign in, read and ask through the balancer only.
  */
 const questionsPerMinute = 6;
-/** Each instance's database timeouts; a request in an outage ends within max(connect, query) + 2 s and a margin. */
+/** Each instance's database timeouts; a request in an outage ends within README's bound (timeout + 1 s) and a margin. */
 const databaseTimeoutSeconds = 2;
 const outageBoundMs = (databaseTimeoutSeconds + 2 + 1.5) * 1000;
 const sessionSecret = 'one-secret-for-every-instance-of-the-handbook';

@@ -12,7 +12,7 @@ import { sessionCookieFor } from './sign-in';
  */
 const connectSeconds = 1;
 const querySeconds = 1;
-/** The longest a request may take in an outage: a silent connection is dropped after max(connect, query) + 2 s. */
+/** The longest a request may take in an outage: README's max(connect, query) + 1 s, twice that at worst, and a margin. */
 const boundMs = (Math.max(connectSeconds, querySeconds) + 2 + 1.5) * 1000;
 const outages: OutageKind[] = ['refuse', 'reset', 'close', 'blackhole'];
 
