@@ -10,6 +10,7 @@ import {
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CompressedBodyRefused } from './request-bodies.js';
 import { isDatabaseUnavailable } from './store/unavailable.js';
 
 /** The one JSON error shape of every API: `{ error: { code, message } }`, never cached. */
@@ -50,6 +51,13 @@ const bodyProblems: Record<string, ErrorDetail> = {
   FST_ERR_CTP_INVALID_JSON_BODY: errorDetails.requestBody.invalidJson,
 };
 
+/** What a caller is told of a body refused before its route read it; `tooLarge` when the API says more of that. */
+function bodyProblemOf(error: FastifyError, tooLarge: ErrorDetail | undefined): ErrorDetail | undefined {
+  if (error instanceof CompressedBodyRefused) return error.detail;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && tooLarge) return tooLarge;
+  return bodyProblems[error.code];
+}
+
 /** The issues of a request that failed its route's zod schema, as the type provider reports them. */
 function validationIssues(error: FastifyError): RequestIssue[] {
   return (error.validation ?? []).map((entry) => ({
@@ -84,8 +92,7 @@ export function apiErrorHandler({ badRequest, internal, tooLarge }: ApiErrorHand
     }
     if (error instanceof z.ZodError) return sendApiError(reply, badRequest, errorDetails.invalidRequest(error.issues));
     if (error.statusCode !== undefined && error.statusCode < 500) {
-      const problem = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && tooLarge ? tooLarge : bodyProblems[error.code];
-      return sendApiError(reply, badRequest, problem, error.statusCode);
+      return sendApiError(reply, badRequest, bodyProblemOf(error, tooLarge), error.statusCode);
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'the database is unavailable');

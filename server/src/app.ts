@@ -22,6 +22,8 @@ import { mcpRoutes } from './mcp/routes.js';
 import { healthPlugin } from './ops/health-routes.js';
 import { loadMetrics, operationsPlugin } from './ops/operations.js';
 import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
+import { refuseUnreadableBodies } from './request-bodies.js';
+import { answerUnreadableRequest } from './request-framing.js';
 import { searchRoutes } from './search/routes.js';
 import { searchIndexPlugin } from './search/search-index-plugin.js';
 import type { Store } from './store/database.js';
@@ -88,7 +90,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     // The site plugin waits for the build's files to be read and hashed on another thread: thousands of pages with
     // their compressed twins take longer than Fastify's default 10 s on a busy machine.
     pluginTimeout: 300_000,
+    // A request Node cannot read is answered in the API's error shape rather than Fastify's.
+    clientErrorHandler: answerUnreadableRequest,
   });
+  // Before any route is added: a text/plain or compressed body is refused as 415 by every route.
+  refuseUnreadableBodies(app);
   logDestination.reportDroppedLines((count) =>
     app.log.warn({ dropped: count }, 'log lines dropped: the log output was not read for a while'),
   );

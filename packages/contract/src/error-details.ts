@@ -32,6 +32,17 @@ export const errorDetails = {
     notJson: detail('Send the request body as JSON (content-type: application/json).'),
     empty: detail('The request body is empty; it must be JSON.'),
     invalidJson: detail('The request body is not valid JSON.'),
+    /** A body sent with a Content-Encoding other than identity (`encoding` as sent, when it reads as one). */
+    compressed: (encoding: string) =>
+      detail(`Send the request body uncompressed; Content-Encoding ${encoding} is not accepted.`),
+  },
+  /** `bad_request:input` of a request Node could not read as HTTP, answered before any route sees it. */
+  framing: {
+    malformed: detail('The request is not well-formed HTTP/1.1 (its headers or chunked body), so it was not read.'),
+    headersTooLarge: detail(
+      "The request headers are too large; send fewer or shorter ones (in a browser, clear this site's cookies).",
+    ),
+    timeout: detail('The request did not arrive whole in time; send it again.'),
   },
   /** `bad_request:path` */
   path: {
