@@ -2,12 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import type { SessionRow } from '../store/schema.js';
-import { type AccessDecision, type AccessPolicy, decideAccess } from './access-policy.js';
+import type { SessionWithAccount } from '../store/sessions.js';
+import type { AccessDecision, AccessPolicy } from './access-policy.js';
+import { decideCredential, withCurrentAddress } from './account-access.js';
 import { cookieNames, hashSessionId, type SessionCookieCodec } from './session-cookie.js';
 import type { SessionService } from './session-service.js';
 
 /**
- * Who is asking: resolved once per request from the session cookie, with the access policy applied now. On the few
+ * Who is asking: resolved once per request from the session cookie, with the access policy applied now to the session's
+ * address and its account's current one (the session shows the current one, account-access.ts). On the few
  * routes a script may use, a personal access token stands in for the session (tokens/token-access.ts): its reader's
  * identity as a session row, and `personalTokenId` set.
  */
@@ -41,7 +44,7 @@ export function createAccessResolver(options: {
   cookies: SessionCookieCodec;
 }) {
   const { sessions, currentPolicy, cookies } = options;
-  const decided = new WeakMap<SessionRow, { policy: AccessPolicy; access: RequestAccess }>();
+  const decided = new WeakMap<SessionWithAccount, { policy: AccessPolicy; access: RequestAccess }>();
   // A reader sends the same cookie with every file of a page: the id hash of a live session's cookie is kept, so its
   // tag and hash are checked once (SHA-256 alone was 4 % of serving a page). Cookies that name no session are not
   // kept, so strangers cannot fill it.
@@ -58,16 +61,12 @@ export function createAccessResolver(options: {
     if (!idHashes.has(cookieValue)) idHashes.set(cookieValue, idHash);
   };
 
-  function accessOf(session: SessionRow, idHash: string): RequestAccess {
+  function accessOf(session: SessionWithAccount, idHash: string): RequestAccess {
     const policy = currentPolicy();
     const kept = decided.get(session);
     if (kept?.policy === policy) return kept.access;
-    const decision = decideAccess(policy, {
-      email: session.email,
-      emailVerified: session.emailVerified,
-      hostedDomain: session.hostedDomain ?? undefined,
-    });
-    const access: RequestAccess = { state: 'signed-in', session, idHash, decision };
+    const decision = decideCredential(policy, session);
+    const access: RequestAccess = { state: 'signed-in', session: withCurrentAddress(session), idHash, decision };
     decided.set(session, { policy, access });
     return access;
   }

@@ -1,20 +1,26 @@
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
+import { recordSignIn } from '../store/accounts.js';
 import type { Database } from '../store/database.js';
 import { claimLegacyReaderRows } from '../store/legacy-rows.js';
-import { createSession, deleteSession, findSessionByIdHash, type NewSession, touchSession } from '../store/sessions.js';
-import { legacyReaderKey, readerKeyOf } from './reader-identity.js';
-
-type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByIdHash>>>;
+import {
+  createSignedInSession,
+  deleteSession,
+  findSessionByIdHash,
+  type NewSession,
+  type SessionWithAccount,
+  touchSession,
+} from '../store/sessions.js';
+import { legacyReaderKey, type ReaderSubject, readerKeyOf } from './reader-identity.js';
 
 /** Writing last-seen on every request would cost a write per file; once a minute keeps idle expiry accurate enough. */
 const touchIntervalMs = 60_000;
 
 /**
- * Sessions as the gate sees them: read through a short cache, expired ones ended on sight. The cache spares serving a
- * page's dozens of files a database round trip each; sign-out and expiry on this instance drop its entry at once,
- * another instance's sign-out is seen within `cacheTtlMs`. It holds `cachedSessions`, the least recently used going
- * first.
+ * Sessions as the gate sees them, each with its account's current address: read through a short cache, expired ones
+ * ended on sight. The cache spares serving a page's dozens of files a database round trip each; sign-out, expiry and a
+ * sign-in of the same account on this instance drop its entries at once, another instance's are seen within
+ * `cacheTtlMs`. It holds `cachedSessions`, the least recently used going first.
  */
 export function createSessionService(options: {
   db: Database;
@@ -32,7 +38,7 @@ export function createSessionService(options: {
       perf: { now },
       ttlResolution: 0,
     });
-  const cache = recent<SessionRow>();
+  const cache = recent<SessionWithAccount>();
   /**
    * Id hashes known to name no session, for as long as a cached row may live: ended here, or not in the store. A
    * forged or stale cookie sent again is then refused without a read (a flood of one such cookie was 1.1k requests a
@@ -43,6 +49,12 @@ export function createSessionService(options: {
   const markGone = (idHash: string) => gone.set(idHash, true);
   const isGone = (idHash: string) => gone.get(idHash) === true;
 
+  /** Drops the cached sessions of an account, so the next request reads its address as the latest sign-in left it. */
+  function forgetAccount({ issuer, subject }: ReaderSubject) {
+    const stale = [...cache.entries()].filter(([, row]) => row.issuer === issuer && row.subject === subject);
+    for (const [idHash] of stale) cache.delete(idHash);
+  }
+
   async function end(idHash: string) {
     cache.delete(idHash);
     markGone(idHash);
@@ -50,7 +62,7 @@ export function createSessionService(options: {
   }
 
   /** A cached session that needs nothing done now (not expired, not due a touch), for answers that cannot wait. */
-  function peek(idHash: string): SessionRow | undefined {
+  function peek(idHash: string): SessionWithAccount | undefined {
     const session = cache.get(idHash);
     if (!session) return undefined;
     const at = now();
@@ -66,7 +78,7 @@ export function createSessionService(options: {
     /** Whether this id hash is known, without a read, to name no session. */
     isGone,
     /** The live session for this id hash, or undefined when there is none or it has expired (it is then deleted). */
-    async find(idHash: string): Promise<SessionRow | undefined> {
+    async find(idHash: string): Promise<SessionWithAccount | undefined> {
       const at = now();
       let session = cache.get(idHash);
       if (!session) {
@@ -93,14 +105,21 @@ export function createSessionService(options: {
       return session;
     },
     /**
-     * Stores a new session. `claimLegacyRows` (only for a session the policy allows) hands it the Dev Copilot rows
-     * stored under its exact address before rows were keyed on subjects; returns how many threads it claimed.
+     * Stores a new session, its address the account's current one. `claimLegacyRows` (only for a session the policy
+     * allows) hands it the Dev Copilot rows stored under its exact address before rows were keyed on subjects; returns
+     * how many threads it claimed.
      */
     async start(session: NewSession, { claimLegacyRows }: { claimLegacyRows: boolean }): Promise<number> {
-      await createSession(db, session);
+      await createSignedInSession(db, session);
+      forgetAccount(session);
       gone.delete(session.idHash);
       if (!claimLegacyRows) return 0;
       return claimLegacyReaderRows(db, { reader: readerKeyOf(session), legacyReader: legacyReaderKey(session.email) });
+    },
+    /** Keeps the address of a sign-in that got no session as the account's current one. */
+    async recordSignIn(account: Parameters<typeof recordSignIn>[1]) {
+      await recordSignIn(db, account);
+      forgetAccount(account);
     },
     end,
   };

@@ -1,8 +1,12 @@
-import { and, count, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { accountOf, type CurrentAddress, currentAddressColumns } from './accounts.js';
 import type { Database } from './database.js';
-import { type PersonalTokenRow, personalTokens } from './schema.js';
+import { accounts, type PersonalTokenRow, personalTokens } from './schema.js';
 
 export type { PersonalTokenRow };
+
+/** A token with its account's current address (null before the account signed in since those were kept). */
+export type PersonalTokenWithAccount = PersonalTokenRow & { current: CurrentAddress | null };
 
 export type NewPersonalToken = Omit<typeof personalTokens.$inferInsert, 'createdAt' | 'lastUsedAt'>;
 
@@ -49,8 +53,17 @@ async function holdsLiveTokenNamed(db: Database, { reader, name, now }: { reader
   return row !== undefined;
 }
 
-export async function findPersonalToken(db: Database, { id }: { id: string }): Promise<PersonalTokenRow | undefined> {
-  const [row] = await db.select().from(personalTokens).where(eq(personalTokens.id, id)).limit(1);
+/** The token and its account's current address, in one read: every request with a token reads it. */
+export async function findPersonalToken(
+  db: Database,
+  { id }: { id: string },
+): Promise<PersonalTokenWithAccount | undefined> {
+  const [row] = await db
+    .select({ ...getTableColumns(personalTokens), current: currentAddressColumns })
+    .from(personalTokens)
+    .leftJoin(accounts, accountOf(personalTokens))
+    .where(eq(personalTokens.id, id))
+    .limit(1);
   return row;
 }
 

@@ -24,6 +24,7 @@ import {
   timestamp,
   unique,
 } from 'drizzle-orm/pg-core';
+import { accountColumns } from './account-schema.js';
 
 /**
  * A check that a text column holds one of the contract's values, written as the migrations wrote it
@@ -31,19 +32,6 @@ import {
  */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
   sql`${column} in ${sql.raw(`(${values.map((value) => `'${value}'`).join(', ')})`)}`;
-
-/**
- * An account as the identity provider described it at sign-in: its `iss` and `sub`, which never change for one account
- * (readerKeyOf), and the address with what the access policy reads, never used as a reader key. A session holds it,
- * and so does every grant made in one (a personal token, an OAuth code), so that each use is checked against policy.
- */
-const accountColumns = () => ({
-  issuer: text('issuer').notNull(),
-  subject: text('subject').notNull(),
-  email: text('email').notNull(),
-  emailVerified: boolean('email_verified').notNull(),
-  hostedDomain: text('hosted_domain'),
-});
 
 /** Sign-in sessions. The cookie holds an opaque id; only its hash is stored, so a leaked table opens no session. */
 export const sessions = pgTable(
@@ -295,4 +283,5 @@ export const oauthCodes = pgTable('oauth_codes', {
 
 export type OAuthCodeRow = typeof oauthCodes.$inferSelect;
 
+export * from './account-schema.js';
 export * from './insights-rollup-schema.js';

@@ -1,8 +1,12 @@
-import { and, count, eq, gt, lte, or } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gt, lte, or } from 'drizzle-orm';
+import { accountOf, type CurrentAddress, currentAddressColumns, recordSignIn } from './accounts.js';
 import type { Database } from './database.js';
-import { type SessionRow, sessions } from './schema.js';
+import { accounts, type SessionRow, sessions } from './schema.js';
 
 export type { SessionRow };
+
+/** A session with its account's current address (null before the account signed in since those were kept). */
+export type SessionWithAccount = SessionRow & { current: CurrentAddress | null };
 
 export type NewSession = {
   idHash: string;
@@ -22,11 +26,29 @@ export async function createSession(db: Database, session: NewSession): Promise<
   return row;
 }
 
+/**
+ * Stores the session of a sign-in and keeps its address as the account's current one, together: no session of the
+ * account is ever judged by an address older than the newest session's.
+ */
+export async function createSignedInSession(db: Database, session: NewSession): Promise<SessionRow> {
+  return db.transaction(async (tx) => {
+    const { issuer, subject, email, emailVerified, hostedDomain } = session;
+    await recordSignIn(tx, { issuer, subject, email, emailVerified, hostedDomain });
+    return createSession(tx, session);
+  });
+}
+
+/** The session and its account's current address, in one read: the gate reads it for every uncached session. */
 export async function findSessionByIdHash(
   db: Database,
   { idHash }: { idHash: string },
-): Promise<SessionRow | undefined> {
-  const [row] = await db.select().from(sessions).where(eq(sessions.idHash, idHash)).limit(1);
+): Promise<SessionWithAccount | undefined> {
+  const [row] = await db
+    .select({ ...getTableColumns(sessions), current: currentAddressColumns })
+    .from(sessions)
+    .leftJoin(accounts, accountOf(sessions))
+    .where(eq(sessions.idHash, idHash))
+    .limit(1);
   return row;
 }
 

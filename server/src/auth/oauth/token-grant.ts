@@ -1,4 +1,5 @@
 import { maxTokensPerReader } from '@acme/contract';
+import { findCurrentAddress } from '../../store/accounts.js';
 import type { Database } from '../../store/database.js';
 import { findOAuthClient, recordCodeToken, rotateOAuthTokens, takeAuthorizationCode } from '../../store/oauth.js';
 import {
@@ -7,7 +8,8 @@ import {
   deletePersonalToken,
   findPersonalToken,
 } from '../../store/personal-tokens.js';
-import { type AccessPolicy, decideAccess } from '../access-policy.js';
+import type { AccessPolicy } from '../access-policy.js';
+import { decideCredential } from '../account-access.js';
 import { identityOf } from '../reader-identity.js';
 import { hashTokenSecret, parseToken, secretMatches } from '../tokens/personal-token.js';
 import { OAuthError } from './oauth-error.js';
@@ -44,8 +46,9 @@ async function clientOf(request: TokenRequest, db: Database) {
   return client;
 }
 
-function refuseUnlessAllowed(policy: AccessPolicy, identity: Parameters<typeof decideAccess>[1]) {
-  if (!decideAccess(policy, identity).allowed) {
+/** Refuses a grant whose account the policy refuses, by the address it was made with or by the account's current one. */
+function refuseUnlessAllowed(policy: AccessPolicy, grant: Parameters<typeof decideCredential>[1]) {
+  if (!decideCredential(policy, grant).allowed) {
     throw new OAuthError('invalid_grant', 'The account this access belongs to may no longer read the handbook.');
   }
 }
@@ -76,7 +79,7 @@ export async function exchangeAuthorizationCode(request: TokenRequest, options: 
     throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge.');
   }
   checkResource(request, code.resource);
-  refuseUnlessAllowed(options.currentPolicy(), { ...code, hostedDomain: code.hostedDomain ?? undefined });
+  refuseUnlessAllowed(options.currentPolicy(), { ...code, current: (await findCurrentAddress(db, code)) ?? null });
   const tokens = mintGrantTokens();
   await deleteOAuthGrants(db, { reader: code.reader, clientId: client.id });
   const granted = await createPersonalTokenWithinLimit(
@@ -128,7 +131,7 @@ export async function refreshGrant(request: TokenRequest, options: TokenGrantOpt
     throw new OAuthError('invalid_grant', 'The refresh token is unknown, expired, revoked or already used.');
   }
   checkResource(request, options.resource);
-  refuseUnlessAllowed(options.currentPolicy(), { ...grant, hostedDomain: grant.hostedDomain ?? undefined });
+  refuseUnlessAllowed(options.currentPolicy(), grant);
   const tokens = mintGrantTokens(grant.id);
   const rotated = await rotateOAuthTokens(db, {
     id: grant.id,

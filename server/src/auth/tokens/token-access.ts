@@ -3,8 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withoutQuery } from '../../access-log.js';
 import { sendApiError } from '../../api-errors.js';
 import type { Database } from '../../store/database.js';
-import { findPersonalToken, type PersonalTokenRow, touchPersonalToken } from '../../store/personal-tokens.js';
-import { type AccessPolicy, decideAccess } from '../access-policy.js';
+import { findPersonalToken, type PersonalTokenWithAccount, touchPersonalToken } from '../../store/personal-tokens.js';
+import type { AccessPolicy } from '../access-policy.js';
+import { decideCredential, withCurrentAddress } from '../account-access.js';
 import { accessTokenPrefix } from '../oauth/oauth-tokens.js';
 import type { RequestAccess } from '../request-access.js';
 import type { BearerFailureGuard } from './bearer-failures.js';
@@ -42,20 +43,20 @@ export function refuseBearer(
   return sendApiError(reply, 'unauthorized:token_missing', detail);
 }
 
-/** A token's access: its reader's identity as a session would hold it, the access policy applied now. */
-function accessOfToken(row: PersonalTokenRow, policy: AccessPolicy): RequestAccess {
-  const decision = decideAccess(policy, {
-    email: row.email,
-    emailVerified: row.emailVerified,
-    hostedDomain: row.hostedDomain ?? undefined,
-  });
+/**
+ * A token's access: its reader's identity as a session would hold it (the account's current address), the access
+ * policy applied now to that address and to the one the token was made with.
+ */
+function accessOfToken(row: PersonalTokenWithAccount, policy: AccessPolicy): RequestAccess {
+  const decision = decideCredential(policy, row);
+  const account = withCurrentAddress(row);
   const session = {
     idHash: `personal-token:${row.id}`,
-    issuer: row.issuer,
-    subject: row.subject,
-    email: row.email,
-    emailVerified: row.emailVerified,
-    hostedDomain: row.hostedDomain,
+    issuer: account.issuer,
+    subject: account.subject,
+    email: account.email,
+    emailVerified: account.emailVerified,
+    hostedDomain: account.hostedDomain,
     name: null,
     createdAt: row.createdAt,
     lastSeenAt: row.lastUsedAt ?? row.createdAt,
@@ -79,7 +80,7 @@ async function rowOfBearer(
   db: Database,
   parsed: ReturnType<typeof parseBearer>,
   at: Date,
-): Promise<PersonalTokenRow | undefined> {
+): Promise<PersonalTokenWithAccount | undefined> {
   const row = parsed && (await findPersonalToken(db, { id: parsed.id }));
   if (!parsed || !row || !secretMatches(parsed.secret, row.secretHash) || row.expiresAt <= at) return undefined;
   if (parsed.personal) return row.clientId === null ? row : undefined;
