@@ -39,6 +39,8 @@ function isLoopbackAlias(host: string, publicUrl: URL): boolean {
 type SignInAttempt = SignInChecks & { next: string; startedAt: number };
 
 const signInAttemptSeconds = 600;
+/** A sign-out's body is never read; the gate page's form sends none, so a few kilobytes is generous. */
+const signOutBodyLimit = 16 * 1024;
 /**
  * A refused account's session only shows who is signed in and offers another account: it ends after an hour, so
  * strangers' sign-ins do not pile up rows for the idle timeout's whole week.
@@ -183,6 +185,15 @@ export async function authRoutes(
 
       if (!isPlainAsciiAddress(identity.email)) {
         request.log.info({ email: identity.email }, 'sign-in refused: the address is not plain ASCII');
+        // Still the account's address now: its earlier sessions and tokens are judged by it, and refused with it.
+        const { issuer, subject, email, emailVerified } = identity;
+        await sessions.recordSignIn({
+          issuer,
+          subject,
+          email,
+          emailVerified,
+          hostedDomain: identity.hostedDomain ?? null,
+        });
         return refuse(403, 'non-ascii-email');
       }
 
@@ -214,17 +225,29 @@ export async function authRoutes(
     });
   });
 
-  // Its answers have no body but a refusal's.
-  app.post('/auth/logout', zodSerialized({ response: bodilessResponses }), async (request, reply) => {
-    if (request.headers.origin !== publicOrigin) {
-      return sendApiError(reply, 'forbidden:origin', errorDetails.guard.signOutFromOurPages);
-    }
-    if (request.access.state === 'signed-in') await sessions.end(request.access.idHash);
-    reply.clearCookie(names.session, cookieOptions(config));
-    // The hashed script chunks hold the docs' text and are cached for a year: a browser signed out forgets them too.
-    reply.header('clear-site-data', '"cache"');
-    if (request.headers.accept?.includes('text/html')) return noStore(reply).redirect('/', 303);
-    return noStore(reply).code(204).send();
+  // Signing out needs no body, so none is parsed: the gate page's form sends an empty one, a script may send anything
+  // (broken JSON, XML, multipart), and none of it may keep a person signed in. A body larger than any form is refused.
+  await app.register(async (signOut) => {
+    signOut.removeAllContentTypeParsers();
+    signOut.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: signOutBodyLimit }, (_request, _body, done) =>
+      done(null),
+    );
+    // Its answers have no body but a refusal's. A browser's form goes back to the page it was on (`next`, ours only):
+    // "Logout signs out and reloads".
+    signOut.post('/auth/logout', zodSerialized({ response: bodilessResponses }), async (request, reply) => {
+      if (request.headers.origin !== publicOrigin) {
+        return sendApiError(reply, 'forbidden:origin', errorDetails.guard.signOutFromOurPages);
+      }
+      if (request.access.state === 'signed-in') await sessions.end(request.access.idHash);
+      reply.clearCookie(names.session, cookieOptions(config));
+      // The hashed script chunks hold the docs' text and are cached for a year: a browser signed out forgets them too.
+      reply.header('clear-site-data', '"cache"');
+      if (request.headers.accept?.includes('text/html')) {
+        const { next } = request.query as { next?: unknown };
+        return noStore(reply).redirect(safeReturnPath(next), 303);
+      }
+      return noStore(reply).code(204).send();
+    });
   });
 
   // A stranger (401) and a refused account (403) get their state too: the sign-in gate of the site reads it.

@@ -37,6 +37,9 @@ function loginHref(returnPath: string, switchAccount: boolean): string {
   return `/auth/login?${query.toString()}`;
 }
 
+/** Where the Sign out button posts: signing out reloads the page the person was on, now signed out. */
+const signOutAction = (returnPath: string) => `/auth/logout?${new URLSearchParams({ next: returnPath }).toString()}`;
+
 /** The only page a reader without an allowed session ever sees: no doc text, no route list. */
 export function renderSignInPage(options: SignInPageOptions): string {
   const [first = '', second = ''] = options.primaryDomains.map((domain) => `@${domain}`);
@@ -55,7 +58,7 @@ export function renderSignInPage(options: SignInPageOptions): string {
   const account = refusal && needsCompanyManagedAccount(refusal) ? 'a company-managed account' : 'an account';
   const primaryAction = options.signedInAs
     ? `<a class="button" href="${escapeHtml(loginHref(options.returnPath, true))}" data-testid="gate-login">Use another account</a>
-<form method="post" action="/auth/logout"><button class="button secondary" type="submit" data-testid="gate-logout">Sign out</button></form>`
+<form method="post" action="${escapeHtml(signOutAction(options.returnPath))}"><button class="button secondary" type="submit" data-testid="gate-logout">Sign out</button></form>`
     : `<a class="button" href="${escapeHtml(loginHref(options.returnPath, false))}" data-testid="gate-login">Login with Google</a>`;
   const development = options.developmentSignIn
     ? '<p class="muted">Development mode: the button opens the built-in development sign-in instead of Google.</p>'
