@@ -193,6 +193,22 @@ describe('a request Node cannot read', () => {
   });
 });
 
+describe('an address the router cannot decode', () => {
+  it.each([
+    ['signed in', () => ({ cookie })],
+    ['signed out', () => ({})],
+  ])('isRefusedAsABadPathWithTheSiteHeaders: %s', async (_name, headers) => {
+    // Percent-escapes of bytes that are not UTF-8: Fastify's router refuses them before any hook or route runs.
+    const response = await fetch(`${instance.url}/%c0%ae%c0%ae/x`, { headers: headers() });
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await refusal(response)).toEqual({ code: 'bad_request:path', message: errorDetails.path.notPercentEncoded });
+  });
+});
+
 describe('headers that never end', () => {
   let server: TestServer;
 

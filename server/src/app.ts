@@ -23,7 +23,7 @@ import { healthPlugin } from './ops/health-routes.js';
 import { loadMetrics, operationsPlugin } from './ops/operations.js';
 import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
 import { refuseUnreadableBodies } from './request-bodies.js';
-import { answerUnreadableRequest } from './request-framing.js';
+import { answerUndecodableAddress, answerUnreadableRequest } from './request-framing.js';
 import { searchRoutes } from './search/routes.js';
 import { searchIndexPlugin } from './search/search-index-plugin.js';
 import type { Store } from './store/database.js';
@@ -92,6 +92,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     pluginTimeout: 300_000,
     // A request Node cannot read is answered in the API's error shape rather than Fastify's.
     clientErrorHandler: answerUnreadableRequest,
+    frameworkErrors: answerUndecodableAddress,
   });
   // Before any route is added: a text/plain or compressed body is refused as 415 by every route.
   refuseUnreadableBodies(app);

@@ -1,7 +1,8 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { type ErrorDetail, errorBody, errorDetails } from '@acme/contract';
-import type { ConnectionError, FastifyInstance } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendApiError } from './api-errors.js';
 
 /** How long a refused connection has to read its answer and hang up before it is cut. */
 const hangUpWithinMs = 5_000;
@@ -50,4 +51,18 @@ export function answerUnreadableRequest(this: FastifyInstance, error: Connection
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   const cut = setTimeout(() => socket.destroy(), hangUpWithinMs).unref();
   socket.once('close', () => clearTimeout(cut));
+}
+
+/**
+ * Fastify's `frameworkErrors`: an address its router cannot decode (`/%c0%ae%c0%ae/x`, percent-escapes that are not
+ * UTF-8) is refused as any bad address is, `bad_request:path`, with the site's security headers, which no hook adds
+ * to an answer given before routing. The address is not repeated back.
+ */
+export function answerUndecodableAddress(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const site = (reply.server as Partial<Pick<FastifyInstance, 'site'>>).site;
+  if (site) reply.headers(site.current().securityHeaders);
+  if (error.code === 'FST_ERR_BAD_URL')
+    return sendApiError(reply, 'bad_request:path', errorDetails.path.notPercentEncoded);
+  request.log.error({ err: error }, 'the router failed on a request');
+  return sendApiError(reply, 'internal:server');
 }
