@@ -90,7 +90,7 @@ export const authPlugin = fp(
   {
     name: 'auth',
     fastify: '5.x',
-    dependencies: ['store', 'access-policy', 'limits'],
-    decorators: { fastify: ['config', 'store', 'accessPolicy', 'limits'] },
+    dependencies: ['store', 'site', 'access-policy', 'limits'],
+    decorators: { fastify: ['config', 'store', 'site', 'accessPolicy', 'limits'] },
   },
 );

@@ -2,6 +2,7 @@ import { errorDetails } from '@acme/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withoutQuery } from '../../access-log.js';
 import { sendApiError } from '../../api-errors.js';
+import { isPageAddress } from '../../gate/site-files.js';
 import type { Database } from '../../store/database.js';
 import { findPersonalToken, type PersonalTokenWithAccount, touchPersonalToken } from '../../store/personal-tokens.js';
 import type { AccessPolicy } from '../access-policy.js';
@@ -99,7 +100,9 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     const authorization = request.headers.authorization;
     if (authorization === undefined) return;
     const [scheme, credential = '', ...rest] = authorization.trim().split(/\s+/);
-    if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url))) {
+    const { files, canonicalPaths } = app.site.current();
+    const isPage = (path: string) => isPageAddress(path, files, canonicalPaths);
+    if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url), isPage)) {
       // A handbook token sent to write (a chat, a rating, a token): no session stands behind the request, and "sign in"
       // would be no advice to the script that sent it. Nothing is read: it is refused for what it asks.
       const write = !['GET', 'HEAD', 'OPTIONS'].includes(request.method);

@@ -33,9 +33,15 @@ const markdownIndexes = new Set(['/llms.txt', '/llms-full.txt']);
 const pageAddress = /^\/([^?#]*\/)?[^./?#]*(\.html)?$/;
 
 /** `routeUrl` is the route's pattern as registered (`/api/threads/:id`, `/*` for the built site). */
-export function acceptsPersonalToken(method: string, routeUrl: string | undefined, path: string): boolean {
+export function acceptsPersonalToken(
+  method: string,
+  routeUrl: string | undefined,
+  path: string,
+  /** Whether the build has a page at the path (gate/site-files.ts): a page's address may end in `.js` or `.1`. */
+  isPage: (path: string) => boolean = () => false,
+): boolean {
   if (routeUrl === '/*')
-    return (method === 'GET' || method === 'HEAD') && (isMarkdownPath(path) || pageAddress.test(path));
+    return (method === 'GET' || method === 'HEAD') && (isMarkdownPath(path) || pageAddress.test(path) || isPage(path));
   return routeUrl !== undefined && (tokenRoutes.get(routeUrl)?.has(method) ?? false);
 }
 
