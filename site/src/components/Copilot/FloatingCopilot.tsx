@@ -15,6 +15,7 @@ import shared from './view/shared.module.css';
 import { Thread } from './view/Thread';
 import { TooltipButton, TooltipProvider, WithTooltip } from './view/TooltipButton';
 import { useConversationLoaded } from './view/useConversationLoaded';
+import { useFollowingAnswer } from './view/useFollowedAnswer';
 
 type PopoverProps = { open: boolean; onOpenChange: (open: boolean) => void };
 
@@ -65,7 +66,9 @@ function CopilotPopover({
   useEffect(() => {
     if (ready) setShown(true);
   }, [ready]);
-  const isRunning = useAuiState((s) => s.thread.isRunning);
+  // An answer followed after a reload mid-answer runs as much as one asked here: Escape stops it too.
+  const following = useFollowingAnswer();
+  const isRunning = useAuiState((s) => s.thread.isRunning) || following;
   // While an answer streams, Escape belongs to the composer: it stops the run, the chat stays open. In a message being
   // edited, it cancels the edit (spec section 5), and the chat stays open too.
   const keepsOpen = (event: KeyboardEvent) =>

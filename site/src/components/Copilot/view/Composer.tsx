@@ -1,5 +1,5 @@
 import { maxImagesPerMessage, maxTextCharacters } from '@acme/contract';
-import { AuiIf, ComposerPrimitive, useAuiEvent, useAuiState } from '@assistant-ui/react';
+import { ComposerPrimitive, useAuiEvent, useAuiState } from '@assistant-ui/react';
 import { type KeyboardEvent, type ReactNode, useRef, useState, useSyncExternalStore } from 'react';
 import { threadCreation } from '../runtime/thread-creation';
 import { useCopilotActions } from '../useCopilotActions';
@@ -14,6 +14,7 @@ import shared from './shared.module.css';
 import { TooltipButton } from './TooltipButton';
 import { useConversationLoaded } from './useConversationLoaded';
 import { useDraftHandover } from './useDraftHandover';
+import { useFollowingAnswer, useStopFollowedAnswer } from './useFollowedAnswer';
 
 /** The core refuses a non-image before our adapter sees it; say it in the same words as our own checks. */
 function attachmentErrorText(reason: string, message: string, contentType?: string): string {
@@ -44,22 +45,22 @@ function useAttachmentError(): [string | null, () => void] {
 /**
  * "Write a message...": grows as the reader types, Enter sends, Shift+Enter starts a new line, Escape stops a run
  * (all ComposerPrimitive.Input behaviour, which also ignores Enter during IME composition). Images by picker, paste
- * or drop.
+ * or drop. An answer the server is still writing for an earlier page (the reader reloaded mid-answer) is not a run of
+ * this page, so the primitive knows nothing of it: the composer treats it as a run all the same (Stop instead of
+ * Send, Escape stops it, a draft can be written but not sent until it ends).
  */
 export function Composer(): ReactNode {
   const actions = useCopilotActions();
   const [attachmentError, dismissError] = useAttachmentError();
   // A question sent before the stored conversation is in would start a second thread and then be overwritten.
-  // Until the reader's threads are listed, the conversation on screen may not be the one the question belongs to;
-  // an answer the server is still writing (the reader came back mid-answer) must end before the next question.
-  const isLoading = useAuiState(
-    (s) =>
-      s.thread.isLoading ||
-      s.threads.isLoading ||
-      s.thread.messages.some((message) => message.metadata.custom.stillWriting === true),
-  );
+  // Until the reader's threads are listed, the conversation on screen may not be the one the question belongs to.
+  const isLoading = useAuiState((s) => s.thread.isLoading || s.threads.isLoading);
   const tooManyImages = useAuiState((s) => s.composer.attachments.length > maxImagesPerMessage);
-  const isRunning = useAuiState((s) => s.thread.isRunning);
+  const ownRun = useAuiState((s) => s.thread.isRunning);
+  // The followed answer must end before the next question, which would otherwise be refused (one answer at a time).
+  const following = useFollowingAnswer();
+  const stopFollowed = useStopFollowedAnswer();
+  const isRunning = ownRun || following;
   const starting = useSyncExternalStore(threadCreation.subscribe, threadCreation.underway, () => false);
   const listKeepsFocus = useSyncExternalStore(listFocus.subscribe, listFocus.kept, () => false);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -69,7 +70,7 @@ export function Composer(): ReactNode {
       className={styles.composer}
       data-testid="copilot-composer"
       // Enter submits the form whatever the Send button says; a prevented submit is one the primitive skips.
-      onSubmit={(event) => (isLoading || tooManyImages || starting) && event.preventDefault()}
+      onSubmit={(event) => (isLoading || following || tooManyImages || starting) && event.preventDefault()}
     >
       {actions.allowAttachments && (
         <div className={shared.attachments}>
@@ -106,24 +107,30 @@ export function Composer(): ReactNode {
           onKeyDown={(event) => {
             ignoreInputMethodEnter(event);
             ignoreEnterWhileRunning(event, isRunning || starting);
+            if (following && event.key === 'Escape' && !event.nativeEvent.isComposing) stopFollowed();
           }}
           aria-busy={isLoading}
           addAttachmentOnPaste={actions.allowAttachments}
         />
-        <AuiIf condition={(s) => !s.thread.isRunning}>
+        {!isRunning && (
           <ComposerPrimitive.Send asChild disabled={isLoading || tooManyImages || starting}>
             <TooltipButton tooltip="Send" className={styles.sendButton}>
               <Icon name="send" />
             </TooltipButton>
           </ComposerPrimitive.Send>
-        </AuiIf>
-        <AuiIf condition={(s) => s.thread.isRunning}>
+        )}
+        {ownRun && (
           <ComposerPrimitive.Cancel asChild>
             <TooltipButton tooltip="Stop" className={styles.sendButton}>
               <Icon name="stop" />
             </TooltipButton>
           </ComposerPrimitive.Cancel>
-        </AuiIf>
+        )}
+        {following && !ownRun && (
+          <TooltipButton tooltip="Stop" className={styles.sendButton} onClick={stopFollowed}>
+            <Icon name="stop" />
+          </TooltipButton>
+        )}
       </div>
     </ComposerPrimitive.Root>
   );
