@@ -1,16 +1,17 @@
-import { type InsightsPeriod, insightsPeriods } from '@acme/contract';
+import { insightsPeriods } from '@acme/contract';
 import NotFoundContent from '@theme/NotFound/Content';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { download, insightsCsv } from './insights-export';
 import { PagesUsedSection, RatedDownSection, TopicsSection } from './PagesSections';
 import { QuestionsSection } from './QuestionsSection';
 import { SearchesSection } from './SearchesSection';
 import styles from './styles.module.css';
 import { useInsights } from './useInsights';
+import { usePeriodInAddress } from './usePeriodInAddress';
 
 /** The maintainers' insights: what readers ask and search for, and what the handbook does not answer. */
 export default function InsightsPage(): ReactNode {
-  const [days, setDays] = useState<InsightsPeriod>(30);
+  const [days, setDays] = usePeriodInAddress();
   const state = useInsights(days);
   if (state.status === 'not-found') return <NotFoundContent />;
   return (

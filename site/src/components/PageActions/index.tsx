@@ -11,9 +11,9 @@ export const markdownAddressOf = (permalink: string) => `${permalink.replace(/\/
 export const pageOverviewQuestion = (title: string) => `What are the key points of the page "${title}"?`;
 
 /**
- * A small menu beside a doc page's title: copy the page as Markdown, view it as Markdown, ask Dev Copilot about it.
- * A disclosure (button + list of buttons and a link), reachable with Tab and closed with Escape; nothing is fetched
- * until "Copy" is chosen.
+ * A small menu beside a doc page's title (above it, on a narrow screen): copy the page as Markdown, view it as
+ * Markdown, ask Dev Copilot about it. A disclosure (button + list of buttons and a link), reachable with Tab and closed
+ * with Escape; nothing is fetched until "Copy" is chosen.
  */
 export default function PageActions(): ReactNode {
   const { metadata } = useDoc();
