@@ -30,6 +30,8 @@ export type Behaviour = {
   hangAfterHeaders?: boolean;
   /** After the start, one line of this many bytes that never ends (a provider streaming without a newline). */
   floodBytes?: number;
+  /** Before sending piece `piece`, wait until `until` settles: the test decides when the answer goes on. */
+  holdAt?: { piece: number; until: Promise<unknown> };
   /** Drop the connection after this many pieces, mid-answer (a provider or network failing part-way). */
   cutAfter?: number;
   /** Drop the connection in the middle of the first tool call's arguments. */
@@ -103,6 +105,15 @@ async function drip(response: ServerResponse, record: ReceivedRequest, everyMs: 
     response.write(' ');
     record.bytesSent += 1;
   }
+}
+
+/** A promise for `holdAt`, and the call that lets the answer go on. */
+export function heldAnswer() {
+  let release = () => {};
+  const until = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { until, release };
 }
 
 export async function startFakeModelServer() {
@@ -228,6 +239,7 @@ export async function startFakeModelServer() {
         return;
       }
       if (index > 0) await sleep(current.chunkDelayMs ?? 0);
+      if (index === current.holdAt?.piece) await current.holdAt.until;
       for (const frame of frames.delta(piece)) await send(frame.data, frame.event);
     }
     const toolCalls = current.toolCalls ?? [];
