@@ -45,6 +45,22 @@ for (const backend of testBackends) {
       expect(await findOAuthClient(store.db, { id: 'client-2' })).toBeUndefined();
     });
 
+    it('marksACodePresentedAgainBeforeItsTokenWasRecorded', async () => {
+      await code('hash-race');
+      expect((await takeAuthorizationCode(store.db, { codeHash: 'hash-race', now })).code).toBeDefined();
+      // A second request with the code arrives while the first one's exchange is still minting its token.
+      const replay = await takeAuthorizationCode(store.db, { codeHash: 'hash-race', now });
+      expect(replay).toMatchObject({ code: undefined, reused: { codeHash: 'hash-race', tokenId: null } });
+      expect(await recordCodeToken(store.db, { codeHash: 'hash-race', tokenId: 'token-race' })).toBe(false);
+      // Once a token is recorded, a replay names it, and recording another is refused.
+      await code('hash-calm');
+      await takeAuthorizationCode(store.db, { codeHash: 'hash-calm', now });
+      expect(await recordCodeToken(store.db, { codeHash: 'hash-calm', tokenId: 'token-calm' })).toBe(true);
+      const later = await takeAuthorizationCode(store.db, { codeHash: 'hash-calm', now });
+      expect(later).toMatchObject({ code: undefined, reused: { tokenId: 'token-calm' } });
+      expect(await recordCodeToken(store.db, { codeHash: 'hash-calm', tokenId: 'token-other' })).toBe(false);
+    });
+
     it('givesACodeOutOnceEvenToTwoRequestsAtOnce', async () => {
       await code('hash-1');
       const [first, second] = await Promise.all([
@@ -52,9 +68,10 @@ for (const backend of testBackends) {
         takeAuthorizationCode(store.db, { codeHash: 'hash-1', now }),
       ]);
       expect([first.code, second.code].filter(Boolean)).toHaveLength(1);
-      await recordCodeToken(store.db, { codeHash: 'hash-1', tokenId: 'token-1' });
+      // The one that lost presented the code before a token was recorded: the winner's token is not kept.
+      expect(await recordCodeToken(store.db, { codeHash: 'hash-1', tokenId: 'token-1' })).toBe(false);
       const again = await takeAuthorizationCode(store.db, { codeHash: 'hash-1', now });
-      expect(again).toMatchObject({ code: undefined, reused: { tokenId: 'token-1' } });
+      expect(again).toMatchObject({ code: undefined, reused: { tokenId: null } });
       expect(await takeAuthorizationCode(store.db, { codeHash: 'nope', now })).toEqual({
         code: undefined,
         reused: undefined,

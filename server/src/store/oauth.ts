@@ -20,8 +20,15 @@ export async function createAuthorizationCode(db: Database, code: Omit<OAuthCode
 }
 
 /**
+ * What a code's `token_id` holds when the code was presented again before the exchange that took it had recorded its
+ * token (two requests racing with one code, as an attacker with a stolen code would): that exchange then revokes its own.
+ */
+const replayedBeforeRecorded = 'replayed';
+
+/**
  * Marks the code used and returns it, in one statement: of two requests with one code, one gets it. Undefined when
- * there is no such code or it was used before (`reused` then says which).
+ * there is no such code or it was used before (`reused` then says which, with the token it gave if one is recorded;
+ * if none is yet, the code is marked so the exchange under way finds it replayed).
  */
 export async function takeAuthorizationCode(
   db: Database,
@@ -33,12 +40,26 @@ export async function takeAuthorizationCode(
     .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt)))
     .returning();
   if (taken) return { code: taken };
+  await db
+    .update(oauthCodes)
+    .set({ tokenId: replayedBeforeRecorded })
+    .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.tokenId)));
   const [used] = await db.select().from(oauthCodes).where(eq(oauthCodes.codeHash, codeHash)).limit(1);
-  return { code: undefined, reused: used };
+  const tokenId = used?.tokenId === replayedBeforeRecorded ? null : (used?.tokenId ?? null);
+  return { code: undefined, reused: used && { ...used, tokenId } };
 }
 
-export async function recordCodeToken(db: Database, { codeHash, tokenId }: { codeHash: string; tokenId: string }) {
-  await db.update(oauthCodes).set({ tokenId }).where(eq(oauthCodes.codeHash, codeHash));
+/** Records the token a code gave; false when the code was presented again meanwhile, and that token must go. */
+export async function recordCodeToken(
+  db: Database,
+  { codeHash, tokenId }: { codeHash: string; tokenId: string },
+): Promise<boolean> {
+  const recorded = await db
+    .update(oauthCodes)
+    .set({ tokenId })
+    .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.tokenId)))
+    .returning({ codeHash: oauthCodes.codeHash });
+  return recorded.length > 0;
 }
 
 /**

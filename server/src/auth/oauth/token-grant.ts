@@ -103,7 +103,11 @@ export async function exchangeAuthorizationCode(request: TokenRequest, options: 
       `The reader holds ${maxTokensPerReader} access tokens and connected applications, the most one may.`,
     );
   }
-  await recordCodeToken(db, { codeHash, tokenId: tokens.id });
+  if (!(await recordCodeToken(db, { codeHash, tokenId: tokens.id }))) {
+    // The code was presented again while this exchange ran: what it gave is revoked, as for a later replay.
+    await deletePersonalToken(db, { reader: code.reader, id: tokens.id });
+    throw new OAuthError('invalid_grant', 'The authorization code was presented twice; this access is revoked.');
+  }
   return tokenResponse(tokens);
 }
 
