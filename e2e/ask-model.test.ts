@@ -297,35 +297,3 @@ describe('askAi when the model fails before its first word', () => {
     });
   });
 });
-
-describe('askAi with an embedding model (hybrid retrieval)', () => {
-  test('embeds every doc section at start, then each question, and still answers', async ({
-    copilotWith,
-    fakeModel,
-  }) => {
-    fakeModel.behave({ reply: 'See [the runner guide](/setting-up-gitlab-runner).' });
-    const withEmbeddings = await copilotWith({
-      COPILOT_PROVIDER: 'openai-compatible',
-      COPILOT_MODEL: 'test-model',
-      COPILOT_EMBEDDING_MODEL: 'embed-test',
-      COPILOT_BASE_URL: `${fakeModel.url}/v1`,
-    });
-    const embeddedInputs = () =>
-      fakeModel.received
-        .filter((request) => request.protocol === 'embeddings')
-        .reduce((total, request) => total + (request.body.input as unknown[]).length, 0);
-    // Embedding runs in the background after start; wait until it has covered the docs and gone quiet.
-    await expect.poll(embeddedInputs, { timeout: 10_000 }).toBeGreaterThan(500);
-    let settled = -1;
-    while (settled !== embeddedInputs()) {
-      settled = embeddedInputs();
-      await sleep(300);
-    }
-    const beforeQuestion = embeddedInputs();
-    const response = await withEmbeddings.ask({ messages: [question('How do I register a GitLab runner?')] });
-    expect(response.status).toBe(200);
-    expect(embeddedInputs()).toBe(beforeQuestion + 1);
-    expect(fakeModel.received.at(-1)?.protocol).toBe('openai');
-    expect(String(sentTo(fakeModel, -1)[0]?.content)).toContain('URL: /setting-up-gitlab-runner');
-  });
-});
