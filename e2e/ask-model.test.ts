@@ -12,9 +12,8 @@ import { freePort } from './harness';
 /**
  * POST /api/askAi with a model configured, against a local server that speaks each provider's real wire protocol.
  * The AI SDK's providers are used unchanged; only the network address differs from production. The streamed turns
- * of the widget are in ask-model-turn.test.ts.
+ * of the widget are in ask-model-turn.test.ts. A test that starts two servers of its own is given longer.
  */
-
 test.override(withModel);
 
 const question = (text: string, attachments: unknown[] = []) => ({
@@ -273,7 +272,9 @@ describe('askAi when the model fails before its first word', () => {
     },
   );
 
-  test('answers as a server without a model would when the provider cannot be reached', async ({ copilotWith }) => {
+  test('answers as a server without a model would when the provider cannot be reached', { timeout: 90_000 }, async ({
+    copilotWith,
+  }) => {
     const closedPort = await freePort();
     const unreachable = await copilotWith({
       COPILOT_PROVIDER: 'openai-compatible',

@@ -75,12 +75,34 @@ export function guardedFetch({ firstByteMs, maxBytes }: { firstByteMs: number; m
     }
     const source = response.body.getReader();
     let received = 0;
+    let reading: ReadableStreamDefaultController<Uint8Array> | undefined;
+    // Undici follows the request's signal through weak references, so after a garbage collection an abort could stop
+    // reaching the request (nodejs/node#55428: on Node 20, every time a collection came between): the provider went
+    // on streaming after the reader pressed Stop. The abort is followed here as well, from signals this closure holds,
+    // and cancelling the body closes the connection.
+    const sources = init?.signal ? [init.signal, giveUp.signal] : [giveUp.signal];
+    const aborted = () => sources.find((signal) => signal.aborted);
+    const stopReading = () => {
+      const reason = aborted()?.reason;
+      clearTimeout(firstByte);
+      reading?.error(reason);
+      source.cancel(reason).catch(() => {});
+    };
+    const stopFollowing = () => {
+      for (const signal of sources) signal.removeEventListener('abort', stopReading);
+    };
+    for (const signal of sources) signal.addEventListener('abort', stopReading, { once: true });
     const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        reading = controller;
+      },
       async pull(controller) {
         // Rejects with the abort's reason when a bound, or the caller, aborts the request.
         const { done, value } = await source.read();
+        if (aborted()) return;
         if (done) {
           clearTimeout(firstByte);
+          stopFollowing();
           controller.close();
           return;
         }
@@ -96,6 +118,7 @@ export function guardedFetch({ firstByteMs, maxBytes }: { firstByteMs: number; m
       },
       cancel(reason) {
         clearTimeout(firstByte);
+        stopFollowing();
         return source.cancel(reason);
       },
     });
