@@ -57,6 +57,7 @@ test(
     await copilot.stopButton.click();
     expect((await stopCall).status()).toBe(204);
     await copilot.lastAnswer.getByTestId('copilot-cancelled').waitFor();
+    await expect.poll(() => modelRequestClosedEarly(fake), { timeout: 15_000 }).toBeDefined();
     await copilot.lastAnswer.getByTestId('copilot-still-writing').waitFor({ state: 'detached' });
     // The words written since the last look are revealed smoothly, as any growth of the answer is.
     await copilot.waitForAnswer(1);
