@@ -39,7 +39,13 @@ describe('resolveSitePath', () => {
     expect(resolveSitePath(requestPath, files)).toEqual({ kind: 'redirect', location });
   });
 
-  it.each(['/nope', '/coding-standard/nope', '/backend-dev-rdr/nope'])('has no page at %s', (requestPath) => {
+  it.each([
+    '/nope',
+    '/coding-standard/nope',
+    '/backend-dev-rdr/nope',
+    '/coding-standard%2F',
+    '/coding-standard%2findex.html',
+  ])('has no page at %s', (requestPath) => {
     expect(resolveSitePath(requestPath, files)).toEqual({ kind: 'not-found' });
   });
 

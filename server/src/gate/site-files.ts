@@ -32,6 +32,8 @@ export function resolveSitePath(
   if (decoded.split('/').some((segment) => segment === '..' || segment === '.')) {
     return { kind: 'bad-request', reason: errorDetails.path.dotSegments };
   }
+  // Routes are exact: an encoded slash names no file of the build, and decoded it would be another address.
+  if (/%2f/i.test(rawPath)) return { kind: 'not-found' };
   // An empty segment would turn a redirect into "//host/...", which browsers read as another origin.
   if (decoded.includes('//')) return { kind: 'not-found' };
   /** Where a page folder's address is: its canonical one when the build names it, else as asked. */
