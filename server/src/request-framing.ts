@@ -55,14 +55,19 @@ export function answerUnreadableRequest(this: FastifyInstance, error: Connection
 
 /**
  * Fastify's `frameworkErrors`: an address its router cannot decode (`/%c0%ae%c0%ae/x`, percent-escapes that are not
- * UTF-8) is refused as any bad address is, `bad_request:path`, with the site's security headers, which no hook adds
- * to an answer given before routing. The address is not repeated back.
+ * UTF-8) or refuses (a parameter over its length) is refused as any bad address is, `bad_request:path`, with the
+ * site's security headers, which no hook adds to an answer given before routing. The address is not repeated back.
  */
 export function answerUndecodableAddress(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const site = (reply.server as Partial<Pick<FastifyInstance, 'site'>>).site;
   if (site) reply.headers(site.current().securityHeaders);
-  if (error.code === 'FST_ERR_BAD_URL')
+  if (error.code === 'FST_ERR_BAD_URL') {
     return sendApiError(reply, 'bad_request:path', errorDetails.path.notPercentEncoded);
+  }
+  // Its other refusals (a parameter over the router's length, 414) keep their status.
+  if (error.statusCode !== undefined && error.statusCode < 500) {
+    return sendApiError(reply, 'bad_request:path', undefined, error.statusCode);
+  }
   request.log.error({ err: error }, 'the router failed on a request');
   return sendApiError(reply, 'internal:server');
 }
