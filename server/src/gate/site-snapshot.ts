@@ -3,6 +3,7 @@ import { lookup } from 'mrmime';
 import type { SearchEngine } from '../search/engine.js';
 import { type BuiltFile, type BuiltSite, type Encoding, unfinishedBuild } from './built-site.js';
 import { type SecurityHeaders, securityHeaders } from './security-headers.js';
+import { isPageAddress } from './site-files.js';
 
 /** A file ready to send: its headers computed once, its bytes in memory per encoding or on disk when large. */
 export type ServedFile = {
@@ -26,6 +27,8 @@ export type SiteSnapshot = {
   notFoundPage: ServedFile;
   /** Each page's one address by its file, for the redirect from the other spelling (see canonical-paths.ts). */
   canonicalPaths: ReadonlyMap<string, string>;
+  /** Whether a path is an HTML page of this build, at its address or one redirecting to it (a dot may end it). */
+  isPage: (path: string) => boolean;
   securityHeaders: SecurityHeaders;
   search: SearchEngine;
   /** When it was swapped in (ms since the epoch). */
@@ -134,13 +137,15 @@ export async function siteSnapshot(
   if (site.sections.length === 0 && (options.previous?.search.sections.length ?? 0) > 0) {
     throw new Error('the build has no doc pages');
   }
+  const canonicalPaths = new Map(site.canonicalPaths);
   return {
     fingerprint: site.fingerprint,
     sectionsKey: site.sectionsKey,
     files,
     retiredAssets,
     notFoundPage,
-    canonicalPaths: new Map(site.canonicalPaths),
+    canonicalPaths,
+    isPage: (path) => isPageAddress(path, files, canonicalPaths),
     securityHeaders: securityHeaders({ scriptHashes: site.scriptHashes, strictTransport: options.strictTransport }),
     search,
     loadedAt: Date.now(),

@@ -2,7 +2,6 @@ import { errorDetails } from '@acme/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withoutQuery } from '../../access-log.js';
 import { sendApiError } from '../../api-errors.js';
-import { isPageAddress } from '../../gate/site-files.js';
 import type { Database } from '../../store/database.js';
 import { findPersonalToken, type PersonalTokenWithAccount, touchPersonalToken } from '../../store/personal-tokens.js';
 import type { AccessPolicy } from '../access-policy.js';
@@ -100,8 +99,7 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     const authorization = request.headers.authorization;
     if (authorization === undefined) return;
     const [scheme, credential = '', ...rest] = authorization.trim().split(/\s+/);
-    const { files, canonicalPaths } = app.site.current();
-    const isPage = (path: string) => isPageAddress(path, files, canonicalPaths);
+    const { isPage } = app.site.current();
     if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url), isPage)) {
       // A handbook token sent to write (a chat, a rating, a token): no session stands behind the request, and "sign in"
       // would be no advice to the script that sent it. Nothing is read: it is refused for what it asks.
