@@ -5,9 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase, type TestDatabase } from '../server/test-support/test-databases.js';
 import { startServer, startServerOnItsOwnStore } from './harness';
-import { consentOverHttp, pkcePair, registerClient, tokenRequest } from './oauth-client';
+import { connectAgentOverHttp, listToolsOverHttp, tokenRequest } from './oauth-client';
 import { readerCall } from './reader-call';
-import { type CookieJar, signIn } from './sign-in';
+import { signIn } from './sign-in';
 import { tokensApi, withToken } from './tokens-api';
 
 /**
@@ -40,47 +40,7 @@ const backends: Array<{ name: string; start(environment: Record<string, string>)
 
 const skipPostgres = process.env.SKIP_POSTGRES_TESTS === '1';
 
-/** An agent connected over HTTP by the reader whose sign-in `jar` holds: its access and refresh tokens. */
-async function connectAgent(baseUrl: string, jar: CookieJar) {
-  const redirectUri = 'http://127.0.0.1:9/callback';
-  const { body } = await registerClient(baseUrl, { client_name: 'Renamed agent', redirect_uris: [redirectUri] });
-  const clientId = String(body.client_id);
-  const pkce = pkcePair();
-  const resource = `${baseUrl}/mcp`;
-  const consent = await consentOverHttp(baseUrl, jar, {
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    code_challenge: pkce.challenge,
-    code_challenge_method: 'S256',
-    resource,
-    state: 'rename',
-  });
-  const code = new URL(consent.location ?? '').searchParams.get('code') ?? '';
-  const tokens = await tokenRequest(baseUrl, {
-    grant_type: 'authorization_code',
-    code,
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    code_verifier: pkce.verifier,
-    resource,
-  });
-  expect(tokens.status).toBe(200);
-  return { clientId, access: tokens.body.access_token ?? '', refresh: tokens.body.refresh_token ?? '' };
-}
-
-const mcpStatus = async (baseUrl: string, token: string) =>
-  (
-    await fetch(`${baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-    })
-  ).status;
+const mcpStatus = async (baseUrl: string, token: string) => (await listToolsOverHttp(baseUrl, token)).status;
 
 async function signedIn(baseUrl: string, email: string, subject: string) {
   const { jar, response } = await signIn(baseUrl, { email, subject });
@@ -125,7 +85,7 @@ for (const backend of backends) {
         const { baseUrl } = server;
         const before = await signedIn(baseUrl, 'old.name@acme.dev', 'S-rename-1');
         const token = await tokensApi(baseUrl, before.cookie).create('laptop script');
-        const agent = await connectAgent(baseUrl, before.jar);
+        const agent = await connectAgentOverHttp(baseUrl, before.jar, 'Renamed agent');
         const thread = await readerCall(baseUrl, before.cookie)('POST', '/api/threads', { title: 'Before the rename' });
         expect(thread.status).toBe(201);
 
@@ -159,7 +119,7 @@ for (const backend of backends) {
         const { baseUrl } = server;
         const before = await signedIn(baseUrl, 'left.name@acme.dev', 'S-rename-2');
         const token = await tokensApi(baseUrl, before.cookie).create('old script');
-        const agent = await connectAgent(baseUrl, before.jar);
+        const agent = await connectAgentOverHttp(baseUrl, before.jar, 'Renamed agent');
         const after = await signedIn(baseUrl, 'right.name@acme.dev', 'S-rename-2');
 
         await blockAddresses(['left.name@acme.dev']);

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { test } from './fixtures';
-import { consentOverHttp, pkcePair, registerClient, tokenRequest } from './oauth-client';
+import { consentOverHttp, listToolsOverHttp, pkcePair, registerClient, tokenRequest } from './oauth-client';
 import { type CookieJar, signIn } from './sign-in';
 
 /** What the handbook's OAuth authorization server refuses, each named after the attack or mistake it stops. */
@@ -53,18 +53,7 @@ const exchange = (baseUrl: string, code: string, verifier: string, extra: Record
     ...extra,
   });
 
-const mcpStatus = async (baseUrl: string, token: string) =>
-  (
-    await fetch(`${baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-    })
-  ).status;
+const mcpStatus = async (baseUrl: string, token: string) => (await listToolsOverHttp(baseUrl, token)).status;
 
 describe('discovery', () => {
   test('publishesTheAuthorizationServerInTheResourceMetadataAndItsOwnMetadata', async ({ server }) => {

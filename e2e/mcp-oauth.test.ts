@@ -9,7 +9,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, expect } from 'vitest';
 import { test } from './fixtures';
-import { grantOverHttp, InMemoryOAuthProvider, startCallbackServer, tokenRequest } from './oauth-client';
+import {
+  grantOverHttp,
+  InMemoryOAuthProvider,
+  listToolsOverHttp as listTools,
+  startCallbackServer,
+  tokenRequest,
+} from './oauth-client';
 import { SignInPages } from './pages/sign-in-pages';
 import { readerApi } from './threads-api';
 import { tokensApi, withToken } from './tokens-api';
@@ -29,17 +35,6 @@ async function writePolicy(policy: typeof everyone) {
   await utimes(policyFile, mtime, mtime);
   await new Promise((resolve) => setTimeout(resolve, 1_100));
 }
-
-const listTools = (baseUrl: string, accessToken: string) =>
-  fetch(`${baseUrl}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${accessToken}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-  });
 
 test('anAgentAddedByUrlAloneHasTheReaderSignInAndAllowThenUsesTheTools', async ({ server, page }) => {
   const callback = await startCallbackServer();

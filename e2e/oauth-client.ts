@@ -127,11 +127,10 @@ export async function tokenRequest(baseUrl: string, parameters: Record<string, s
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
-/** Access granted over HTTP (sign-in, consent, code exchange), for the tests that are not about the browser. */
-export async function grantOverHttp(baseUrl: string, email: string) {
-  const { jar } = await signIn(baseUrl, { email });
+/** An agent connected over HTTP for the reader whose sign-in `jar` holds (consent, code exchange): its tokens. */
+export async function connectAgentOverHttp(baseUrl: string, jar: CookieJar, clientName = 'Script agent') {
   const redirectUri = 'http://127.0.0.1:9/callback';
-  const { body } = await registerClient(baseUrl, { client_name: 'Script agent', redirect_uris: [redirectUri] });
+  const { body } = await registerClient(baseUrl, { client_name: clientName, redirect_uris: [redirectUri] });
   const clientId = String(body.client_id);
   const pkce = pkcePair();
   const consent = await consentOverHttp(baseUrl, jar, {
@@ -153,6 +152,24 @@ export async function grantOverHttp(baseUrl: string, email: string) {
     resource: `${baseUrl}/mcp`,
   });
   if (tokens.status !== 200) throw new Error(`The code exchange answered ${tokens.status}.`);
-  const cookie = `acme_session=${jar.get('acme_session')}`;
-  return { clientId, cookie, code, access: tokens.body.access_token ?? '', refresh: tokens.body.refresh_token ?? '' };
+  return { clientId, code, access: tokens.body.access_token ?? '', refresh: tokens.body.refresh_token ?? '' };
 }
+
+/** Access granted over HTTP (sign-in, consent, code exchange), for the tests that are not about the browser. */
+export async function grantOverHttp(baseUrl: string, email: string) {
+  const { jar } = await signIn(baseUrl, { email });
+  const granted = await connectAgentOverHttp(baseUrl, jar);
+  return { ...granted, cookie: `acme_session=${jar.get('acme_session')}` };
+}
+
+/** `tools/list` sent to `/mcp` with a bearer token, as an MCP client's first call after connecting. */
+export const listToolsOverHttp = (baseUrl: string, accessToken: string) =>
+  fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+  });

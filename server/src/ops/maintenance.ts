@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { deleteEndedLimits } from '../limits/postgres-store.js';
+import { deleteUnusedAccounts } from '../store/accounts.js';
 import type { Database } from '../store/database.js';
 import { describeError } from '../store/describe-error.js';
 import type { MaintenanceLock } from '../store/maintenance-lock.js';
@@ -16,7 +17,8 @@ export type MaintenanceTask = { name: string; remove(now: Date): Promise<number>
  * What the database keeps that nobody deletes on the way: sessions past their expiry (a reader who never comes back
  * is never ended on sight), questions and search-box queries older than the log's retention, the shared limits' ended
  * windows and expired slots (PostgreSQL limits), personal access tokens past their expiry, and OAuth codes past
- * theirs and clients nobody granted anything within a day. Conversations are the readers' to delete.
+ * theirs and clients nobody granted anything within a day, and accounts none of those refer to any more.
+ * Conversations are the readers' to delete.
  */
 export function maintenanceTasks(
   db: Database,
@@ -38,6 +40,7 @@ export function maintenanceTasks(
     { name: 'ended_limits', remove: (now) => deleteEndedLimits(db, now) },
     { name: 'expired_tokens', remove: (now) => deleteExpiredPersonalTokens(db, { now }) },
     { name: 'stale_oauth', remove: (now) => deleteStaleOAuthRows(db, { now }) },
+    { name: 'unused_accounts', remove: (now) => deleteUnusedAccounts(db, { now }) },
   ];
 }
 

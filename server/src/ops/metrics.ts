@@ -121,7 +121,7 @@ export function createMetrics({ mode }: { mode: 'docs-only' | 'model' }) {
     }),
     maintenanceRemoved: new Counter({
       name: 'handbook_maintenance_removed_total',
-      help: 'Rows the maintenance job removed, by what: expired_sessions, old_questions, ended_limits, expired_tokens, stale_oauth',
+      help: 'Rows the maintenance job removed, by what: expired_sessions, old_questions, old_search_queries, ended_limits, expired_tokens, stale_oauth, unused_accounts',
       labelNames: ['what'],
       registers,
     }),

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
-import { findCurrentAddress } from './accounts.js';
+import { deleteUnusedAccounts, findCurrentAddress, recordSignIn } from './accounts.js';
 import { createPersonalToken, findPersonalToken } from './personal-tokens.js';
 import { accounts, personalTokens, sessions } from './schema.js';
 import { createSession, createSignedInSession, findSessionByIdHash, type NewSession } from './sessions.js';
@@ -63,6 +63,25 @@ for (const backend of testBackends) {
         current: latest,
       });
       expect(await findCurrentAddress(store.db, account)).toEqual(latest);
+    });
+
+    it('removes an account no credential refers to once its sign-in is a day old, and keeps the others', async () => {
+      const dayAgo = new Date(Date.now() - 86_400_000 - 60_000);
+      const address = { emailVerified: true, hostedDomain: 'acme.example' };
+      await recordSignIn(store.db, { ...account, email: 'kept@acme.example', ...address });
+      await createSession(store.db, signInAs('still-signed-in', 'kept@acme.example'));
+      const left = { issuer: account.issuer, subject: 'left-the-company' };
+      await recordSignIn(store.db, { ...left, email: 'left@acme.example', ...address });
+      const fresh = { issuer: account.issuer, subject: 'signing-in-now' };
+      await recordSignIn(store.db, { ...fresh, email: 'fresh@acme.example', ...address });
+      await store.db.update(accounts).set({ signedInAt: dayAgo });
+      await recordSignIn(store.db, { ...fresh, email: 'fresh@acme.example', ...address });
+
+      expect(await deleteUnusedAccounts(store.db, { now: new Date() })).toBe(1);
+      expect(await findCurrentAddress(store.db, left)).toBeUndefined();
+      expect(await findCurrentAddress(store.db, account)).toMatchObject({ email: 'kept@acme.example' });
+      expect(await findCurrentAddress(store.db, fresh)).toMatchObject({ email: 'fresh@acme.example' });
+      expect(await deleteUnusedAccounts(store.db, { now: new Date() })).toBe(0);
     });
   });
 }

@@ -1,6 +1,6 @@
-import { type AnyColumn, and, eq, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, lte, notExists, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
-import { type AccountRow, accounts } from './schema.js';
+import { type AccountRow, accounts, oauthCodes, personalTokens, sessions } from './schema.js';
 
 /** What the access policy reads of an account's address, as its latest sign-in gave it. */
 export type CurrentAddress = Pick<AccountRow, 'email' | 'emailVerified' | 'hostedDomain'>;
@@ -39,4 +39,20 @@ export async function findCurrentAddress(
     .where(and(eq(accounts.issuer, issuer), eq(accounts.subject, subject)))
     .limit(1);
   return row;
+}
+
+/**
+ * Removes the accounts nothing refers to any more: no session, personal token or OAuth code of theirs is left, and their
+ * latest sign-in is over a day old (a sign-in under way writes its account before its session). The next sign-in
+ * records the account again. Returns how many were removed.
+ */
+export async function deleteUnusedAccounts(db: Database, { now }: { now: Date }): Promise<number> {
+  const unused = [sessions, personalTokens, oauthCodes].map((table) =>
+    notExists(db.select({ one: sql`1` }).from(table).where(accountOf(table))),
+  );
+  const removed = await db
+    .delete(accounts)
+    .where(and(lte(accounts.signedInAt, new Date(now.getTime() - 86_400_000)), ...unused))
+    .returning({ subject: accounts.subject });
+  return removed.length;
 }
