@@ -32,9 +32,16 @@ test('tells a script to send a token, that a token only reads, and which pages h
   expect(write.status).toBe(403);
   expect(((await write.json()) as ApiErrorBody).error.code).toBe('forbidden:token_read_only');
 
-  const tags = await fetch(`${server.baseUrl}/tags`, withToken(token));
-  expect([tags.status, tags.headers.get('content-type')]).toEqual([404, 'text/markdown; charset=utf-8']);
-  expect(await tags.text()).toMatch(/^# No Markdown version\n\nThis is a page/);
+  // The pages made for a browser alone, the maintainers' one too (this reader is none: it would be their 404 page).
+  for (const page of ['/tags', '/search', '/dev-copilot', '/access-tokens', '/insights', '/insights/']) {
+    const answer = await fetch(`${server.baseUrl}${page}`, withToken(token, { redirect: 'manual' }));
+    expect([page, answer.status, answer.headers.get('content-type')]).toEqual([
+      page,
+      404,
+      'text/markdown; charset=utf-8',
+    ]);
+    expect(await answer.text()).toMatch(/^# No Markdown version\n\nThis is a page/);
+  }
   // Nothing sent comes back: a made-up address that would redirect is no page, and is not repeated.
   for (const made of ['/no-such-page', '/[Click_me](https:/evil.example/x)/.html']) {
     const text = await (await fetch(`${server.baseUrl}${made}`, withToken(token))).text();

@@ -153,6 +153,31 @@ describe('the access-tokens page, with the keyboard', () => {
   });
 });
 
+describe("the access-tokens page's Copy token", () => {
+  test('says "Copied" on the button and in a polite status, as the chat does, then reverts', async ({
+    docsSite,
+    server,
+  }) => {
+    const page = docsSite.page;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    await docsSite.open('/access-tokens');
+    await page.getByTestId('no-tokens').waitFor();
+    await page.getByLabel('Name').fill('copied agent');
+    await page.getByLabel('Name').press('Enter');
+    const notice = page.getByTestId('created-token');
+    const token = await page.getByTestId('created-token-value').innerText();
+    const status = notice.getByRole('status');
+    expect(await status.textContent()).toBe('');
+    await notice.getByRole('button', { name: 'Copy token' }).click();
+    await notice.getByRole('button', { name: 'Copied', exact: true }).waitFor({ timeout: 2_000 });
+    expect(await status.textContent()).toBe('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+    // The chat's copied state lasts 3 s (useCopiedState); then the button and the status are as they were.
+    await notice.getByRole('button', { name: 'Copy token' }).waitFor({ timeout: 5_000 });
+    expect(await status.textContent()).toBe('');
+  });
+});
+
 describe("the access-tokens page's Claude Code setup", () => {
   test('is a .mcp.json naming the variable, not a command whose shell would write the token into a file', async ({
     docsSite,

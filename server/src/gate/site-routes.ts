@@ -59,7 +59,12 @@ const noPage = '# Not found\n\nNo page of the handbook is at this address. Every
 const noMarkdownVersion =
   "# No Markdown version\n\nThis is a page of the handbook's site for a browser, signed in; it has no Markdown version. Every page that has one is listed in /llms.txt.\n";
 
-function sendMarkdownTwin(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {
+/**
+ * What a token (a script, a coding agent) gets at a page's address: its Markdown twin, or a Markdown 404 saying the
+ * page has none (a page made for a browser alone) or that no page is there. The routes of such pages with a gate of
+ * their own (the maintainers' insights) answer a token with it too.
+ */
+export function sendMarkdownTwin(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {
   const pathname = withoutQuery(request.url);
   if (isMarkdownPath(pathname)) return sendSitePath(request, reply, snapshot);
   const twin = markdownTwinOf(pathname);

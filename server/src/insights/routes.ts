@@ -8,12 +8,12 @@ import { isAllowed } from '../auth/request-access.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import { signInStatus } from '../auth/sign-in-response.js';
 import { sendServedFile } from '../gate/file-response.js';
-import { sendSitePath } from '../gate/site-routes.js';
+import { sendMarkdownTwin, sendSitePath } from '../gate/site-routes.js';
 import { errorResponses } from '../response-schemas.js';
 import { readInsights } from './insights.js';
 import { isMaintainerRequest } from './maintainers.js';
 
-/** The page's addresses: every spelling the site's own routing would answer for it. */
+/** The page's addresses: every spelling the site's own routing would answer for it (token-scope.ts reads a token at them). */
 const pagePaths = ['/insights', '/insights/', '/insights/*', '/insights.html'];
 
 /**
@@ -53,6 +53,11 @@ export const insightsRoutes = fp(
         return signInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
       }
       const snapshot = site.current();
+      // A token (token-scope.ts reads it here) gets what it gets at any page made for a browser alone, whoever holds
+      // it, a maintainer too: "No Markdown version", never the page.
+      if (request.access.state === 'signed-in' && request.access.personalTokenId !== undefined) {
+        return sendMarkdownTwin(request, reply, snapshot);
+      }
       if (!isMaintainerRequest(request, accessPolicy.current())) {
         return sendServedFile(request, reply, snapshot.notFoundPage, 404);
       }

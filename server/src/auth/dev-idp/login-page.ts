@@ -19,3 +19,18 @@ ${problem}
 </form>`,
   });
 }
+
+/**
+ * The form's step once it is over (Back after signing in or out, a form left open past its ten minutes): oidc-provider
+ * no longer knows the interaction, and a new sign-in is the only way on. Started at /auth/login, as the sign-in page's
+ * own button does.
+ */
+export function renderExpiredStepPage(): string {
+  return renderPage({
+    title: 'Development sign-in',
+    testId: 'dev-idp-expired',
+    body: `<h1>Development sign-in</h1>
+<p class="notice warning" role="alert">This sign-in step has expired or was already used. Start again to sign in.</p>
+<a class="button" href="/auth/login" data-testid="dev-idp-start-again">Sign in again</a>`,
+  });
+}

@@ -2,7 +2,7 @@ import formBody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionResults } from 'oidc-provider';
 import { developmentIssuerPath } from '../../config.js';
-import { renderDevelopmentLoginPage } from './login-page.js';
+import { renderDevelopmentLoginPage, renderExpiredStepPage } from './login-page.js';
 import type { createDevelopmentProvider } from './provider.js';
 
 type DevelopmentProvider = ReturnType<typeof createDevelopmentProvider>;
@@ -10,6 +10,9 @@ type InteractionForm = { email?: string; subject?: string; verified?: string; wo
 
 /** What an account id typed into the form may be: short and plain, as providers' `sub` values are. */
 const accountIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** A browser's navigation (Back included) asks for HTML; an API client for JSON. */
+const acceptsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
 
 /** Mounts the development provider under /dev-idp: our sign-in form, then oidc-provider for everything else. */
 export async function developmentProviderRoutes(
@@ -20,6 +23,24 @@ export async function developmentProviderRoutes(
 
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
   const interactionPath = (uid: string) => `${developmentIssuerPath}/interaction/${encodeURIComponent(uid)}`;
+
+  /**
+   * Whether the form's interaction is still under way. One that is over (oidc-provider's SessionNotFound) is answered
+   * here to a browser with a page that says so and starts again; an API client keeps oidc-provider's JSON error.
+   */
+  async function interactionGoesOn(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const provider = await options.idp.provider();
+    try {
+      await provider.interactionDetails(request.raw, reply.raw);
+      return true;
+    } catch (error) {
+      // Already loaded by the provider above: this import costs nothing more.
+      const { errors } = await import('oidc-provider');
+      if (!(error instanceof errors.SessionNotFound) || !acceptsHtml(request)) throw error;
+      noStore(reply).code(400).type('text/html; charset=utf-8').send(renderExpiredStepPage());
+      return false;
+    }
+  }
 
   async function finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
     const provider = await options.idp.provider();
@@ -32,7 +53,7 @@ export async function developmentProviderRoutes(
   await app.register(async (forms) => {
     await forms.register(formBody);
     forms.get<{ Params: { uid: string } }>(`${developmentIssuerPath}/interaction/:uid`, async (request, reply) => {
-      await (await options.idp.provider()).interactionDetails(request.raw, reply.raw);
+      if (!(await interactionGoesOn(request, reply))) return reply;
       return noStore(reply)
         .type('text/html; charset=utf-8')
         .send(renderDevelopmentLoginPage({ action: interactionPath(request.params.uid) }));
@@ -40,7 +61,7 @@ export async function developmentProviderRoutes(
     forms.post<{ Params: { uid: string }; Body: InteractionForm }>(
       `${developmentIssuerPath}/interaction/:uid`,
       async (request, reply) => {
-        await (await options.idp.provider()).interactionDetails(request.raw, reply.raw);
+        if (!(await interactionGoesOn(request, reply))) return reply;
         const form = request.body ?? {};
         if (form.action === 'cancel') {
           return finish(request, reply, { error: 'access_denied', error_description: 'Sign-in was cancelled.' });

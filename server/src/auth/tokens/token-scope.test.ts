@@ -30,4 +30,12 @@ describe('where a token counts', () => {
     expect(acceptsApplicationToken('/api/threads')).toBe(false);
     expect(acceptsApplicationToken('/api/search')).toBe(true);
   });
+
+  it('reads the insights page (to answer "No Markdown version"), not its API, and writes nothing there', () => {
+    for (const route of ['/insights', '/insights/', '/insights/*', '/insights.html']) {
+      expect(acceptsPersonalToken('GET', route, route)).toBe(true);
+      expect(acceptsPersonalToken('POST', route, route)).toBe(false);
+    }
+    expect(acceptsPersonalToken('GET', '/api/insights', '/api/insights')).toBe(false);
+  });
 });

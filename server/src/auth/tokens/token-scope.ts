@@ -32,6 +32,13 @@ const markdownIndexes = new Set(['/llms.txt', '/llms-full.txt']);
  */
 const pageAddress = /^\/([^?#]*\/)?[^./?#]*(\.html)?$/;
 
+/**
+ * Pages with a route of their own instead of the built site's `/*`, made for a browser alone: the maintainers'
+ * insights (insights/routes.ts, the same four spellings). A token is read there only to be answered as at any page
+ * without a Markdown version (gate/site-routes.ts), whoever its reader is; it never opens the page.
+ */
+const browserPageRoutes = new Set(['/insights', '/insights/', '/insights/*', '/insights.html']);
+
 /** `routeUrl` is the route's pattern as registered (`/api/threads/:id`, `/*` for the built site). */
 export function acceptsPersonalToken(
   method: string,
@@ -40,8 +47,9 @@ export function acceptsPersonalToken(
   /** Whether the build has a page at the path (gate/site-files.ts): a page's address may end in `.js` or `.1`. */
   isPage: (path: string) => boolean = () => false,
 ): boolean {
-  if (routeUrl === '/*')
-    return (method === 'GET' || method === 'HEAD') && (isMarkdownPath(path) || pageAddress.test(path) || isPage(path));
+  const read = method === 'GET' || method === 'HEAD';
+  if (routeUrl === '/*') return read && (isMarkdownPath(path) || pageAddress.test(path) || isPage(path));
+  if (routeUrl !== undefined && browserPageRoutes.has(routeUrl)) return read;
   return routeUrl !== undefined && (tokenRoutes.get(routeUrl)?.has(method) ?? false);
 }
 

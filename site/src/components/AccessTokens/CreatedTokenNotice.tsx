@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { useCopiedState } from '../Copilot/view/useCopiedState';
 import { type EditorSetup, editorSetups } from './editor-setup';
 import styles from './styles.module.css';
 import type { CreatedToken } from './tokens-api';
@@ -6,9 +7,13 @@ import type { CreatedToken } from './tokens-api';
 /** What the status line says after a copy: the token, a setup (by its editor), or that the clipboard refused. */
 type Copied = { what: 'token' } | { what: 'setup'; setup: EditorSetup } | { what: 'failed' } | null;
 
-function copiedText(copied: Copied): string {
+/**
+ * The token's copy is said as the chat says its own ("Copied"), for as long as the button says it (useCopiedState),
+ * then the status empties, so the next copy is said again.
+ */
+function copiedText(copied: Copied, tokenCopied: boolean): string {
   if (!copied) return '';
-  if (copied.what === 'token') return 'Copied to the clipboard.';
+  if (copied.what === 'token') return tokenCopied ? 'Copied' : '';
   if (copied.what === 'failed') return 'Copy failed: select the text and copy it.';
   return `${copied.setup.editor} configuration copied: paste it into its file.`;
 }
@@ -21,12 +26,16 @@ function copiedText(copied: Copied): string {
  */
 export default function CreatedTokenNotice({ created }: { readonly created: CreatedToken }): ReactNode {
   const [copied, setCopied] = useState<Copied>(null);
+  const [tokenCopied, markTokenCopied] = useCopiedState();
   const copyButton = useRef<HTMLButtonElement>(null);
   const readyId = useId();
   useEffect(() => copyButton.current?.focus(), []);
-  const copy = (text: string, done: Copied) =>
+  const copy = (text: string, done: Copied, then?: () => void) =>
     navigator.clipboard.writeText(text).then(
-      () => setCopied(done),
+      () => {
+        setCopied(done);
+        then?.();
+      },
       () => setCopied({ what: 'failed' }),
     );
   // Shown only once a token is made, in the browser: the page's own address is the handbook's.
@@ -45,9 +54,9 @@ export default function CreatedTokenNotice({ created }: { readonly created: Crea
           type="button"
           className="button button--primary button--sm"
           aria-describedby={readyId}
-          onClick={() => void copy(created.token, { what: 'token' })}
+          onClick={() => void copy(created.token, { what: 'token' }, markTokenCopied)}
         >
-          Copy token
+          {tokenCopied ? 'Copied' : 'Copy token'}
         </button>
       </div>
       {setups.map((setup) => (
@@ -68,7 +77,7 @@ export default function CreatedTokenNotice({ created }: { readonly created: Crea
         </details>
       ))}
       <p role="status" className={styles.copyStatus}>
-        {copiedText(copied)}
+        {copiedText(copied, tokenCopied)}
       </p>
     </div>
   );
