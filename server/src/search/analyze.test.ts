@@ -70,6 +70,22 @@ describe('queryTerms', () => {
     expect(terms.some((term) => term.foreign)).toBe(false);
   });
 
+  it("takes the words of a URL as the reader's own and everyday: optional, and ranked for less", () => {
+    const question = 'https://docs.example.com/policy-guide: why is my policy off, as www.kubernetes.io/rollback says?';
+    const terms = queryTerms(question, knows);
+    const kindOf = (term: string) => terms.find((each) => each.term === term && !each.expansion);
+    for (const term of ['http', 'doc', 'exampl', 'com', 'rollback', 'guid', 'www', 'kubernet', 'io']) {
+      expect(kindOf(term), term).toMatchObject({ optional: true, generic: true, foreign: false });
+    }
+    // A word the question also says outside its URLs is asked, wherever it came first.
+    expect(kindOf('polici')).toMatchObject({ optional: false, generic: false });
+    expect(kindOf('off')).toMatchObject({ generic: true });
+    expect(queryTerms('why is my rollback off', knows).find((term) => term.term === 'rollback')).toMatchObject({
+      optional: false,
+      generic: false,
+    });
+  });
+
   it('takes a dictionary word written with a capital inside a sentence as a product the docs do not name', () => {
     const terms = queryTerms('can we roll back on our Nomad cluster like a nomad would', knows);
     expect(terms.find((term) => term.term === 'nomad')).toMatchObject({ foreign: true, generic: false });

@@ -47,8 +47,17 @@ describe('judgeCoverage', () => {
 
   it("never counts the reader's own names, numbers or everyday words against a question", () => {
     const asked =
-      'our runnerPool_2 on build-box-42.acme.dev in "Night Shift" stopped after 3 days: how do I register a gitlab runner?';
+      'so our runnerPool_2 on build-box-42.acme.dev in "Night Shift", all 3 of them: how do I register a gitlab runner?';
     expect(retrieve(engine, asked).coverage).toMatchObject({ confidence: 'answered', covered: true, foreignNames: [] });
+  });
+
+  it('counts a dictionary word the docs never write as the subject it names, not as an everyday word', () => {
+    // "vacation" ranks nothing here, yet the question is about it: the runner section's "register" is not an answer.
+    const asked = retrieve(engine, 'how do I register my vacation?');
+    expect(asked.terms.find((term) => term.term === 'vacat')).toMatchObject({ generic: true, unusedWord: true });
+    expect(asked.coverage.confidence).not.toBe('answered');
+    // An everyday word the docs never write still counts for little.
+    expect(retrieve(engine, 'sorry, how do I register the gitlab runner again?').coverage.confidence).toBe('answered');
   });
 
   it('answers, comes close, or declines by how much of the question the best section holds', () => {

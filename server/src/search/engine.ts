@@ -55,7 +55,10 @@ const expansionBoost = 0.6;
 const currentPageBoost = 1.5;
 /** An everyday word ranks for less than a subject word. */
 const genericBoost = 0.3;
-/** An everyday word in a question (`nobody`, `morning`) carries this share of a subject word's weight. */
+/**
+ * An everyday word in a question (`nobody`, `morning`) carries this share of a subject word's weight; a dictionary word
+ * the handbook never writes (`vacation`) carries all of it. Both chosen on the tuning questions (bench/questions).
+ */
 const genericShare = 0.25;
 /** A section gains a tenth of its page's total score: a page that treats the question lifts its sections. */
 const pageWeight = 0.1;
@@ -161,7 +164,8 @@ function searchEngineOver(
     queryTerms(query.slice(0, longestQuery), knows, correct, matcher.isSubject).slice(0, mostTerms);
 
   /** A term's share in the question's meaning: its rarity in the docs, less for an everyday word. */
-  const meaningWeight = (term: QueryTerm) => termWeight(term.term) * (term.generic ? genericShare : 1);
+  const meaningWeight = (term: QueryTerm) =>
+    termWeight(term.term) * (term.generic && !term.unusedWord ? genericShare : 1);
 
   function search(query: string | readonly QueryTerm[], options: SearchOptions = {}): SearchHit[] {
     const terms = typeof query === 'string' ? queryTermsOf(query) : query;

@@ -17,16 +17,22 @@ export type QueryTerm = {
   covers: string[];
   /** A rewording of the question (joined words, a duration in other units), searched at a lower weight. */
   expansion: boolean;
-  /** A word of everyday English (`nobody`, `please`, `thing`): it says little about the subject. */
+  /** A word of everyday English (`nobody`, `please`, `thing`) or of an address: it says little about the subject. */
   generic: boolean;
+  /**
+   * A dictionary word the handbook never writes (`vacation`, `dental`): generic for ranking, as no section can match
+   * it, but it names what the question is about as much as any subject word, so a section without it answers less.
+   */
+  unusedWord?: true;
   /**
    * A name the handbook never uses and no English dictionary knows (`kubernetes`, `prisma`): the question is about
    * something else, unless it turns out to be a typo of a word the docs do use.
    */
   foreign: boolean;
   /**
-   * The reader's own name for something (`orderCount`, `sync_job_2`, `"Bulk Sync"`, `acme.myshopify.com`), a number
-   * or an everyday word: it counts for a section that holds it, never against one that does not.
+   * The reader's own name for something (`orderCount`, `sync_job_2`, `"Bulk Sync"`, `acme.myshopify.com`, the words
+   * of an address), a number or an everyday word: it counts for a section that holds it, never against one that does
+   * not.
    */
   optional: boolean;
   /** The word as typed, when the docs' word it was read as (`onbording` as `onboarding`) stands in its place. */
@@ -53,6 +59,19 @@ export function readersOwnNames(query: string): Set<string> {
     if (camel || snake || digits || domain || /^\d+([.,]\d+)?$/.test(token)) addWords(token);
   }
   return names;
+}
+
+/** An address in a question: `http(s)://…`, or a bare one from `www.` on, up to a space or a quote. */
+const addressPattern = /\bhttps?:\/\/[^\s<>"'`“”‘’]+|(?<![\p{L}\p{N}_.@/-])www\.[^\s<>"'`“”‘’]+/giu;
+
+/**
+ * The terms a question holds only inside its addresses (a link pasted, a browser's address bar read from a screenshot):
+ * the reader's own, like the names of their shop. A term the question also says outside them is asked.
+ */
+function termsOnlyInAddresses(query: string): Set<string> {
+  const inAddresses = new Set((query.match(addressPattern) ?? []).flatMap((address) => analyze(address)));
+  if (inAddresses.size > 0) for (const term of analyze(query.replace(addressPattern, ' '))) inAddresses.delete(term);
+  return inAddresses;
 }
 
 /** Words written with a capital inside a sentence (`on our Nomad cluster`), folded: names rather than words. */
@@ -100,15 +119,20 @@ export function queryTerms(
     const unknown = !knows(term);
     // An unknown number or id (a timestamp, a log file's name) says as little about the subject as an everyday word.
     const everyday = everydayWords.has(word) && !namesSubject(term);
-    const optional = everyday || ownNames.has(word) || /^\d+(\.\d+)?$/.test(word);
+    // The words of an address (`https://minh-nguyen.dev-tunnel.acme.dev/healthz`) name the reader's host and paths.
+    const address = inAddressesOnly.has(term);
+    const optional = everyday || address || ownNames.has(word) || /^\d+(\.\d+)?$/.test(word);
     // `Nomad` or `Snowflake` in the middle of a sentence names a product, though the dictionary knows the word.
     const productName = unknown && !everyday && properNames.has(word);
-    const generic = !productName && (everyday || (unknown && (commonEnglish.has(word) || /\d/.test(word))));
+    const generic =
+      address || (!productName && (everyday || (unknown && (commonEnglish.has(word) || /\d/.test(word)))));
     const foreign =
       unknown && !generic && !optional && /^\p{L}+$/u.test(word) && (productName || !commonEnglish.has(word));
-    return { generic, foreign, optional };
+    const unusedWord = generic && unknown && !everyday && !address && !/\d/.test(word);
+    return { generic, foreign, optional, ...(unusedWord ? { unusedWord } : {}) };
   };
   const ownNames = readersOwnNames(query);
+  const inAddressesOnly = termsOnlyInAddresses(query);
   const properNames = capitalisedMidSentence(query);
   const spoken = numbersAsDigits(queryWords(query));
   /** The parts of a joined word are the reader's own when the whole is. */
@@ -121,7 +145,11 @@ export function queryTerms(
     const [typed, ...parts] = termsOfWord(word);
     if (typed === undefined) continue;
     // A word the docs never write, and no everyday English word either, is most often a typo of one they do.
-    const spelled = !knows(typed) && parts.length === 0 && !commonEnglish.has(word) ? correct(word) : undefined;
+    // An address is copied, never typed: its words are no typos.
+    const spelled =
+      !knows(typed) && parts.length === 0 && !commonEnglish.has(word) && !inAddressesOnly.has(typed)
+        ? correct(word)
+        : undefined;
     const whole = spelled === undefined ? typed : stem(spelled);
     if (parts.length === 0) {
       if (!terms.has(whole)) {

@@ -1,3 +1,8 @@
+import type { Nodes } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+import { visit } from 'unist-util-visit';
 import { describe, expect, it } from 'vitest';
 import { docSection } from '../../../test-support/doc-sections.js';
 import { retrieve } from '../../search/coverage.js';
@@ -141,9 +146,21 @@ describe('composeDocsOnlyAnswer', () => {
 
   it('says what it read from a screenshot, or that it could read nothing', () => {
     expect(answer('what is this error?', { readFromImages: 'TTL policy expireAt' }).markdown).toMatch(
-      /^From your screenshot I read: "TTL policy expireAt"/,
+      /^From your screenshot I read: "`TTL policy expireAt`"\./,
     );
     expect(answer('TTL policy on expireAt', { imagesUnread: true }).markdown).toMatch(/^I could not read any text/);
+  });
+
+  it('shows the text read from a screenshot as code, so that no address in it becomes a link', () => {
+    const read = 'TTL policy expireAt, see https://example.com/ttl?a=<b> or www.example.org/x and ops@example.net `x`';
+    const line = answer('what is this error?', { readFromImages: read }).markdown.split('\n')[0] ?? '';
+    const tree = fromMarkdown(line, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+    const shown: string[] = [];
+    visit(tree, (node: Nodes) => {
+      expect(node.type).not.toBe('link');
+      if (node.type === 'inlineCode') shown.push(node.value);
+    });
+    expect(shown).toEqual([read]);
   });
 
   it('fences quoted code so that backticks inside it cannot close the block', () => {

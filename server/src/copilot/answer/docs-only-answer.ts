@@ -5,6 +5,7 @@ import type { SearchHit } from '../../search/engine.js';
 import { answerPassages } from '../../search/passages.js';
 import type { QueryTerm } from '../../search/query.js';
 import { alsoInHandbook } from './also-in.js';
+import { codeSpan } from './markdown-edits.js';
 import { namesSection, quotedSections } from './quoted-sections.js';
 
 export type DocsOnlyAnswer = {
@@ -51,9 +52,6 @@ export const smallTalkAnswer =
 /** A second section quoted beside the best one gives its key part and little more, so the answer stays short. */
 const secondSectionBudget = 200;
 
-/** Raw HTML in a quote would be shown as text by the widget anyway; escaping keeps the markdown unambiguous. */
-const plain = (text: string) => text.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;'));
-
 const clipWords = (text: string, limit: number) =>
   text.length <= limit ? text : `${text.slice(0, limit).replace(/\s+\S*$/, '')}…`;
 
@@ -75,8 +73,9 @@ export function composeDocsOnlyAnswer(options: {
     return { markdown: smallTalkAnswer, sources: [], confidence: 'none', covered: false, closest: [] };
   }
   const kinds = answerKindsOf(options.retrieval.question);
+  // A screenshot's text is shown as code: an address in it must never become a link the reader could follow.
   const imageNote = options.readFromImages
-    ? `From your screenshot I read: "${plain(clipWords(options.readFromImages.replace(/\s+/g, ' ').trim(), 240))}".\n\n`
+    ? `From your screenshot I read: "${codeSpan(clipWords(options.readFromImages.replace(/\s+/g, ' ').trim(), 240))}".\n\n`
     : options.imagesUnread
       ? 'I could not read any text in your screenshot, so this answer goes by your typed question alone.\n\n'
       : '';
