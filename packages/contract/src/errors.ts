@@ -43,6 +43,7 @@ export const apiErrors = {
   'not_found:insights': { status: 404, message: 'There is no such page.' },
   'not_found:token': { status: 404, message: 'You have no token with this id.' },
   'not_found:answer': { status: 404, message: 'No answer is being written in this chat.' },
+  'not_found:route': { status: 404, message: 'Nothing at this address takes this request.' },
   'conflict:thread_status': { status: 409, message: 'The chat is not in a state that allows this.' },
   'conflict:answer_running': {
     status: 409,

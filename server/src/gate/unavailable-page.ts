@@ -30,11 +30,15 @@ export function sendUnavailable(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /**
- * The error handler of every route without one of its own (the site, sign-in, health): a database out of reach is a
+ * The error handler of every route without one of its own (the site, sign-in, health), and the answer to a request no
+ * route takes: a database out of reach is a
  * 503 to try again, any other failure a 500 that says nothing of itself. The details (SQL, parameters, session id
  * hashes) go to the log only. A request's own mistakes (4xx) keep Fastify's answers.
  */
 export function registerErrorPages(app: FastifyInstance) {
+  // A method no route takes at the address (`PUT /firestore-ttl`, `POST /MCP`): pages answer GET and HEAD alone. In
+  // the API's shape, instead of Fastify's message, which repeats the whole address and its query.
+  app.setNotFoundHandler((_request, reply) => sendApiError(reply, 'not_found:route'));
   const fastifyDefault = app.errorHandler;
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (clientHungUp(request, error)) return reply.code(400).send();

@@ -32,6 +32,10 @@ function answerInOAuthTerms(code: 'invalid_request' | 'invalid_client_metadata')
   };
 }
 
+/** A GET at an endpoint that takes POST alone (RFC 6749 §3.2): 405 in OAuth's terms, not the site's sign-in page. */
+const postOnly = (_request: FastifyRequest, reply: FastifyReply) =>
+  sendOAuthError(reply.header('allow', 'POST'), new OAuthError('invalid_request', 'This endpoint takes POST.', 405));
+
 /**
  * The handbook's OAuth 2.1 authorization server for coding agents (MCP authorization): metadata, dynamic client
  * registration, the reader's consent behind the sign-in gate, and the token endpoint. Access granted here is a row
@@ -75,6 +79,7 @@ export const oauthRoutes = fp(
     await app.register(async (registration) => {
       await registerAddressLimit(registration, 'oauth-register', registrationsPerMinute, 'registrations');
       registration.setErrorHandler(answerInOAuthTerms('invalid_client_metadata'));
+      registration.get('/oauth/register', postOnly);
       registration.post('/oauth/register', { bodyLimit: maxRegistrationBytes }, async (request, reply) => {
         const client = await createOAuthClient(db, clientFromRegistration(request.body));
         return reply.code(201).header('cache-control', 'no-store').send(registrationResponse(client, client.createdAt));
@@ -133,6 +138,7 @@ export const oauthRoutes = fp(
         return consentPage(reply.code(409), checked.request.redirectUri, page);
       });
 
+      endpoints.get('/oauth/token', postOnly);
       endpoints.post('/oauth/token', async (request, reply) => {
         const body = (request.body ?? {}) as Record<string, unknown>;
         const grant =
