@@ -108,14 +108,81 @@ async function openPostgresStore(
       cause: error,
     });
   }
-  const client = createPostgresClient(target.url, timeouts, { max: 10 });
+  const { client, underWay } = countingQueries(createPostgresClient(target.url, timeouts, { max: 10 }));
   const db = drizzlePostgres({ client, schema });
   return {
     db,
     kind: 'postgres',
     ping: async () => void (await client`select 1`),
-    close: () => client.end({ timeout: 5 }),
+    close: async () => {
+      // The queries under way get up to 5 s to finish; then every connection is closed at once. Not postgres.js's own
+      // graceful end: a connection whose query failed with it (a database gone silent) keeps that query, and the end
+      // waited for it all its 5 s, so an idle server took 5 s to stop after any outage.
+      await underWay.none(closeWaitMs);
+      await client.end({ timeout: 0 });
+    },
   };
+}
+
+/** At close, how long the queries under way get to finish. */
+const closeWaitMs = 5000;
+
+/**
+ * The client, counting the queries it has under way: Drizzle sends each query outside a transaction through `unsafe`
+ * (settled when postgres.js resolves or rejects it) and each transaction through `begin`.
+ */
+function countingQueries<Client extends postgres.Sql>(client: Client) {
+  let count = 0;
+  const waiting = new Set<() => void>();
+  const started = () => {
+    count += 1;
+    let settled = false;
+    return () => {
+      if (settled) return;
+      settled = true;
+      count -= 1;
+      if (count === 0) for (const resolve of waiting) resolve();
+    };
+  };
+  const unsafe = client.unsafe.bind(client);
+  const countedUnsafe = ((...args: Parameters<typeof unsafe>) => {
+    const query = unsafe(...args);
+    const settle = started();
+    // Not through `then`: that would send the query before Drizzle asks for its rows as arrays.
+    const handle = query as unknown as { resolve(value: unknown): void; reject(error: unknown): void };
+    const { resolve, reject } = handle;
+    handle.resolve = (value) => {
+      settle();
+      resolve(value);
+    };
+    handle.reject = (error) => {
+      settle();
+      reject(error);
+    };
+    return query;
+  }) as Client['unsafe'];
+  const begin = client.begin.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  const countedBegin = ((...args: unknown[]) => {
+    const settle = started();
+    const transaction = begin(...args);
+    transaction.then(settle, settle);
+    return transaction;
+  }) as Client['begin'];
+  const underWay = {
+    /** Resolves once no query is under way, or after `ms` at the latest. */
+    none: (ms: number) =>
+      new Promise<void>((resolve) => {
+        if (count === 0) return resolve();
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          waiting.delete(done);
+          resolve();
+        }
+        waiting.add(done);
+      }),
+  };
+  return { client: Object.assign(client, { unsafe: countedUnsafe, begin: countedBegin }), underWay };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable, isOutOfSpace, whileTheDatabaseIsAway } from './unavailable.js';
+import { isDatabaseUnavailable, whileTheDatabaseIsAway } from './unavailable.js';
 
 const withCode = (code: string) => Object.assign(new Error(`failed (${code})`), { code });
 /** As Drizzle reports a failed query: the SQL and its parameters in the message, the driver's error as the cause. */
@@ -41,7 +41,7 @@ describe('isDatabaseUnavailable', () => {
 });
 
 describe('whileTheDatabaseIsAway', () => {
-  it('tries a write again while the database is away, but gives a full disk back at once', async () => {
+  it('tries a write again while the database is away', async () => {
     let calls = 0;
     const away = Object.assign(new Error('the database system is shutting down'), { code: '57P03' });
     const written = await whileTheDatabaseIsAway(
@@ -54,20 +54,53 @@ describe('whileTheDatabaseIsAway', () => {
       () => {},
     );
     expect([written, calls]).toEqual(['kept', 3]);
+  });
 
-    calls = 0;
-    const full = Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' });
-    const started = Date.now();
-    const outcome = await whileTheDatabaseIsAway(
+  it.each([
+    ["PostgreSQL's disk_full", Object.assign(new Error('could not extend file'), { code: '53100' })],
+    ["the system's own ENOSPC", Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })],
+  ])('tries a write again while the disk is full (%s), until space comes back', async (_name, full) => {
+    let calls = 0;
+    const written = await whileTheDatabaseIsAway(
       async () => {
         calls += 1;
-        throw new Error('query failed', { cause: full });
+        if (calls < 3) throw new Error('query failed', { cause: full });
+        return 'kept';
+      },
+      Date.now() + 5_000,
+      () => {},
+    );
+    expect([written, calls]).toEqual(['kept', 3]);
+  });
+
+  it('gives up within a deadline that came closer during a pause, and at once on any other failure', async () => {
+    let giveUpAt = Date.now() + 30_000;
+    const away = Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' });
+    let calls = 0;
+    const started = Date.now();
+    const outcome = whileTheDatabaseIsAway(
+      async () => {
+        calls += 1;
+        throw away;
+      },
+      () => giveUpAt,
+      () => {},
+    ).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    giveUpAt = Date.now() + 300;
+    expect(await outcome).toBe(away);
+    expect(Date.now() - started).toBeLessThan(1800);
+
+    calls = 0;
+    const wrong = Object.assign(new Error('duplicate key'), { code: '23505' });
+    const refused = await whileTheDatabaseIsAway(
+      async () => {
+        calls += 1;
+        throw wrong;
       },
       Date.now() + 5_000,
       () => {},
     ).catch((error: unknown) => error);
-    expect(isOutOfSpace(outcome)).toBe(true);
-    expect(calls).toBe(1);
-    expect(Date.now() - started).toBeLessThan(200);
+    expect([refused, calls]).toEqual([wrong, 1]);
   });
 });

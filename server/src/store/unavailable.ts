@@ -65,21 +65,30 @@ export function isOutOfSpace(error: unknown): boolean {
 }
 
 /**
- * `write`, tried again with growing pauses while the database is unavailable, until `giveUpAt`. A full disk stays full:
- * that failure is given back at once (a reader who has read a whole answer waited 35 s to hear it was not kept).
+ * `write`, tried again with growing pauses while the database is unavailable or its disk full (space may come back:
+ * an operator frees it, a log rotates), until `giveUpAt`: a moment, or a function read before each attempt and during
+ * each pause, for a deadline that may come closer (a shutdown). Any other failure is given back at once.
  */
 export async function whileTheDatabaseIsAway<T>(
   write: () => Promise<T>,
-  giveUpAt: number,
+  giveUpAt: number | (() => number),
   onRetry: (error: unknown, retryInMs: number) => void,
 ): Promise<T> {
+  const deadline = typeof giveUpAt === 'number' ? () => giveUpAt : giveUpAt;
   for (let pauseMs = 250; ; pauseMs = Math.min(pauseMs * 2, 4000)) {
     try {
       return await write();
     } catch (error) {
-      if (!isDatabaseUnavailable(error) || isOutOfSpace(error) || Date.now() + pauseMs > giveUpAt) throw error;
+      if (!(isDatabaseUnavailable(error) || isOutOfSpace(error)) || Date.now() + pauseMs > deadline()) throw error;
       onRetry(error, pauseMs);
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      const until = Date.now() + pauseMs;
+      while (Date.now() < until) {
+        if (until > deadline()) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(until - Date.now(), pauseSliceMs)));
+      }
     }
   }
 }
+
+/** How often a pause looks whether its deadline came closer. */
+const pauseSliceMs = 250;

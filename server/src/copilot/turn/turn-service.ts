@@ -1,25 +1,15 @@
-import {
-  type AnswerConfidence,
-  type AnswerSource,
-  type ApiErrorCode,
-  errorBody,
-  type HandbookSearchPart,
-  type MessageStatus,
-  type ParsedTurnRequest,
-  type TurnDataParts,
-} from '@acme/contract';
+import { type ApiErrorCode, errorBody, type ParsedTurnRequest, type TurnDataParts } from '@acme/contract';
 import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
-import { staleAnswerMs, stillWriting } from '../../store/answer-progress.js';
 import type { Message } from '../../store/conversations.js';
 import type { Database } from '../../store/database.js';
-import { appendMessage, type ThreadVersion, updateAnswer } from '../../store/messages.js';
-import { whileTheDatabaseIsAway } from '../../store/unavailable.js';
+import { appendMessage, type ThreadVersion } from '../../store/messages.js';
 import type { AnswerRun } from '../answer/answer-service.js';
 import type { Copilot } from '../copilot.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
 import { conversationFor, placeQuestion, textOf } from './conversation.js';
+import { progressSaver } from './progress-saver.js';
 import { StoppedByReader, StoppedByShutdown } from './running-answers.js';
 
 /** The longest an answer's pieces run on before other work gets a turn of the event loop. */
@@ -120,7 +110,7 @@ async function writeAnswer(
   writer.write({ type: 'data-turn', data: { threadId, questionId, answerId, title, threadVersion } });
   let text = '';
   let run: AnswerRun | undefined;
-  const progress = progressSaver(deps, answering);
+  const progress = progressSaver(deps, answering.answerId);
   try {
     run = await start(signal);
     if (run.modelFailure) {
@@ -171,7 +161,8 @@ async function writeAnswer(
     }
     const finished = run.finish(text);
     const { covered, confidence, sources } = finished;
-    const kept = await progress.end('complete', finished.text, sources, confidence);
+    // The reader has read it all; should the server stop while the end cannot be written, they are told at once.
+    const kept = await unlessShutDown(progress.end('complete', finished.text, sources, confidence), signal);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
     if (kept) await deps.copilot.record({ ...run, covered, confidence, reader: answering.reader, sources, answerId });
@@ -199,6 +190,7 @@ async function writeAnswer(
     };
     // Stopped at shutdown, the reader is told at once to ask again (another instance answers): with the database away,
     // writing the end first kept them waiting past the process's own deadline, and their stream was cut unexplained.
+    // So is a reader whose whole answer was read while its end could not be written; that end, under way, is kept.
     if (shuttingDown) fail(classifyModelError(signal.reason));
     const saved = await progress.end(stopped ? 'incomplete' : 'error', partial, [], undefined, shuttingDown).then(
       () => true,
@@ -217,71 +209,17 @@ async function writeAnswer(
   }
 }
 
-/** How often a growing answer's text is written to the store while it streams. */
-const progressIntervalMs = 1000;
-/** An answer that wrote nothing new for this long says it is still being written, well within `staleAnswerMs`. */
-const stillWritingAfterMs = staleAnswerMs / 3;
-
 /**
- * Keeps the stored answer close to what was streamed, at most once a second and one write at a time, then writes its
- * end; a late progress write never overwrites the end. While nothing new comes (a model thinking), the answer is
- * marked alive now and then, so no instance takes it for one whose server died.
+ * `ending`, unless the server stops the answer first (its shutdown's drain is over): then its end gets the shutdown's
+ * allowance only, and the caller hears the shutdown at once.
  */
-function progressSaver(deps: TurnDependencies, answering: Answering) {
-  let writes = Promise.resolve(true);
-  let lastSaved = Date.now();
-  const alive = setInterval(() => {
-    if (Date.now() - lastSaved < stillWritingAfterMs) return;
-    lastSaved = Date.now();
-    stillWriting(deps.db, [answering.answerId]).catch((error: unknown) =>
-      deps.log.warn({ err: error }, 'could not mark an answer in progress as alive'),
-    );
-  }, stillWritingAfterMs / 2).unref();
-  const searches: HandbookSearchPart[] = [];
-  /** Until when an end of the answer is written again: one allowance for its end, whichever end it is. */
-  let endWritesUntil: number | undefined;
-  const write = (
-    status: MessageStatus,
-    text: string,
-    sources: AnswerSource[],
-    confidence?: AnswerConfidence,
-    shuttingDown = false,
-  ) => {
-    const update = () =>
-      updateAnswer(deps.db, { answerId: answering.answerId, searches, text, sources, status, confidence });
-    writes = writes
-      .catch(() => {})
-      .then(() => {
-        if (status === 'running') return update();
-        endWritesUntil ??= Date.now() + (shuttingDown ? endWriteRetryAtShutdownMs : endWriteRetryMs);
-        return whileTheDatabaseIsAway(update, endWritesUntil, (error, retryInMs) =>
-          deps.log.warn({ err: error, retryInMs }, 'could not store the end of an answer; trying again'),
-        );
-      })
-      .finally(() => status !== 'running' && clearInterval(alive));
-    return writes;
-  };
-  return {
-    /** A search the model made: kept with the answer's text from the next write on. */
-    searched(search: HandbookSearchPart) {
-      searches.push(search);
-    },
-    saySoFar(textSoFar: () => string) {
-      if (Date.now() - lastSaved < progressIntervalMs) return;
-      lastSaved = Date.now();
-      write('running', textSoFar(), []).catch((error: unknown) =>
-        deps.log.warn({ err: error }, 'could not store an answer in progress'),
-      );
-    },
-    end: write,
-  };
+function unlessShutDown<T>(ending: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stopped = () => {
+      if (signal.reason instanceof StoppedByShutdown) reject(signal.reason);
+    };
+    if (signal.aborted) stopped();
+    signal.addEventListener('abort', stopped, { once: true });
+    ending.then(resolve, reject).finally(() => signal.removeEventListener('abort', stopped));
+  });
 }
-
-/**
- * How long an answer's end is written again while the database is away: the reader has read the whole answer, and it
- * is in memory. Within `staleAnswerMs` of its last sign of life (the answer is still marked alive meanwhile), so no
- * instance takes it for one whose server died.
- */
-const endWriteRetryMs = staleAnswerMs - stillWritingAfterMs - 5000;
-/** At shutdown: within the 5 s the process gives connections still open after the drain (ops/shutdown.ts). */
-const endWriteRetryAtShutdownMs = 3000;
