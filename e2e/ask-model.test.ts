@@ -46,8 +46,8 @@ describe('askAi with an OpenAI-compatible model', () => {
   }) => {
     fakeModel.behave({ reply: 'Check the scope line in ~/.npmrc.' });
     const npmToken = `npm_${'a1B2c3D4e5'.repeat(4)}`;
-    const gitlabToken = `glpat-${'Xy9'.repeat(8)}`;
-    const asked = `npm install fails with my token ${npmToken} and password=hunter2hunter2, why?`;
+    const [gitlabToken, stripeKey] = [`glpat-${'Xy9'.repeat(8)}`, `sk_live_${'a1B2c3D4'.repeat(3)}`];
+    const asked = `npm install fails with my token ${npmToken} and password=hunter2hunter2 (Stripe ${stripeKey}), why?`;
     const response = await copilot.ask({
       messages: [
         question(`My GitLab token is ${gitlabToken}; how do I register a runner?`),
@@ -57,10 +57,10 @@ describe('askAi with an OpenAI-compatible model', () => {
     });
     expect(response.status).toBe(200);
     const sent = JSON.stringify(fakeModel.received[0]?.body);
-    for (const secret of [npmToken, gitlabToken, 'hunter2hunter2']) expect(sent).not.toContain(secret);
-    expect(sent).toContain('npm install fails with my token [redacted] and password=[redacted]');
-    const logged = await server.store.db.select().from(questions);
-    expect(logged.map((row) => row.question).join('\n')).not.toMatch(/npm_a1B2|hunter2|glpat-/);
+    for (const secret of [npmToken, gitlabToken, stripeKey, 'hunter2hunter2']) expect(sent).not.toContain(secret);
+    expect(sent).toContain('npm install fails with my token [redacted] and password=[redacted] (Stripe [redacted])');
+    const logged = (await server.store.db.select().from(questions)).map((row) => row.question).join('\n');
+    expect(logged.match(/npm_a1B2|hunter2|glpat-|sk_live_|\(Stripe \[redacted\]\)/g)).toEqual(['(Stripe [redacted])']);
   });
 
   test('gives the model the best sections even when the words say "not covered", and takes its word that they do not answer', async ({

@@ -3,6 +3,7 @@ import { readerKeyOf } from '../server/src/auth/reader-identity.js';
 import { mintPersonalToken } from '../server/src/auth/tokens/personal-token.js';
 import { createPersonalToken, findPersonalToken } from '../server/src/store/personal-tokens.js';
 import { test } from './fixtures';
+import { registerClient } from './oauth-client';
 import { sessionCookieFor } from './sign-in';
 import { readerApi } from './threads-api';
 import { tokensApi, withToken } from './tokens-api';
@@ -52,6 +53,39 @@ describe('the token API', () => {
     const response = await tokensApi(server.baseUrl, sessionCookie).call('POST', '/api/tokens', body);
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('bad_request:token');
+  });
+
+  test.for([
+    ['a right-to-left override', 'deploy\u202egpj.exe'],
+    ['a left-to-right embedding', '\u202aci'],
+    ['a first-strong isolate', 'ci\u2068bot\u2069'],
+    ['a zero-width space', 'lap\u200btop'],
+    ['a right-to-left mark', 'laptop\u200f'],
+    ['a byte order mark at its start', '\ufefflaptop'],
+  ])('refuses a token name with %s, never shown to its reader', async ([, name], { server, sessionCookie }) => {
+    const api = tokensApi(server.baseUrl, sessionCookie);
+    const response = await api.call('POST', '/api/tokens', { name });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'bad_request:token',
+        message: 'name: name must not contain control or invisible characters (such as a right-to-left override)',
+      },
+    });
+    expect((await api.list()).tokens.map((token) => token.name)).not.toContain(name);
+  });
+
+  test("refuses an OAuth client's name with a right-to-left override the same way", async ({ server }) => {
+    const { response, body } = await registerClient(server.baseUrl, {
+      client_name: 'Claude\u202eedoC',
+      redirect_uris: ['http://127.0.0.1:9/callback'],
+    });
+    expect(response.status).toBe(400);
+    expect(body).toMatchObject({
+      error: 'invalid_client_metadata',
+      error_description:
+        'client_name: client_name must not contain control or invisible characters (such as a right-to-left override)',
+    });
   });
 
   test('accepts a year at most', async ({ server, sessionCookie }) => {

@@ -67,6 +67,76 @@ describe('redactSecrets', () => {
     expect(redactSecrets(text)).toBe(expected);
   });
 
+  // Made up here, never real: each has the shape its provider gives its keys.
+  const stripe = 'a1B2c3D4e5F6g7H8i9J0kLmN';
+  it.each([
+    [
+      'a lower-case bearer header',
+      'curl -H "authorization: bearer abcdef0123456789abcdef" https://x',
+      'curl -H "authorization: [redacted]" https://x',
+    ],
+    ['a bearer token in prose', 'I pass bearer abc123def456ghi789jk to it', 'I pass [redacted] to it'],
+    ['a token header', `Authorization: token ${'0a1b2c3d4e'.repeat(4)}`, 'Authorization: [redacted]'],
+    ['a short token header', "-H 'Authorization: Token abc123'", "-H 'Authorization: [redacted]'"],
+    ['a Stripe secret key', `STRIPE_KEY is sk_live_${stripe}.`, 'STRIPE_KEY is [redacted].'],
+    ['a Stripe restricted key', `rk_live_${stripe}`, '[redacted]'],
+    ['a Stripe test key', `(sk_test_${stripe})`, '([redacted])'],
+    ['a Google OAuth client secret', `client GOCSPX-${'1a2B3c4D5e6F7g'.repeat(2)} here`, 'client [redacted] here'],
+    [
+      'a Slack webhook URL',
+      `post to https://hooks.slack.com/services/T0000AAAA/B0000BBBB/${'Xy12'.repeat(6)} now`,
+      'post to https://hooks.slack.com/services/[redacted] now',
+    ],
+    ['a Slack bot token', `xoxb-123456789012-1234567890123-${'AbCd'.repeat(6)}`, '[redacted]'],
+    ['a SendGrid key', `key SG.${'aB3-dE6_'.repeat(3)}.${'Gh9iJk2LmN'.repeat(4)}`, 'key [redacted]'],
+    [
+      'a curl user and password',
+      'curl -u admin:S3cret!Pw https://api.acme.dev',
+      'curl -u admin:[redacted] https://api.acme.dev',
+    ],
+    [
+      'a curl --user password, quoted',
+      'curl -sS --user "deploy:pa ss" -X POST https://x',
+      'curl -sS --user "deploy:[redacted]" -X POST https://x',
+    ],
+    ['a mysql password after -p', 'mysql -h db -u root -pS3cret app', 'mysql -h db -u root -p[redacted] app'],
+    ['a quoted mysqldump password', "mysqldump -u root -p'a b;c' app", 'mysqldump -u root -p[redacted] app'],
+    ['a mysql --password=', 'mysql --password=S3cret app', 'mysql --password=[redacted] app'],
+    ['a psql --password argument', 'psql --password X -h db', 'psql --password [redacted] -h db'],
+    ['a PGPASSWORD', 'PGPASSWORD=hunter2 psql -h db', 'PGPASSWORD=[redacted] psql -h db'],
+    [
+      'an AWS secret key after its name and a space',
+      'aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n',
+      'aws_secret_access_key [redacted]\n',
+    ],
+    [
+      "an AWS secret key at aws configure's prompt",
+      'AWS Secret Access Key [None]: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      'AWS Secret Access Key [None]: [redacted]',
+    ],
+    [
+      'a JSON password with escaped quotes',
+      '{"password": "a\\"b\\\\", "user": "ada"}',
+      '{"password": [redacted], "user": "ada"}',
+    ],
+  ])('hides %s', (_name, text, expected) => {
+    expect(redactSecrets(text)).toBe(expected);
+  });
+
+  it.each([
+    ['prose about a bearer', 'He was the bearer of bad news; bearer tokens_are_described_here.'],
+    ['an authorization heading', 'Authorization: the process of granting access, see RFC 6750.'],
+    ['sk_ in a variable name', 'const sk_ = 1; my_sk_live_value = 2; the sk_live_ prefix, sk_test_short'],
+    ['mysql -p alone, which prompts', 'mysql -u root -p app\nmysql -p'],
+    ['psql options', 'psql -p 5432 -W --password -h db'],
+    ['a port after -p of another command', 'docker run -p8080:80 -u 1000:1000 nginx'],
+    ['curl with a user alone, which prompts', 'curl -u admin https://api.acme.dev'],
+    ['an AWS secret key named without a value', 'Where do I put aws_secret_access_key in the file?'],
+    ['a Slack channel link', 'See https://acme.slack.com/archives/C0123 and hooks.slack.com/services/'],
+  ])('leaves %s alone', (_name, text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+
   it('leaves ordinary settings and counts alone', () => {
     const text =
       'max_tokens: 1000, tokens: 3, tokenizer=bert, https://gitlab.com:443/acme/app, git@gitlab.com:acme/app.git';
@@ -77,6 +147,11 @@ describe('redactSecrets', () => {
     // Each pattern's repeated parts are bounded: unbounded, the URL one took 1.5 s over this text.
     const long = `${'a.'.repeat(20_000)} ${'b'.repeat(40_000)} ${'c:'.repeat(20_000)}`;
     expect(redactSecrets(long)).toBe(long);
+    const spaces = ' '.repeat(20_000);
+    const commands = `secret access key${spaces}x authorization:${spaces}x ${'curl -u '.repeat(5_000)} bearer${spaces}`;
+    const started = performance.now();
+    expect(redactSecrets(commands)).toBe(commands);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('leaves a question about sessions alone', () => {

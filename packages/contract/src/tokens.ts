@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storableString } from './text.js';
+import { printableName, storableString } from './text.js';
 
 /** Personal access tokens' wire contract: a reader's read-only credential for scripts and coding agents. */
 
@@ -15,8 +15,7 @@ export const personalTokenIdSchema = z.string().regex(/^[\w-]{16}$/, 'a token id
 
 export const createTokenRequestSchema = z.strictObject({
   name: storableString(
-    z
-      .string()
+    printableName('name')
       .trim()
       .min(1, 'name must not be empty')
       .max(maxTokenNameCharacters, `name must be at most ${maxTokenNameCharacters} characters`),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { printableName } from '@acme/contract';
 import { z } from 'zod';
 import { OAuthError } from './oauth-error.js';
 import { isAcceptableRedirectUri } from './redirect-uri.js';
@@ -6,8 +7,6 @@ import { isAcceptableRedirectUri } from './redirect-uri.js';
 export const maxRegistrationBytes = 8 * 1024;
 export const maxClientNameCharacters = 100;
 const maxRedirectUris = 5;
-/** Printable text: a name with control characters or other invisible tricks is not shown to a reader. */
-const printable = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
 
 /**
  * What we read of an RFC 7591 registration request; any other field is ignored and not echoed back. Every client is
@@ -16,7 +15,8 @@ const printable = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
  */
 const registrationSchema = z.object({
   redirect_uris: z.array(z.string()).min(1).max(maxRedirectUris),
-  client_name: z.string().trim().min(1).max(maxClientNameCharacters).regex(printable).optional(),
+  // Printable, as personal token names are: a name with control characters or other invisible tricks is not shown.
+  client_name: printableName('client_name').trim().min(1).max(maxClientNameCharacters).optional(),
 });
 
 export type ClientRegistration = { id: string; name: string; redirectUris: string[] };

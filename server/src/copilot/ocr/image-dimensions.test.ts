@@ -110,7 +110,26 @@ describe('readImageDimensions reads every image of a GIF', () => {
 
   it('counts the pixels of all images together, as the decoder holds them all', () => {
     const dimensions = readImageDimensions(gif([1000, 1000], Array(50).fill([1000, 1000])));
-    expect(dimensions).toMatchObject({ width: 1000, height: 1000, pixels: 51_000_000 });
+    expect(dimensions).toMatchObject({ width: 1000, height: 1000, pixels: 50_000_000 });
+  });
+
+  it('counts a single frame once: the logical screen is no image the decoder holds', () => {
+    // 5000 x 5000 is 25 megapixels, under the 36 the reader allows; counting the screen as well made it 50.
+    expect(readImageDimensions(gif([5000, 5000], [[5000, 5000]]))).toEqual({
+      width: 5000,
+      height: 5000,
+      pixels: 25_000_000,
+    });
+  });
+
+  it('still counts every frame of a GIF bomb: twenty frames of 5000 x 5000 are 500 megapixels', () => {
+    expect(readImageDimensions(gif([5000, 5000], Array(20).fill([5000, 5000])))).toMatchObject({
+      pixels: 500_000_000,
+    });
+  });
+
+  it('sizes a GIF by its frames, whatever its logical screen claims', () => {
+    expect(readImageDimensions(gif([60000, 60000], [[10, 20]]))).toEqual({ width: 10, height: 20, pixels: 200 });
   });
 
   it('refuses a GIF with no image or an unknown block', () => {

@@ -92,12 +92,13 @@ function jpegDimensions(bytes: Buffer): ImageDimensions | undefined {
 /**
  * A GIF's decoder (giflib, as the OCR engine uses it) reads every image of the file into memory, each as large as its
  * own descriptor says, whatever the logical screen claims: the size that counts is the largest of them all, and
- * the pixels all of them together.
+ * the pixels all of them together. The logical screen (bytes 6-9) is no image: nothing is allocated for it, so it
+ * is not counted (a single 5000 x 5000 frame is 25 megapixels, not 50); a bomb of many frames still adds them all.
  */
 function gifDimensions(bytes: Buffer): ImageDimensions | undefined {
-  let width = bytes.readUInt16LE(6);
-  let height = bytes.readUInt16LE(8);
-  let pixels = width * height;
+  let width = 0;
+  let height = 0;
+  let pixels = 0;
   const colorTableBytes = (packed: number) => (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
   const skipSubBlocks = (from: number) => {
     let at = from;
