@@ -8,6 +8,18 @@ import { markdownPathOf, sectionOf } from './page-markdown.js';
 
 const text = (body: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: body }], isError });
 
+/** MCP's error for a resource that does not exist (specification, Resources: Error Handling). */
+const resourceNotFound = -32002;
+
+/** A URL's #anchor as the page's heading ids are written, or undefined when its %-escapes do not decode. */
+function anchorOf(hash: string): string | undefined {
+  try {
+    return decodeURIComponent(hash.slice(1));
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a tool's handler reads of the SDK's call: the signal aborted when the agent cancels or hangs up. */
 type Call = { signal: AbortSignal };
 
@@ -93,7 +105,14 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
       const markdown = await api.markdown(markdownPathOf(address.pathname));
       if (markdown === undefined) return text(`The handbook has no page at ${address.pathname}.`, true);
       if (!address.hash) return text(markdown);
-      const section = sectionOf(markdown, decodeURIComponent(address.hash.slice(1)));
+      const anchor = anchorOf(address.hash);
+      if (anchor === undefined) {
+        return text(
+          `The section anchor ${address.hash.slice(0, 200)} is not valid: each % must begin an escape of UTF-8 (%20, %C3%A9).`,
+          true,
+        );
+      }
+      const section = sectionOf(markdown, anchor);
       return section === undefined
         ? text(`The page ${address.pathname} has no section ${address.hash}.`, true)
         : text(section);
@@ -151,7 +170,13 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
     async (uri) => {
       const address = handbookAddress(uri.href, origin);
       const markdown = address && (await api.markdown(markdownPathOf(address.pathname)));
-      if (!markdown) throw new Error(`The handbook has no page at ${uri.href}.`);
+      if (!markdown) {
+        // The SDK answers with an error's own code, message and data (an McpError would put "MCP error" before it).
+        throw Object.assign(new Error(`Resource not found: the handbook has no page at ${uri.href}.`), {
+          code: resourceNotFound,
+          data: { uri: uri.href },
+        });
+      }
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: markdown }] };
     },
   );

@@ -5,9 +5,12 @@ import { clientHungUp } from '../api-errors.js';
 import { isAllowed } from '../auth/request-access.js';
 import { resourceMetadataUrlOf } from '../auth/tokens/resource-metadata.js';
 import { refuseBearer } from '../auth/tokens/token-access.js';
+import { registerCallLimit } from './call-limit.js';
 import { cancellableCalls, cancelledIdsIn, requestIdsIn } from './cancellable-calls.js';
 import { handbookApi } from './handbook-api.js';
 import { handbookServer } from './handbook-server.js';
+import { invalidRequestIn } from './invalid-request.js';
+import { PacedTransport } from './paced-transport.js';
 
 /** What a client that is not an MCP request gets: JSON-RPC's own error shape, as the SDK's clients read it. */
 function methodNotAllowed(reply: FastifyReply) {
@@ -22,6 +25,14 @@ function methodNotAllowed(reply: FastifyReply) {
     });
 }
 
+/** JSON-RPC 2.0's answer to a body that is JSON but no request (an empty batch, an object as the id). */
+function invalidRequest(reply: FastifyReply, reason: string) {
+  return reply
+    .code(400)
+    .header('cache-control', 'no-store')
+    .send({ jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: ${reason}` }, id: null });
+}
+
 /** The personal token of the request (the onRequest hook refuses one without): whose calls it may cancel. */
 const tokenOf = (request: FastifyRequest) =>
   request.access.state === 'signed-in' ? (request.access.personalTokenId ?? '') : '';
@@ -33,6 +44,8 @@ const tokenOf = (request: FastifyRequest) =>
  * signed-in browser call it. Without one: 401 pointing at the RFC 9728 metadata, as the MCP specification asks.
  * A call stops when its agent hangs up or cancels it (notifications/cancelled): closing the request's server aborts
  * the tool's signal, and with it the handbook request the tool made (an answer's model request included).
+ * A batch's entries run one at a time, the event loop turning between them (PacedTransport), and each tool call and
+ * resource read or listing counts against the reader's requests a minute (call-limit.ts).
  */
 export const mcpRoutes = fp(
   async (app) => {
@@ -50,12 +63,16 @@ export const mcpRoutes = fp(
     app.get('/mcp', async (_request, reply) => methodNotAllowed(reply));
     app.delete('/mcp', async (_request, reply) => methodNotAllowed(reply));
     const calls = cancellableCalls();
+    const callLimitOf = await registerCallLimit(app);
     app.post('/mcp', async (request, reply) => {
+      const invalid = invalidRequestIn(request.body);
+      if (invalid) return invalidRequest(reply, invalid);
       const token = tokenOf(request);
       calls.cancel(token, cancelledIdsIn(request.body));
       const api = handbookApi(app, request.headers.authorization ?? '', origin);
       const server = handbookServer({ api, origin, version: '1.0.0' });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const paced = new PacedTransport(transport, callLimitOf(request));
       const stop = () => {
         void transport.close();
         void server.close();
@@ -73,7 +90,7 @@ export const mcpRoutes = fp(
         stop();
       });
       try {
-        await server.connect(transport);
+        await server.connect(paced);
         await transport.handleRequest(request.raw, reply.raw, request.body);
       } catch (error) {
         request.log.error({ err: error }, 'the MCP request failed');
@@ -86,7 +103,7 @@ export const mcpRoutes = fp(
       }
     });
   },
-  { name: 'mcp-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['config'] } },
+  { name: 'mcp-routes', fastify: '5.x', encapsulate: true, decorators: { fastify: ['config', 'limits'] } },
 );
 
 /**
