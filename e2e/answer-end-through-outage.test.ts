@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeModelServer } from '../server/test-support/fake-model-server.js';
-import { createPostgresTestDatabase, type TestDatabase } from '../server/test-support/test-databases';
 import { copilotClient, readChunks, textOf } from './ask-fixtures';
-import { startServerOnItsOwnStore } from './harness';
-import { type OutageProxy, startOutageProxy } from './outage-proxy';
+import { startModelServerBehindOutageProxy } from './model-server-behind-outage';
 import { sessionCookieFor } from './sign-in';
 
 /**
@@ -11,35 +8,16 @@ import { sessionCookieFor } from './sign-in';
  * again until the database is back, so the stored answer is the one the reader saw (it was left "running" with its
  * first words, then swept to an error).
  */
-let database: TestDatabase;
-let proxy: OutageProxy;
-let fakeModel: Awaited<ReturnType<typeof startFakeModelServer>>;
-let server: Awaited<ReturnType<typeof startServerOnItsOwnStore>>;
+let setup: Awaited<ReturnType<typeof startModelServerBehindOutageProxy>>;
 
 beforeAll(async () => {
-  database = await createPostgresTestDatabase();
-  const target = new URL(database.options.databaseUrl ?? '');
-  proxy = await startOutageProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  fakeModel = await startFakeModelServer();
-  server = await startServerOnItsOwnStore({
-    DATABASE_URL: proxy.databaseUrl(target.href),
-    DATABASE_CONNECT_TIMEOUT_SECONDS: '1',
-    DATABASE_QUERY_TIMEOUT_SECONDS: '1',
-    COPILOT_PROVIDER: 'openai-compatible',
-    COPILOT_MODEL: 'test-model',
-    COPILOT_BASE_URL: `${fakeModel.url}/v1`,
-    LOG_LEVEL: 'fatal',
-  });
+  setup = await startModelServerBehindOutageProxy();
 }, 60_000);
 
-afterAll(async () => {
-  await server?.close();
-  await fakeModel?.close();
-  await proxy?.close();
-  await database?.drop();
-});
+afterAll(() => setup?.close());
 
 it('stores the whole answer once the database is back, when it went away before the answer ended', async () => {
+  const { server, proxy, fakeModel } = setup;
   const copilot = copilotClient(server.baseUrl, await sessionCookieFor(server.baseUrl, 'patient@acme.dev'));
   const words = Array.from({ length: 30 }, (_, index) => `word${index} `);
   fakeModel.behave({ reply: words, chunkDelayMs: 100 });

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeModelServer } from '../server/test-support/fake-model-server.js';
-import { createPostgresTestDatabase, type TestDatabase } from '../server/test-support/test-databases';
 import { copilotClient, readChunks, textOf } from './ask-fixtures';
-import { startServerOnItsOwnStore } from './harness';
-import { type OutageProxy, startOutageProxy } from './outage-proxy';
+import { startModelServerBehindOutageProxy } from './model-server-behind-outage';
 import { sessionCookieFor } from './sign-in';
 
 /**
@@ -12,39 +9,17 @@ import { sessionCookieFor } from './sign-in';
  * again for the 35 s an outage gets, nor kept waiting behind progress writes each held by the query timeout (a review
  * saw the process reach its hard deadline, and the reader's stream cut without a word).
  */
-let database: TestDatabase;
-let proxy: OutageProxy;
-let fakeModel: Awaited<ReturnType<typeof startFakeModelServer>>;
-let server: Awaited<ReturnType<typeof startServerOnItsOwnStore>> | undefined;
+let setup: Awaited<ReturnType<typeof startModelServerBehindOutageProxy>>;
 const drainSeconds = 3;
 
 beforeAll(async () => {
-  database = await createPostgresTestDatabase();
-  const target = new URL(database.options.databaseUrl ?? '');
-  proxy = await startOutageProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  fakeModel = await startFakeModelServer();
-  server = await startServerOnItsOwnStore({
-    DATABASE_URL: proxy.databaseUrl(target.href),
-    DATABASE_CONNECT_TIMEOUT_SECONDS: '1',
-    DATABASE_QUERY_TIMEOUT_SECONDS: '1',
-    SHUTDOWN_TIMEOUT_SECONDS: String(drainSeconds),
-    COPILOT_PROVIDER: 'openai-compatible',
-    COPILOT_MODEL: 'test-model',
-    COPILOT_BASE_URL: `${fakeModel.url}/v1`,
-    LOG_LEVEL: 'fatal',
-  });
+  setup = await startModelServerBehindOutageProxy({ SHUTDOWN_TIMEOUT_SECONDS: String(drainSeconds) });
 }, 60_000);
 
-afterAll(async () => {
-  await server?.close().catch(() => {});
-  await fakeModel?.close();
-  await proxy?.close();
-  await database?.drop();
-});
+afterAll(() => setup?.close());
 
 it('tells the reader to ask again when an answer that ended in the drain cannot be stored, and stops in time', async () => {
-  const running = server;
-  if (!running) throw new Error('The server did not start.');
+  const { server: running, proxy, fakeModel } = setup;
   const copilot = copilotClient(running.baseUrl, await sessionCookieFor(running.baseUrl, 'ending@acme.dev'));
   const words = Array.from({ length: 25 }, (_, index) => `word${index} `);
   fakeModel.behave({ reply: words, chunkDelayMs: 80 });
@@ -58,8 +33,7 @@ it('tells the reader to ask again when an answer that ended in the drain cannot 
   await new Promise((resolve) => setTimeout(resolve, 500));
   await proxy.outage('blackhole');
   stopping = performance.now();
-  const closed = running.close().then(() => performance.now() - stopping);
-  server = undefined;
+  const closed = setup.closeServer().then(() => performance.now() - stopping);
 
   const chunks = await read;
   const endedAfterMs = performance.now() - stopping;

@@ -72,10 +72,13 @@ describe.skipIf(process.env.SKIP_POSTGRES_TESTS === '1')('scheduled maintenance 
     for (const { round, outcome } of rounds.reports) {
       outcomesByRound.set(round, [...(outcomesByRound.get(round) ?? []), outcome]);
     }
-    expect(outcomesByRound.size).toBe(6);
-    // Both tried each round (the first, at start, included); one ran, the other skipped.
-    for (const outcomes of outcomesByRound.values()) expect(outcomes.sort()).toEqual(['ran', 'skipped']);
-    expect(workDone).toHaveLength(6);
+    // Never did two instances run one round. Each round was run once, whoever tried it first: on a busy machine an
+    // instance may come late and skip to its next round (a round is never planned at a moment already past), so a
+    // round may have been tried by one instance alone; most were tried by both, one running, the other skipping.
+    const tried = [...outcomesByRound.values()].map((outcomes) => outcomes.sort());
+    for (const outcomes of tried) expect([['ran'], ['ran', 'skipped']]).toContainEqual(outcomes);
+    expect(tried.filter((outcomes) => outcomes.length === 2).length).toBeGreaterThanOrEqual(4);
+    expect(workDone).toHaveLength(tried.length);
   });
 
   it('survives a database that is not there yet: the round fails, a later round runs', async () => {
