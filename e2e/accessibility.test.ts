@@ -29,7 +29,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         expect(await site.theme()).toBe(colorScheme);
         expect({ route, violations: await axeViolations(site.page) }).toEqual({ route, violations: [] });
       }
-    });
+    }, 120_000); // seven pages, each opened and scanned: 30 s ran out once under a loaded CI
 
     test('the search box with its suggestions open has no axe violations, on a desktop and on a phone', async ({
       reader: { site },
