@@ -2,6 +2,7 @@ import { type TurnDataParts, threadWithMessagesResponseSchema } from '@acme/cont
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
 import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import type { RequestAccess } from '../src/auth/request-access.js';
 import { loadConfig } from '../src/config.js';
 import { modelPlugin } from '../src/copilot/model/model-plugin.js';
@@ -9,7 +10,7 @@ import type { ImageTextReader } from '../src/copilot/ocr/image-text-reader.js';
 import { copilotRoutes } from '../src/copilot/routes.js';
 import { openLimits } from '../src/limits/limits.js';
 import { createSearchEngine } from '../src/search/engine.js';
-import type { Store } from '../src/store/database.js';
+import { inMemoryDataDirectory, openStore, type Store } from '../src/store/database.js';
 import { questions } from '../src/store/schema.js';
 import { docSection } from './doc-sections.js';
 
@@ -154,6 +155,23 @@ export async function startCopilotApi(
   }
 
   return { app, baseUrl, call, newThread, turn, stored, close: () => app.close() };
+}
+
+/**
+ * For a describe block or a file: Dev Copilot's API (`startCopilotApi` with `options`) over an in-memory store of its
+ * own, started before the tests and closed after them. Read `store` and `api` in tests and hooks, once started.
+ */
+export function copilotApiForSuite(options?: Parameters<typeof startCopilotApi>[1]) {
+  const suite = {} as { store: Store; api: Awaited<ReturnType<typeof startCopilotApi>> };
+  beforeAll(async () => {
+    suite.store = await openStore({ dataDirectory: inMemoryDataDirectory });
+    suite.api = await startCopilotApi(suite.store, options);
+  });
+  afterAll(async () => {
+    await suite.api?.close();
+    await suite.store?.close();
+  });
+  return suite;
 }
 
 /** The chunks of a UI message stream, read with the AI SDK's own parser; `onChunk` sees each as it arrives. */

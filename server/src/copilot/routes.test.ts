@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicOrigin, startCopilotApi } from '../../test-support/copilot-api.js';
-import { inMemoryDataDirectory, openStore, type Store } from '../store/database.js';
+import { describe, expect, it } from 'vitest';
+import { copilotApiForSuite, publicOrigin } from '../../test-support/copilot-api.js';
 
 const ada = 'ada@acme.example';
 
@@ -19,21 +18,10 @@ const everyEndpoint: [string, string, unknown][] = [
 ];
 
 describe("Dev Copilot's API", () => {
-  let store: Store;
-  let api: Awaited<ReturnType<typeof startCopilotApi>>;
-
-  beforeAll(async () => {
-    store = await openStore({ dataDirectory: inMemoryDataDirectory });
-    api = await startCopilotApi(store);
-  });
-
-  afterAll(async () => {
-    await api?.close();
-    await store?.close();
-  });
+  const suite = copilotApiForSuite();
 
   it.each(everyEndpoint)('rejectsSignedOutReader: %s %s answers 401 without caching', async (method, path, body) => {
-    const response = await api.call(method, path, { body });
+    const response = await suite.api.call(method, path, { body });
 
     expect(response.status).toBe(401);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -41,7 +29,7 @@ describe("Dev Copilot's API", () => {
   });
 
   it.each(everyEndpoint)('rejectsSignedInReaderWithoutAccess: %s %s answers 403', async (method, path, body) => {
-    const response = await fetch(`${api.baseUrl}${path}`, {
+    const response = await fetch(`${suite.api.baseUrl}${path}`, {
       method,
       headers: {
         'x-test-user': ada,
@@ -60,7 +48,7 @@ describe("Dev Copilot's API", () => {
     'rejectsCrossSiteChange: %s %s from another origin or none answers 403',
     async (method, path, body) => {
       for (const origin of ['https://evil.example', 'https://handbook.acme.example.evil.example', null]) {
-        const response = await api.call(method, path, { as: ada, origin, body });
+        const response = await suite.api.call(method, path, { as: ada, origin, body });
 
         expect(response.status, `origin ${origin}`).toBe(403);
         expect(await response.json()).toMatchObject({ error: { code: 'forbidden:origin' } });
@@ -69,7 +57,7 @@ describe("Dev Copilot's API", () => {
   );
 
   it('reads without an Origin header, as a same-origin GET sends none', async () => {
-    const response = await api.call('GET', '/api/threads', { as: ada, origin: null });
+    const response = await suite.api.call('GET', '/api/threads', { as: ada, origin: null });
 
     expect(response.status).toBe(200);
   });

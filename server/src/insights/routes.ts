@@ -7,14 +7,12 @@ import { requireReader } from '../auth/guards.js';
 import { isAllowed } from '../auth/request-access.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import { signInStatus } from '../auth/sign-in-response.js';
+import { insightsPagePaths } from '../browser-only-pages.js';
 import { sendServedFile } from '../gate/file-response.js';
 import { sendMarkdownTwin, sendSitePath } from '../gate/site-routes.js';
 import { errorResponses } from '../response-schemas.js';
 import { readInsights } from './insights.js';
 import { isMaintainerRequest } from './maintainers.js';
-
-/** The page's addresses: every spelling the site's own routing would answer for it (token-scope.ts reads a token at them). */
-const pagePaths = ['/insights', '/insights/', '/insights/*', '/insights.html'];
 
 /**
  * The maintainers' insights: the page `/insights` and its data `GET /api/insights?days=7|30|90`. Only a browser
@@ -63,7 +61,7 @@ export const insightsRoutes = fp(
       }
       return sendSitePath(request, reply, snapshot);
     };
-    for (const url of pagePaths) app.route({ method: ['GET', 'HEAD'], url, handler: sendPage });
+    for (const url of insightsPagePaths) app.route({ method: ['GET', 'HEAD'], url, handler: sendPage });
   },
   {
     name: 'insights-routes',

@@ -65,6 +65,7 @@ export const mcpRoutes = fp(
     const calls = cancellableCalls();
     const callLimitOf = await registerCallLimit(app);
     app.post('/mcp', async (request, reply) => {
+      // Parsed twice: the SDK parses every entry again even when handed the body, refusing a bad one -32700 not -32600.
       const invalid = invalidRequestIn(request.body);
       if (invalid) return invalidRequest(reply, invalid);
       const token = tokenOf(request);

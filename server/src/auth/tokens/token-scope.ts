@@ -1,3 +1,5 @@
+import { browserOnlyPagePaths } from '../../browser-only-pages.js';
+
 /**
  * Where a personal access token is accepted, in one place for a reviewer to read: the read-only APIs a script needs,
  * the MCP endpoint, and the Markdown versions of the pages (at their own addresses or at the pages'). Nowhere else
@@ -32,12 +34,8 @@ const markdownIndexes = new Set(['/llms.txt', '/llms-full.txt']);
  */
 const pageAddress = /^\/([^?#]*\/)?[^./?#]*(\.html)?$/;
 
-/**
- * Pages with a route of their own instead of the built site's `/*`, made for a browser alone: the maintainers'
- * insights (insights/routes.ts, the same four spellings). A token is read there only to be answered as at any page
- * without a Markdown version (gate/site-routes.ts), whoever its reader is; it never opens the page.
- */
-const browserPageRoutes = new Set(['/insights', '/insights/', '/insights/*', '/insights.html']);
+/** Pages made for a browser alone (browser-only-pages.ts): a token there gets "No Markdown version", never the page. */
+const browserPageRoutes = new Set(browserOnlyPagePaths);
 
 /** `routeUrl` is the route's pattern as registered (`/api/threads/:id`, `/*` for the built site). */
 export function acceptsPersonalToken(

@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicOrigin, startCopilotApi } from '../../../test-support/copilot-api.js';
-import { inMemoryDataDirectory, openStore, type Store } from '../../store/database.js';
+import { describe, expect, it } from 'vitest';
+import { copilotApiForSuite, publicOrigin } from '../../../test-support/copilot-api.js';
 
 /** Requests to the thread routes that are not valid as a whole (routes.test.ts has each field's own refusals). */
 describe('thread routes refusing a request', () => {
   const ada = 'ada@acme.example';
-  let store: Store;
-  let api: Awaited<ReturnType<typeof startCopilotApi>>;
-
-  beforeAll(async () => {
-    store = await openStore({ dataDirectory: inMemoryDataDirectory });
-    api = await startCopilotApi(store);
-  });
-
-  afterAll(async () => {
-    await api?.close();
-    await store?.close();
-  });
+  const suite = copilotApiForSuite();
 
   it('rejects a body that is not JSON with a readable 400', async () => {
-    const response = await fetch(`${api.baseUrl}/api/threads`, {
+    const response = await fetch(`${suite.api.baseUrl}/api/threads`, {
       method: 'POST',
       headers: { 'x-test-user': ada, origin: publicOrigin, 'content-type': 'application/json' },
       body: '{"title":',
@@ -32,7 +20,7 @@ describe('thread routes refusing a request', () => {
   });
 
   it('rejects an unknown list filter', async () => {
-    const response = await api.call('GET', '/api/threads?status=deleted', { as: ada });
+    const response = await suite.api.call('GET', '/api/threads?status=deleted', { as: ada });
 
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: 'bad_request:input' } });

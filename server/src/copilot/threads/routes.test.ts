@@ -6,9 +6,8 @@ import {
   threadWithMessagesResponseSchema,
 } from '@acme/contract';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readChunks, startCopilotApi } from '../../../test-support/copilot-api.js';
-import { inMemoryDataDirectory, openStore, type Store } from '../../store/database.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { copilotApiForSuite, readChunks } from '../../../test-support/copilot-api.js';
 import { messages, questions, threads } from '../../store/schema.js';
 
 const ada = 'ada@acme.example';
@@ -16,27 +15,16 @@ const eve = 'eve@acme.example';
 const screenshot = readFileSync(new URL('../../../test-support/fixtures/blank-terminal.png', import.meta.url));
 
 describe('thread routes', () => {
-  let store: Store;
-  let api: Awaited<ReturnType<typeof startCopilotApi>>;
-
-  beforeAll(async () => {
-    store = await openStore({ dataDirectory: inMemoryDataDirectory });
-    // Docs-only answers; the limit is out of the way of the many questions these tests ask.
-    api = await startCopilotApi(store, { environment: { ASK_REQUESTS_PER_MINUTE: '1000' } });
-  });
-
-  afterAll(async () => {
-    await api?.close();
-    await store?.close();
-  });
+  // Docs-only answers; the limit is out of the way of the many questions these tests ask.
+  const suite = copilotApiForSuite({ environment: { ASK_REQUESTS_PER_MINUTE: '1000' } });
 
   beforeEach(async () => {
-    await store.db.delete(threads);
-    await store.db.delete(questions);
+    await suite.store.db.delete(threads);
+    await suite.store.db.delete(questions);
   });
 
   const call = (method: string, path: string, options: { as?: string; body?: unknown } = {}) =>
-    api.call(method, path, { as: ada, ...options });
+    suite.api.call(method, path, { as: ada, ...options });
 
   async function newThread(as = ada, body: unknown = {}) {
     const response = await call('POST', '/api/threads', { as, body });
@@ -67,7 +55,7 @@ describe('thread routes', () => {
     expect(created).toMatchObject({ title: 'New chat', status: 'regular' });
     // Set a minute back: two requests in a row may read the same database clock.
     const minuteAgo = new Date(Date.now() - 60_000);
-    await store.db
+    await suite.store.db
       .update(threads)
       .set({ createdAt: minuteAgo, updatedAt: minuteAgo })
       .where(eq(threads.id, created.id));
@@ -85,13 +73,13 @@ describe('thread routes', () => {
   it('answers the list a page at a time: 50 unless asked, nextCursor to the next page, null on the last', async () => {
     // The store keys threads on the reader's subject: read Ada's key off a thread she made.
     const made = await newThread(ada);
-    const [{ reader } = { reader: '' }] = await store.db
+    const [{ reader } = { reader: '' }] = await suite.store.db
       .select({ reader: threads.reader })
       .from(threads)
       .where(eq(threads.id, made.id));
-    await store.db.delete(threads);
+    await suite.store.db.delete(threads);
     const start = Date.now() - 3_600_000;
-    await store.db.insert(threads).values(
+    await suite.store.db.insert(threads).values(
       Array.from({ length: 53 }, (_, i) => ({
         id: `paged-${String(i).padStart(2, '0')}`,
         reader,
@@ -284,7 +272,7 @@ describe('thread routes', () => {
     const thread = await newThread();
     const turn = await ask({ threadId: thread.id, parentId: null, text: 'How do I roll back?' });
     // As the store looks after an instance died mid-answer: still running, nothing written for over a minute.
-    await store.db
+    await suite.store.db
       .update(messages)
       .set({ status: 'running', progressAt: sql`now() - interval '2 minutes'` })
       .where(eq(messages.id, turn.answerId));

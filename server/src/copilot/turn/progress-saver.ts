@@ -44,9 +44,8 @@ export function progressSaver(deps: { db: Database; log: FastifyBaseLogger }, an
   const searches: HandbookSearchPart[] = [];
   /** Until when the end is written again: one allowance for the answer's end, whichever end it is. */
   let endWritesUntil = Number.POSITIVE_INFINITY;
-  /** The end under way or written: the answer has one. */
-  let ending: Promise<boolean> | undefined;
-  let ended: 'pending' | 'written' | 'failed' = 'pending';
+  /** The answer's end: its write, under way or done, or 'failed' (the next end tries once more). */
+  let ending: Promise<boolean> | 'failed' | undefined;
   const hurry = () => {
     endWritesUntil = Math.min(endWritesUntil, Date.now() + endWriteRetryAtShutdownMs);
   };
@@ -81,9 +80,9 @@ export function progressSaver(deps: { db: Database; log: FastifyBaseLogger }, an
       shuttingDown = false,
     ): Promise<boolean> {
       if (shuttingDown) hurry();
-      if (ending && ended !== 'failed') return ending;
-      if (!ending && endWritesUntil === Number.POSITIVE_INFINITY) endWritesUntil = Date.now() + endWriteRetryMs;
-      ended = 'pending';
+      if (ending instanceof Promise) return ending;
+      // Still infinite only before the first end and any hurry: the allowance starts with the first end.
+      if (endWritesUntil === Number.POSITIVE_INFINITY) endWritesUntil = Date.now() + endWriteRetryMs;
       const before = saving ?? Promise.resolve();
       const write = before
         .then(() =>
@@ -94,16 +93,10 @@ export function progressSaver(deps: { db: Database; log: FastifyBaseLogger }, an
               deps.log.warn({ err: error, retryInMs }, 'could not store the end of an answer; trying again'),
           ),
         )
-        .then(
-          (kept) => {
-            ended = 'written';
-            return kept;
-          },
-          (error: unknown) => {
-            ended = 'failed';
-            throw error;
-          },
-        )
+        .catch((error: unknown) => {
+          ending = 'failed';
+          throw error;
+        })
         .finally(() => clearInterval(alive));
       ending = write;
       return write;
