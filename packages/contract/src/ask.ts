@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { maxImagesPerMessage, maxMessages, maxPagePathCharacters, maxTextCharacters } from './limits.js';
+import {
+  maxImagesPerMessage,
+  maxMessages,
+  maxPagePathCharacters,
+  maxTextCharacters,
+  maxTextPartsPerMessage,
+} from './limits.js';
 import { storableString } from './text.js';
 
 export const textPartSchema = z.strictObject({ type: z.literal('text'), text: z.string() });
@@ -20,7 +26,9 @@ const askMessageSchema = z.strictObject({
   role: z.enum(['user', 'assistant'], {
     error: 'role must be "user" or "assistant"; the server owns the system prompt',
   }),
-  content: z.array(textPartInputSchema, { error: 'content must be a list of {type: "text", text} parts' }),
+  content: z
+    .array(textPartInputSchema, { error: 'content must be a list of {type: "text", text} parts' })
+    .max(maxTextPartsPerMessage, `at most ${maxTextPartsPerMessage} text parts per message`),
   attachments: z
     .array(imageAttachmentSchema, { error: 'attachments must be a list of {type: "image", contentType, content}' })
     .max(maxImagesPerMessage, `at most ${maxImagesPerMessage} images per message`)

@@ -1,4 +1,4 @@
-import { maxImageBytes } from './limits.js';
+import { maxImageBytes, maxQuestionBodyMarks } from './limits.js';
 
 declare const detailMark: unique symbol;
 
@@ -16,8 +16,13 @@ export type RequestIssue = { path: readonly PropertyKey[]; message?: string | un
 /** The features a signed-in reader's API serves, as the guard names them. */
 export type GuardedFeature = 'Dev Copilot' | 'search' | 'access tokens' | 'the handbook';
 
+/** Long enough for every message our schemas write; a schema's list of unknown keys is cut, not sent back whole. */
+const maxIssueCharacters = 300;
+const shortened = (text: string) =>
+  text.length <= maxIssueCharacters ? text : `${text.slice(0, maxIssueCharacters - 1)}…`;
+
 const atPath = ({ path, message = 'is not valid' }: RequestIssue) =>
-  path.length ? `${path.map(String).join('.')}: ${message}` : message;
+  shortened(path.length ? `${path.map(String).join('.')}: ${message}` : message);
 
 const megabytes = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
 
@@ -32,6 +37,9 @@ export const errorDetails = {
     notJson: detail('Send the request body as JSON (content-type: application/json).'),
     empty: detail('The request body is empty; it must be JSON.'),
     invalidJson: detail('The request body is not valid JSON.'),
+    tooManyValues: detail(
+      `The request holds too many JSON values (over ${maxQuestionBodyMarks.toLocaleString('en-US')} commas, colons and brackets); send only the fields a question has.`,
+    ),
     /** A body sent with a Content-Encoding other than identity (`encoding` as sent, when it reads as one). */
     compressed: (encoding: string) =>
       detail(`Send the request body uncompressed; Content-Encoding ${encoding} is not accepted.`),

@@ -7,6 +7,14 @@ export const maxImageBase64Characters = Math.ceil(maxImageBytes / 3) * 4;
 export const maxImagesPerMessage = 4;
 /** Messages in one stateless askAi call. */
 export const maxMessages = 50;
+/** Text parts of one askAi message (a script may split its text; the widget sends one). */
+export const maxTextPartsPerMessage = 100;
+/**
+ * Commas, colons and opening brackets in a question's JSON body, strings included: a body at every other limit holds
+ * about 110,000 (50 messages of 100 parts, 32,000 characters of text, 200 image names), so this refuses only a body
+ * built to be slow to parse.
+ */
+export const maxQuestionBodyMarks = 250_000;
 /** Characters of text in one askAi call, or in one question of a turn. */
 export const maxTextCharacters = 32_000;
 export const allowedImageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
