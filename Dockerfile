@@ -27,8 +27,9 @@ COPY server/tsconfig.json server/
 COPY server/scripts server/scripts
 COPY server/src server/src
 COPY server/drizzle server/drizzle
-# The site, the compiled server (server/dist) and the empty embedded database new data directories are copied from.
-RUN npm run build
+# The site, the compiled server (server/dist) and the empty embedded database new data directories are copied from;
+# its archive is for the tests' in-memory databases alone, and stays out of the image.
+RUN npm run build && rm -f server/.cache/*.tar
 
 FROM manifests AS dependencies
 # Only the server's runtime packages: no Docusaurus, no test tools. (Some land in server/node_modules.)

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabaseDirectory, embeddedDatabaseSettings, openEmbeddedDatabase } from './embedded-database.js';
+import {
+  createDatabaseDirectory,
+  embeddedDatabaseArchive,
+  embeddedDatabaseSettings,
+  inMemoryDataDirectory,
+  openEmbeddedDatabase,
+} from './embedded-database.js';
 
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'acme-embedded-database-'));
 afterAll(() => rmSync(workDirectory, { recursive: true, force: true }));
@@ -55,4 +61,21 @@ describe('a new embedded data directory', () => {
     expect(existsSync(running)).toBe(true);
     expect(existsSync(unrelated)).toBe(true);
   }, 60_000);
+});
+
+describe('an in-memory embedded database', () => {
+  it("is loaded from the build's archive of the empty database, with the embedded settings, and starts empty", async () => {
+    expect(existsSync(embeddedDatabaseArchive)).toBe(true);
+
+    const database = await openEmbeddedDatabase(inMemoryDataDirectory);
+    const first = await database.query<{ shared_buffers: string }>('show shared_buffers');
+    await database.exec('create table notes (body text)');
+    await database.close();
+    const second = await openEmbeddedDatabase(inMemoryDataDirectory);
+    const tables = await second.query("select 1 from pg_tables where tablename = 'notes'");
+    await second.close();
+
+    expect(first.rows).toEqual([{ shared_buffers: '4MB' }]);
+    expect(tables.rows).toHaveLength(0);
+  });
 });
