@@ -50,18 +50,22 @@ describe('read_page and resources/read', () => {
     },
   );
 
-  test('resources/read of a page the handbook does not have answers -32002 Resource not found', async ({ server }) => {
-    const client = await connect(server.baseUrl);
-    const uri = `${server.config.publicUrl.origin}/no-such-page.md`;
-    const error = await client.readResource({ uri }).then(
-      () => undefined,
-      (refusal: unknown) => refusal,
-    );
-    expect(error).toBeInstanceOf(McpError);
-    expect(error).toMatchObject({ code: -32002, data: { uri } });
-    expect((error as McpError).message).toContain('Resource not found');
-    await client.close();
-  });
+  // `%ff.md` is refused by the handbook itself (not percent-encoded UTF-8): no page has that address either.
+  test.for(['/no-such-page.md', '/%ff.md', '/%E0%A4%A.md'])(
+    'resources/read of a page the handbook does not have (%s) answers -32002 Resource not found',
+    async (path, { server }) => {
+      const client = await connect(server.baseUrl);
+      const uri = `${server.config.publicUrl.origin}${path}`;
+      const error = await client.readResource({ uri }).then(
+        () => undefined,
+        (refusal: unknown) => refusal,
+      );
+      expect(error).toBeInstanceOf(McpError);
+      expect(error).toMatchObject({ code: -32002, data: { uri } });
+      expect((error as McpError).message).toContain('Resource not found');
+      await client.close();
+    },
+  );
 });
 
 describe('a body that is JSON but no JSON-RPC request', () => {

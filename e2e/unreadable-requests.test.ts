@@ -193,6 +193,34 @@ describe('a request Node cannot read', () => {
   });
 });
 
+describe('an HTTP/1.1 request without a Host header', () => {
+  it.each([
+    ['a stranger asking for health', () => 'GET /healthz HTTP/1.1\r\n\r\n'],
+    // Signed in, a page the fast lane would serve from memory before Fastify sees the request.
+    ['a reader asking for a page', () => `GET /firestore-ttl HTTP/1.1\r\nCookie: ${cookie}\r\n\r\n`],
+  ])('isAnswered400InTheErrorShapeWithTheSiteHeaders: %s', async (_name, request) => {
+    const answer = parsedAnswer(await rawExchange(instance.port, request()));
+
+    expect(answer.status).toBe(400);
+    expect(answer.headers).toMatchObject({
+      connection: 'close',
+      'cache-control': 'no-store',
+      'content-type': 'application/json; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+    });
+    expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(apiErrorBodySchema.parse(JSON.parse(answer.body))).toEqual({
+      error: { code: 'bad_request:input', message: errorDetails.framing.noHost },
+    });
+  });
+
+  it('isServedOverHttp10, which has no Host header', async () => {
+    const answer = parsedAnswer(await rawExchange(instance.port, 'GET /healthz HTTP/1.0\r\n\r\n'));
+
+    expect(answer.status).toBe(200);
+  });
+});
+
 describe('an address the router cannot decode', () => {
   it.each([
     ['signed in', () => ({ cookie })],

@@ -23,7 +23,7 @@ import { healthPlugin } from './ops/health-routes.js';
 import { loadMetrics, operationsPlugin } from './ops/operations.js';
 import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
 import { refuseUnreadableBodies } from './request-bodies.js';
-import { answerUndecodableAddress, answerUnreadableRequest } from './request-framing.js';
+import { answerUndecodableAddress, answerUnreadableRequest, refuseRequestsWithoutHost } from './request-framing.js';
 import { searchRoutes } from './search/routes.js';
 import { searchIndexPlugin } from './search/search-index-plugin.js';
 import type { Store } from './store/database.js';
@@ -86,7 +86,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     requestTimeout: 300_000,
     // Node looks for connections past their headers timeout this often (every 30 s by default): at a tenth of the
     // timeout, none is held more than 10 % past it.
-    http: { headersTimeout, connectionsCheckingInterval: headersTimeout / 10 },
+    // A request without a Host header reaches Fastify, which refuses it in the API's shape (request-framing.ts).
+    http: { headersTimeout, connectionsCheckingInterval: headersTimeout / 10, requireHostHeader: false },
     // The site plugin waits for the build's files to be read and hashed on another thread: thousands of pages with
     // their compressed twins take longer than Fastify's default 10 s on a busy machine.
     pluginTimeout: 300_000,
@@ -96,6 +97,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   });
   // Before any route is added: a text/plain or compressed body is refused as 415 by every route.
   refuseUnreadableBodies(app);
+  // Before every other hook: a request without a Host header is refused before any hook reads its address.
+  refuseRequestsWithoutHost(app);
   logDestination.reportDroppedLines((count) =>
     app.log.warn({ dropped: count }, 'log lines dropped: the log output was not read for a while'),
   );

@@ -54,6 +54,25 @@ export function answerUnreadableRequest(this: FastifyInstance, error: Connection
 }
 
 /**
+ * An HTTP/1.1 request must name its host (RFC 9112, 3.2). Node's own check (`requireHostHeader`, turned off in app.ts)
+ * answers a bare 400 with none of our headers; this hook, the first of all, refuses it as Node would (400, connection
+ * closed) but in the API's error shape with the site's security headers, whose hook it runs before. HTTP/1.0 has no
+ * Host header and is served as before.
+ */
+export function refuseRequestsWithoutHost(app: FastifyInstance) {
+  // Callback style: on every request, without a promise for the common case of nothing to do. Answering without
+  // calling `done` ends the hook chain there.
+  app.addHook('onRequest', function refuseWithoutHost(request, reply, done) {
+    const { headers, httpVersionMajor, httpVersionMinor } = request.raw;
+    if (headers.host !== undefined || httpVersionMajor !== 1 || httpVersionMinor !== 1) return done();
+    const site = (reply.server as Partial<Pick<FastifyInstance, 'site'>>).site;
+    if (site) reply.headers(site.current().securityHeaders);
+    reply.header('connection', 'close');
+    sendApiError(reply, 'bad_request:input', errorDetails.framing.noHost);
+  });
+}
+
+/**
  * Fastify's `frameworkErrors`: an address its router cannot decode (`/%c0%ae%c0%ae/x`, percent-escapes that are not
  * UTF-8) or refuses (a parameter over its length) is refused as any bad address is, `bad_request:path`, with the
  * site's security headers, which no hook adds to an answer given before routing. The address is not repeated back.

@@ -51,6 +51,7 @@ export const errorDetails = {
       "The request headers are too large; send fewer or shorter ones (in a browser, clear this site's cookies).",
     ),
     timeout: detail('The request did not arrive whole in time; send it again.'),
+    noHost: detail('The request has no Host header, which HTTP/1.1 requires; name the host you are asking.'),
   },
   /** `bad_request:path` */
   path: {

@@ -43,6 +43,7 @@ export type FastLaneParts = {
  */
 export const pageHooksTheLaneKnows: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   onRequest: {
+    refuseWithoutHost: 'a request without a Host header goes to Fastify (serve)',
     sendSecurityHeaders: "every answer's headers start with the snapshot's security headers (headerList)",
     fastifyCookieHandler: 'the Cookie header is parsed by the same parser (accessOf, app.parseCookie)',
     resolveAccess: 'accessOf: the session cache alone; a session that needs the store goes to Fastify',
@@ -151,6 +152,8 @@ export function createFastLane(options: { sendDeadlineMs?: number } = {}) {
     const lane = parts;
     const method = req.method;
     if (!lane || stopping || (method !== 'GET' && method !== 'HEAD')) return false;
+    // Without a Host header, Fastify answers: an HTTP/1.1 request is refused there (request-framing.ts).
+    if (req.headers.host === undefined) return false;
     const startedAt = performance.now();
     const path = withoutQuery(req.url ?? '/');
     let answer: PreparedAnswer | undefined;

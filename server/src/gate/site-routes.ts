@@ -30,6 +30,9 @@ export const siteRoutes = fp(
         const status = signInStatus(request.access);
         return signInPage(request, reply, { status, returnPath: safeReturnPath(request.url) });
       }
+      // An address under /api/ that no API route took (an unknown name, a parameter longer than the router reads) is
+      // the API's own 404, in its JSON shape, for a browser, a script or a token alike: never the site's HTML page.
+      if (withoutQuery(request.url).startsWith('/api/')) return sendApiError(reply, 'not_found:route');
       const snapshot = site.current();
       // A script or agent with a token asked for a page's address (the links in search results and in the Markdown
       // itself are such addresses): it reads the page as Markdown there, never the HTML made for a browser.

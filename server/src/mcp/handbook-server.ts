@@ -20,6 +20,15 @@ function anchorOf(hash: string): string | undefined {
   }
 }
 
+/**
+ * A path the handbook refuses as a bad address (400: `/%ff.md`, whose escapes are not UTF-8) names no page: to a
+ * resource read it is a missing resource like any other, not an internal error. Other refusals (a limit) still throw.
+ */
+function asNoPage(error: unknown): undefined {
+  if (error instanceof HandbookRefusal && error.status === 400) return undefined;
+  throw error;
+}
+
 /** What a tool's handler reads of the SDK's call: the signal aborted when the agent cancels or hangs up. */
 type Call = { signal: AbortSignal };
 
@@ -169,7 +178,7 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
     { title: 'Handbook page', description: 'A page of the handbook as Markdown', mimeType: 'text/markdown' },
     async (uri) => {
       const address = handbookAddress(uri.href, origin);
-      const markdown = address && (await api.markdown(markdownPathOf(address.pathname)));
+      const markdown = address && (await api.markdown(markdownPathOf(address.pathname)).catch(asNoPage));
       if (!markdown) {
         // The SDK answers with an error's own code, message and data (an McpError would put "MCP error" before it).
         throw Object.assign(new Error(`Resource not found: the handbook has no page at ${uri.href}.`), {

@@ -2,6 +2,7 @@ import type { InsightsResponse } from '@acme/contract';
 import Link from '@docusaurus/Link';
 import { type ReactNode, useMemo } from 'react';
 import { BarChart } from './BarChart';
+import { ReaderText } from './ReaderText';
 import styles from './styles.module.css';
 import { counted } from './wording';
 
@@ -21,11 +22,14 @@ export function TopicsSection({ insights }: { insights: InsightsResponse }): Rea
           {insights.unansweredTopics.map((topic) => (
             <li key={`${topic.page?.url ?? ''} ${topic.label}`} className={styles.card} data-testid="insights-topic">
               <h3 className={styles.cardTitle}>
-                {topic.label} <span className={styles.count}>({counted(topic.readers, 'reader', 'readers')})</span>
+                <ReaderText>{topic.label}</ReaderText>{' '}
+                <span className={styles.count}>({counted(topic.readers, 'reader', 'readers')})</span>
               </h3>
               <ul>
                 {topic.examples.map((example) => (
-                  <li key={example}>{example}</li>
+                  <li key={example}>
+                    <ReaderText>{example}</ReaderText>
+                  </li>
                 ))}
               </ul>
               {topic.page ? (
@@ -108,7 +112,13 @@ export function RatedDownSection({ insights }: { insights: InsightsResponse }): 
                 <ul>
                   {page.comments.map((comment) => (
                     <li key={`${comment.at} ${comment.comment}`}>
-                      “{comment.comment}”{comment.question ? <> on “{comment.question}”</> : null}
+                      “<ReaderText>{comment.comment}</ReaderText>”
+                      {comment.question ? (
+                        <>
+                          {' '}
+                          on “<ReaderText>{comment.question}</ReaderText>”
+                        </>
+                      ) : null}
                     </li>
                   ))}
                 </ul>

@@ -1,5 +1,6 @@
 import type { InsightsResponse, SearchMiss } from '@acme/contract';
 import type { ReactNode } from 'react';
+import { ReaderText } from './ReaderText';
 import { counted } from './wording';
 
 function MissTable(props: { misses: SearchMiss[]; caption: string; testId: string }): ReactNode {
@@ -18,7 +19,9 @@ function MissTable(props: { misses: SearchMiss[]; caption: string; testId: strin
       <tbody>
         {props.misses.map((miss) => (
           <tr key={miss.query}>
-            <th scope="row">{miss.query}</th>
+            <th scope="row">
+              <ReaderText>{miss.query}</ReaderText>
+            </th>
             <td>{miss.readers}</td>
             <td>{miss.searches}</td>
             <td>{miss.lastAt.slice(0, 16).replace('T', ' ')}</td>
