@@ -86,6 +86,20 @@ describe('queryTerms', () => {
     });
   });
 
+  it("takes a runtime error's class as the reader's own, never a foreign name: it counts only where a section holds it", () => {
+    const terms = queryTerms('ReferenceError: __dirname is not defined, then a ShopUninstalledError', knows);
+    for (const term of ['referenceerror', 'shopuninstallederror']) {
+      expect(
+        terms.find((each) => each.term === term && !each.expansion),
+        term,
+      ).toMatchObject({
+        optional: true,
+        foreign: false,
+      });
+    }
+    expect(terms.find((term) => term.term === 'dirnam')?.optional).toBe(false);
+  });
+
   it('takes a dictionary word written with a capital inside a sentence as a product the docs do not name', () => {
     const terms = queryTerms('can we roll back on our Nomad cluster like a nomad would', knows);
     expect(terms.find((term) => term.term === 'nomad')).toMatchObject({ foreign: true, generic: false });

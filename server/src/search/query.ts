@@ -121,7 +121,9 @@ export function queryTerms(
     const everyday = everydayWords.has(word) && !namesSubject(term);
     // The words of an address (`https://minh-nguyen.dev-tunnel.acme.dev/healthz`) name the reader's host and paths.
     const address = inAddressesOnly.has(term);
-    const optional = everyday || address || ownNames.has(word) || /^\d+(\.\d+)?$/.test(word);
+    // An error's class (`ReferenceError`, `ShopUninstalledError`) names what a runtime threw, not a product.
+    const errorClass = /^\p{L}+(error|exception)$/u.test(word);
+    const optional = everyday || address || errorClass || ownNames.has(word) || /^\d+(\.\d+)?$/.test(word);
     // `Nomad` or `Snowflake` in the middle of a sentence names a product, though the dictionary knows the word.
     const productName = unknown && !everyday && properNames.has(word);
     const generic =
