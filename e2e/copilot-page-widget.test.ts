@@ -83,7 +83,9 @@ test('shows a tooltip on keyboard focus and turns the chat into a full-screen sh
   await site.page.getByRole('button', { name: 'Attach file' }).focus();
   await expect.poll(() => site.page.getByRole('tooltip').innerText()).toBe('Attach file');
   // The sheet covers the launcher, so it closes from its own header.
-  await copilot.popover.getByRole('button', { name: 'Close', exact: true }).click();
+  // Named apart from the announcement bar's "Close" in a screen reader's list of buttons.
+  expect(await copilot.popover.getByRole('button', { name: 'Close', exact: true }).count()).toBe(0);
+  await copilot.popover.getByRole('button', { name: 'Close Dev Copilot', exact: true }).click();
   await copilot.popover.waitFor({ state: 'detached' });
   await copilot.launcher.click();
   await copilot.composerInput.waitFor();

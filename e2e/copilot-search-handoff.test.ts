@@ -63,9 +63,47 @@ test('offers to ask Dev Copilot beside the suggestions when the search found som
   await site.search(question);
   const ask = site.page.getByTestId('ask-copilot-beside-results');
   await ask.waitFor();
-  expect(await site.searchDropdown.getByRole('option').count()).toBeGreaterThan(0);
+  expect(await site.suggestions.count()).toBeGreaterThan(0);
   await ask.click();
   await site.searchDropdown.waitFor({ state: 'detached' });
+  await copilot.popover.waitFor();
+  await copilot.waitForAnswer(1);
+  await expect.poll(() => copilot.userMessages.allInnerTexts()).toEqual([question]);
+});
+
+/** Presses ArrowDown `presses` times: the input then points at "Ask Dev Copilot", the option a screen reader hears. */
+async function expectReachedWithArrows(site: DocsSite, presses: number) {
+  for (let press = 0; press < presses; press += 1) await site.page.keyboard.press('ArrowDown');
+  const ask = site.askCopilotOption;
+  await expect.poll(() => ask.getAttribute('aria-selected')).toBe('true');
+  expect(await site.searchInput.getAttribute('aria-activedescendant')).toBe(await ask.getAttribute('id'));
+  expect(await ask.innerText()).toBe('Ask Dev Copilot');
+}
+
+test('reaches "Ask Dev Copilot" with the arrows when the search found nothing, and Enter asks it', async ({
+  reader: { site, copilot },
+}) => {
+  await site.open('/dev-flow/');
+  await site.search(noHits);
+  await site.askCopilotOption.waitFor();
+  await expectReachedWithArrows(site, 1);
+  // Further down stays on it: it is the last option.
+  await site.page.keyboard.press('ArrowDown');
+  expect(await site.askCopilotOption.getAttribute('aria-selected')).toBe('true');
+  await site.page.keyboard.press('Enter');
+  await copilot.popover.waitFor();
+  await copilot.waitForAnswer(1);
+  await expect.poll(() => copilot.userMessages.allInnerTexts()).toEqual([noHits]);
+  expect(new URL(site.page.url()).pathname).toBe('/dev-flow/');
+});
+
+test('reaches "Ask Dev Copilot" with the arrows after the last suggestion', async ({ reader: { site, copilot } }) => {
+  const question = 'how do I expire old firestore documents';
+  await site.open('/');
+  await site.search(question);
+  await site.askCopilotOption.waitFor();
+  await expectReachedWithArrows(site, (await site.suggestions.count()) + 1);
+  await site.page.keyboard.press('Enter');
   await copilot.popover.waitFor();
   await copilot.waitForAnswer(1);
   await expect.poll(() => copilot.userMessages.allInnerTexts()).toEqual([question]);

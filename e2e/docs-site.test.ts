@@ -1,6 +1,7 @@
 import type { Response } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { test } from './fixtures';
+import { holdRequests } from './held-requests';
 import { DocsSite } from './pages/docs-site';
 import { signInContext } from './pages/sign-in-pages';
 import { topNavigation } from './spec-routes';
@@ -126,6 +127,17 @@ describe('search', () => {
     await site.page.keyboard.press('Tab');
     expect(await site.page.evaluate(() => document.activeElement?.textContent)).toBe('See all results');
     expect(await site.searchDropdown.count()).toBe(1);
+  });
+
+  test('says "Searching…" on /search, politely, until the results arrive', async ({ docsSite: site }) => {
+    const letSearchThrough = await holdRequests(site.page, '**/api/search?*');
+    await site.open('/search?q=webhook');
+    const status = site.page.getByTestId('search-status');
+    await expect.poll(() => status.innerText()).toBe('Searching…');
+    expect(await status.getAttribute('aria-live')).toBe('polite');
+    letSearchThrough();
+    await expect.poll(() => site.page.getByTestId('search-result').count()).toBeGreaterThan(0);
+    expect(await status.innerText()).toBe('');
   });
 
   test('survives a malformed folder in the results page address', async ({ docsSite: site }) => {

@@ -27,8 +27,14 @@ export class DocsSite {
     return this.page.locator('input.navbar__search-input');
   }
 
+  /** The search's hits in the suggestions (without the "Ask Dev Copilot" option after them). */
   get suggestions() {
-    return this.page.locator('[role="listbox"] [role="option"]');
+    return this.page.locator('[role="listbox"] [role="option"]:not([data-ask-copilot])');
+  }
+
+  /** "Ask Dev Copilot" with the query: the last option of the suggestions. */
+  get askCopilotOption() {
+    return this.page.locator('[role="listbox"] [role="option"][data-ask-copilot]');
   }
 
   get searchDropdown() {

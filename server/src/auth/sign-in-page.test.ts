@@ -13,6 +13,10 @@ describe('signInPageTemplate', () => {
     },
   );
 
+  it('names its one button in the development note', () => {
+    expect(template('/')).toContain('Development mode: "Login with Google" opens the built-in development sign-in');
+  });
+
   it('escapesReturnPathInLoginLink', () => {
     expect(template('/a"><script>alert(1)</script>')).not.toContain('<script>alert');
   });
@@ -57,6 +61,17 @@ describe('renderSignInPage for a refused account', () => {
     expect(page).not.toContain('company-managed');
     expect(page).not.toContain(`data-refusal="${refusal}"`);
     expect(page).toContain(`@${domain}</strong>, whose domain is not allowed`);
+  });
+
+  it('names the button that opens the development sign-in, beside Sign out', () => {
+    const page = renderSignInPage({
+      primaryDomains: ['acme.dev', 'acme.io'],
+      developmentSignIn: true,
+      returnPath: '/',
+      signedInAs: { email: 'you@gmail.com', refusal: 'not-on-allow-list' },
+    });
+    expect(page).toContain('Development mode: "Use another account" opens the built-in development sign-in');
+    expect(page).not.toContain('the button');
   });
 
   it('escapes the address', () => {

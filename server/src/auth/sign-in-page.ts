@@ -60,8 +60,10 @@ export function renderSignInPage(options: SignInPageOptions): string {
     ? `<a class="button" href="${escapeHtml(loginHref(options.returnPath, true))}" data-testid="gate-login">Use another account</a>
 <form method="post" action="${escapeHtml(signOutAction(options.returnPath))}"><button class="button secondary" type="submit" data-testid="gate-logout">Sign out</button></form>`
     : `<a class="button" href="${escapeHtml(loginHref(options.returnPath, false))}" data-testid="gate-login">Login with Google</a>`;
+  // A refused account sees two buttons (and Sign out opens no sign-in): the note names the one it means.
+  const signInButton = options.signedInAs ? 'Use another account' : 'Login with Google';
   const development = options.developmentSignIn
-    ? '<p class="muted">Development mode: the button opens the built-in development sign-in instead of Google.</p>'
+    ? `<p class="muted">Development mode: "${signInButton}" opens the built-in development sign-in instead of Google.</p>`
     : '';
   return renderPage({
     title: 'Sign in - Acme Developer Handbook',

@@ -133,7 +133,8 @@ function PopoverHeader({ onClose }: { onClose: () => void }) {
           <Icon name="expand" />
         </Link>
       </WithTooltip>
-      <TooltipButton tooltip="Close" onClick={onClose}>
+      {/* Not plain "Close": the announcement bar has one, and a screen reader's list of buttons must tell them apart. */}
+      <TooltipButton tooltip={`Close ${siteFacts.assistantName}`} onClick={onClose}>
         <Icon name="close" />
       </TooltipButton>
     </div>

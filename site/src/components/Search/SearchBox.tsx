@@ -3,7 +3,8 @@ import { useHistory, useLocation } from '@docusaurus/router';
 import clsx from 'clsx';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import hidden from '../../css/visually-hidden.module.css';
-import { AskCopilotButton } from './AskCopilotButton';
+import { askCopilot } from '../Copilot/ask-copilot';
+import { AskCopilotOption } from './AskCopilotButton';
 import { CorrectedQuery } from './CorrectedQuery';
 import { Highlighted } from './Highlighted';
 import { MissingWords } from './MissingWords';
@@ -35,6 +36,9 @@ export function SearchBox(): ReactNode {
   const context = searchContextOf(pathname);
   const state = useDocsSearch(query);
   const results = 'results' in state ? state.results : [];
+  // "Ask Dev Copilot" follows the hits as one more option, at this index: once the search is done, or beside hits.
+  const askIndex = state.status === 'done' || results.length > 0 ? results.length : -1;
+  const lastOption = askIndex >= 0 ? askIndex : results.length - 1;
   const [shortcut, setShortcut] = useState('Ctrl K');
 
   useEffect(() => {
@@ -57,17 +61,25 @@ export function SearchBox(): ReactNode {
     input.current?.blur();
     history.push(url);
   };
+  const ask = () => {
+    askCopilot(query.trim());
+    setOpen(false);
+    input.current?.blur();
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       setOpen(true);
       const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((current) => Math.max(-1, Math.min(results.length - 1, current + step)));
+      setActive((current) => Math.max(-1, Math.min(lastOption, current + step)));
     } else if (event.key === 'Enter' && !event.nativeEvent.isComposing && query.trim()) {
       event.preventDefault();
       const chosen = results[active];
-      if (chosen) reportResultOpened(query);
-      go(chosen ? chosen.url : searchPageUrl(query.trim()));
+      if (active >= 0 && active === askIndex) ask();
+      else {
+        if (chosen) reportResultOpened(query);
+        go(chosen ? chosen.url : searchPageUrl(query.trim()));
+      }
     } else if (event.key === 'Escape') {
       if (open && query) setOpen(false);
       else input.current?.blur();
@@ -122,6 +134,7 @@ export function SearchBox(): ReactNode {
         <div className={styles.dropdown} data-testid="search-dropdown" onMouseDown={(event) => event.preventDefault()}>
           <CorrectedQuery query={query} state={state} />
           <MissingWords query={query} state={state} />
+          {state.status === 'done' && results.length === 0 && <p className={styles.noResults}>No results</p>}
           <div role="listbox" id={listId} aria-label="Suggestions" className={styles.options}>
             {results.map((result, index) => (
               // The ARIA combobox pattern: the focus stays in the input, which points at the active option. Each option
@@ -151,13 +164,16 @@ export function SearchBox(): ReactNode {
                 )}
               </Link>
             ))}
+            {askIndex >= 0 && (
+              <AskCopilotOption
+                id={optionId(askIndex)}
+                active={active === askIndex}
+                afterHits={results.length > 0}
+                onPointed={() => setActive(askIndex)}
+                onAsk={ask}
+              />
+            )}
           </div>
-          {state.status === 'done' && results.length === 0 && (
-            <div className={styles.noResults}>
-              <p>No results</p>
-              <AskCopilotButton query={query} onAsked={() => input.current?.blur()} />
-            </div>
-          )}
           {state.status === 'failed' && <p className={styles.noResults}>{state.message}</p>}
           <div className={styles.footer}>
             <Link to={searchPageUrl(query.trim())} onClick={() => setOpen(false)}>
@@ -168,7 +184,6 @@ export function SearchBox(): ReactNode {
                 See all results in {context.label}
               </Link>
             )}
-            {results.length > 0 && <AskCopilotButton query={query} quiet onAsked={() => setOpen(false)} />}
           </div>
         </div>
       )}

@@ -30,6 +30,8 @@ export function SearchResultsPage(): ReactNode {
   const state = useDocsSearch(query, { limit: 50, context });
   const results = 'results' in state ? state.results : [];
   const title = query.trim() ? `Search results for "${query.trim()}"` : 'Search the handbook';
+  // Until the first results (or "No results") arrive the page would be blank; results kept from the query before stay.
+  const searching = query.trim() !== '' && results.length === 0 && state.status !== 'done' && state.status !== 'failed';
 
   return (
     <Layout title={title}>
@@ -53,6 +55,10 @@ export function SearchResultsPage(): ReactNode {
             <Link to={searchPageUrl(query, undefined, version)}>Search all pages</Link>
           </p>
         )}
+        {/* Always there, so a screen reader hears what is put in it. */}
+        <div role="status" aria-live="polite" data-testid="search-status">
+          {searching && <p>Searching…</p>}
+        </div>
         {state.status === 'failed' && <p role="alert">{state.message}</p>}
         {state.status === 'done' && results.length === 0 && (
           <div>

@@ -37,7 +37,12 @@ export function ChatShell({ onClose, failed, onRetry }: Props): ReactNode {
         <Link to={siteFacts.assistantPath} className={shared.iconButton} aria-label="Open all conversations">
           <Icon name="expand" />
         </Link>
-        <button type="button" className={shared.iconButton} aria-label="Close" onClick={onClose}>
+        <button
+          type="button"
+          className={shared.iconButton}
+          aria-label={`Close ${siteFacts.assistantName}`}
+          onClick={onClose}
+        >
           <Icon name="close" />
         </button>
       </div>

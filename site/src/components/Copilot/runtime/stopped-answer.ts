@@ -1,4 +1,6 @@
 import type { ChatModelRunResult, ThreadMessage, ThreadRuntime } from '@assistant-ui/react';
+import { showStored } from './conversation';
+import { threadApi } from './thread-api';
 
 type Part = ThreadMessage['content'][number] | NonNullable<ChatModelRunResult['content']>[number];
 
@@ -27,4 +29,15 @@ export function showStoppedAnswer(thread: ThreadRuntime | undefined, answerId: s
     ...shown,
     messages: shown.messages.map((entry) => (entry === item ? { ...entry, message } : entry)),
   });
+}
+
+/**
+ * Shows a thread as the server keeps it after a Stop that came too late: the answer had ended before the Stop reached
+ * the server, so the server kept all of it (a slow network). The run ended at the Stop with part of it on screen, marked
+ * "You stopped this answer."; the stored thread replaces that, as a reload would. Nothing changes while another run
+ * writes in the thread (it owns the conversation on screen until it ends), or when the thread cannot be read.
+ */
+export async function showEndedAnswer(thread: ThreadRuntime | undefined, threadId: string): Promise<void> {
+  const stored = await threadApi.get(threadId).catch(() => null);
+  if (stored && thread && !thread.getState().isRunning) thread.import(showStored(stored));
 }
