@@ -17,6 +17,9 @@ const stopWords = new Set(
   ).split(' '),
 );
 
+/** Whether a word (folded) is too common to search by. */
+export const isStopWord = (word: string) => stopWords.has(word);
+
 const numberWords = new Map<string, number>(
   Object.entries({
     zero: 0,

@@ -1,12 +1,13 @@
-import SearchableMap from 'minisearch/SearchableMap';
+import type SearchableMap from 'minisearch/SearchableMap';
+import { queryWords, stem } from './analyze.js';
 import type { DocSection } from './doc-page.js';
 import { indexMatcher, type TermQuery } from './index-query.js';
 import { indexSectionsInWorker } from './index-worker-client.js';
-import type { PackedIndex } from './inverted-index.js';
 import { type IndexWithMeaning, latentRanker } from './latent-ranking.js';
 import { coverageShare, type QueryTerm, queryTerms } from './query.js';
 import { type SectionLookups, sectionKey, sectionLookups, sectionLookupsInTurns } from './section-lookups.js';
-import { fieldBoosts, indexSections } from './section-terms.js';
+import { fieldBoosts, indexSections, nameFields } from './section-terms.js';
+import { corrector, spellingMapInTurns, spellingMapOf } from './spelling.js';
 import { isRootRelative, pageKey, parseDocUrl } from './urls.js';
 
 export { searchNameOf } from './section-lookups.js';
@@ -32,6 +33,11 @@ export type SearchOptions = {
   pathPrefix?: string | undefined;
   /** The last word may be unfinished, as in a search box. */
   asYouType?: boolean;
+  /**
+   * A word of one or two letters still being typed (`ac`, `t`): it matches the words of titles and headings that
+   * begin with it, which no whole word of the query would.
+   */
+  typing?: string | undefined;
 };
 
 export type SearchEngine = {
@@ -42,8 +48,16 @@ export type SearchEngine = {
   termWeight(term: string): number;
   /** A query term's share in the question's meaning. */
   meaningWeight(term: QueryTerm): number;
-  /** The query's terms, as the index reads them. */
-  queryTerms(query: string): QueryTerm[];
+  /**
+   * The query's terms, as the index reads them. As you type, a last word that begins one of the docs' words (`firest`)
+   * is not corrected to another (`first`): the reader has not finished it.
+   */
+  queryTerms(query: string, options?: { asYouType?: boolean }): QueryTerm[];
+  /**
+   * The sections whose page title (for a page's intro) or heading has a word beginning with one or two letters, best
+   * first (see name-prefixes.ts): made when the index is, so a keystroke only looks them up.
+   */
+  namedFrom(prefix: string): readonly number[];
   /** Whether any section holds the term. */
   knows(term: string): boolean;
   /** The section a link leads to (the page's intro for a link without an anchor). */
@@ -64,27 +78,12 @@ const genericShare = 0.25;
 const pageWeight = 0.1;
 /** A prefix match counts for half an exact one (less the more letters it adds). */
 const prefixWeight = 0.5;
+/** The words of titles and headings a single letter typed after other words stands for (see `search`). */
+const letterExpansions = 10;
 /** Bounds on what one query may cost, whatever is pasted into it. */
 const longestQuery = 2000;
 const mostTerms = 80;
-const longestCorrectedWord = 30;
-/**
- * Spelling words added to the correction map per turn of the event loop when it is made in the background: at a
- * hundred times the handbook's pages, 4,500 words in one turn held the loop for 75 ms (profiled), 500 for under 10.
- */
-const spellingChunk = 500;
-
 const fieldBoostList = Object.values(fieldBoosts);
-
-function spellingMapOf(
-  index: PackedIndex,
-  from = 0,
-  to = index.spellingWords.length,
-  map = new SearchableMap<number>(),
-) {
-  for (let at = from; at < to; at += 1) map.set(index.spellingWords[at] ?? '', index.spellingUses[at] ?? 0);
-  return map;
-}
 
 /** The docs search over the sections of one build, built at once (start-up, tests). */
 export function createSearchEngine(sections: readonly DocSection[]): SearchEngine {
@@ -100,11 +99,7 @@ export async function searchEngineFromIndex(
   sections: readonly DocSection[],
   index: IndexWithMeaning,
 ): Promise<SearchEngine> {
-  const spelling = new SearchableMap<number>();
-  for (let start = 0; start < index.spellingWords.length; start += spellingChunk) {
-    spellingMapOf(index, start, Math.min(index.spellingWords.length, start + spellingChunk), spelling);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const spelling = await spellingMapInTurns(index);
   return searchEngineOver(sections, index, spelling, await sectionLookupsInTurns(sections));
 }
 
@@ -128,28 +123,9 @@ function searchEngineOver(
     return Math.log(1 + (sectionCount - frequency + 0.5) / (frequency + 0.5));
   };
   const knows = matcher.knows;
-  /**
-   * The docs' word nearest to a misspelt one (`verison`: `version`), as the docs write it: fewest edits, then the most
-   * used.
-   */
-  const correct = (word: string): string | undefined => {
-    // Trying swaps and edits costs the square of a word's length; no real word of the docs is this long.
-    if (word.length < 5 || word.length > longestCorrectedWord) return undefined;
-    // Two neighbouring letters swapped (`namign`) is one slip, though Levenshtein counts two edits.
-    for (let index = 0; index < word.length - 1; index += 1) {
-      const swapped = `${word.slice(0, index)}${word[index + 1]}${word[index]}${word.slice(index + 2)}`;
-      if (spelling.has(swapped)) return swapped;
-    }
-    let best: { word: string; distance: number; uses: number } | undefined;
-    for (const [candidate, [uses, distance]] of spelling.fuzzyGet(word, word.length >= 7 ? 2 : 1)) {
-      if (!best || distance < best.distance || (distance === best.distance && uses > best.uses)) {
-        best = { word: candidate, distance, uses };
-      }
-    }
-    return best?.word;
-  };
+  const correct = corrector(spelling);
 
-  const { sectionsByUrl, pageKeys, pageOf, namedBy } = lookups;
+  const { sectionsByUrl, pageKeys, pageOf, namedBy, namePrefixes } = lookups;
   /** 2 for the intro of the page the query names, 1 for a section it names, 0 otherwise. */
   const namedRank = (terms: readonly QueryTerm[]) => {
     const named = namedBy.get(
@@ -160,16 +136,22 @@ function searchEngineOver(
   const pageScore = new Float64Array(lookups.pageCount);
 
   /** A query's terms; a pasted log's tail adds nothing a reader asked, so only the first part counts. */
-  const queryTermsOf = (query: string) =>
-    queryTerms(query.slice(0, longestQuery), knows, correct, matcher.isSubject).slice(0, mostTerms);
+  const queryTermsOf = (query: string, { asYouType = false }: { asYouType?: boolean } = {}) => {
+    const unfinished = asYouType && /[\p{L}\p{N}]$/u.test(query) ? queryWords(query).at(-1) : undefined;
+    // A prefix of the word being typed beats a typo's correction: `firest` is Firestore half typed, not `first`.
+    const correctTyped = (word: string) =>
+      word === unfinished && matcher.beginsWord(stem(word)) ? undefined : correct(word);
+    return queryTerms(query.slice(0, longestQuery), knows, correctTyped, matcher.isSubject).slice(0, mostTerms);
+  };
 
   /** A term's share in the question's meaning: its rarity in the docs, less for an everyday word. */
   const meaningWeight = (term: QueryTerm) =>
     termWeight(term.term) * (term.generic && !term.unusedWord ? genericShare : 1);
 
   function search(query: string | readonly QueryTerm[], options: SearchOptions = {}): SearchHit[] {
-    const terms = typeof query === 'string' ? queryTermsOf(query) : query;
-    if (terms.length === 0) return [];
+    const terms = typeof query === 'string' ? queryTermsOf(query, options) : query;
+    const typing = options.typing;
+    if (terms.length === 0 && !typing) return [];
     const boosts = new Map(
       terms.map((term) => [term.term, term.expansion ? expansionBoost : term.generic ? genericBoost : 1]),
     );
@@ -188,6 +170,22 @@ function searchEngineOver(
         prefix: term.length >= 3 && ((options.asYouType === true && term === lastTerm) || !knows(term)),
         boost: boosts.get(term) ?? 1,
       });
+    }
+    // Hundreds of words begin with one or two letters: only the titles' and headings' most used ones are tried, and
+    // only there, as a docs search box lists pages and sections by their names. A single letter tries fewer: the most
+    // used words of titles hold many postings, and at a hundred times the handbook 50 of them cost a keystroke twice
+    // what a three-letter prefix does.
+    if (typing) {
+      const named = {
+        term: typing,
+        prefix: true,
+        boost: 1,
+        fields: nameFields,
+        expandTo: matcher.namingWords(typing, nameFields).slice(0, typing.length === 1 ? letterExpansions : undefined),
+      };
+      const at = termQueries.findIndex((query) => query.term === typing);
+      if (at >= 0) termQueries[at] = named;
+      else termQueries.push(named);
     }
     const matches = matcher.match(termQueries, {
       fieldBoosts: fieldBoostList,
@@ -271,6 +269,7 @@ function searchEngineOver(
     meaningWeight,
     queryTerms: queryTermsOf,
     knows,
+    namedFrom: (prefix) => namePrefixes.get(prefix) ?? [],
     sectionAt(url) {
       return isRootRelative(url) ? sectionsByUrl.get(sectionKey(url)) : undefined;
     },

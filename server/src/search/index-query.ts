@@ -1,7 +1,15 @@
 import type { PackedIndex } from './inverted-index.js';
 
 /** One term of a query as the index reads it. */
-export type TermQuery = { term: string; prefix: boolean; boost: number };
+export type TermQuery = {
+  term: string;
+  prefix: boolean;
+  boost: number;
+  /** Only these fields count (all when absent). */
+  fields?: readonly number[] | undefined;
+  /** The longer words a prefix stands for, when chosen already (`namingWords`); else every word it begins. */
+  expandTo?: readonly number[] | undefined;
+};
 
 /** A query term and the index terms it matches: itself, and with a prefix the longer words it begins. */
 export type Expansion = { query: TermQuery; derived: Array<{ id: number; weight: number }> };
@@ -33,6 +41,8 @@ const bm25 = { k: 1.2, b: 0.7, d: 0.5 };
  * one would cost its postings on every keystroke.
  */
 const mostExpansions = 50;
+/** Prefixes whose naming words are kept (see `namingWords`): one and two letters are a few thousand at most. */
+const mostNamingPrefixes = 4096;
 
 /** Queries over one index, reusing per-document scratch buffers: one query at a time, as the event loop runs them. */
 export function indexMatcher(index: PackedIndex) {
@@ -48,9 +58,9 @@ export function indexMatcher(index: PackedIndex) {
   const termMatched = new Int32Array(documentCount);
   let matchedCount = 0;
 
-  /** Ids of the terms that begin with `prefix` (but are longer), the most used first, at most `mostExpansions`. */
-  function longerTermsOf(prefix: string): number[] {
-    const sorted = index.sortedTermIds;
+  const sorted = index.sortedTermIds;
+  /** Where the terms beginning with `prefix` start in the sorted terms. */
+  function firstFrom(prefix: string): number {
     let low = 0;
     let high = sorted.length;
     while (low < high) {
@@ -58,8 +68,20 @@ export function indexMatcher(index: PackedIndex) {
       if ((index.terms[sorted[middle] ?? 0] ?? '') < prefix) low = middle + 1;
       else high = middle;
     }
+    return low;
+  }
+
+  /** Whether a term begins with `prefix` and is longer. */
+  function beginsWord(prefix: string): boolean {
+    let at = firstFrom(prefix);
+    if (index.terms[sorted[at] ?? 0] === prefix) at += 1;
+    return at < sorted.length && (index.terms[sorted[at] ?? 0] ?? '').startsWith(prefix);
+  }
+
+  /** Ids of the terms that begin with `prefix` (but are longer), the most used first, at most `mostExpansions`. */
+  function longerTermsOf(prefix: string): number[] {
     const found: number[] = [];
-    for (let at = low; at < sorted.length; at += 1) {
+    for (let at = firstFrom(prefix); at < sorted.length; at += 1) {
       const id = sorted[at] ?? 0;
       const term = index.terms[id] ?? '';
       if (!term.startsWith(prefix)) break;
@@ -70,12 +92,41 @@ export function indexMatcher(index: PackedIndex) {
     return found.sort((first, second) => (frequency[second] ?? 0) - (frequency[first] ?? 0)).slice(0, mostExpansions);
   }
 
+  /** In how many sections a term is in one of `fields` (those naming the page or section: its postings there). */
+  const usesIn = (id: number, fields: readonly number[]) =>
+    fields.reduce(
+      (sum, field) => sum + (offsets[id * fieldCount + field + 1] ?? 0) - (offsets[id * fieldCount + field] ?? 0),
+      0,
+    );
+  const namingPrefixes = new Map<string, readonly number[]>();
+  /**
+   * Ids of the terms of `fields` (titles and headings) that begin with `prefix` (but are longer), the most used there
+   * first, at most `mostExpansions`. Remembered per prefix: a letter or two begins a good share of the vocabulary, which
+   * is looked through once per build, not per keystroke.
+   */
+  function namingWords(prefix: string, fields: readonly number[]): readonly number[] {
+    const key = `${fields.join(',')} ${prefix}`;
+    let found = namingPrefixes.get(key);
+    if (found) return found;
+    const naming: number[] = [];
+    for (let at = firstFrom(prefix); at < sorted.length; at += 1) {
+      const id = sorted[at] ?? 0;
+      const term = index.terms[id] ?? '';
+      if (!term.startsWith(prefix)) break;
+      if (term.length > prefix.length && usesIn(id, fields) > 0) naming.push(id);
+    }
+    found = naming.sort((first, second) => usesIn(second, fields) - usesIn(first, fields)).slice(0, mostExpansions);
+    if (namingPrefixes.size >= mostNamingPrefixes) namingPrefixes.clear();
+    namingPrefixes.set(key, found);
+    return found;
+  }
+
   function expand(query: TermQuery, prefixWeight: number): Expansion {
     const derived: Expansion['derived'] = [];
     const exact = termIds.get(query.term);
     if (exact !== undefined) derived.push({ id: exact, weight: 1 });
     if (query.prefix) {
-      for (const id of longerTermsOf(query.term)) {
+      for (const id of query.expandTo ?? longerTermsOf(query.term)) {
         const length = index.terms[id]?.length ?? 0;
         const distance = length - query.term.length;
         derived.push({ id, weight: (prefixWeight * length) / (length + 0.3 * distance) });
@@ -99,6 +150,7 @@ export function indexMatcher(index: PackedIndex) {
       let termMatchedCount = 0;
       for (const { id, weight } of derived) {
         for (let field = 0; field < fieldCount; field += 1) {
+          if (query.fields && !query.fields.includes(field)) continue;
           const start = offsets[id * fieldCount + field] ?? 0;
           const end = offsets[id * fieldCount + field + 1] ?? 0;
           if (start === end) continue;
@@ -160,6 +212,7 @@ export function indexMatcher(index: PackedIndex) {
     for (const { query, derived } of expansions) {
       for (const { id } of derived) {
         for (let field = 0; field < fieldCount; field += 1) {
+          if (query.fields && !query.fields.includes(field)) continue;
           if (holds(id, field, document)) {
             terms.add(index.terms[id] ?? '');
             queryTerms.add(query.term);
@@ -181,6 +234,8 @@ export function indexMatcher(index: PackedIndex) {
       const id = termIds.get(term);
       return id !== undefined && index.subject[id] === 1;
     },
+    beginsWord,
+    namingWords,
     match,
     matchedTermsOf,
   };

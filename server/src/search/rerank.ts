@@ -5,6 +5,7 @@ import type { QueryTerm } from './query.js';
 import { remembered } from './remembered.js';
 import { fittedRerank } from './rerank-weights.js';
 import { searchNameOf } from './section-lookups.js';
+import { sectionsNamedFrom, wordBeingTyped } from './typing.js';
 
 /**
  * The Copilot's order of the engine's best sections, learned from the tuning questions: a logistic regression over
@@ -161,16 +162,29 @@ export function rerank(
  * What the search box lists for what is typed (the last word may be unfinished): the engine's best `limit` sections in
  * the learned order above, so that the box and Dev Copilot put the same section first; a page title or heading typed
  * stays first. The weights were fitted on whole questions (rerank-fit.ts); `npm run bench` measures the box as well.
+ * While the last word has only a letter or two (typing.ts), the sections whose titles or headings have a word it
+ * begins: alone, as made with the index; after other words, ranked with them by the engine.
  */
 export function searchBox(
   engine: SearchEngine,
   typed: string,
   options: { limit: number; pathPrefix?: string | undefined },
-  terms: QueryTerm[] = engine.queryTerms(typed),
+  terms: QueryTerm[] = engine.queryTerms(typed, { asYouType: true }),
 ): SearchHit[] {
+  const typing = wordBeingTyped(engine, typed, terms);
+  // Under a folder (`ctx`), the lists made with the index may hold none of its pages: the engine looks for them.
+  if (typing?.alone && !options.pathPrefix) {
+    const named = sectionsNamedFrom(engine, typing.word, options.limit);
+    if (named.length > 0) return named;
+  }
   // Only the sections listed are reordered: looking further down, as the Copilot does, found the right one first no
   // more often on the tuning questions, at several times the cost of a keystroke.
-  const listed = engine.search(terms, { limit: options.limit, pathPrefix: options.pathPrefix, asYouType: true });
+  const listed = engine.search(terms, {
+    limit: options.limit,
+    pathPrefix: options.pathPrefix,
+    asYouType: true,
+    typing: typing?.searched ? typing.word : undefined,
+  });
   return rerank(terms, withTitledIntros(engine, terms, listed, options.limit), engine.meaningWeight, rerankWeights, {
     titledIntrosFirst: true,
   });

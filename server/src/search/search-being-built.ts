@@ -31,6 +31,9 @@ export function searchBeingBuilt(sections: readonly DocSection[]): SearchEngine 
     knows: () => {
       throw unavailable();
     },
+    namedFrom: () => {
+      throw unavailable();
+    },
     sectionAt: () => {
       throw unavailable();
     },

@@ -20,7 +20,7 @@ export function searchResults(
   options: { limit: number; pathPrefix?: string | undefined },
 ): Pick<SearchResponse, 'results' | 'missing' | 'corrected'> {
   // The query is read once: the results and the words they miss come from the same terms.
-  const terms = engine.queryTerms(typed);
+  const terms = engine.queryTerms(typed, { asYouType: true });
   const hits = searchBox(engine, typed, options, terms);
   const results = hits.map((hit) => ({
     url: hit.url,

@@ -1,5 +1,6 @@
 import { numbersAsDigits, termsOfWord, words } from './analyze.js';
 import type { DocSection } from './doc-page.js';
+import { NamePrefixes } from './name-prefixes.js';
 import { SectionsByKey } from './sections-by-key.js';
 import { pageKey, parseDocUrl } from './urls.js';
 
@@ -14,6 +15,8 @@ export type SectionLookups = {
   pageCount: number;
   /** The sections whose page title (intros) or heading a query names word for word, by `searchNameOf` the name. */
   namedBy: Map<string, { titles: Set<number>; headings: Set<number> }>;
+  /** The sections whose page title (intros) or heading has a word beginning with one or two letters, best first. */
+  namePrefixes: NamePrefixes;
 };
 
 /**
@@ -110,6 +113,7 @@ function* lookupSteps(sections: readonly DocSection[], into: SectionLookups): Ge
       into.pageOf[id] = page;
       if (section.level === 1) addName(section.pageTitle, id, 'titles');
       if (section.heading) addName(section.heading, id, 'headings');
+      into.namePrefixes.add(id, section);
     }
     into.pageCount = pageIds.size;
     yield;
@@ -122,6 +126,7 @@ const emptyLookups = (sections: readonly DocSection[]): SectionLookups => ({
   pageOf: new Int32Array(sections.length),
   pageCount: 0,
   namedBy: new Map(),
+  namePrefixes: new NamePrefixes(),
 });
 
 /** The lookups of a build's sections, made at once (start-up, tests). */

@@ -11,6 +11,8 @@ export const fieldBoosts = { title: 1, headings: 1, keywords: 1, body: 1, code: 
 const fields = Object.keys(fieldBoosts) as Array<keyof typeof fieldBoosts>;
 /** Titles, headings and keywords name the subjects the docs treat. */
 const subjectFields = [0, 1, 2];
+/** The fields naming a section: its page's title and its headings. */
+export const nameFields: readonly number[] = [0, 1];
 
 export const headingPath = (section: DocSection) =>
   [section.parentHeading, section.heading].filter((part): part is string => part !== undefined).join(' ');
