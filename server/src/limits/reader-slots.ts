@@ -7,6 +7,10 @@ import type { HeldSlot, SharedLimitStore } from './shared-store.js';
  */
 export const slotLifetimeMs = 60_000;
 
+/** The first pause before a failed release is tried again; each next one doubles, up to the longest. */
+const releaseRetryFirstPauseMs = 500;
+const releaseRetryLongestPauseMs = 5000;
+
 /** A running question's place among its reader's; released once, when the answer ends however it ends. */
 export type ReaderSlot = { release(): Promise<void> };
 
@@ -17,6 +21,9 @@ export type ReaderSlot = { release(): Promise<void> };
 export class SharedReaderSlots {
   private readonly held = new Set<HeldSlot>();
   private refresher: NodeJS.Timeout | undefined;
+  /** Releases waiting to be tried again; dropped at close. */
+  private readonly retrying = new Set<NodeJS.Timeout>();
+  private closed = false;
 
   constructor(
     private readonly shared: SharedLimitStore,
@@ -45,6 +52,9 @@ export class SharedReaderSlots {
 
   /** Gives back every slot still held, e.g. when the server stops. */
   async close() {
+    this.closed = true;
+    for (const timer of this.retrying) clearTimeout(timer);
+    this.retrying.clear();
     await Promise.all([...this.held].map((slot) => this.release(slot)));
   }
 
@@ -54,11 +64,32 @@ export class SharedReaderSlots {
       clearInterval(this.refresher);
       this.refresher = undefined;
     }
-    // When this fails, the slot is no longer refreshed and frees itself within its lifetime.
-    await this.guard.run(
-      () => this.shared.releaseSlot(slot),
-      () => undefined,
+    // Awaited once (bounded by the guard), so a reader who asks again the moment an answer ends finds the slot free.
+    // When the store fails (an answer that failed in an outage ends in it), the slot is tried again in the background
+    // until the store is back: left alone it would count against its reader until it expired, and they would be
+    // refused 429 for a question that has ended. No longer than its lifetime: by then it has freed itself.
+    if (!(await this.giveBack(slot))) this.releaseLater(slot, Date.now() + this.lifetimeMs, releaseRetryFirstPauseMs);
+  }
+
+  /** True once the store has the slot back; false when it failed or did not answer in time. */
+  private giveBack(slot: HeldSlot): Promise<boolean> {
+    return this.guard.run(
+      () => this.shared.releaseSlot(slot).then(() => true),
+      () => false,
     );
+  }
+
+  private releaseLater(slot: HeldSlot, giveUpAt: number, pauseMs: number) {
+    if (this.closed || Date.now() + pauseMs > giveUpAt) return;
+    const timer = setTimeout(() => {
+      this.retrying.delete(timer);
+      if (this.closed) return;
+      void this.giveBack(slot).then((given) => {
+        const next = Math.min(pauseMs * 2, releaseRetryLongestPauseMs);
+        if (!given) this.releaseLater(slot, giveUpAt, next);
+      });
+    }, pauseMs).unref();
+    this.retrying.add(timer);
   }
 
   private refresh() {

@@ -1,10 +1,11 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { clientHungUp } from '../api-errors.js';
+import { clientHungUp, databaseRetryAfterSeconds } from '../api-errors.js';
 import { isAllowed } from '../auth/request-access.js';
 import { resourceMetadataUrlOf } from '../auth/tokens/resource-metadata.js';
 import { refuseBearer } from '../auth/tokens/token-access.js';
+import { isDatabaseUnavailable } from '../store/unavailable.js';
 import { registerCallLimit } from './call-limit.js';
 import { cancellableCalls, cancelledIdsIn, requestIdsIn } from './cancellable-calls.js';
 import { handbookApi } from './handbook-api.js';
@@ -32,6 +33,36 @@ function invalidRequest(reply: FastifyReply, reason: string) {
     .header('cache-control', 'no-store')
     .send({ jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: ${reason}` }, id: null });
 }
+
+/**
+ * JSON-RPC's answer to a request the database could not serve (the token is read from it first): 503 with Retry-After,
+ * as every other API answers, so an agent tells an outage from a bug. -32603 is JSON-RPC's code for a failure of the
+ * server; the message and `data` say it passes, as the call limit's refusal says when to try again (call-limit.ts).
+ */
+const databaseUnavailable = {
+  status: 503,
+  headers: {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'retry-after': String(databaseRetryAfterSeconds),
+  },
+  body: {
+    jsonrpc: '2.0',
+    error: {
+      code: -32603,
+      message: "The handbook's database is unavailable; try again in a few seconds.",
+      data: { retryAfterSeconds: databaseRetryAfterSeconds },
+    },
+    id: null,
+  },
+} as const;
+
+/** Any other failure: nothing of it is told. */
+const internalError = {
+  status: 500,
+  headers: { 'content-type': 'application/json' },
+  body: { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null },
+} as const;
 
 /** The personal token of the request (the onRequest hook refuses one without): whose calls it may cancel. */
 const tokenOf = (request: FastifyRequest) =>
@@ -94,13 +125,11 @@ export const mcpRoutes = fp(
         await server.connect(paced);
         await transport.handleRequest(request.raw, reply.raw, request.body);
       } catch (error) {
-        request.log.error({ err: error }, 'the MCP request failed');
-        if (!reply.raw.headersSent) {
-          reply.raw.writeHead(500, { 'content-type': 'application/json' });
-          reply.raw.end(
-            JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }),
-          );
-        }
+        const unavailable = isDatabaseUnavailable(error);
+        request.log.error({ err: error }, unavailable ? 'the database is unavailable' : 'the MCP request failed');
+        if (reply.raw.headersSent) return;
+        const { status, headers, body } = unavailable ? databaseUnavailable : internalError;
+        reply.raw.writeHead(status, headers).end(JSON.stringify(body));
       }
     });
   },
@@ -108,11 +137,17 @@ export const mcpRoutes = fp(
 );
 
 /**
- * A request Fastify refuses before the SDK sees it (a body that is not JSON, or too large) is answered as JSON-RPC,
- * as the SDK answers its own refusals: an agent's client reads `error.message`, not Fastify's own error shape.
+ * A request Fastify refuses before the SDK sees it (a body that is not JSON, or too large), or one that fails before it
+ * (its token could not be read: the database is away), is answered as JSON-RPC, as the SDK answers its own refusals:
+ * an agent's client reads `error.message`, not Fastify's own error shape.
  */
 function jsonRpcErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (clientHungUp(request, error)) return reply.code(400).send();
+  if (isDatabaseUnavailable(error)) {
+    request.log.error({ err: error }, 'the database is unavailable');
+    const { status, headers, body } = databaseUnavailable;
+    return reply.code(status).headers(headers).send(body);
+  }
   const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
   if (status === 500) request.log.error({ err: error }, 'the MCP request failed');
   const notJson = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY';

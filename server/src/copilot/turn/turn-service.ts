@@ -8,7 +8,7 @@ import type { AnswerRun } from '../answer/answer-service.js';
 import type { Copilot } from '../copilot.js';
 import { checkImages } from '../images.js';
 import { classifyModelError, reasonOf } from '../model/model-errors.js';
-import { conversationFor, placeQuestion, textOf } from './conversation.js';
+import { conversationFor, placeQuestion, type QuestionPlace, textOf } from './conversation.js';
 import { progressSaver } from './progress-saver.js';
 import { StoppedByReader, StoppedByShutdown } from './running-answers.js';
 
@@ -53,31 +53,9 @@ export async function startTurn(deps: TurnDependencies, reader: string, turn: Pa
   const slot = await deps.copilot.running.begin(reader, turn.threadId);
   try {
     const place = await placeQuestion(deps.db, reader, turn);
-    // A Refresh asks a stored question again: only a question stored now changed the thread's version.
-    const question: Message & { threadVersion?: ThreadVersion } =
-      place.retried ??
-      (await appendMessage(deps.db, {
-        reader,
-        threadId: turn.threadId,
-        message: {
-          parentId: place.parentId,
-          role: 'user',
-          content: [{ type: 'text', text: turn.text }],
-          attachments: turn.attachments.map((attachment, index) => ({
-            name: attachment.name ?? `image-${index + 1}`,
-            contentType: attachment.contentType,
-            size: images[index]?.bytes.length ?? 0,
-          })),
-        },
-      }));
     const text = place.retried ? textOf(place.retried) : turn.text;
     const conversation = conversationFor(place, { text, attachments: turn.attachments }, turn.page);
-    // Stored at once as running, so a reader who reloads mid-answer finds it and sees it grow.
-    const answer = await appendMessage(deps.db, {
-      reader,
-      threadId: turn.threadId,
-      message: { parentId: question.id, role: 'assistant', content: [], status: 'running' },
-    });
+    const { question, answer } = await storeTurn(deps.db, reader, turn, place, images);
     const answering = {
       reader,
       threadId: turn.threadId,
@@ -96,6 +74,45 @@ export async function startTurn(deps: TurnDependencies, reader: string, turn: Pa
     await slot.end();
     throw error;
   }
+}
+
+/**
+ * Stores the turn's question (unless a Refresh asks a stored one again) and its answer, at once as running so a reader
+ * who reloads mid-answer finds it and sees it grow. One transaction: when the database fails between the two (a
+ * restart), the turn is refused whole and keeps nothing, rather than leaving a question no answer follows.
+ */
+function storeTurn(
+  db: Database,
+  reader: string,
+  turn: ParsedTurnRequest,
+  place: QuestionPlace,
+  images: ReturnType<typeof checkImages>,
+) {
+  return db.transaction(async (tx) => {
+    // A Refresh asks a stored question again: only a question stored now changed the thread's version.
+    const question: Message & { threadVersion?: ThreadVersion } =
+      place.retried ??
+      (await appendMessage(tx, {
+        reader,
+        threadId: turn.threadId,
+        message: {
+          parentId: place.parentId,
+          role: 'user',
+          content: [{ type: 'text', text: turn.text }],
+          attachments: turn.attachments.map((attachment, index) => ({
+            name: attachment.name ?? `image-${index + 1}`,
+            contentType: attachment.contentType,
+            size: images[index]?.bytes.length ?? 0,
+          })),
+        },
+      }));
+    const answer = await appendMessage(tx, {
+      reader,
+      threadId: turn.threadId,
+      message: { parentId: question.id, role: 'assistant', content: [], status: 'running' },
+    });
+    return { question, answer };
+  });
 }
 
 async function writeAnswer(
