@@ -40,16 +40,17 @@ export class NamePrefixes {
     const name = nameOf(section);
     if (!name) return;
     const named = nameWords(name);
-    const seen = new Set<string>();
+    // A section is kept once per prefix, at its best rank over the name's words: in "Google Go", `go` is ranked by
+    // `go` (the whole prefix) rather than by `google`, the first word it begins.
+    const best = new Map<string, number>();
     named.forEach((word, position) => {
       for (let length = 1; length <= Math.min(longestPrefix, word.length); length += 1) {
         const prefix = word.slice(0, length);
-        // Only a name's first word beginning with the prefix counts: it ranks the best.
-        if (seen.has(prefix)) continue;
-        seen.add(prefix);
-        this.keep(prefix, id, rankOf(section, word, prefix, position, named.length));
+        const rank = rankOf(section, word, prefix, position, named.length);
+        if (rank < (best.get(prefix) ?? Number.POSITIVE_INFINITY)) best.set(prefix, rank);
       }
     });
+    for (const [prefix, rank] of best) this.keep(prefix, id, rank);
   }
 
   /** Inserts in rank order, after equal ranks (document order); a full list drops its worst. */

@@ -103,4 +103,11 @@ describe('the lists of sections per prefix, made with the index', () => {
     // `a` and `the` are stop words: no prefix of theirs lists a section.
     expect(prefixes.get('th')).toBeUndefined();
   });
+
+  it("ranks a name by its best word for a prefix, not the first word it begins: 'Go' is the whole of `go`", () => {
+    const prefixes = new NamePrefixes();
+    prefixes.add(0, section(2, 'Other', 'Gotchas'));
+    prefixes.add(1, section(2, 'Other', 'Google Go'));
+    expect(prefixes.get('go')).toEqual([1, 0]);
+  });
 });
