@@ -72,10 +72,17 @@ describe('search', () => {
 
   test('a click on a suggestion opens its page at the section it found', async ({ docsSite: site }) => {
     await site.open('/');
+    // The suggestions change at every letter typed: the third is read once the whole query's answer is in.
+    const answered = site.page.waitForResponse(
+      (response) =>
+        response.url().includes('/api/search?') && new URL(response.url()).searchParams.get('q') === 'ttl policy',
+    );
     await site.search('ttl policy');
+    const { results } = (await (await answered).json()) as { results: Array<{ url: string }> };
+    const target = results[2]?.url;
+    expect(target).toBeDefined();
     const third = site.suggestions.nth(2);
-    await third.waitFor();
-    const target = await third.getAttribute('href');
+    await expect.poll(() => third.getAttribute('href')).toBe(target);
     await third.click();
     await site.page.waitForURL((url) => `${url.pathname}${url.hash}` === target, { waitUntil: 'commit' });
     expect(await site.searchDropdown.count()).toBe(0);

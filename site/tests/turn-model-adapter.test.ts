@@ -29,7 +29,7 @@ function turnResponse(ids: { questionId: string; answerId: string }, text: strin
   return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
 }
 
-function setUp(answers: Array<{ questionId: string; answerId: string }>, { delayMs = 0, stopStatus = 204 } = {}) {
+function setUp(answers: Array<{ questionId: string; answerId: string }>, { delayMs = 0 } = {}) {
   const requests: Array<{ url: string; body: unknown }> = [];
   vi.stubGlobal(
     'fetch',
@@ -37,20 +37,18 @@ function setUp(answers: Array<{ questionId: string; answerId: string }>, { delay
       requests.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
       await new Promise((resolve) => setTimeout(resolve, url === '/api/turns' ? delayMs : 0));
       const next = url === '/api/turns' ? answers.shift() : undefined;
-      if (next) return turnResponse(next, 'An answer.');
-      return new Response(null, { status: url.endsWith('/stop') ? stopStatus : 204 });
+      return next ? turnResponse(next, 'An answer.') : new Response(null, { status: 204 });
     }),
   );
   const conversation = new ServerConversation({ remoteId: () => 't1', initialize: async () => ({ remoteId: 't1' }) });
-  const showEnded = vi.fn();
-  const adapter = createTurnModelAdapter(conversation, () => '/firestore-ttl', undefined, showEnded);
+  const adapter = createTurnModelAdapter(conversation, () => '/firestore-ttl');
   const run = async (messages: ThreadMessage[], answerId: string, signal = new AbortController().signal) => {
     const results = [];
     const options = { messages, abortSignal: signal, unstable_assistantMessageId: answerId };
     for await (const result of adapter.run(options as unknown as ChatModelRunOptions)) results.push(result);
     return results;
   };
-  return { requests, conversation, run, showEnded };
+  return { requests, conversation, run };
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -109,32 +107,6 @@ describe('each run of the runtime is one turn on the server', () => {
 
     await vi.waitFor(() => expect(requests.map((request) => request.url)).toContain('/api/threads/t1/stop'));
     expect(conversation.serverIdOf('local-u1')).toBe('q1');
-  });
-
-  it('shows the thread as stored when the Stop came after the answer had ended (nothing left to stop)', async () => {
-    const { requests, run, showEnded } = setUp([{ questionId: 'q1', answerId: 'a1' }], {
-      delayMs: 100,
-      stopStatus: 404,
-    });
-    const stop = new AbortController();
-    setTimeout(() => stop.abort(), 10);
-
-    await run([message('local-u1', 'user', 'Count to ten')], 'local-a1', stop.signal);
-
-    await vi.waitFor(() => expect(showEnded).toHaveBeenCalledWith('t1'));
-    expect(requests.map((request) => request.url)).toContain('/api/threads/t1/stop');
-  });
-
-  it('shows nothing more when the server stopped the answer itself', async () => {
-    const { requests, run, showEnded } = setUp([{ questionId: 'q1', answerId: 'a1' }], { delayMs: 100 });
-    const stop = new AbortController();
-    setTimeout(() => stop.abort(), 10);
-
-    await run([message('local-u1', 'user', 'Count to ten')], 'local-a1', stop.signal);
-
-    await vi.waitFor(() => expect(requests.map((request) => request.url)).toContain('/api/threads/t1/stop'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(showEnded).not.toHaveBeenCalled();
   });
 
   it('only stops reading when the conversation leaves the screen: the server finishes the answer', async () => {

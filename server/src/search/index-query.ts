@@ -116,6 +116,9 @@ export function indexMatcher(index: PackedIndex) {
       if (term.length > prefix.length && usesIn(id, fields) > 0) naming.push(id);
     }
     found = naming.sort((first, second) => usesIn(second, fields) - usesIn(first, fields)).slice(0, mostExpansions);
+    // Only a prefix that begins some name's word is remembered: those are few (the docs' own), while letters no word
+    // begins cost a lookup alone and, remembered, would let any reader's typing empty the others out.
+    if (found.length === 0) return found;
     if (namingPrefixes.size >= mostNamingPrefixes) namingPrefixes.clear();
     namingPrefixes.set(key, found);
     return found;

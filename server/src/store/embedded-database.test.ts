@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   createDatabaseDirectory,
   embeddedDatabaseArchive,
@@ -66,8 +66,12 @@ describe('a new embedded data directory', () => {
 describe('an in-memory embedded database', () => {
   it("is loaded from the build's archive of the empty database, with the embedded settings, and starts empty", async () => {
     expect(existsSync(embeddedDatabaseArchive)).toBe(true);
+    const creating = vi.spyOn(PGlite, 'create');
 
     const database = await openEmbeddedDatabase(inMemoryDataDirectory);
+    // Made from the archive, at the first try: initdb (a create without `loadDataDir`) never ran.
+    expect(creating.mock.calls.map(([, options]) => 'loadDataDir' in (options ?? {}))).toEqual([true]);
+    creating.mockRestore();
     const first = await database.query<{ shared_buffers: string }>('show shared_buffers');
     await database.exec('create table notes (body text)');
     await database.close();

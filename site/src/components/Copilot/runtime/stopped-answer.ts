@@ -1,6 +1,4 @@
 import type { ChatModelRunResult, ThreadMessage, ThreadRuntime } from '@assistant-ui/react';
-import { showStored } from './conversation';
-import { threadApi } from './thread-api';
 
 type Part = ThreadMessage['content'][number] | NonNullable<ChatModelRunResult['content']>[number];
 
@@ -29,21 +27,4 @@ export function showStoppedAnswer(thread: ThreadRuntime | undefined, answerId: s
     ...shown,
     messages: shown.messages.map((entry) => (entry === item ? { ...entry, message } : entry)),
   });
-}
-
-/**
- * Shows a thread as the server keeps it after a Stop that came too late: the answer had ended before the Stop reached
- * the server, so the server kept all of it (a slow network). The run ended at the Stop with part of it on screen, marked
- * "You stopped this answer."; the stored thread replaces that, as a reload would. Nothing changes while another run
- * writes in the thread (it owns the conversation on screen until it ends), when the screen changed while the thread was
- * read (a newer turn), or when the thread cannot be read.
- */
-export async function showEndedAnswer(thread: ThreadRuntime | undefined, threadId: string): Promise<void> {
-  // The messages on screen, by id: a question asked (or answered again) while the thread is read adds one, and then
-  // the thread as read is older than the screen, so it is not shown. (The stopped answer's own status may change.)
-  const shownIds = () => (thread?.getState().messages ?? []).map((message) => message.id).join(' ');
-  const shownBefore = shownIds();
-  const stored = await threadApi.get(threadId).catch(() => null);
-  if (!stored || !thread) return;
-  if (!thread.getState().isRunning && shownIds() === shownBefore) thread.import(showStored(stored));
 }

@@ -35,8 +35,7 @@ const keptWaitMs = 10_000;
  * (its first part), the question may still be on its way; the stream is read for the names first, so the stop finds
  * the answer and later questions follow it. Then the stream is read to its end (the server ends it once the stopped
  * answer is stored): words that were already on their way are kept too, so `showKept` shows them, and a reload shows
- * the same answer. When the server had nothing to stop (the answer had ended before the Stop reached it), `showEnded`
- * shows the thread as the server keeps it: the whole answer, as a reload shows it, not "stopped" half-way.
+ * the same answer.
  */
 async function stopAndShowKept(
   threadId: string,
@@ -45,7 +44,6 @@ async function stopAndShowKept(
   answers: AsyncGenerator<TurnSnapshot>,
   learn: (message: TurnSnapshot) => boolean,
   showKept: (kept: TurnSnapshot) => void,
-  showEnded: () => void,
 ) {
   try {
     let next: IteratorResult<TurnSnapshot> | undefined;
@@ -53,11 +51,7 @@ async function stopAndShowKept(
       next = await pending;
       while (!next.done && !learn(next.value)) next = await answers.next();
     }
-    if (!known()) return;
-    if (!(await stopTurn(threadId))) {
-      showEnded();
-      return;
-    }
+    if (!known() || !(await stopTurn(threadId))) return;
     // Each snapshot is the whole answer so far: the last one is what the server wrote, and kept.
     let kept = next && !next.done ? next.value : undefined;
     for (next = await (next ? answers.next() : pending); !next.done; next = await answers.next()) kept = next.value;
@@ -90,8 +84,6 @@ export function createTurnModelAdapter(
   currentPage: () => string,
   /** Shows a stopped answer (the runtime's id) as the server kept it, when that has more than the screen showed. */
   showStopped: (answerId: string, kept: ChatModelRunResult) => void = () => {},
-  /** Shows the thread as the server keeps it, when a Stop came after the answer had ended. */
-  showEnded: (threadId: string) => void = () => {},
 ): ChatModelAdapter {
   return {
     async *run({ messages, abortSignal, unstable_assistantMessageId: answerId }) {
@@ -142,8 +134,7 @@ export function createTurnModelAdapter(
         else {
           const showKept = (kept: TurnSnapshot) => answerId && showStopped(answerId, answerParts(kept));
           const givenUp = setTimeout(() => reading.abort(), keptWaitMs);
-          const ended = () => showEnded(threadId);
-          void stopAndShowKept(threadId, () => known, pending, answers, learn, showKept, ended).finally(() => {
+          void stopAndShowKept(threadId, () => known, pending, answers, learn, showKept).finally(() => {
             clearTimeout(givenUp);
             reading.abort();
           });
