@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { FakeModelServer } from '../server/test-support/fake-model-server.js';
 import { test } from './fixtures';
@@ -13,6 +14,17 @@ test.override({ serverEnvironment: { ASK_REQUESTS_PER_MINUTE: '1000' }, withMode
 /** When the server hung up on the model's answer (the chat request, not an embedding). */
 const modelRequestClosedEarly = (fake: FakeModelServer) =>
   fake.received.find((request) => request.protocol === 'openai')?.closedEarlyAt;
+
+/** How the server stored the reader's newest answer ('running' while it writes it), read as the page reads it. */
+const storedAnswerStatus = (page: Page) =>
+  page.evaluate(async () => {
+    const { threads } = (await (await fetch('/api/threads')).json()) as { threads: Array<{ id: string }> };
+    if (!threads[0]) return undefined;
+    const thread = (await (await fetch(`/api/threads/${threads[0].id}`)).json()) as {
+      messages: Array<{ role: string; status?: string }>;
+    };
+    return thread.messages.filter((message) => message.role === 'assistant').at(-1)?.status;
+  });
 
 /** Each test waits for a slow model's words and a reload; the first also for the file's server to start. */
 const slowTestMs = 60_000;
@@ -83,6 +95,38 @@ test(
     await copilot.waitForAnswer(1);
     await copilot.lastAnswer.getByTestId('copilot-cancelled').waitFor();
     expect(await copilot.answerText(copilot.lastAnswer).innerText()).toBe(shown);
+  },
+  slowTestMs,
+);
+
+test(
+  'a Stop that reaches the server after the answer ended shows the whole stored answer, as a reload does',
+  async ({ reader: { site, copilot }, fakeModel: fake }) => {
+    fake.behave({ reply, chunkDelayMs: 100 });
+    await site.open('/');
+    await copilot.open();
+    // A slow network: the Stop arrives only once the server has written the whole answer and stored it.
+    const letStopThrough = await holdRequests(site.page, '**/api/threads/*/stop');
+    await copilot.ask('How do I set up my laptop?');
+    const text = copilot.answerText(copilot.lastAnswer);
+    await expect.poll(() => text.innerText(), { timeout: 10_000 }).toContain('Node.js');
+    await copilot.stopButton.click();
+    await copilot.waitForAnswer(1);
+    await expect.poll(() => storedAnswerStatus(site.page), { timeout: 15_000 }).toBe('complete');
+    const stopAnswered = site.page.waitForResponse('**/api/threads/*/stop');
+    letStopThrough();
+    expect((await stopAnswered).status()).toBe(404);
+    // The screen settles on the answer the server kept, not on "You stopped this answer." with half of it.
+    await expect.poll(() => text.innerText(), { timeout: 10_000 }).toContain('open the project');
+    await copilot.waitForAnswer(1);
+    expect(await copilot.lastAnswer.getByTestId('copilot-cancelled').count()).toBe(0);
+    const shown = await text.innerText();
+
+    await site.page.reload();
+    await copilot.open();
+    await copilot.waitForAnswer(1);
+    expect(await copilot.answerText(copilot.lastAnswer).innerText()).toBe(shown);
+    expect(await copilot.lastAnswer.getByTestId('copilot-cancelled').count()).toBe(0);
   },
   slowTestMs,
 );

@@ -1,4 +1,6 @@
 import type { ChatModelRunResult, ThreadMessage, ThreadRuntime } from '@assistant-ui/react';
+import { toMessageRepository } from './stored-messages';
+import { threadApi } from './thread-api';
 
 type Part = ThreadMessage['content'][number] | NonNullable<ChatModelRunResult['content']>[number];
 
@@ -21,6 +23,37 @@ export function showStoppedAnswer(thread: ThreadRuntime | undefined, answerId: s
   const message = {
     ...item.message,
     content: kept.content,
+    metadata: { ...item.message.metadata, custom },
+  };
+  thread.import({
+    ...shown,
+    messages: shown.messages.map((entry) => (entry === item ? { ...entry, message } : entry)),
+  });
+}
+
+/**
+ * Shows an answer the reader stopped as the server kept it whole: the answer had ended before the Stop reached the
+ * server (a slow network), so a reload shows all of it, complete. Only that answer changes, in place, and only when
+ * the server holds it complete: a question the server never received, or any other message on screen, stays as it is,
+ * and nothing changes while another run writes in the thread or when the thread cannot be read.
+ */
+export async function showEndedAnswer(
+  thread: ThreadRuntime | undefined,
+  ended: { threadId: string; answerId: string; storedAnswerId: string },
+): Promise<void> {
+  const stored = await threadApi.get(ended.threadId).catch(() => null);
+  const kept = stored
+    ? toMessageRepository(stored.messages).messages.find(({ message }) => message.id === ended.storedAnswerId)?.message
+    : undefined;
+  if (kept?.role !== 'assistant' || kept.status?.type !== 'complete' || !thread || thread.getState().isRunning) return;
+  const shown = thread.export();
+  const item = shown.messages.find(({ message }) => message.id === ended.answerId);
+  if (item?.message.role !== 'assistant') return;
+  const custom = { ...item.message.metadata.custom, ...kept.metadata.custom };
+  const message: ThreadMessage = {
+    ...item.message,
+    content: kept.content,
+    status: kept.status,
     metadata: { ...item.message.metadata, custom },
   };
   thread.import({

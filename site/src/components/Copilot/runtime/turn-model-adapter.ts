@@ -44,6 +44,7 @@ async function stopAndShowKept(
   answers: AsyncGenerator<TurnSnapshot>,
   learn: (message: TurnSnapshot) => boolean,
   showKept: (kept: TurnSnapshot) => void,
+  showEnded: () => void,
 ) {
   try {
     let next: IteratorResult<TurnSnapshot> | undefined;
@@ -51,7 +52,9 @@ async function stopAndShowKept(
       next = await pending;
       while (!next.done && !learn(next.value)) next = await answers.next();
     }
-    if (!known() || !(await stopTurn(threadId))) return;
+    if (!known()) return;
+    // Nothing to stop: the answer had ended before the Stop reached the server, which kept it whole.
+    if (!(await stopTurn(threadId))) return showEnded();
     // Each snapshot is the whole answer so far: the last one is what the server wrote, and kept.
     let kept = next && !next.done ? next.value : undefined;
     for (next = await (next ? answers.next() : pending); !next.done; next = await answers.next()) kept = next.value;
@@ -84,6 +87,8 @@ export function createTurnModelAdapter(
   currentPage: () => string,
   /** Shows a stopped answer (the runtime's id) as the server kept it, when that has more than the screen showed. */
   showStopped: (answerId: string, kept: ChatModelRunResult) => void = () => {},
+  /** Shows an answer (the runtime's id, the server's) as the server kept it, when it had ended before a Stop. */
+  showEnded: (ended: { threadId: string; answerId: string; storedAnswerId: string }) => void = () => {},
 ): ChatModelAdapter {
   return {
     async *run({ messages, abortSignal, unstable_assistantMessageId: answerId }) {
@@ -134,7 +139,12 @@ export function createTurnModelAdapter(
         else {
           const showKept = (kept: TurnSnapshot) => answerId && showStopped(answerId, answerParts(kept));
           const givenUp = setTimeout(() => reading.abort(), keptWaitMs);
-          void stopAndShowKept(threadId, () => known, pending, answers, learn, showKept).finally(() => {
+          const storedAnswerId = () => (answerId ? conversation.serverIdOf(answerId) : undefined);
+          const ended = () => {
+            const stored = storedAnswerId();
+            if (answerId && stored) showEnded({ threadId, answerId, storedAnswerId: stored });
+          };
+          void stopAndShowKept(threadId, () => known, pending, answers, learn, showKept, ended).finally(() => {
             clearTimeout(givenUp);
             reading.abort();
           });

@@ -12,7 +12,7 @@ import { followingOtherTabs } from './asked-elsewhere';
 import { ServerConversation } from './conversation';
 import { createFeedbackAdapter } from './feedback-adapter';
 import { ImageAttachmentAdapter } from './image-attachment-adapter';
-import { showStoppedAnswer } from './stopped-answer';
+import { showEndedAnswer, showStoppedAnswer } from './stopped-answer';
 import { threadListAdapter } from './thread-list-adapter';
 import { createTurnModelAdapter } from './turn-model-adapter';
 
@@ -52,8 +52,11 @@ function useConversationRuntime(): AssistantRuntime {
   const model = useMemo(
     () =>
       followingOtherTabs(
-        createTurnModelAdapter(conversation, currentPage, (answerId, kept) =>
-          showStoppedAnswer(shown.current, answerId, kept),
+        createTurnModelAdapter(
+          conversation,
+          currentPage,
+          (answerId, kept) => showStoppedAnswer(shown.current, answerId, kept),
+          (ended) => void showEndedAnswer(shown.current, ended),
         ),
         () => aui.threadListItem.getState().remoteId,
         () => shown.current,
