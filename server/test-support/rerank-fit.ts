@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { answerKindsOf } from '../src/search/answer-kind.js';
 import type { SearchEngine } from '../src/search/engine.js';
 import { type RerankWeights, rerankCandidates, rerankFeatureNames, rerankFeatures } from '../src/search/rerank.js';
 import { sectionKey } from '../src/search/section-lookups.js';
@@ -30,7 +31,7 @@ export function rerankCandidatesOf(engine: SearchEngine, set: TuningSet = tuning
     const terms = engine.queryTerms(entry.question);
     const hits = engine.search(terms, { limit: rerankCandidates });
     const wanted = new Set(entry.sections.map(sectionKey));
-    const features = rerankFeatures(terms, hits, engine.meaningWeight);
+    const features = rerankFeatures(terms, hits, engine.meaningWeight, answerKindsOf(entry.question));
     return hits.map((hit, place) => ({
       question,
       features: features[place] ?? [],

@@ -1,8 +1,9 @@
 import type { AnswerConfidence } from '@acme/contract';
+import { answerKindsOf } from './answer-kind.js';
 import type { SearchEngine, SearchHit } from './engine.js';
 import { withPolarityOf } from './polarity.js';
 import { coverageShare, type QueryTerm } from './query.js';
-import { rerank, rerankCandidates } from './rerank.js';
+import { rerank, rerankCandidates, rerankWeights } from './rerank.js';
 
 /** Why a question was judged answered, close or not covered. */
 export type CoverageEvidence = {
@@ -87,7 +88,10 @@ export function retrieve(
     limit: Math.max(limit, rerankCandidates),
     currentPage: options.currentPage,
   });
-  const hits = withPolarityOf(question, rerank(terms, candidates, engine.meaningWeight).slice(0, limit));
+  const hits = withPolarityOf(
+    question,
+    rerank(terms, candidates, engine.meaningWeight, rerankWeights, { kinds: answerKindsOf(question) }).slice(0, limit),
+  );
   // The rule is judged on the engine's own order, the one its thresholds were chosen on; the learned order is fitted
   // on answerable questions alone and says nothing of whether the handbook answers one.
   const evidence = withPolarityOf(question, candidates.slice(0, limit));

@@ -2,7 +2,7 @@ import { analyze } from './analyze.js';
 import type { AnswerKind } from './answer-kind.js';
 import type { Block, DocSection } from './doc-page.js';
 import { plainOf, type Unit, unitsOf } from './section-units.js';
-import { isOrderedList, scoredUnits, scoreOf } from './unit-scores.js';
+import { isOrderedList, scoredUnits, scoreOf, unitHoldsKind } from './unit-scores.js';
 
 /** Enough to hold a key fact with its context; a numbered procedure may run longer, since it is kept whole. */
 const defaultBudget = 600;
@@ -173,11 +173,17 @@ export function answerPassages(
  * The largest share of the `asked` terms' weight that one sentence, item, row or code block of the section holds: a
  * section that shares the question's words only scattered over unrelated sentences is less often its answer.
  */
-export function bestUnitShare(section: Pick<DocSection, 'blocks'>, asked: ReadonlyMap<string, number>): number {
+export function bestUnitShare(
+  section: Pick<DocSection, 'blocks'>,
+  asked: ReadonlyMap<string, number>,
+  /** Only the units that hold this kind of thing (the duration, the command asked for). */
+  kind?: AnswerKind,
+): number {
   const total = [...asked.values()].reduce((sum, weight) => sum + weight, 0);
   if (total <= 0) return 0;
   let share = 0;
   for (const unit of unitsOf(section)) {
+    if (kind !== undefined && !unitHoldsKind(section, unit, kind)) continue;
     let held = 0;
     for (const [term, weight] of asked) if (unit.terms.has(term)) held += weight;
     share = Math.max(share, held / total);

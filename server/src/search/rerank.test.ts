@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { docSection } from '../../test-support/doc-sections.js';
 import { builtSiteDirectory } from '../../test-support/recorded-ranking.js';
 import { rerankCandidatesOf, rerankWeightsOf } from '../../test-support/rerank-fit.js';
+import { answerKindsOf } from './answer-kind.js';
 import { retrieve } from './coverage.js';
 import type { SearchHit } from './engine.js';
 import { createSearchEngine } from './engine.js';
@@ -36,7 +37,7 @@ describe("the Copilot's learned order of the best sections", () => {
     const question = 'how long until a Firestore TTL policy deletes expired documents?';
     const terms = engine.queryTerms(question);
     const candidates = engine.search(terms, { limit: rerankCandidates });
-    const expected = rerank(terms, candidates, engine.meaningWeight)
+    const expected = rerank(terms, candidates, engine.meaningWeight, rerankWeights, { kinds: answerKindsOf(question) })
       .slice(0, 5)
       .map((hit) => hit.url);
     expect(retrieve(engine, question, { limit: 5 }).hits.map((hit) => hit.url)).toEqual(expected);
@@ -78,6 +79,35 @@ describe("the Copilot's learned order of the best sections", () => {
     const reordered = rerank(terms, candidates, engine.meaningWeight);
     expect(new Set(reordered.map((hit) => hit.url))).toEqual(new Set(candidates.map((hit) => hit.url)));
     expect(reordered).toHaveLength(candidates.length);
+  });
+});
+
+describe('the share held by a unit with the kind of answer asked for', () => {
+  const kindAt = rerankFeatureNames.indexOf('kindUnit');
+  const ttl = docSection(
+    '/firestore',
+    'Firestore',
+    'TTL deletes',
+    'TTL deletes remove expired documents. Deletes typically run within 24 hours of expiry.',
+  );
+  const vague = docSection('/firestore-2', 'Firestore', 'TTL notes', 'TTL deletes remove expired documents in time.');
+  const small = createSearchEngine([ttl, vague]);
+  const featuresOf = (question: string, kinds: Parameters<typeof rerankFeatures>[3]) => {
+    const terms = small.queryTerms(question);
+    const hits = small.search(terms, { limit: 2 });
+    const features = rerankFeatures(terms, hits, small.meaningWeight, kinds);
+    return new Map(hits.map((hit, place) => [hit.url, features[place]?.[kindAt]]));
+  };
+
+  it('counts only the units that hold a duration when one is asked for', () => {
+    const shares = featuresOf('how long do ttl deletes take', ['duration']);
+    expect(shares.get(ttl.url)).toBeGreaterThan(0);
+    expect(shares.get(vague.url)).toBe(0);
+  });
+
+  it('is missing when the question asks for no kind of answer', () => {
+    const shares = featuresOf('ttl deletes', []);
+    expect([...shares.values()]).toEqual([undefined, undefined]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { analyze } from './analyze.js';
+import { type AnswerKind, answerKindsOf } from './answer-kind.js';
 import type { SearchEngine, SearchHit } from './engine.js';
 import { bestUnitShare } from './passages.js';
 import type { QueryTerm } from './query.js';
@@ -11,8 +12,10 @@ import { sectionsNamedFrom, wordBeingTyped } from './typing.js';
  * The Copilot's order of the engine's best sections, learned from the tuning questions: a logistic regression over
  * what each candidate shows (its score against the best one's, its place, the share of the question it holds, its
  * cosine in the latent space, the share in its title and headings, the share its best single unit holds, whether it
- * is a page's intro, whether it has text of its own, whether it holds the question's rarest word, and how far its
- * share, cosine, headings and best unit fall behind the best candidate's) scores how likely it answers the question.
+ * is a page's intro, whether it has text of its own, whether it holds the question's rarest word, the share held by
+ * its best unit that holds the kind of answer asked for (a duration for "how long", a command), and how far its share,
+ * cosine, headings, best unit and best such unit fall behind the best candidate's) scores how likely it answers the
+ * question.
  * Fitted by server/test-support/rerank-fit.ts, which writes rerank-weights.ts. The search box lists its sections in
  * this order too (`searchBox`).
  */
@@ -43,6 +46,8 @@ export const rerankFeatureNames = [
   'nearnessBehind',
   'headingBehind',
   'unitBehind',
+  'kindUnit',
+  'kindUnitBehind',
 ] as const;
 
 /** How many of the engine's best sections are looked at again. */
@@ -57,7 +62,10 @@ export function rerankFeatures(
   terms: readonly QueryTerm[],
   hits: readonly SearchHit[],
   weightOf: (term: QueryTerm) => number,
+  /** The kinds of answer the question asks for (answer-kind.ts), most specific first. */
+  kinds: readonly AnswerKind[] = [],
 ): Array<Array<number | undefined>> {
+  const [kind] = kinds;
   const asked = terms.filter((term) => !term.expansion && !term.optional);
   const weights = new Map(asked.map((term) => [term.term, weightOf(term)]));
   const total = asked.reduce((sum, term) => sum + weightOf(term), 0);
@@ -81,20 +89,24 @@ export function rerankFeatures(
       hit.level === 1 ? 1 : 0,
       hit.blocks.length > 0 ? 1 : 0,
       rarest !== undefined && hit.matchedQueryTerms.has(rarest.term) ? 1 : 0,
+      kind === undefined ? undefined : bestUnitShare(hit, weights, kind),
     ];
   });
   // How far a candidate falls behind the best candidate's share, cosine, headings and best unit: a section
   // is judged against what the docs offer for this question, not against a fixed scale.
-  const compared = [2, 3, 4, 5];
+  const compared = [2, 3, 4, 5, 9];
   const bestOf = compared.map((at) =>
     Math.max(...own.flatMap((features) => (features[at] === undefined ? [] : [features[at]]))),
   );
+  const behind = (features: ReadonlyArray<number | undefined>, place: number) => {
+    const value = features[compared[place] ?? -1];
+    return value === undefined ? undefined : value - (bestOf[place] ?? value);
+  };
   return own.map((features) => [
-    ...features,
-    ...compared.map((at, place) => {
-      const value = features[at];
-      return value === undefined ? undefined : value - (bestOf[place] ?? value);
-    }),
+    ...features.slice(0, 9),
+    ...[0, 1, 2, 3].map((place) => behind(features, place)),
+    features[9],
+    behind(features, 4),
   ]);
 }
 
@@ -125,8 +137,15 @@ export function rerank(
   hits: readonly SearchHit[],
   weightOf: (term: QueryTerm) => number,
   weights: RerankWeights = rerankWeights,
-  /** The search box's: a page's intro whose title holds every word typed goes first too. */
-  { titledIntrosFirst = false }: { titledIntrosFirst?: boolean } = {},
+  {
+    titledIntrosFirst = false,
+    kinds = [],
+  }: {
+    /** The search box's: a page's intro whose title holds every word typed goes first too. */
+    titledIntrosFirst?: boolean;
+    /** The kinds of answer the question asks for (answer-kind.ts). */
+    kinds?: readonly AnswerKind[];
+  } = {},
 ): SearchHit[] {
   // As the engine names sections (section-lookups.ts): the question's own terms, sorted, against each name's.
   const name = [...new Set(terms.filter((term) => !term.expansion).map((term) => term.term))].sort().join(' ');
@@ -145,7 +164,7 @@ export function rerank(
           : titledIntrosFirst && hit.level === 1 && titleHoldsAll(hit.pageTitle, words)
             ? 1
             : 0;
-  const features = rerankFeatures(terms, hits, weightOf);
+  const features = rerankFeatures(terms, hits, weightOf, kinds);
   const scored = hits.map((hit, place) => ({
     hit,
     place,
@@ -187,6 +206,7 @@ export function searchBox(
   });
   return rerank(terms, withTitledIntros(engine, terms, listed, options.limit), engine.meaningWeight, rerankWeights, {
     titledIntrosFirst: true,
+    kinds: answerKindsOf(typed),
   });
 }
 

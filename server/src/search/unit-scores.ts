@@ -28,6 +28,14 @@ export const isOrderedList = (section: Pick<DocSection, 'blocks'>, block: number
   return found?.kind === 'list' && found.ordered;
 };
 
+/** Whether one unit of a section holds the kind of thing asked for (a duration, a command, a step). */
+export const unitHoldsKind = (section: Pick<DocSection, 'blocks'>, unit: Unit, kind: AnswerKind) =>
+  holdsKind(kind, {
+    markdown: unit.markdown,
+    code: unit.kind === 'code',
+    step: unit.kind === 'list' && isOrderedList(section, unit.block),
+  });
+
 /** A table's header, analysed once per build. */
 const headerTermsByBlock = new WeakMap<Block, Set<string>>();
 function headerTerms(block: Block | undefined): ReadonlySet<string> {
@@ -67,13 +75,7 @@ export function scoredUnits(
   const units = unitsOf(section);
   const [firstKind] = kinds;
   const scored = units.map((unit) => {
-    const holdsAsked =
-      firstKind !== undefined &&
-      holdsKind(firstKind, {
-        markdown: unit.markdown,
-        code: unit.kind === 'code',
-        step: unit.kind === 'list' && isOrderedList(section, unit.block),
-      });
+    const holdsAsked = firstKind !== undefined && unitHoldsKind(section, unit, firstKind);
     let score = scoreOf(unit, wanted, weightOf);
     if (score > 0) score += headerWeight(section, unit, wanted, weightOf);
     if (score > 0 && holdsAsked) score *= 1 + kindBonus;
