@@ -48,22 +48,12 @@ describe('an MCP request while the database is away', () => {
       expect((await postMcp(server.baseUrl, token, search)).status).toBe(200);
       await proxy.outage(kind);
 
-      const response = await fetch(`${server.baseUrl}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-06-18',
-        },
-        body: JSON.stringify(search),
-        signal: AbortSignal.timeout(15_000),
-      });
+      const response = await postMcp(server.baseUrl, token, search, { signal: AbortSignal.timeout(15_000) });
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(response.headers.get('content-type')).toContain('application/json');
-      expect(await response.json()).toEqual({
+      expect(response.json).toEqual({
         jsonrpc: '2.0',
         error: {
           code: -32603,

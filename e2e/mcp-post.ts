@@ -19,9 +19,15 @@ export async function freshReader(baseUrl: string, name: string) {
 
 /**
  * A POST to /mcp as a script or an agent's client sends it (a token, JSON, both media types accepted), of a body given
- * as it goes on the wire: a JSON-RPC message, a batch, or anything else.
+ * as it goes on the wire: a JSON-RPC message, a batch, or anything else. `signal` bounds a request the server might not
+ * answer (a database black-holed).
  */
-export async function postMcp(baseUrl: string, token: string, body: unknown) {
+export async function postMcp(
+  baseUrl: string,
+  token: string,
+  body: unknown,
+  { signal }: { signal?: AbortSignal } = {},
+) {
   const response = await fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: {
@@ -31,9 +37,15 @@ export async function postMcp(baseUrl: string, token: string, body: unknown) {
       'mcp-protocol-version': '2025-06-18',
     },
     body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal,
   });
   const text = await response.text();
-  return { status: response.status, text, json: text ? (JSON.parse(text) as unknown) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: text ? (JSON.parse(text) as unknown) : undefined,
+  };
 }
 
 /** A tools/call entry of a batch. */
