@@ -3,6 +3,8 @@ import { expect } from 'vitest';
 import type { FakeModelServer } from '../server/test-support/fake-model-server.js';
 import { test } from './fixtures';
 import { holdRequests } from './held-requests';
+import type { Copilot } from './pages/copilot';
+import type { DocsSite } from './pages/docs-site';
 
 /**
  * Stop keeps what the reader saw: the answer on screen when it has settled after Stop is the one stored, word for
@@ -29,6 +31,30 @@ const storedAnswerStatus = (page: Page) =>
 /** Each test waits for a slow model's words and a reload; the first also for the file's server to start. */
 const slowTestMs = 60_000;
 
+type Reader = { site: DocsSite; copilot: Copilot };
+
+/** Asks the laptop question and presses Stop once the answer shows `shownFirst`; returns the answer's text. */
+async function askAndStop({ site, copilot }: Reader, shownFirst: string, timeout: number) {
+  await site.open('/');
+  await copilot.open();
+  await copilot.ask('How do I set up my laptop?');
+  const text = copilot.answerText(copilot.lastAnswer);
+  await expect.poll(() => text.innerText(), { timeout }).toContain(shownFirst);
+  await copilot.stopButton.click();
+  await copilot.waitForAnswer(1);
+  return text;
+}
+
+/** After a reload, the answer reads `shown` word for word, marked stopped or not. */
+async function expectReloadShows({ site, copilot }: Reader, shown: string, stopped: boolean) {
+  await site.page.reload();
+  await copilot.open();
+  await copilot.waitForAnswer(1);
+  if (stopped) await copilot.lastAnswer.getByTestId('copilot-cancelled').waitFor();
+  expect(await copilot.answerText(copilot.lastAnswer).innerText()).toBe(shown);
+  expect(await copilot.lastAnswer.getByTestId('copilot-cancelled').count()).toBe(stopped ? 1 : 0);
+}
+
 const reply =
   'To set up your laptop, install Node.js first, then the Firebase CLI and the Shopify CLI, then clone the ' +
   'handbook repository, run the setup script, sign in to the cloud console, and finally open the project.';
@@ -38,13 +64,7 @@ test(
   async ({ reader: { site, copilot }, fakeModel: fake }) => {
     // One word a second: the reader stops well before the next word, which must then never be written.
     fake.behave({ reply, chunkDelayMs: 1000 });
-    await site.open('/');
-    await copilot.open();
-    await copilot.ask('How do I set up my laptop?');
-    const text = copilot.answerText(copilot.lastAnswer);
-    await expect.poll(() => text.innerText(), { timeout: 15_000 }).toContain('Node.js');
-    await copilot.stopButton.click();
-    await copilot.waitForAnswer(1);
+    const text = await askAndStop({ site, copilot }, 'Node.js', 15_000);
     await copilot.lastAnswer.getByTestId('copilot-cancelled').waitFor();
     const atStop = await text.innerText();
     // The model request is cancelled once the server has the Stop; by then the answer is stored as it ended.
@@ -55,11 +75,7 @@ test(
     expect(shown).toContain('Node.js');
     expect(shown).not.toContain('open the project');
 
-    await site.page.reload();
-    await copilot.open();
-    await copilot.waitForAnswer(1);
-    await copilot.lastAnswer.getByTestId('copilot-cancelled').waitFor();
-    expect(await copilot.answerText(copilot.lastAnswer).innerText()).toBe(shown);
+    await expectReloadShows({ site, copilot }, shown, true);
   },
   slowTestMs,
 );
@@ -68,15 +84,9 @@ test(
   'words already on their way when the reader pressed Stop are shown once it settles, as a reload shows them',
   async ({ reader: { site, copilot }, fakeModel: fake }) => {
     fake.behave({ reply, chunkDelayMs: 300 });
-    await site.open('/');
-    await copilot.open();
     // A slow network for the Stop: the server writes on until it arrives, and keeps those words too.
     const letStopThrough = await holdRequests(site.page, '**/api/threads/*/stop');
-    await copilot.ask('How do I set up my laptop?');
-    const text = copilot.answerText(copilot.lastAnswer);
-    await expect.poll(() => text.innerText(), { timeout: 10_000 }).toContain('Firebase CLI and');
-    await copilot.stopButton.click();
-    await copilot.waitForAnswer(1);
+    const text = await askAndStop({ site, copilot }, 'Firebase CLI and', 10_000);
     const atStop = await text.innerText();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     letStopThrough();
@@ -90,11 +100,7 @@ test(
     expect(shown).not.toContain('open the project');
     expect(await copilot.lastAnswer.getByTestId('copilot-cancelled').count()).toBe(1);
 
-    await site.page.reload();
-    await copilot.open();
-    await copilot.waitForAnswer(1);
-    await copilot.lastAnswer.getByTestId('copilot-cancelled').waitFor();
-    expect(await copilot.answerText(copilot.lastAnswer).innerText()).toBe(shown);
+    await expectReloadShows({ site, copilot }, shown, true);
   },
   slowTestMs,
 );
@@ -103,15 +109,9 @@ test(
   'a Stop that reaches the server after the answer ended shows the whole stored answer, as a reload does',
   async ({ reader: { site, copilot }, fakeModel: fake }) => {
     fake.behave({ reply, chunkDelayMs: 100 });
-    await site.open('/');
-    await copilot.open();
     // A slow network: the Stop arrives only once the server has written the whole answer and stored it.
     const letStopThrough = await holdRequests(site.page, '**/api/threads/*/stop');
-    await copilot.ask('How do I set up my laptop?');
-    const text = copilot.answerText(copilot.lastAnswer);
-    await expect.poll(() => text.innerText(), { timeout: 10_000 }).toContain('Node.js');
-    await copilot.stopButton.click();
-    await copilot.waitForAnswer(1);
+    const text = await askAndStop({ site, copilot }, 'Node.js', 10_000);
     await expect.poll(() => storedAnswerStatus(site.page), { timeout: 15_000 }).toBe('complete');
     const stopAnswered = site.page.waitForResponse('**/api/threads/*/stop');
     letStopThrough();
@@ -122,11 +122,7 @@ test(
     expect(await copilot.lastAnswer.getByTestId('copilot-cancelled').count()).toBe(0);
     const shown = await text.innerText();
 
-    await site.page.reload();
-    await copilot.open();
-    await copilot.waitForAnswer(1);
-    expect(await copilot.answerText(copilot.lastAnswer).innerText()).toBe(shown);
-    expect(await copilot.lastAnswer.getByTestId('copilot-cancelled').count()).toBe(0);
+    await expectReloadShows({ site, copilot }, shown, false);
   },
   slowTestMs,
 );
