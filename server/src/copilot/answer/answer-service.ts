@@ -10,6 +10,7 @@ import type { ChatModel } from '../model/model-plugin.js';
 import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
 import { type Conversation, lastQuestionOf, retrieveAsked } from './asked-question.js';
 import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
+import { searchQueryOf } from './follow-up.js';
 import { afterFirstWords, noticeFor, retrievalAfterSilentModel } from './model-fallback.js';
 import { composePageOverview, outlineOf, overviewPageOf, type PageOutline } from './page-overview.js';
 import { retrieveForAnswer, type SemanticSearch } from './retriever.js';
@@ -79,16 +80,6 @@ const withSecretsMasked = (conversation: Conversation): Conversation => ({
   messages: conversation.messages.map((message) => ({ ...message, text: redactSecrets(message.text) })),
 });
 
-/** The question to search for: the last user message, with the one before it when the last is a short follow-up. */
-export function searchQueryOf(conversation: Conversation): string {
-  const userTexts = conversation.messages
-    .filter((message) => message.role === 'user')
-    .map((message) => message.text.trim());
-  const last = userTexts.at(-1) ?? '';
-  const previous = userTexts.at(-2);
-  return previous && last.split(/\s+/).length < 4 ? `${previous} ${last}` : last;
-}
-
 /** Enough of a screenshot's text to tell a question of screenshots alone from another, not a pasted log. */
 const screenshotTextShown = 120;
 
@@ -136,10 +127,11 @@ export async function startAnswer(
   // what the reader typed: it is theirs.
   const conversation = withSecretsMasked(asked);
   const index = options.currentIndex();
-  const typed = searchQueryOf(conversation);
   // The page boosts retrieval and is named to the model: only the site's own URL of a real page is used, never the
   // client's string (the URL parser drops a query or newlines that would otherwise reach the prompt).
-  const page = conversation.page ? index.sectionAt(conversation.page)?.pageUrl : undefined;
+  const readersPage = conversation.page ? index.sectionAt(conversation.page) : undefined;
+  const page = readersPage?.pageUrl;
+  const typed = searchQueryOf(conversation, readersPage?.pageTitle);
   // Screenshots of terminals carry tokens; none of them goes to a provider or into the questions log.
   const readingStarted = performance.now();
   const readingMs = Math.min(

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { docSection } from '../../../test-support/doc-sections.js';
 import { retrieve } from '../../search/coverage.js';
 import { createSearchEngine } from '../../search/engine.js';
-import { searchQueryOf } from './answer-service.js';
 import { type Conversation, lastQuestionOf, retrieveAsked } from './asked-question.js';
 import { closestPages } from './docs-only-answer.js';
+import { searchQueryOf } from './follow-up.js';
 
 const index = createSearchEngine([
   docSection('/gitlab-runner', 'GitLab Runner', 'Registering a runner', [
@@ -64,6 +64,41 @@ describe('retrieveAsked', () => {
   it('searches a standalone question once, as asked', async () => {
     const { searched } = await retrievalFor(thread('How do I create a TTL policy for expireAt?'));
     expect(searched).toEqual(['How do I create a TTL policy for expireAt?']);
+  });
+});
+
+describe('searchQueryOf', () => {
+  it('searches a question that refers back or goes on with the one before it, whatever its length', () => {
+    const before = 'How do I create a TTL policy for expireAt?';
+    for (const followUp of [
+      "how long until they're actually deleted from the collection?",
+      'and what about webhookEvents?',
+    ]) {
+      expect(searchQueryOf(thread(before, followUp))).toBe(`${before} ${followUp}`);
+    }
+  });
+
+  it('searches a new question of four words or more on its own words', () => {
+    expect(searchQueryOf(thread('How do I register a GitLab runner?', 'How do I export icons from Figma?'))).toBe(
+      'How do I export icons from Figma?',
+    );
+  });
+
+  it("takes the page's title, not the overview's words, as the topic of a follow-up to an overview", () => {
+    const overview = 'What are the key points of the page "Firestore TTL"?';
+    expect(searchQueryOf(thread(overview, 'how long until they are deleted?'))).toBe(
+      'Firestore TTL how long until they are deleted?',
+    );
+    expect(searchQueryOf(thread('Summarize this page', 'what do they cost?'), 'Firestore TTL')).toBe(
+      'Firestore TTL what do they cost?',
+    );
+  });
+
+  it('finds the section of the page an overview was of, for a follow-up that names no subject', async () => {
+    const { retrieval } = await retrievalFor(
+      thread('What are the key points of the page "Firestore TTL"?', 'which field do they expire on?'),
+    );
+    expect(retrieval.hits[0]?.url).toMatch(/^\/firestore-ttl/);
   });
 });
 

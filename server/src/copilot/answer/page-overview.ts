@@ -28,6 +28,12 @@ const overviewQuestions = [
 /** Past this many sections, an overview lists the h2 sections alone. */
 const maxListedSections = 16;
 
+/** Whether a question asks about the page as a whole. */
+export const asksOverview = (question: string) => overviewQuestions.some((pattern) => pattern.test(question));
+
+/** The page title a question quotes ("the key points of the page "Firestore TTL""), if it quotes one. */
+export const quotedPageTitle = (question: string) => /"([^"]+)"/.exec(question)?.[1]?.trim();
+
 /**
  * The page a question asks an overview of ("What are the key points of the page "Firestore TTL"?", "summarize this
  * page"): the page whose title it quotes, else the reader's page (already checked to be one); undefined for any
@@ -35,8 +41,8 @@ const maxListedSections = 16;
  */
 export function overviewPageOf(conversation: Conversation, readerPage: string | undefined, index: SearchEngine) {
   const question = lastQuestionOf(conversation);
-  if (!overviewQuestions.some((pattern) => pattern.test(question))) return undefined;
-  const quoted = /"([^"]+)"/.exec(question)?.[1]?.trim().toLowerCase();
+  if (!asksOverview(question)) return undefined;
+  const quoted = quotedPageTitle(question)?.toLowerCase();
   const named = quoted
     ? index.sections.find((section) => section.level === 1 && section.pageTitle.toLowerCase() === quoted)
     : undefined;
