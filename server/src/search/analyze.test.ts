@@ -46,6 +46,16 @@ describe('queryTerms', () => {
     expect(rollback).toMatchObject({ expansion: true, covers: ['roll', 'back'] });
   });
 
+  it("reads a contraction's tail as nothing, never as a word of the question, and keeps n't as written", () => {
+    const terms = (question: string) =>
+      queryTerms(question, () => true)
+        .filter((term) => !term.expansion)
+        .map((term) => term.term);
+    expect(terms("they're deleted")).toEqual(['delet']);
+    expect(terms("we've deployed, I'll roll back, you’d see, I'm out")).toEqual(['deploi', 'roll', 'back', 'see']);
+    expect(queryTerms("couldn't load", () => true).map((term) => term.term)).toContain('couldnt');
+  });
+
   it('adds a duration in other units only when the docs use it', () => {
     const terms = queryTerms('two months', knows);
     expect(terms.find((term) => term.term === '60')).toMatchObject({ expansion: true, covers: ['2', 'month'] });

@@ -118,6 +118,12 @@ export const fold = (text: string) =>
     .toLowerCase();
 
 const wordOf = (match: RegExpMatchArray) => match[0].replace(/['’]s$/, '');
+/**
+ * In a question, a contraction's tail goes too (`they're`, `we've`, `I'll`, `you'd`, `I'm`): read as parts of a joined
+ * word, `re` or `ve` was searched as a subject word (`re` matched every `re-run`). `n't` stays: `couldn't load` is
+ * how the docs quote an error message too.
+ */
+const queryWordOf = (match: RegExpMatchArray) => match[0].replace(/['’](s|re|ve|ll|d|m)$/, '');
 
 /** The words of a text, folded, in order; possessives lose their `'s`. */
 export function words(text: string): string[] {
@@ -133,7 +139,7 @@ export function queryWords(query: string): string[] {
   const found: string[] = [];
   for (const match of fold(query.slice(0, longestQuery)).matchAll(wordPattern)) {
     if (found.length >= mostQueryWords) break;
-    found.push(wordOf(match));
+    found.push(queryWordOf(match));
   }
   return found;
 }
