@@ -6,6 +6,31 @@ const text = (markdown: string): Block => ({ kind: 'text', markdown });
 const weighOne = () => 1;
 
 describe('answerPassages chooses what answers the question', () => {
+  it('answers a restated symptom with what the section says next, and never splits a quoted message', () => {
+    // Long enough that the section is not quoted whole.
+    const filler =
+      'Tunnels forward every request to the port the developer chose when the tunnel was created, over one outbound connection that the laptop keeps open to the edge for as long as it runs. '.repeat(
+        2,
+      );
+    const section = {
+      blocks: [
+        text(
+          `The console shows \`WebSocket connection to wss://dev.example:5173/ failed\`. ${filler}The client just needs the right port:`,
+        ),
+        { kind: 'code', language: 'ts', code: 'hmr: { protocol: "wss", clientPort: 443 }' },
+        text(
+          '`allowedHosts` fixes the other message, `Blocked request. This host is not allowed.`, from recent versions.',
+        ),
+      ] satisfies Block[],
+    };
+    const wanted = new Set(['websocket', 'connect', 'wss', 'dev', 'exampl', '5173', 'fail']);
+    const quoted = answerPassages(section, wanted, weighOne);
+    expect(quoted).toContain('clientPort: 443');
+    expect(quoted).not.toMatch(/^This host/m);
+    const blocked = answerPassages(section, new Set(['block', 'request', 'host', 'allow']), weighOne, ['procedure']);
+    expect(blocked).toContain('`Blocked request. This host is not allowed.`');
+  });
+
   it('quotes a short section whole, the verdict of a yes/no answer with its reason, and a fix sharing no word asked', () => {
     const answer =
       'No. New installs use managed installation and token exchange. [The migration page](/migration) explains the redirect flow.';

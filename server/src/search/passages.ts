@@ -73,6 +73,33 @@ function render(block: Block, units: readonly Unit[], whole: boolean, wanted: Re
 const fenceFor = (code: string) =>
   '`'.repeat(Math.max(3, ...[...code.matchAll(/`+/g)].map((run) => run[0].length + 1)));
 
+/** A unit that holds this share of what the question matched restates it: the reader's pasted error, their symptom. */
+const restatedShare = 0.9;
+/** How many units after a restated symptom are read for what to do about it. */
+const followingUnits = 4;
+
+function restates(unit: Unit, wanted: ReadonlySet<string>, weightOf: (term: string) => number): boolean {
+  let total = 0;
+  let held = 0;
+  for (const term of wanted) {
+    total += weightOf(term);
+    if (unit.terms.has(term)) held += weightOf(term);
+  }
+  return total > 0 && held >= total * restatedShare;
+}
+
+/**
+ * A question that only restates what a sentence of the section says (a pasted error line, a symptom, no "how" or
+ * "when") is answered by what the section says next: the units after it, as far as a sentence that leads into a code
+ * block or list, which comes along. The fix for "WebSocket connection to ... failed" is the config after it.
+ */
+function takeWhatFollows(units: readonly Unit[], restated: Unit, take: (unit: Unit) => void) {
+  for (const unit of units.slice(restated.order + 1, restated.order + 1 + followingUnits)) {
+    take(unit);
+    if (unit.leadsIn || unit.kind !== 'text') return;
+  }
+}
+
 export type PassageOptions = {
   /** Characters of further units after the key ones. */
   budget?: number;
@@ -138,6 +165,7 @@ export function answerPassages(
     // The sentence after the best one often finishes its thought (the number, the command).
     const after = units[top.unit.order + 1];
     if (top.unit.kind === 'text' && after?.block === top.unit.block) take(after);
+    if (kinds.length === 0 && restates(top.unit, wanted, weightOf)) takeWhatFollows(units, top.unit, take);
     const asked = top.holdsAsked ? undefined : ranked.find((entry) => entry.holdsAsked && entry.score > 0);
     if (!options.besideBest) {
       if (asked && asked.score >= top.score * askedShare) take(asked.unit);

@@ -20,13 +20,18 @@ const sentenceEnd = /(?<=[.!?])\s+(?=[A-Z0-9`*["(])/;
 /** A sentence that is only a verdict ("No.", "**Yes.**"): the answer to a yes/no question, quoted with what follows. */
 const verdict = /^\W*(yes|no|not yet|never|always)\W*$/i;
 
-/** The sentences of a paragraph, a lone verdict joined to the sentence after it. */
+/** Inside a code span or a link's text the sentence goes on: `Blocked request. This host ...` is one quoted message. */
+const opensSpan = (text: string) =>
+  (text.match(/`/g)?.length ?? 0) % 2 === 1 || (text.match(/\[/g)?.length ?? 0) > (text.match(/\]/g)?.length ?? 0);
+
+/** The sentences of a paragraph, a lone verdict joined to the sentence after it, a code span or link never split. */
 function sentencesOf(markdown: string): string[] {
   const sentences: string[] = [];
   for (const sentence of markdown.split(sentenceEnd)) {
     const previous = sentences.at(-1);
-    if (previous !== undefined && verdict.test(previous)) sentences[sentences.length - 1] = `${previous} ${sentence}`;
-    else sentences.push(sentence);
+    if (previous !== undefined && (verdict.test(previous) || opensSpan(previous))) {
+      sentences[sentences.length - 1] = `${previous} ${sentence}`;
+    } else sentences.push(sentence);
   }
   return sentences;
 }
