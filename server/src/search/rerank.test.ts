@@ -111,6 +111,22 @@ describe('the share held by a unit with the kind of answer asked for', () => {
   });
 });
 
+describe("the reader's own numbers and names in the learned order", () => {
+  it('count for a candidate that holds them and against one that does not, when some candidate holds them', () => {
+    const gateway = docSection('/tunnel', 'Tunnel', '502 Bad Gateway', 'The tunnel answers 502 when the app is down.');
+    const create = docSection('/tunnel', 'Tunnel', 'Create the tunnel', 'Create the tunnel once per laptop.');
+    const small = createSearchEngine([gateway, create]);
+    const terms = small.queryTerms('tunnel 502');
+    expect(terms.find((term) => term.term === '502')?.optional).toBe(true);
+    const hits = small.search(terms, { limit: 2 });
+    const headingAt = rerankFeatureNames.indexOf('heading');
+    const features = rerankFeatures(terms, hits, small.meaningWeight);
+    const heading = new Map(hits.map((hit, place) => [hit.url, features[place]?.[headingAt]]));
+    expect(heading.get(gateway.url)).toBe(1);
+    expect(heading.get(create.url)).toBeLessThan(1);
+  });
+});
+
 describe('the heading share of a candidate', () => {
   const headingAt = rerankFeatureNames.indexOf('heading');
   const headingShare = (question: string, hit: SearchHit) =>

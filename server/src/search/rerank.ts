@@ -66,7 +66,10 @@ export function rerankFeatures(
   kinds: readonly AnswerKind[] = [],
 ): Array<Array<number | undefined>> {
   const [kind] = kinds;
-  const asked = terms.filter((term) => !term.expansion && !term.optional);
+  // The reader's own names and numbers count where the docs hold them (`502` for "502 Bad Gateway"), as in coverage:
+  // a candidate without one that another candidate holds falls behind it.
+  const heldSomewhere = (term: QueryTerm) => hits.some((hit) => hit.matchedQueryTerms.has(term.term));
+  const asked = terms.filter((term) => !term.expansion && (!term.optional || heldSomewhere(term)));
   const weights = new Map(asked.map((term) => [term.term, weightOf(term)]));
   const total = asked.reduce((sum, term) => sum + weightOf(term), 0);
   const top = hits[0]?.score ?? 0;
