@@ -1,7 +1,7 @@
 import * as openid from 'openid-client';
 import type { Config } from '../config.js';
 
-/** The claims we read from an ID token; everything else is ignored. */
+/** The claims we read from an ID token, as `identityFrom` keeps them; everything else is ignored. */
 export type SignedInIdentity = {
   /** The ID token's `iss` and `sub` (checked by openid-client): the account, whatever its address is now. */
   issuer: string;
@@ -11,6 +11,31 @@ export type SignedInIdentity = {
   hostedDomain: string | undefined;
   name: string | undefined;
 };
+
+/**
+ * A claim's text as it is stored, logged and shown: each control character, NUL among them (PostgreSQL's text cannot
+ * hold it), becomes U+FFFD. Replaced, not removed, so that what was refused stays refused: `you@acme.dev\0` is still
+ * no plain ASCII address, where removing the NUL would make it `you@acme.dev`, and an `hd` of `acme.dev\0` matches no
+ * allowed domain.
+ */
+const storableClaim = (value: string) => value.replace(/\p{Cc}/gu, '\uFFFD');
+
+/**
+ * The identity an ID token's claims (checked by openid-client) give. Its `sub` is never altered, or two accounts could
+ * become one: a `sub` with a control character, which no provider issues, fails the sign-in.
+ */
+export function identityFrom(claims: openid.IDToken | undefined): SignedInIdentity {
+  if (!claims || typeof claims.email !== 'string') throw new MissingEmailError();
+  if (/\p{Cc}/u.test(claims.sub)) throw new Error('The ID token\'s "sub" holds a control character.');
+  return {
+    issuer: claims.iss,
+    subject: claims.sub,
+    email: storableClaim(claims.email),
+    emailVerified: claims.email_verified === true,
+    hostedDomain: typeof claims.hd === 'string' ? storableClaim(claims.hd) : undefined,
+    name: typeof claims.name === 'string' ? storableClaim(claims.name) : undefined,
+  };
+}
 
 export type SignInChecks = { state: string; nonce: string; codeVerifier: string };
 
@@ -63,16 +88,7 @@ export function createIdentityProviderClient(config: Config, credentials: Client
         expectedNonce: checks.nonce,
         idTokenExpected: true,
       });
-      const claims = tokens.claims();
-      if (!claims || typeof claims.email !== 'string') throw new MissingEmailError();
-      return {
-        issuer: claims.iss,
-        subject: claims.sub,
-        email: claims.email,
-        emailVerified: claims.email_verified === true,
-        hostedDomain: typeof claims.hd === 'string' ? claims.hd : undefined,
-        name: typeof claims.name === 'string' ? claims.name : undefined,
-      };
+      return identityFrom(tokens.claims());
     },
   };
 }

@@ -10,6 +10,7 @@ import { registerCallLimit } from './call-limit.js';
 import { cancellableCalls, cancelledIdsIn, requestIdsIn } from './cancellable-calls.js';
 import { handbookApi } from './handbook-api.js';
 import { handbookServer } from './handbook-server.js';
+import { invalidParamsOf } from './invalid-params.js';
 import { invalidRequestIn } from './invalid-request.js';
 import { PacedTransport } from './paced-transport.js';
 
@@ -76,7 +77,8 @@ const tokenOf = (request: FastifyRequest) =>
  * A call stops when its agent hangs up or cancels it (notifications/cancelled): closing the request's server aborts
  * the tool's signal, and with it the handbook request the tool made (an answer's model request included).
  * A batch's entries run one at a time, the event loop turning between them (PacedTransport), and each tool call and
- * resource read or listing counts against the reader's requests a minute (call-limit.ts).
+ * resource read or listing counts against the reader's requests a minute (call-limit.ts). A request whose params its
+ * method's schema refuses is answered Invalid params (-32602) before it runs (invalid-params.ts).
  */
 export const mcpRoutes = fp(
   async (app) => {
@@ -104,7 +106,9 @@ export const mcpRoutes = fp(
       const api = handbookApi(app, request.headers.authorization ?? '', origin);
       const server = handbookServer({ api, origin, version: '1.0.0' });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      const paced = new PacedTransport(transport, callLimitOf(request));
+      const callLimit = callLimitOf(request);
+      // A request whose params are refused does none of the handbook's work, so it is not counted either.
+      const paced = new PacedTransport(transport, async (entry) => invalidParamsOf(entry) ?? callLimit(entry));
       const stop = () => {
         void transport.close();
         void server.close();

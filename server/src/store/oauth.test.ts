@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { adaIdentity } from '../../test-support/reader-rows.js';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
 import {
+  countUnauthorizedOAuthClients,
   createAuthorizationCode,
   createOAuthClient,
   deleteStaleOAuthRows,
@@ -93,6 +94,29 @@ for (const backend of testBackends) {
       expect(await rotateOAuthTokens(store.db, { ...rotation, previousRefreshHash: 'refresh-1' })).toBe(true);
       expect(await rotateOAuthTokens(store.db, { ...rotation, previousRefreshHash: 'refresh-1' })).toBe(false);
       expect(await findPersonalToken(store.db, { id: 'grant-1' })).toMatchObject({ secretHash: 'access-2' });
+    });
+
+    it('countsTheClientsOfTheLastDayNobodyAuthorizedAndTheOldestOfThem', async () => {
+      // Clients are stamped by the database's clock: this test runs on the real one.
+      const at = new Date();
+      const first = await findOAuthClient(store.db, { id: 'client-1' });
+      await createOAuthClient(store.db, { id: 'client-2', name: 'Agent', redirectUris: ['http://127.0.0.1:9/cb'] });
+      await createOAuthClient(store.db, { id: 'client-used', name: 'Used', redirectUris: ['http://127.0.0.1:9/cb'] });
+      await createPersonalToken(store.db, {
+        ...reader,
+        id: 'grant-3',
+        name: 'Used (connected with OAuth)',
+        secretHash: 'y',
+        expiresAt: new Date(at.getTime() + 86_400_000),
+        clientId: 'client-used',
+      });
+      expect(await countUnauthorizedOAuthClients(store.db, { now: at })).toEqual({
+        count: 2,
+        oldest: first?.createdAt,
+      });
+      // A day on, none of them counts any more, whether the maintenance has removed them yet or not.
+      const dayLater = new Date(at.getTime() + 86_400_000 + 1000);
+      expect(await countUnauthorizedOAuthClients(store.db, { now: dayLater })).toEqual({ count: 0, oldest: undefined });
     });
 
     it('removes expired codes and day-old clients nobody authorized, keeping clients with a grant', async () => {

@@ -1,8 +1,15 @@
-import { and, eq, isNull, lte, notExists } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lte, min, notExists } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { type OAuthClientRow, type OAuthCodeRow, oauthClients, oauthCodes, personalTokens } from './schema.js';
 
 export type { OAuthClientRow, OAuthCodeRow };
+
+/** How long a client nobody has authorized is kept: the maintenance removes it once it is older. */
+export const unauthorizedClientLifetimeMs = 86_400_000;
+
+/** The condition on a client row that nobody ever granted it anything (no grant, a personal token row, names it). */
+const neverAuthorized = (db: Database) =>
+  notExists(db.select().from(personalTokens).where(eq(personalTokens.clientId, oauthClients.id)));
 
 export async function createOAuthClient(db: Database, client: Omit<OAuthClientRow, 'createdAt'>) {
   const [row] = await db.insert(oauthClients).values(client).returning();
@@ -84,16 +91,32 @@ export async function rotateOAuthTokens(
   return updated.length > 0;
 }
 
+/**
+ * The clients registered within their lifetime before `now` that nobody has authorized yet, and when the oldest of them
+ * was registered (the first that the maintenance will remove); undefined when there are none.
+ */
+export async function countUnauthorizedOAuthClients(
+  db: Database,
+  { now }: { now: Date },
+): Promise<{ count: number; oldest: Date | undefined }> {
+  const registeredAfter = new Date(now.getTime() - unauthorizedClientLifetimeMs);
+  const [row] = await db
+    .select({ count: count(), oldest: min(oauthClients.createdAt) })
+    .from(oauthClients)
+    .where(and(gt(oauthClients.createdAt, registeredAfter), neverAuthorized(db)));
+  return { count: row?.count ?? 0, oldest: row?.oldest ?? undefined };
+}
+
 /** Codes past their expiry, and clients registered over a day ago that nobody ever granted anything. */
 export async function deleteStaleOAuthRows(db: Database, { now }: { now: Date }): Promise<number> {
   const codes = await db
     .delete(oauthCodes)
     .where(lte(oauthCodes.expiresAt, now))
     .returning({ id: oauthCodes.codeHash });
-  const unused = notExists(db.select().from(personalTokens).where(eq(personalTokens.clientId, oauthClients.id)));
+  const expiredBy = new Date(now.getTime() - unauthorizedClientLifetimeMs);
   const clients = await db
     .delete(oauthClients)
-    .where(and(lte(oauthClients.createdAt, new Date(now.getTime() - 86_400_000)), unused))
+    .where(and(lte(oauthClients.createdAt, expiredBy), neverAuthorized(db)))
     .returning({ id: oauthClients.id });
   return codes.length + clients.length;
 }

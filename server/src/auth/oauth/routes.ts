@@ -2,12 +2,17 @@ import formBody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createOAuthClient, findOAuthClient } from '../../store/oauth.js';
+import { countUnauthorizedOAuthClients, createOAuthClient, findOAuthClient } from '../../store/oauth.js';
 import { addressKeyOf } from '../address-key.js';
 import { isAllowed } from '../request-access.js';
 import { authorizationServerOf, protectedResourceOf } from '../tokens/resource-metadata.js';
 import { checkAuthorizationRequest } from './authorization-request.js';
-import { clientFromRegistration, maxRegistrationBytes, registrationResponse } from './client-registration.js';
+import {
+  ceilingRefusal,
+  clientFromRegistration,
+  maxRegistrationBytes,
+  registrationResponse,
+} from './client-registration.js';
 import { answerConsent } from './consent.js';
 import { renderAuthorizationProblemPage, renderConsentPage } from './consent-page.js';
 import { OAuthError, sendOAuthError } from './oauth-error.js';
@@ -81,7 +86,15 @@ export const oauthRoutes = fp(
       registration.setErrorHandler(answerInOAuthTerms('invalid_client_metadata'));
       registration.get('/oauth/register', postOnly);
       registration.post('/oauth/register', { bodyLimit: maxRegistrationBytes }, async (request, reply) => {
-        const client = await createOAuthClient(db, clientFromRegistration(request.body));
+        const registering = clientFromRegistration(request.body);
+        const now = new Date();
+        const refusal = ceilingRefusal(await countUnauthorizedOAuthClients(db, { now }), now);
+        if (refusal) {
+          // Only a flood of registrations gets here: the operator should hear of it before the agents' readers do.
+          request.log.warn('OAuth registration refused: as many clients as are kept await consent');
+          return sendOAuthError(reply.header('retry-after', String(refusal.retryAfterSeconds)), refusal.error);
+        }
+        const client = await createOAuthClient(db, registering);
         return reply.code(201).header('cache-control', 'no-store').send(registrationResponse(client, client.createdAt));
       });
     });
