@@ -22,7 +22,7 @@ import { mcpRoutes } from './mcp/routes.js';
 import { healthPlugin } from './ops/health-routes.js';
 import { loadMetrics, operationsPlugin } from './ops/operations.js';
 import { closeConnectionsAsTheyFallIdle } from './ops/shutdown.js';
-import { refuseUnreadableBodies } from './request-bodies.js';
+import { closeConnectionsOfUnreadBodies, refuseUnreadableBodies } from './request-bodies.js';
 import { answerUndecodableAddress, answerUnreadableRequest, refuseRequestsWithoutHost } from './request-framing.js';
 import { searchRoutes } from './search/routes.js';
 import { searchIndexPlugin } from './search/search-index-plugin.js';
@@ -97,6 +97,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   });
   // Before any route is added: a text/plain or compressed body is refused as 415 by every route.
   refuseUnreadableBodies(app);
+  // Before any route is added too: an answer given before its request's body was read closes the connection.
+  closeConnectionsOfUnreadBodies(app);
   // Before every other hook: a request without a Host header is refused before any hook reads its address.
   refuseRequestsWithoutHost(app);
   logDestination.reportDroppedLines((count) =>

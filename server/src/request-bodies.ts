@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { type ErrorDetail, errorDetails } from '@acme/contract';
 import type { FastifyInstance, preParsingAsyncHookHandler } from 'fastify';
 
@@ -26,10 +27,14 @@ const codingList = /^[\w!#$%&'*+.^`|~-]+(?:\s*,\s*[\w!#$%&'*+.^`|~-]+)*$/;
 const namedInRefusal = (encoding: string) =>
   encoding.length <= 40 && codingList.test(encoding) ? encoding : 'other than identity';
 
+/** Whether a request's headers announce a body: a length other than 0, or chunks. */
+export const announcesBody = (headers: IncomingHttpHeaders) =>
+  headers['transfer-encoding'] !== undefined ||
+  (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+
 const refuseCompressedBody: preParsingAsyncHookHandler = async (request, _reply, payload) => {
-  const { 'content-encoding': encoding, 'content-length': length, 'transfer-encoding': transfer } = request.headers;
-  const hasBody = transfer !== undefined || (length !== undefined && length !== '0');
-  if (encoding === undefined || !hasBody) return payload;
+  const encoding = request.headers['content-encoding'];
+  if (encoding === undefined || !announcesBody(request.headers)) return payload;
   const codings = encoding.split(',').map((coding) => coding.trim().toLowerCase());
   if (codings.every((coding) => coding === '' || coding === 'identity')) return payload;
   throw new CompressedBodyRefused(errorDetails.requestBody.compressed(namedInRefusal(encoding.trim())));
@@ -54,5 +59,32 @@ export function refuseUnreadableBodies(app: FastifyInstance) {
     if ([route.method].flat().every((method) => bodilessMethods.has(method))) return;
     if (!parsesJsonOrForms(this)) return;
     route.preParsing = [refuseCompressedBody, ...[route.preParsing ?? []].flat()];
+  });
+}
+
+/**
+ * Call on the root instance before any route is added. A request answered before its body arrived whole was refused
+ * before it was read (no session, a body over the route's limit, an unknown API). Left to Node, its connection would
+ * read and discard the rest of the body, however large, then wait for the next request: a stranger could make the
+ * server read 200 MB, or hold a socket for the whole request timeout by trickling a body. Such an answer says
+ * `Connection: close`, and Node closes the connection once it is written; a request whose body was read keeps its.
+ * Node answers `Expect: 100-continue` as soon as the headers are in, inviting anyone to send the body; with a
+ * `checkContinue` listener it leaves that to us. `100 Continue` is sent once the body starts being read, that is once
+ * the gate and the route's limits have let the request in: a client that waits for it (curl uploading a screenshot)
+ * gets it then, and one refused gets the refusal instead, with its connection closed (Node's own rule for an
+ * expectation left unanswered).
+ */
+export function closeConnectionsOfUnreadBodies(app: FastifyInstance) {
+  // Callback style: on every answer, without a promise for the common case of nothing to do.
+  app.addHook('onSend', function closeAfterUnreadBody(request, reply, payload, done) {
+    if (!request.raw.complete && announcesBody(request.raw.headers)) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  app.server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    // A body refused unread is resumed by Node to be discarded once its answer is written: no 100 then.
+    request.once('resume', () => {
+      if (!response.headersSent) response.writeContinue();
+    });
+    app.server.emit('request', request, response);
   });
 }

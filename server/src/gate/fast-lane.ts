@@ -3,6 +3,7 @@ import { type AnsweredRequest, withoutQuery } from '../access-log.js';
 import { isAllowed, type RequestAccess } from '../auth/request-access.js';
 import { safeReturnPath } from '../auth/return-path.js';
 import { type SignInAnswer, type SignInDetails, signInStatus } from '../auth/sign-in-response.js';
+import { announcesBody } from '../request-bodies.js';
 import { encodingFor, matchesEtag } from './file-response.js';
 import { keptAnswers } from './kept-answers.js';
 import { answerWriter, fileHeaderLists, headerList, type PreparedAnswer } from './lane-output.js';
@@ -49,8 +50,12 @@ export const pageHooksTheLaneKnows: Readonly<Record<string, Readonly<Record<stri
     resolveAccess: 'accessOf: the session cache alone; a session that needs the store goes to Fastify',
     acceptPersonalToken: 'a request with an Authorization header goes to Fastify',
   },
+  preParsing: { refuseBodyOfUnknownRoute: 'the page route is a route: it refuses nothing there' },
   preHandler: { refuseUntilIndexed: 'it refuses only the APIs that search, never a page' },
-  onSend: { fastifyCookieOnSendHandler: 'it writes the cookies a handler set; a page sets none' },
+  onSend: {
+    fastifyCookieOnSendHandler: 'it writes the cookies a handler set; a page sets none',
+    closeAfterUnreadBody: 'a request that announces a body goes to Fastify (serve)',
+  },
   onError: {
     noteOutOfSpace: 'a lane answer writes nothing to the store',
     countDatabaseErrors: 'a lane answer reads nothing from the store',
@@ -154,6 +159,8 @@ export function createFastLane(options: { sendDeadlineMs?: number } = {}) {
     if (!lane || stopping || (method !== 'GET' && method !== 'HEAD')) return false;
     // Without a Host header, Fastify answers: an HTTP/1.1 request is refused there (request-framing.ts).
     if (req.headers.host === undefined) return false;
+    // A page's body is never read: Fastify answers, closing the connection instead of discarding it (request-bodies.ts).
+    if (announcesBody(req.headers)) return false;
     const startedAt = performance.now();
     const path = withoutQuery(req.url ?? '/');
     let answer: PreparedAnswer | undefined;

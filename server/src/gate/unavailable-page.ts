@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { clientHungUp, databaseRetryAfterSeconds, sendApiError, sendDatabaseUnavailable } from '../api-errors.js';
 import { logoSvg } from '../auth/assets.js';
 import { pageStylesheet, renderPage } from '../auth/html.js';
+import { announcesBody } from '../request-bodies.js';
 import { isDatabaseUnavailable } from '../store/unavailable.js';
 
 /**
@@ -39,6 +40,13 @@ export function registerErrorPages(app: FastifyInstance) {
   // A method no route takes at the address (`PUT /firestore-ttl`, `POST /MCP`): pages answer GET and HEAD alone. In
   // the API's shape, instead of Fastify's message, which repeats the whole address and its query.
   app.setNotFoundHandler((_request, reply) => sendApiError(reply, 'not_found:route'));
+  // One with a body is refused before Fastify reads it (up to 1 MB, for as long as a stranger trickles it), its
+  // connection then closed (request-bodies.ts). A hook of every route: those Fastify lets the not-found handler have
+  // of its own (preValidation, preHandler) run only once the body is read.
+  app.addHook('preParsing', function refuseBodyOfUnknownRoute(request, reply, payload, done) {
+    if (!request.is404 || !announcesBody(request.raw.headers)) return done(null, payload);
+    sendApiError(reply, 'not_found:route');
+  });
   const fastifyDefault = app.errorHandler;
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (clientHungUp(request, error)) return reply.code(400).send();
