@@ -50,7 +50,8 @@ test('keeps a thread with its branches, answers and rating as the server made th
   const { threadId, first, refreshed, followUp, edited } = await aliceConversation(alice);
 
   const { thread, messages } = await alice.stored(threadId);
-  expect(thread.title).toBe('How do I create a TTL policy?');
+  // Named after the first question as edited last: the edit is the first question now.
+  expect(thread.title).toBe('How do I create a TTL policy in Firestore?');
   expect(refreshed.questionId).toBe(first.questionId);
   expect(answersTo(messages, first.questionId).map((answer) => answer.id)).toEqual([
     first.answerId,

@@ -154,7 +154,7 @@ describe('the access-tokens page, with the keyboard', () => {
 });
 
 describe("the access-tokens page's Copy token", () => {
-  test('says "Copied" on the button and in a polite status, as the chat does, then reverts', async ({
+  test('says "Copied" on the button and "Token copied" in a polite status, then reverts', async ({
     docsSite,
     server,
   }) => {
@@ -170,7 +170,7 @@ describe("the access-tokens page's Copy token", () => {
     expect(await status.textContent()).toBe('');
     await notice.getByRole('button', { name: 'Copy token' }).click();
     await notice.getByRole('button', { name: 'Copied', exact: true }).waitFor({ timeout: 2_000 });
-    expect(await status.textContent()).toBe('Copied');
+    expect(await status.textContent()).toBe('Token copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
     // The chat's copied state lasts 3 s (useCopiedState); then the button and the status are as they were.
     await notice.getByRole('button', { name: 'Copy token' }).waitFor({ timeout: 5_000 });

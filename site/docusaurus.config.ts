@@ -57,6 +57,8 @@ const config: Config = {
     ],
   ],
 
+  clientModules: ['./src/components/Insights/served-not-found.ts'],
+
   plugins: [
     './plugins/docs-index/index.ts',
     './plugins/markdown-pages/index.ts',

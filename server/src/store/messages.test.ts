@@ -139,7 +139,8 @@ for (const backend of testBackends) {
         [second.id, asked.id],
         [edited.id, null],
       ]);
-      expect((await listThreads(store.db, { reader: ada })).threads[0]?.title).toBe('Hi');
+      // The edit is the thread's first question now, and its title was the first question's: it follows.
+      expect((await listThreads(store.db, { reader: ada })).threads[0]?.title).toBe('Hello');
     });
 
     it('returns messages in the order they were added, even when they share a timestamp', async () => {
@@ -167,7 +168,8 @@ for (const backend of testBackends) {
       const first = await inThread(
         question(`How do I rotate the staging database credentials ${'without downtime '.repeat(3)}?`),
       );
-      const second = await inThread(question('Second question'));
+      const firstAnswer = await inThread(answer('An answer', first.id));
+      const second = await inThread(question('Second question', firstAnswer.id));
       const titled = await createThread(store.db, { reader: ada, title: 'Mine' });
       const intoTitled = await inThread(question('First question'), titled.id);
       const imageOnly = await createThread(store.db, { reader: ada });
@@ -181,7 +183,8 @@ for (const backend of testBackends) {
       expect(titles[titled.id]).toBe('Mine');
       expect(titles[imageOnly.id]).toBe('New chat');
       // Each append says the title the thread has with the message in.
-      expect([first, second, intoTitled, intoImageOnly].map((message) => message.threadTitle)).toEqual([
+      expect([first, firstAnswer, second, intoTitled, intoImageOnly].map((message) => message.threadTitle)).toEqual([
+        titles[threadId],
         titles[threadId],
         titles[threadId],
         'Mine',

@@ -14,7 +14,7 @@ import {
   storableText,
   textOfContent,
 } from '@acme/contract';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import {
   type ForReader,
   getThreadWithMessages,
@@ -58,8 +58,8 @@ export type ThreadVersion = { before: Date; after: Date };
 /**
  * Adds a message under `parentId`: a question under an answer (or null, the first), an answer under a question. A
  * second message with the same parent starts a branch. Marks the thread active, and names a still untitled thread
- * after its first question; `threadTitle` is the thread's title once the message is in, `threadVersion`
- * its `updatedAt` before and after.
+ * after its first question, again when that question is edited (derivedTitle); `threadTitle` is the thread's title
+ * once the message is in, `threadVersion` its `updatedAt` before and after.
  */
 export async function appendMessage(
   db: Database,
@@ -94,8 +94,7 @@ export async function appendMessage(
         );
       }
     }
-    const title =
-      message.role === 'user' && thread.title === newThreadTitle ? await firstTitle(tx, threadId, message) : undefined;
+    const title = await derivedTitle(tx, threadId, thread.title, message);
     const [row] = await tx
       .insert(messages)
       .values({
@@ -144,13 +143,24 @@ export async function conversationUpTo(
   return branch;
 }
 
-async function firstTitle(db: Database, threadId: string, message: NewMessage): Promise<string | undefined> {
-  const [earlier] = await db
-    .select({ id: messages.id })
+/**
+ * The title a first question gives its thread: the first one names a still untitled thread, and an edit of it (another
+ * question without a parent) renames the thread as long as its title is still the one a first question gave it. A
+ * title the reader chose stays (one equal to a first question's words cannot be told apart, and changes no sooner).
+ */
+async function derivedTitle(
+  db: Database,
+  threadId: string,
+  current: string,
+  message: NewMessage,
+): Promise<string | undefined> {
+  if (message.role !== 'user' || message.parentId !== null) return undefined;
+  const earlier = await db
+    .select({ content: messages.content })
     .from(messages)
-    .where(and(eq(messages.threadId, threadId), eq(messages.role, 'user')))
-    .limit(1);
-  return earlier ? undefined : titleFromContent(message.content);
+    .where(and(eq(messages.threadId, threadId), eq(messages.role, 'user'), isNull(messages.parentId)));
+  const automatic = current === newThreadTitle || earlier.some(({ content }) => titleFromContent(content) === current);
+  return automatic ? titleFromContent(message.content) : undefined;
 }
 
 async function findOwnedMessage(db: Database, reader: string, messageId: string) {

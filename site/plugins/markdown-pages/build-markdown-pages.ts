@@ -1,3 +1,4 @@
+import { absoluteLinks } from '@acme/contract/markdown-pages';
 import type { DocsIndexSection } from '../docs-index/build-docs-index';
 
 /** A doc as the docs plugin loaded it: enough to write its Markdown and list it. */
@@ -19,26 +20,6 @@ export function markdownPathOf(permalink: string): string {
 }
 
 const frontMatter = /^---\r?\n[\s\S]*?\r?\n---\r?\n/;
-const fence = /^(```|~~~)/;
-
-/** Root-relative links and reference definitions outside code, made absolute to the site's origin. */
-function absoluteLinks(markdown: string, origin: string): string {
-  let inFence = false;
-  return markdown
-    .split('\n')
-    .map((line) => {
-      if (fence.test(line.trimStart())) inFence = !inFence;
-      if (inFence) return line;
-      return line
-        .replace(/\]\((\/(?!\/)[^)\s]*)/g, (_match, path: string) => `](${origin}${path}`)
-        .replace(
-          /^(\s*\[[^\]]+\]:\s*)(\/(?!\/)\S*)/,
-          (_match, label: string, path: string) => `${label}${origin}${path}`,
-        );
-    })
-    .join('\n');
-}
-
 /** A page as Markdown: its title as the heading the page shows, its body without front matter, links absolute. */
 export function pageMarkdown(doc: MarkdownSourceDoc, origin: string): string {
   const body = doc.raw.replace(frontMatter, '').trim();

@@ -57,10 +57,13 @@ describe('a Dev Copilot turn', () => {
     expect(parentOf.get(refreshed.answerId)).toBe(first.questionId);
     expect(messages.filter((message) => message.role === 'user')).toHaveLength(3);
     expect(messages).toHaveLength(7);
-    // The first question named the thread; later turns, an edit of it included, carry that title.
-    expect(new Set([first, followUp, edited, refreshed].map((turn) => turn.title))).toEqual(
-      new Set(['How do I roll back?']),
-    );
+    // The first question named the thread and a follow-up kept the name; an edit of the first question renamed it.
+    expect([first, followUp, edited, refreshed].map((turn) => turn.title)).toEqual([
+      'How do I roll back?',
+      'How do I roll back?',
+      'Who gives staging access?',
+      'Who gives staging access?',
+    ]);
   });
 
   it('finishes and stores the answer when the reader closes the tab mid-answer', async () => {

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import hidden from '../../css/visually-hidden.module.css';
 import { useCopiedState } from '../Copilot/view/useCopiedState';
 import { type EditorSetup, editorSetups } from './editor-setup';
 import styles from './styles.module.css';
@@ -7,13 +8,9 @@ import type { CreatedToken } from './tokens-api';
 /** What the status line says after a copy: the token, a setup (by its editor), or that the clipboard refused. */
 type Copied = { what: 'token' } | { what: 'setup'; setup: EditorSetup } | { what: 'failed' } | null;
 
-/**
- * The token's copy is said as the chat says its own ("Copied"), for as long as the button says it (useCopiedState),
- * then the status empties, so the next copy is said again.
- */
-function copiedText(copied: Copied, tokenCopied: boolean): string {
-  if (!copied) return '';
-  if (copied.what === 'token') return tokenCopied ? 'Copied' : '';
+/** What the status line shows after copying a setup, or that the clipboard refused; the token's copy is below. */
+function copiedText(copied: Copied): string {
+  if (!copied || copied.what === 'token') return '';
   if (copied.what === 'failed') return 'Copy failed: select the text and copy it.';
   return `${copied.setup.editor} configuration copied: paste it into its file.`;
 }
@@ -77,7 +74,10 @@ export default function CreatedTokenNotice({ created }: { readonly created: Crea
         </details>
       ))}
       <p role="status" className={styles.copyStatus}>
-        {copiedText(copied, tokenCopied)}
+        {copiedText(copied)}
+        {/* The button already shows "Copied" where the reader looks: the status only says it to screen readers, for
+            as long as the button does (useCopiedState), then empties, so the next copy is said again. */}
+        {copied?.what === 'token' && tokenCopied && <span className={hidden.visuallyHidden}>Token copied</span>}
       </p>
     </div>
   );

@@ -1,4 +1,5 @@
 import { type ApiErrorBody, type ApiErrorCode, apiErrors } from '@acme/contract';
+import { sessionEndedMessage } from '../../Auth/session-ended';
 
 /** A failure the reader should see, with the server's code (e.g. `rate_limited:ask`) and an actionable message. */
 export class CopilotError extends Error {
@@ -12,6 +13,9 @@ export class CopilotError extends Error {
     this.name = 'CopilotError';
   }
 }
+
+/** A session that ended cannot be asked again: only a reload (and a new sign-in) helps. */
+export const isSessionEnded = (error: unknown) => error instanceof CopilotError && error.code === 'unauthorized';
 
 /** The moment a refusal's Retry-After (seconds) points at, if it sent one. */
 const retryAtOf = (response: Response): number | undefined => {
@@ -29,7 +33,7 @@ const readersWords: Partial<Record<ApiErrorCode, true>> = { 'bad_request:attachm
 export async function errorFromResponse(response: Response): Promise<CopilotError> {
   const body = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
   if (response.status === 401) {
-    return new CopilotError('unauthorized', 'Your session has ended. Reload the page and sign in again.');
+    return new CopilotError('unauthorized', sessionEndedMessage);
   }
   const code = body.error?.code;
   if (code && code in readersWords) return new CopilotError(code, apiErrors[code].message);

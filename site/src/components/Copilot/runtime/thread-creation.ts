@@ -1,7 +1,10 @@
-import { CopilotError } from './copilot-error';
+import { CopilotError, isSessionEnded } from './copilot-error';
 
-/** Why the server could not create a conversation, for the conversation (the runtime's local thread id) it was for. */
-export type CreationProblem = { threadId: string; message: string };
+/**
+ * Why the server could not create a conversation, for the conversation (the runtime's local thread id) it was for;
+ * `sessionEnded` when only a reload can help (sending again would be refused the same way).
+ */
+export type CreationProblem = { threadId: string; message: string; sessionEnded: boolean };
 
 /**
  * How many threads are being created on the server now, and why the last one could not be. A new chat's first
@@ -41,7 +44,7 @@ export const threadCreation = {
       return await create();
     } catch (error) {
       console.error('Dev Copilot could not create a conversation', error);
-      problem = { threadId, message: messageOf(error) };
+      problem = { threadId, message: messageOf(error), sessionEnded: isSessionEnded(error) };
       throw error;
     } finally {
       threadsBeingCreated -= 1;

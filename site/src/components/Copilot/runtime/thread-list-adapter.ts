@@ -28,9 +28,25 @@ function firstQuestionOf(threadId: string, createdTitle: string) {
   firstQuestions.set(threadId, { title, settle });
 }
 
-/** Tells a new thread its title once its first question is stored (`undefined`: it was not, and will not be). */
+/**
+ * Each thread's title as the server said it with a turn: an edit of the first question renames the thread there
+ * (unless the reader chose the title), and the list, which only knows the title it was given, takes it from here.
+ */
+const titlesFromTurns = new Map<string, string>();
+const titleListeners = new Set<(threadId: string, title: string) => void>();
+
+/** Tells a thread its title once a question is stored (`undefined`: it was not, and will not be). */
 export function questionStored(threadId: string, title: string | undefined) {
   firstQuestions.get(threadId)?.settle(title);
+  if (title === undefined) return;
+  titlesFromTurns.set(threadId, title);
+  for (const listener of titleListeners) listener(threadId, title);
+}
+
+/** Calls `listener` with each title a turn says its thread has; returns the unsubscribe. */
+export function onTitleFromTurn(listener: (threadId: string, title: string) => void): () => void {
+  titleListeners.add(listener);
+  return () => titleListeners.delete(listener);
 }
 
 /** A change the list shows at once; if the server refuses it, the list puts it back and the reader is told why. */
@@ -71,9 +87,13 @@ export const threadListAdapter: RemoteThreadListAdapter = {
   archive: (remoteId) => reported(threadApi.update(remoteId, { status: 'archived' })),
   unarchive: (remoteId) => reported(threadApi.update(remoteId, { status: 'regular' })),
   delete: (remoteId) => reported(threadApi.remove(remoteId)),
-  /** Only a thread created on this page is titled here (assistant-ui asks for no other): it keeps the server's title. */
+  /**
+   * The server's title: a thread created on this page waits for its first question's, and one retitled by an edit of
+   * its first question (useConversationRuntime asks then) takes the title the turn said.
+   */
   async generateTitle(remoteId) {
-    const title = await firstQuestions.get(remoteId)?.title;
+    const first = await firstQuestions.get(remoteId)?.title;
+    const title = titlesFromTurns.get(remoteId) ?? first;
     return createAssistantStream((controller) => {
       if (title) controller.appendText(title);
     });

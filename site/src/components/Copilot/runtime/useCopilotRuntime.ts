@@ -13,7 +13,7 @@ import { ServerConversation } from './conversation';
 import { createFeedbackAdapter } from './feedback-adapter';
 import { ImageAttachmentAdapter } from './image-attachment-adapter';
 import { showEndedAnswer, showStoppedAnswer } from './stopped-answer';
-import { threadListAdapter } from './thread-list-adapter';
+import { onTitleFromTurn, threadListAdapter } from './thread-list-adapter';
 import { createTurnModelAdapter } from './turn-model-adapter';
 
 const currentPage = () => window.location.pathname;
@@ -62,6 +62,18 @@ function useConversationRuntime(): AssistantRuntime {
         () => shown.current,
       ),
     [aui, conversation],
+  );
+  // An edit of the first question may rename the thread on the server: the list shows the new title at once. A thread
+  // still without one gets its first title from assistant-ui's own generation, which asks the adapter too.
+  useEffect(
+    () =>
+      onTitleFromTurn((threadId, title) => {
+        const item = aui.threadListItem.getState();
+        if (item.remoteId === threadId && item.title !== undefined && item.title !== title) {
+          aui.threadListItem.generateTitle();
+        }
+      }),
+    [aui],
   );
   const runtime = useLocalRuntime(model, { adapters, maxSteps: 2 });
   useEffect(() => {

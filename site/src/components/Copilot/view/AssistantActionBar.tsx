@@ -6,17 +6,21 @@ import { FeedbackReason } from './FeedbackReason';
 import { Icon } from './icons';
 import { TooltipButton } from './TooltipButton';
 import { useCanSpeak } from './useCanSpeak';
+import { useCopyAnswer } from './useCopyAnswer';
 
 /**
- * Copy, Read aloud / Stop, Refresh, Good / Bad response. Each is left out when the site config switches it off, and
- * Read aloud also when the browser cannot speak (no speech synthesis, or no voice yet). An answer without a word (the
- * reader stopped it before any came) has nothing to copy, hear or rate: it keeps Refresh only.
+ * Copy (links made absolute, useCopyAnswer), Read aloud / Stop, Refresh, Good / Bad response. Each is left out when
+ * the site config switches it off, and Read aloud also when the browser cannot speak (no speech synthesis, or no voice
+ * yet). An answer without a word (the reader stopped it before any came) has nothing to copy, hear or rate: it keeps
+ * Refresh only.
  */
 export function AssistantActionBar(): ReactNode {
   const actions = useCopilotActions();
   const canSpeak = useCanSpeak();
   const rated = useAuiState((s) => s.message.metadata.submittedFeedback?.type);
   const hasText = useAuiState((s) => s.message.content.some((part) => part.type === 'text' && part.text.trim() !== ''));
+  const isCopied = useAuiState((s) => s.message.isCopied);
+  const copyAnswer = useCopyAnswer();
   // Each press of Bad response takes the reader to the reason field, so what they type next is the reason.
   const [badResponsePresses, setBadResponsePresses] = useState(0);
   return (
@@ -28,16 +32,9 @@ export function AssistantActionBar(): ReactNode {
         data-testid="copilot-actions"
       >
         {actions.allowCopy && hasText && (
-          <ActionBarPrimitive.Copy asChild copiedDuration={3000}>
-            <TooltipButton tooltip="Copy">
-              <AuiIf condition={(s) => s.message.isCopied}>
-                <Icon name="check" />
-              </AuiIf>
-              <AuiIf condition={(s) => !s.message.isCopied}>
-                <Icon name="copy" />
-              </AuiIf>
-            </TooltipButton>
-          </ActionBarPrimitive.Copy>
+          <TooltipButton tooltip="Copy" onClick={copyAnswer} {...(isCopied ? { 'data-copied': 'true' } : {})}>
+            {isCopied ? <Icon name="check" /> : <Icon name="copy" />}
+          </TooltipButton>
         )}
         {actions.allowSpeak && canSpeak && hasText && (
           <AuiIf condition={(s) => s.thread.capabilities.speech}>

@@ -9,6 +9,7 @@ import { BranchPicker } from './BranchPicker';
 import { ConfidenceNote } from './ConfidenceNote';
 import { HandbookSearch, NoOtherTool } from './HandbookSearch';
 import { MarkdownText } from './MarkdownText';
+import { ReloadPageButton } from './ReloadPageButton';
 import { RetryButton } from './RetryButton';
 import { Sources } from './Sources';
 
@@ -16,9 +17,10 @@ const NoInlineSource = () => null;
 
 /**
  * A question the server refused as asked (an unreadable image, a bad request) or a session that ended gets the same
- * refusal if sent again: such an error offers no Retry.
+ * refusal if sent again: such an error offers no Retry. A session that ended offers a reload instead.
  */
 const isRetryable = (code: unknown) => !(typeof code === 'string' && /^(bad_request|unauthorized)/.test(code));
+const isSessionEndedCode = (code: unknown) => typeof code === 'string' && code.startsWith('unauthorized');
 
 /** An answer: avatar, streamed markdown, its sources, then what can be done with it. */
 export function AssistantMessage(): ReactNode {
@@ -58,6 +60,7 @@ export function AssistantMessage(): ReactNode {
           <ErrorPrimitive.Root className={styles.messageError} role="alert" data-testid="copilot-error">
             <ErrorPrimitive.Message />
             {isRetryable(errorCode) && <RetryButton retryAt={retryAt} />}
+            {isSessionEndedCode(errorCode) && <ReloadPageButton />}
           </ErrorPrimitive.Root>
         </MessagePrimitive.Error>
         <AuiIf condition={(s) => s.message.metadata.custom.stillWriting === true}>

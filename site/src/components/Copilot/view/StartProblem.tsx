@@ -2,11 +2,13 @@ import { useAui, useAuiState } from '@assistant-ui/react';
 import { type ReactNode, useSyncExternalStore } from 'react';
 import { threadCreation } from '../runtime/thread-creation';
 import { Icon } from './icons';
+import { ReloadPageButton } from './ReloadPageButton';
 import shared from './shared.module.css';
 
 /**
  * Why a new chat's first question was not sent (the server could not create the conversation): the question is back
- * in the composer, and Retry sends it again. Shown only in the conversation it was for, until it is sent or dismissed.
+ * in the composer, and Retry sends it again; after a session ended, a reload leads to signing in again instead. Shown
+ * only in the conversation it was for, until it is sent or dismissed.
  */
 export function StartProblem(): ReactNode {
   const aui = useAui();
@@ -18,14 +20,18 @@ export function StartProblem(): ReactNode {
     <p className={shared.problem} role="alert" data-testid="copilot-start-problem">
       {problem.message}
       <span className={shared.problemActions}>
-        <button
-          type="button"
-          className="button button--sm button--outline button--danger"
-          disabled={!canSend}
-          onClick={() => aui.composer.send()}
-        >
-          Retry
-        </button>
+        {problem.sessionEnded ? (
+          <ReloadPageButton />
+        ) : (
+          <button
+            type="button"
+            className="button button--sm button--outline button--danger"
+            disabled={!canSend}
+            onClick={() => aui.composer.send()}
+          >
+            Retry
+          </button>
+        )}
         <button type="button" className="clean-btn" onClick={threadCreation.dismissProblem} aria-label="Dismiss">
           <Icon name="close" size={12} />
         </button>

@@ -21,7 +21,8 @@ export default function NotFoundContent({ className }: { className?: string }): 
   return (
     <>
       <PageMetadata title={title} />
-      <main className={clsx('container margin-vert--xl', className)}>
+      {/* Marks the document as the not-found page for the client before it renders (Insights/served-not-found). */}
+      <main className={clsx('container margin-vert--xl', className)} data-page-not-found>
         <div className="row">
           {/* markdown: links in the text are underlined there, as in every doc. */}
           <div className="col col--6 col--offset-3 markdown">
