@@ -55,6 +55,21 @@ const sections = [
       ),
     },
   ]),
+  docSection('/launch', 'Launch Procedure', 'Fill in the launch checklist', [
+    {
+      kind: 'text',
+      markdown:
+        'Open an issue from the launch template before the window. The launch owner ticks every line of it, and the lead reviews the whole issue and signs it off in a comment before anything ships to merchants.',
+    },
+    {
+      kind: 'list',
+      ordered: false,
+      items: Array.from(
+        { length: 11 },
+        (_, index) => `Launch check ${index + 1}: a condition written out in full, which the owner confirms.`,
+      ),
+    },
+  ]),
 ];
 const engine = createSearchEngine(sections);
 const answer = (question: string, extra: { readFromImages?: string; imagesUnread?: boolean } = {}) =>
@@ -173,5 +188,11 @@ describe('composeDocsOnlyAnswer', () => {
     const items = reply.markdown.split('\n').filter((line) => line.startsWith('- Release term'));
     expect(items.length).toBeGreaterThanOrEqual(3);
     expect(items.length).toBeLessThan(40);
+  });
+
+  it('quotes a whole list when the reader asks for all of it, step by step', () => {
+    const reply = answer('Give me the whole launch checklist step by step');
+    const items = reply.markdown.split('\n').filter((line) => line.startsWith('- Launch check'));
+    expect(items).toHaveLength(11);
   });
 });

@@ -6,7 +6,7 @@ import { answerPassages } from '../../search/passages.js';
 import type { QueryTerm } from '../../search/query.js';
 import { alsoInHandbook } from './also-in.js';
 import { codeSpan } from './markdown-edits.js';
-import { namesSection, quotedSections } from './quoted-sections.js';
+import { asksForTheWhole, namesSection, quotedSections } from './quoted-sections.js';
 
 export type DocsOnlyAnswer = {
   markdown: string;
@@ -113,7 +113,7 @@ export function composeDocsOnlyAnswer(options: {
     const passages = answerPassages(hit, hit.matchedTerms, options.termWeight, kinds, {
       budget: position === 0 ? undefined : secondSectionBudget,
       besideBest: position > 0,
-      overview: namesSection(hit, terms),
+      overview: namesSection(hit, terms) || (position === 0 && asksForTheWhole(options.retrieval.question)),
     });
     return `**[${sourceTitle(hit)}](${hit.url})**\n\n${passages}`;
   });

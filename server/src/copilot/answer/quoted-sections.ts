@@ -55,6 +55,11 @@ export function quotedSections(options: {
   return second ? [best, second] : [best];
 }
 
+/** "the whole checklist", "all the steps", "step by step": the reader wants a list or procedure entire, not its key line. */
+const wholeAsked =
+  /\b(whole|entire|every (step|item|point)|all (of )?the (steps|items|points|rules|checks)|step[- ]by[- ]step)\b/i;
+export const asksForTheWhole = (question: string) => wholeAsked.test(question);
+
 /** The question is a few words that all stand in the section's own headings: it asks for the section as a whole. */
 export function namesSection(hit: SearchHit, terms: readonly QueryTerm[]): boolean {
   if (terms.filter((term) => !term.expansion).length > overviewTerms) return false;
