@@ -1,8 +1,8 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readChunks, textOf } from '../server/test-support/copilot-api';
 import { type FakeModelServer, startFakeModelServer } from '../server/test-support/fake-model-server';
 import { startServer, type TestServer } from './harness';
+import { rawConnection as rawConnectionTo } from './raw-connection';
 import { sessionCookieFor } from './sign-in';
 import { readerApi } from './threads-api';
 
@@ -30,22 +30,8 @@ afterAll(async () => {
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
-/** A connection of our own to the server: what it sent back, and how long after opening it closed the connection. */
-function rawConnection() {
-  const opened = performance.now();
-  const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
-  let received = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (chunk: string) => {
-    received += chunk;
-  });
-  socket.on('error', () => {});
-  const closedAfterMs = new Promise<number>((resolve) =>
-    socket.once('close', () => resolve(performance.now() - opened)),
-  );
-  const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
-  return { socket, received: () => received, statuses, closedAfterMs };
-}
+/** A connection of our own to the server (raw-connection.ts). */
+const rawConnection = () => rawConnectionTo(server.baseUrl);
 
 describe('a connection that sends no whole request', () => {
   it('isClosedOnceTheLimitIsPast when it never sends a byte, with 408', async () => {

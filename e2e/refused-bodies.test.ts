@@ -1,6 +1,6 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './harness';
+import { rawConnection as rawConnectionTo } from './raw-connection';
 import { sessionCookieFor } from './sign-in';
 
 /**
@@ -23,28 +23,17 @@ afterAll(() => server?.close());
 /** Past this the server is taken to hold the connection for ever; it is a bound for failing, not a timing. */
 const failAfterMs = 10_000;
 
-/** A connection of our own: what came back, and whether the server closed it (a reset counts). */
+/** A connection of our own, with the head of its first answer that is not `100 Continue`. */
 function rawConnection() {
-  const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
-  let received = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (chunk: string) => {
-    received += chunk;
-  });
-  // A reset or a write after the server closed: the close that follows is what the tests wait for.
-  socket.on('error', () => {});
-  const closed = new Promise<boolean>((resolve) => {
-    socket.once('close', () => resolve(true));
-    setTimeout(() => resolve(false), failAfterMs).unref();
-  });
-  const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+  const connection = rawConnectionTo(server.baseUrl, { giveUpAfterMs: failAfterMs });
   /** The head of the first answer that is not `100 Continue`, lower-cased; empty until it is in. */
   const finalHead = () => {
-    const answer = received.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
+    const answer = connection.received().replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
     const end = answer.indexOf('\r\n\r\n');
     return end < 0 ? '' : answer.slice(0, end).toLowerCase();
   };
-  return { socket, received: () => received, statuses, finalHead, closed };
+  const closed = connection.closedAfterMs.then((afterMs) => afterMs !== undefined);
+  return { ...connection, finalHead, closed };
 }
 
 const head = (method: string, path: string, headers: string[]) =>
