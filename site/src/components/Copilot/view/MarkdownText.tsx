@@ -1,7 +1,7 @@
 import { useAuiState } from '@assistant-ui/react';
 import { type CodeHeaderProps, MarkdownTextPrimitive } from '@assistant-ui/react-markdown';
 import Link from '@docusaurus/Link';
-import { type ComponentPropsWithoutRef, type ReactNode, useMemo, useState } from 'react';
+import { type ComponentPropsWithoutRef, type ReactNode, useCallback, useMemo, useState } from 'react';
 import remarkGfm from 'remark-gfm';
 import type { LinkVerdicts } from '../runtime/turn-message';
 import { remarkCheckedLinks } from './checked-links';
@@ -11,6 +11,7 @@ import { remarkRawHtmlAsText } from './raw-html-as-text';
 import { SideScroll } from './SideScroll';
 import shared from './shared.module.css';
 import { TooltipButton } from './TooltipButton';
+import { withoutUnfinishedLink } from './unfinished-link';
 import { useCopiedState } from './useCopiedState';
 
 function CodeHeader({ language, code }: CodeHeaderProps): ReactNode {
@@ -90,9 +91,17 @@ const answerText = { className: styles.markdown, 'data-testid': 'copilot-answer-
 export function MarkdownText(): ReactNode {
   const verdicts = useAuiState((s) => (s.message.metadata.custom.links as LinkVerdicts | undefined) ?? noVerdicts);
   const remarkPlugins = useMemo(() => [remarkGfm, remarkRawHtmlAsText, remarkCheckedLinks(verdicts)], [verdicts]);
+  // The part's whole text so far: what is revealed of it falls short while the widget smooths the stream.
+  const whole = useAuiState((s) => (s.part.type === 'text' ? s.part.text : ''));
+  const streaming = useAuiState((s) => s.message.status?.type === 'running');
+  const preprocess = useCallback(
+    (revealed: string) => (streaming || revealed.length < whole.length ? withoutUnfinishedLink(revealed) : revealed),
+    [streaming, whole],
+  );
   return (
     <MarkdownTextPrimitive
       containerProps={answerText}
+      preprocess={preprocess}
       remarkPlugins={remarkPlugins}
       components={{ CodeHeader, a: AnswerLink, img: AnswerImage, pre: CodeBlock, table: Table }}
     />
