@@ -19,7 +19,8 @@ import type { Config } from '../config.js';
 const shortestSecret = 32;
 const longestSecret = 1024;
 
-type Kept = { secret: string } | { problem: string };
+/** `replaced`: the file held something too short to be a secret, and a new secret took its place. */
+type Kept = { secret: string; replaced?: true } | { problem: string };
 
 /** The secret in `file`; 'missing' when there is none; 'too short' for one a crash or a hand left unusable. */
 function readSecret(file: string): Kept | 'missing' | 'too short' {
@@ -75,7 +76,8 @@ export function keptSecret(file: string): Kept {
     return { problem: (error as Error).message };
   }
   const made = readSecret(file);
-  return typeof made === 'object' ? made : { problem: 'it could not be read back' };
+  if (typeof made !== 'object') return { problem: 'it could not be read back' };
+  return found === 'too short' && 'secret' in made ? { ...made, replaced: true } : made;
 }
 
 /** SESSION_SECRET, else (development) the one kept in DATA_DIR, else one for this start alone. */
@@ -85,7 +87,16 @@ export function sessionSecretOf(
 ): string {
   if (!config.keptSessionSecretFile) return config.sessionSecret;
   const kept = keptSecret(config.keptSessionSecretFile);
-  if ('secret' in kept) return kept.secret;
+  if ('secret' in kept) {
+    // The cookies readers hold carry a tag made with whatever secret was there before: none of them is accepted now.
+    if (kept.replaced) {
+      log.warn(
+        { file: config.keptSessionSecretFile },
+        `the session secret in ${config.keptSessionSecretFile} was shorter than ${shortestSecret} characters and has been replaced with a new one: every reader is signed out once`,
+      );
+    }
+    return kept.secret;
+  }
   log.warn(
     { file: config.keptSessionSecretFile, problem: kept.problem },
     'the session secret cannot be kept in DATA_DIR: readers will be signed out when the server restarts (fix the file, or set SESSION_SECRET)',

@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import { serverDirectory } from '../server-directory.js';
 import { describeError } from './describe-error.js';
 import { type DirectoryLock, lockDirectory } from './directory-lock.js';
-import { inMemoryDataDirectory, openEmbeddedDatabase } from './embedded-database.js';
+import { DamagedDatabaseError, inMemoryDataDirectory, openEmbeddedDatabase } from './embedded-database.js';
 import { refuseAfterPanic } from './embedded-panic.js';
 import { createPostgresClient, type DatabaseTimeouts, defaultDatabaseTimeouts } from './postgres-client.js';
 import { type PostgresUrl, parsePostgresUrl } from './postgres-url.js';
@@ -91,6 +91,7 @@ async function openPgliteStore(options: StoreOptions, migrate: boolean): Promise
   } catch (error) {
     await client?.close().catch(() => {});
     await lock?.release();
+    if (error instanceof DamagedDatabaseError) throw error;
     throw new Error(`Could not open the ${name}: ${describeError(error)}`, { cause: error });
   }
 }

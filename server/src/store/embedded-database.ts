@@ -69,7 +69,60 @@ export async function openEmbeddedDatabase(dataDirectory: string): Promise<PGlit
     await createDatabaseDirectory(dataDirectory, { template: embeddedDatabaseTemplate });
   }
   if (dataDirectory === inMemoryDataDirectory) return openInMemory();
-  return PGlite.create({ fs: new PrivateNodeFilesystem(dataDirectory), postgresqlconf: embeddedDatabaseSettings });
+  try {
+    return await PGlite.create({
+      fs: new PrivateNodeFilesystem(dataDirectory),
+      postgresqlconf: embeddedDatabaseSettings,
+    });
+  } catch (error) {
+    if (outOfResources(error)) throw error;
+    const theirs = majorVersionIn(dataDirectory);
+    const ours = majorVersionIn(embeddedDatabaseTemplate);
+    if (theirs && ours && theirs !== ours) {
+      throw new Error(
+        `${dataDirectory} was made by PostgreSQL ${theirs}, not this release's PostgreSQL ${ours}: open it with the ` +
+          'release that made it.',
+        { cause: error },
+      );
+    }
+    throw new DamagedDatabaseError(dataDirectory, error);
+  }
+}
+
+/** PG_VERSION's major version, when it holds one: a directory of another major version is whole, not damaged. */
+function majorVersionIn(directory: string): string | undefined {
+  try {
+    const version = readFileSync(path.join(directory, 'PG_VERSION'), 'utf8').trim();
+    return /^\d+$/.test(version) ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The embedded database's files could not be opened as a database: PGlite says only "Aborted()" (a damaged write-ahead
+ * log) or "failed to initialize properly" (a damaged pg_control, relation file or PG_VERSION), so the message says
+ * what happened and the two ways out; PGlite's own words stay in the cause.
+ */
+export class DamagedDatabaseError extends Error {
+  constructor(dataDirectory: string, cause: unknown) {
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    const why = typeof code === 'string' ? ` (${code})` : '';
+    super(
+      `The embedded database in ${dataDirectory} is damaged or unreadable${why}. Restore DATA_DIR from a backup (a ` +
+        `copy made with the server stopped, README "Backups"), or move ${dataDirectory} aside to start with an empty ` +
+        'database, losing every session and chat it held.',
+      { cause },
+    );
+    this.name = 'DamagedDatabaseError';
+  }
+}
+
+/** A start that ran out of memory, disk or file handles proves nothing about the files: its own error says more. */
+function outOfResources(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && ['ENOMEM', 'ENOSPC', 'EMFILE', 'ENFILE'].includes(code)) return true;
+  return error instanceof RangeError || /\bOOM\b|out of memory/i.test((error as Error)?.message ?? '');
 }
 
 /** Whether a process with this id runs on this machine (one we may not signal runs too). */

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Message } from '../../store/conversations.js';
 import type { Database } from '../../store/database.js';
 import { appendMessage, type ThreadVersion } from '../../store/messages.js';
+import { isDatabaseUnavailable } from '../../store/unavailable.js';
 import type { AnswerRun } from '../answer/answer-service.js';
 import type { Copilot } from '../copilot.js';
 import { checkImages } from '../images.js';
@@ -209,20 +210,23 @@ async function writeAnswer(
     // writing the end first kept them waiting past the process's own deadline, and their stream was cut unexplained.
     // So is a reader whose whole answer was read while its end could not be written; that end, under way, is kept.
     if (shuttingDown) fail(classifyModelError(signal.reason));
-    const saved = await progress.end(stopped ? 'incomplete' : 'error', partial, [], undefined, shuttingDown).then(
-      () => true,
-      (storeError: unknown) => {
-        deps.log.error({ err: storeError }, 'could not store an unfinished answer');
-        return false;
-      },
-    );
+    const storeFailure = await progress
+      .end(stopped ? 'incomplete' : 'error', partial, [], undefined, shuttingDown)
+      .then(
+        () => undefined,
+        (storeError: unknown): ApiErrorCode => {
+          deps.log.error({ err: storeError }, 'could not store an unfinished answer');
+          // An outage that outlasted the end's retries is the database's, not a fault in the reader's chats.
+          return isDatabaseUnavailable(storeError) ? 'unavailable:database' : 'internal:threads';
+        },
+      );
     if (stopped) {
       deps.copilot.observer?.cancelled();
       writer.write({ type: 'abort', reason: 'stopped' });
       return;
     }
     // The model's failure, or the store's when the end could not be written.
-    if (!shuttingDown) fail(saved ? classifyModelError(error) : 'internal:threads');
+    if (!shuttingDown) fail(storeFailure ?? classifyModelError(error));
   }
 }
 
