@@ -102,7 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   // Before every other hook: a request without a Host header is refused before any hook reads its address.
   refuseRequestsWithoutHost(app);
   logDestination.reportDroppedLines((count) =>
-    app.log.warn({ dropped: count }, 'log lines dropped: the log output was not read for a while'),
+    app.log.warn({ dropped: count }, 'log lines dropped: the log output took no lines for a while'),
   );
   // First of all on closing: from then on Fastify answers every request, each closing its connection.
   app.addHook('preClose', (done) => {

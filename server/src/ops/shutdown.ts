@@ -8,11 +8,12 @@ const echoMs = 1000;
 const connectionsGraceMs = 5000;
 
 /**
- * SIGTERM or SIGINT stops the server cleanly: it stops taking connections (a balancer retries a refused one
- * elsewhere), serves what reaches it on those still open with `Connection: close`, lets running answers finish for up to `drainMs` and stops the rest, closes the store,
- * and exits with 0. A second signal exits at once. Should anything hang past the drain, open connections are cut,
- * and at last the process exits with 1. Every exit is bounded: the log's flush at exit gives up on an output nobody
- * reads (see log-destination.ts), so neither exit can be held by the log sink.
+ * SIGTERM, SIGINT or SIGHUP (the terminal it ran in closed) stops the server cleanly: it stops taking
+ * connections (a balancer retries a refused one elsewhere), serves what reaches it on those still open with
+ * `Connection: close`, lets running answers finish for up to `drainMs` and stops the rest, closes the store, and exits
+ * with 0. A second signal exits at once. Should anything hang past the drain, open connections are cut, and at last the
+ * process exits with 1. Every exit is bounded: the log's flush at exit gives up on an output nobody reads or that
+ * fails (see log-destination.ts), so neither exit can be held by the log sink.
  */
 export function stopOnSignals(app: FastifyInstance, { drainMs }: { drainMs: number }) {
   let stoppingSince: number | undefined;
@@ -48,6 +49,7 @@ export function stopOnSignals(app: FastifyInstance, { drainMs }: { drainMs: numb
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
 }
 
 /** While the server stops, how often connections with no request under way are closed. */
