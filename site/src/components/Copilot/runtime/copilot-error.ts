@@ -14,8 +14,12 @@ export class CopilotError extends Error {
   }
 }
 
-/** A session that ended cannot be asked again: only a reload (and a new sign-in) helps. */
-export const isSessionEnded = (error: unknown) => error instanceof CopilotError && error.code === 'unauthorized';
+/**
+ * The code of a session that ended (ours, `unauthorized`, or the server's, `unauthorized:session`): it cannot be asked
+ * again, only a reload (and a new sign-in) helps.
+ */
+export const endsSession = (code: unknown) => typeof code === 'string' && /^unauthorized(:|$)/.test(code);
+export const isSessionEnded = (error: unknown) => error instanceof CopilotError && endsSession(error.code);
 
 /** The moment a refusal's Retry-After (seconds) points at, if it sent one. */
 const retryAtOf = (response: Response): number | undefined => {

@@ -1,6 +1,7 @@
 import { handbookSearchToolName } from '@acme/contract';
 import { AuiIf, ErrorPrimitive, MessagePrimitive, useAuiState } from '@assistant-ui/react';
 import type { ReactNode } from 'react';
+import { endsSession } from '../runtime/copilot-error';
 import { useCopilotActions } from '../useCopilotActions';
 import { AssistantActionBar } from './AssistantActionBar';
 import { AssistantAvatar } from './AssistantAvatar';
@@ -20,7 +21,6 @@ const NoInlineSource = () => null;
  * refusal if sent again: such an error offers no Retry. A session that ended offers a reload instead.
  */
 const isRetryable = (code: unknown) => !(typeof code === 'string' && /^(bad_request|unauthorized)/.test(code));
-const isSessionEndedCode = (code: unknown) => typeof code === 'string' && code.startsWith('unauthorized');
 
 /** An answer: avatar, streamed markdown, its sources, then what can be done with it. */
 export function AssistantMessage(): ReactNode {
@@ -60,7 +60,7 @@ export function AssistantMessage(): ReactNode {
           <ErrorPrimitive.Root className={styles.messageError} role="alert" data-testid="copilot-error">
             <ErrorPrimitive.Message />
             {isRetryable(errorCode) && <RetryButton retryAt={retryAt} />}
-            {isSessionEndedCode(errorCode) && <ReloadPageButton />}
+            {endsSession(errorCode) && <ReloadPageButton />}
           </ErrorPrimitive.Root>
         </MessagePrimitive.Error>
         <AuiIf condition={(s) => s.message.metadata.custom.stillWriting === true}>
