@@ -56,8 +56,10 @@ RUN mkdir -m 0700 /data && chown node:node /data
 USER node
 VOLUME /data
 EXPOSE 3000
+# Healthy once /readyz is 200 and the first search index is in, so that `docker compose up --wait` (a rolling update)
+# moves on only when the instance can answer searches and questions, not while they still answer 503.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => r.ok ? r.json() : {}).then((b) => process.exit(b.search === 'ready' ? 0 : 1), () => process.exit(1))"]
 # glibc serves allocations of 128 KiB and more by mappings of their own, given back when freed: left to itself its
 # threshold rises after each large free, and the buffers of replaced search indexes stay resident (README, Quick start).
 ENV MALLOC_MMAP_THRESHOLD_=131072
