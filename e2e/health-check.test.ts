@@ -39,7 +39,11 @@ describe('the image health check', () => {
   });
 
   it('fails when the instance is not ready, and when nothing answers', async () => {
-    const body = { status: 'unavailable', checks: { database: 'unreachable', storage: 'ok', site: 'ok' }, search: 'ready' };
+    const body = {
+      status: 'unavailable',
+      checks: { database: 'unreachable', storage: 'ok', site: 'ok' },
+      search: 'ready',
+    };
     expect(await exitCodeAgainst(503, JSON.stringify(body))).toBe(1);
     const nothing = spawnSync(process.execPath, healthCheck.slice(1), { env: { ...process.env, PORT: '1' } });
     expect(nothing.status).toBe(1);

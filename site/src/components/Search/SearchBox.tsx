@@ -36,8 +36,10 @@ export function SearchBox(): ReactNode {
   const context = searchContextOf(pathname);
   const state = useDocsSearch(query);
   const results = 'results' in state ? state.results : [];
-  // "Ask Dev Copilot" follows the hits as one more option, at this index: once the search is done, or beside hits.
-  const askIndex = state.status === 'done' || results.length > 0 ? results.length : -1;
+  // "Ask Dev Copilot" follows the hits as one more option, at this index: once the search is done, beside hits, or
+  // when the search refused the query for a reason of its own (its rate limit): the question may still be asked.
+  const askable = state.status === 'done' || results.length > 0 || (state.status === 'failed' && state.askable);
+  const askIndex = askable ? results.length : -1;
   const lastOption = askIndex >= 0 ? askIndex : results.length - 1;
   const [shortcut, setShortcut] = useState('Ctrl K');
 

@@ -59,7 +59,12 @@ export function SearchResultsPage(): ReactNode {
         <div role="status" aria-live="polite" data-testid="search-status">
           {searching && <p>Searching…</p>}
         </div>
-        {state.status === 'failed' && <p role="alert">{state.message}</p>}
+        {state.status === 'failed' && (
+          <div>
+            <p role="alert">{state.message}</p>
+            {state.askable && <AskCopilotButton query={query} />}
+          </div>
+        )}
         {state.status === 'done' && results.length === 0 && (
           <div>
             <p>No results for "{query.trim()}".</p>

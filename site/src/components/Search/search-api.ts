@@ -4,8 +4,18 @@ import { sessionEndedMessage } from '../Auth/session-ended';
 export type { SearchCorrection, SearchResultDto, TextPiece } from '@acme/contract';
 export { maxSearchQueryCharacters } from '@acme/contract';
 
-/** A search the server refused (or a session that ended), with its message; anything else is an outage. */
-export class SearchRefused extends Error {}
+/**
+ * A search the server refused (or a session that ended), with its message; anything else is an outage. `askable`:
+ * Dev Copilot can still take the query as a question (its limits are its own); not so after the session ended.
+ */
+export class SearchRefused extends Error {
+  constructor(
+    message: string,
+    readonly askable = true,
+  ) {
+    super(message);
+  }
+}
 
 /** Asks the server's search (the same engine as Dev Copilot) for a query; aborted when a newer query supersedes it. */
 export async function searchDocs(
@@ -19,7 +29,7 @@ export async function searchDocs(
     credentials: 'same-origin',
     headers: { accept: 'application/json' },
   });
-  if (response.status === 401) throw new SearchRefused(sessionEndedMessage);
+  if (response.status === 401) throw new SearchRefused(sessionEndedMessage, false);
   if (response.status === 400 || response.status === 429) {
     const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
     throw new SearchRefused(body.error?.message ?? 'The search could not be run.');

@@ -5,7 +5,8 @@ export type SearchState =
   | { status: 'idle' }
   | { status: 'loading'; results: SearchResultDto[] }
   | { status: 'done'; results: SearchResultDto[]; missing: string[]; corrected: SearchCorrection[] }
-  | { status: 'failed'; message: string };
+  /** `askable`: the query can still go to Dev Copilot (the search's own limit was reached, not the session's end). */
+  | { status: 'failed'; message: string; askable: boolean };
 
 /** The results for a query as the reader types: debounced, the previous request cancelled, the last list kept. */
 export function useDocsSearch(query: string, options: { limit?: number; context?: string | undefined } = {}) {
@@ -25,9 +26,13 @@ export function useDocsSearch(query: string, options: { limit?: number; context?
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
           if (error instanceof SearchRefused) {
-            setState({ status: 'failed', message: error.message });
+            setState({ status: 'failed', message: error.message, askable: error.askable });
           } else {
-            setState({ status: 'failed', message: 'Search is not available right now; try again in a moment.' });
+            setState({
+              status: 'failed',
+              message: 'Search is not available right now; try again in a moment.',
+              askable: false,
+            });
             console.warn('search failed', error);
           }
         });
