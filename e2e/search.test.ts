@@ -114,6 +114,20 @@ describe('GET /api/search', () => {
     expect(await correctedFor('terraform state')).toEqual([]);
   });
 
+  test('reads a space after the last word as the word finished: a typo corrected, not a beginning of longer words', async ({
+    search,
+  }) => {
+    const typed = async (query: string) => JSON.parse((await search(query)).body) as SearchResponse;
+    // Half typed, `deplo` begins `deploy`, `deployed`, `deployment`: nothing to correct.
+    expect((await typed('deplo')).corrected).toEqual([]);
+    const finished = await typed('deplo ');
+    expect(finished.corrected).toEqual([{ typed: 'deplo', word: 'deploy' }]);
+    expect(finished.query).toBe('deplo');
+    // Several spaces say the same as one.
+    const urls = (response: SearchResponse) => response.results.map((result) => result.url);
+    expect(urls(await typed('deplo   '))).toEqual(urls(finished));
+  });
+
   test('gives up to 50 results for the results page', async ({ resultsFor }) => {
     expect((await resultsFor('shopify', '&limit=50')).length).toBeGreaterThan(8);
   });

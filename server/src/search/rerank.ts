@@ -204,7 +204,8 @@ export function searchBox(
   const listed = engine.search(terms, {
     limit: options.limit,
     pathPrefix: options.pathPrefix,
-    asYouType: true,
+    // A space after the last word says it is finished (`cloud `): no longer a beginning of longer words.
+    asYouType: /[\p{L}\p{N}]$/u.test(typed),
     typing: typing?.searched ? typing.word : undefined,
   });
   return rerank(terms, withTitledIntros(engine, terms, listed, options.limit), engine.meaningWeight, rerankWeights, {

@@ -42,8 +42,11 @@ export const searchRoutes = fp(
         async (request, reply) => {
           const { q, limit, ctx } = request.query;
           const query = searchableQuery(q);
+          // A space typed after the last word says that word is finished: searched as it is, a typo corrected,
+          // rather than as the beginning of longer words.
+          const typed = query && /\s$/u.test(q) ? `${query} ` : query;
           const { results, missing, corrected } = query
-            ? searchResults(searchIndex.current(), query, { limit, pathPrefix: ctx })
+            ? searchResults(searchIndex.current(), typed, { limit, pathPrefix: ctx })
             : { results: [], missing: [], corrected: [] };
           // The log is of the search box (what readers typed, which results they opened): searches by a token (a
           // script, a coding agent's search_handbook) open nothing and would read as misses; a search another site or

@@ -21,7 +21,8 @@ export function useDocsSearch(query: string, options: { limit?: number; context?
     setState((previous) => ({ status: 'loading', results: 'results' in previous ? previous.results : [] }));
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      searchDocs(trimmed, { limit, context, signal: controller.signal })
+      // A space after the last word is kept (one is enough): it tells the search that word is finished.
+      searchDocs(query.trimStart().replace(/\s+$/u, ' '), { limit, context, signal: controller.signal })
         .then(({ results, missing, corrected }) => setState({ status: 'done', results, missing, corrected }))
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
