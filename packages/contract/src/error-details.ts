@@ -99,6 +99,11 @@ export const errorDetails = {
   /** `conflict:token_limit` */
   tokenLimit: (max: number) =>
     detail(`You have ${max} tokens, the most one reader may hold; revoke one you no longer use.`),
+  /** `conflict:thread_limit` */
+  threadLimit: (max: number) =>
+    detail(
+      `You have ${max.toLocaleString('en-US')} chats (archived ones included), the most one reader may keep. Delete chats you no longer need to start a new one; none are deleted for you.`,
+    ),
   /** `conflict:thread_status` */
   threadStatus: (from: string, to: string) =>
     detail(`Only a ${from} chat can become ${to}; this one is ${to} already.`),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ErrorDetail } from './error-details.js';
+import { type ErrorDetail, errorDetails } from './error-details.js';
+import { maxThreadsPerReader } from './limits.js';
 
 /**
  * Every error an API of the handbook answers with, as `{ error: { code, message } }`: the code says what kind of
@@ -53,6 +54,7 @@ export const apiErrors = {
     status: 409,
     message: 'This chat is full; start a new chat to go on (earlier ones stay in your list).',
   },
+  'conflict:thread_limit': { status: 409, message: errorDetails.threadLimit(maxThreadsPerReader) },
   'conflict:token_limit': { status: 409, message: 'You have too many tokens; revoke one you no longer use.' },
   'conflict:token_name': {
     status: 409,

@@ -26,6 +26,12 @@ export const maxThreadTitleCharacters = 200;
  * reader reads it whole, so a chat cannot grow without end (3,000 turns were 194 MB to read back).
  */
 export const maxMessagesPerThread = 500;
+/**
+ * Chats one reader keeps, archived ones included: each is a row kept until its reader deletes it, and the limit a minute
+ * on new ones only slows a script that fills the database over days. Far more than a reader goes back to; none is
+ * ever deleted to make room, the reader chooses which to delete.
+ */
+export const maxThreadsPerReader = 1000;
 export const maxFeedbackCommentCharacters = 1000;
 /** The widget's page path; longer is not one of ours. */
 export const maxPagePathCharacters = 2048;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorDetails, type FeedbackRating, type ThreadStatus, threadListPageSize } from '@acme/contract';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { feedback, type MessageRow, messages, questions, type ThreadRow, threads } from './schema.js';
 
@@ -103,6 +103,31 @@ export async function createThread(
     .returning(threadColumns);
   if (!thread) throw new Error('Inserting a thread returned no row');
   return thread;
+}
+
+/**
+ * Creates the thread unless its reader already keeps `max` (archived ones count: they are stored; a deleted one is gone
+ * and frees its place). Refuses rather than deletes anything to make room. The count and the insert hold a lock of the
+ * reader's own (a transaction's advisory lock), so that creations at once cannot each count below the limit and all
+ * insert.
+ */
+export async function createThreadWithinLimit(
+  db: Database,
+  thread: ForReader & { title?: string | undefined },
+  { max }: { max: number },
+): Promise<Thread> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`threads:${thread.reader}`}, 0))`);
+    const kept = await countThreads(tx, thread);
+    if (kept >= max) throw new ApiError('conflict:thread_limit', errorDetails.threadLimit(max));
+    return createThread(tx, thread);
+  });
+}
+
+/** How many threads the reader keeps, archived ones included. */
+export async function countThreads(db: Database, { reader }: ForReader): Promise<number> {
+  const [row] = await db.select({ kept: count() }).from(threads).where(eq(threads.reader, reader));
+  return row?.kept ?? 0;
 }
 
 /** The thread and every message of every branch, oldest first, each with its feedback; undefined if not the reader's. */

@@ -2,6 +2,7 @@ import {
   createThreadRequestSchema,
   feedbackRequestSchema,
   feedbackSchema,
+  maxThreadsPerReader,
   recordId,
   threadListQuerySchema,
   threadListResponseSchema,
@@ -18,7 +19,7 @@ import { registerReaderRateLimit } from '../../limits/reader-rate-limit.js';
 import { bodilessResponses, errorResponses } from '../../response-schemas.js';
 import { stopStaleAnswer } from '../../store/answer-progress.js';
 import {
-  createThread,
+  createThreadWithinLimit,
   deleteThread,
   getThreadWithMessages,
   listThreads,
@@ -68,8 +69,8 @@ export async function threadRoutes(app: FastifyInstance) {
     },
   );
 
-  // New chats count against a limit of their own per reader: each is a row kept until its reader deletes it, and
-  // the list of them is read whole.
+  // New chats count against limits of their own per reader, a minute and in all: each is a row kept until its reader
+  // deletes it.
   await app.register(async (creating) => {
     await registerReaderRateLimit(creating, {
       scope: 'threads',
@@ -84,7 +85,11 @@ export async function threadRoutes(app: FastifyInstance) {
         '/api/threads',
         { schema: { body: createThreadBody, ...answers({ 201: threadSchema }) } },
         async (request, reply) => {
-          const thread = await createThread(db, { reader: readerOf(request), title: request.body.title });
+          const thread = await createThreadWithinLimit(
+            db,
+            { reader: readerOf(request), title: request.body.title },
+            { max: maxThreadsPerReader },
+          );
           return reply.code(201).send(threadDto(thread));
         },
       );
