@@ -219,7 +219,13 @@ const migrationLockName = 'acme-handbook:migrations';
 
 async function migratePostgresOnce(url: string, timeouts: DatabaseTimeouts): Promise<void> {
   // No statement timeout: waiting for the lock while another instance migrates may take longer than a query should.
-  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: timeouts.connectSeconds });
+  // No array types asked for either (postgres-client.ts says why).
+  const client = postgres(url, {
+    max: 1,
+    onnotice: () => {},
+    connect_timeout: timeouts.connectSeconds,
+    fetch_types: false,
+  });
   try {
     await client`select pg_advisory_lock(hashtext(${migrationLockName}))`;
     await migratePostgres(drizzlePostgres({ client }), { migrationsFolder });

@@ -1,4 +1,4 @@
-import { Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, Socket } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresTestDatabase, type TestDatabase } from '../../test-support/test-databases.js';
@@ -79,5 +79,51 @@ it('fails a query on a held connection whose socket closed, not the process (por
     expect(outcome).toBe('CONNECTION_CLOSED');
   } finally {
     await client.end({ timeout: 1 });
+  }
+});
+
+it('fails the queries of a connection the database closes as it opens, not the process (a fault review)', async () => {
+  // postgres.js asks a new connection for the database's array types right after sign-in, in a promise nothing
+  // awaited: a connection closed at that moment (a restart, a failover, an idle-session killer under load) ended the
+  // process with an unhandled rejection. A proxy closes every connection at its first ReadyForQuery; the client does
+  // not ask for the types (createPostgresClient), so what is left is the query's own clean failure.
+  const target = new URL(database.options.databaseUrl ?? '');
+  const proxy = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    client.on('data', (chunk) => upstream.write(chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      client.write(chunk);
+      // ReadyForQuery: 'Z', a length of 5, the transaction status.
+      if (chunk.includes(Buffer.from([0x5a, 0, 0, 0, 5]))) {
+        client.destroy();
+        upstream.destroy();
+      }
+    });
+    for (const socket of [client, upstream]) socket.on('error', () => {});
+    client.on('close', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const proxied = new URL(target);
+  proxied.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const unhandled: unknown[] = [];
+  const noteUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', noteUnhandled);
+  const client = createPostgresClient(proxied.href, { connectSeconds: 2, querySeconds: 1 }, { max: 2 });
+  try {
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        client.unsafe('select 1').then(
+          () => 'answered',
+          (error: unknown) => (isDatabaseUnavailable(error) ? 'unavailable' : String(error)),
+        ),
+      ),
+    );
+    expect(outcomes.every((outcome) => outcome === 'unavailable')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(unhandled).toEqual([]);
+  } finally {
+    process.off('unhandledRejection', noteUnhandled);
+    await client.end({ timeout: 1 });
+    await new Promise((resolve) => proxy.close(resolve));
   }
 });

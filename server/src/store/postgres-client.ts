@@ -42,6 +42,10 @@ export function createPostgresClient(url: string, timeouts: DatabaseTimeouts, op
     // within the connect timeout that the database is away, so retry within a second.
     backoff: (attempt: number) => Math.min(0.1 * 2 ** attempt, 1),
     socket: (target: { host: string[]; port: number[]; path?: string }) => guardedSocket(target, limits),
+    // postgres.js would ask each new connection for the database's array types, in a promise it never awaits: a
+    // connection closed at that moment (a restart or failover under load) ended the process with an unhandled
+    // rejection (a fault review). No query of ours sends or reads a PostgreSQL array, so none needs them.
+    fetch_types: false,
   };
   // `socket` is documented in postgres.js's README but missing from its types.
   const client = postgres(url, settings as postgres.Options<Record<string, postgres.PostgresType>>);
