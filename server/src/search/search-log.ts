@@ -7,6 +7,14 @@ const typingPauseMs = 30_000;
 /** As many readers as are typing at once; when full, the longest idle goes first (its next key starts a new row). */
 const maxTypingReaders = 10_000;
 
+/**
+ * New rows one reader may add in a day on one instance: far more searches than a person types (a search typed on is
+ * one row), and a bound on what a script of a signed-in reader can add (300 searches a minute would otherwise be
+ * 430,000 rows a day, kept for the retention and read by the insights). Past it the search is answered, not logged.
+ */
+export const maxLoggedSearchesPerDay = 500;
+const dayMs = 86_400_000;
+
 /** A search being typed: its row's id, what it says now, when, and its last write (revisions go in order). */
 type Typing = { id: Promise<string>; query: string; at: number; written: Promise<void> };
 
@@ -17,6 +25,16 @@ type Typing = { id: Promise<string>; query: string; at: number; written: Promise
  */
 export function createSearchLog(db: Database, onError: (error: unknown) => void, now = () => Date.now()) {
   const typing = new LRUCache<string, Typing>({ max: maxTypingReaders });
+  /** Rows each reader added on the current day (UTC), as `day:count`; evicted readers start again, at worst. */
+  const added = new LRUCache<string, { day: number; count: number }>({ max: maxTypingReaders });
+  const mayAdd = (reader: string, at: number) => {
+    const day = Math.floor(at / dayMs);
+    const today = added.get(reader);
+    const count = today?.day === day ? today.count : 0;
+    if (count >= maxLoggedSearchesPerDay) return false;
+    added.set(reader, { day, count: count + 1 });
+    return true;
+  };
   return {
     /** Logs the search; the promise (which never rejects) settles once it is written, for tests to await. */
     record(reader: string, query: string, resultCount: number): Promise<void> {
@@ -37,6 +55,7 @@ export function createSearchLog(db: Database, onError: (error: unknown) => void,
           .catch(onError);
         return typed.written;
       }
+      if (!mayAdd(reader, at)) return Promise.resolve();
       const id = recordSearchQuery(db, { reader, query, resultCount });
       const written = id.then(() => undefined, onError);
       typing.set(reader, { id, query, at, written });
