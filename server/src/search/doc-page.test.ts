@@ -55,4 +55,19 @@ describe('the sections of a built doc page', () => {
       markdown: 'See [the migration](/Development%20Resources/auth%20migration#step%201).',
     });
   });
+
+  it('keeps a > or < as written where markdown reads it as text, and escapes what would open a tag, quote or heading', () => {
+    const html = page({ head: '', sidebar }).replace(
+      '<p>Deletes are billed like any other.</p>',
+      '<p>Open Build &gt; Pipelines when a &lt; b.</p><p>&lt;div&gt; is shown, not made.</p><p>&gt; not a quote</p>' +
+        '<ul><li># not a heading</li></ul>',
+    );
+    const [, costs] = readDocPageSections(html, '/firestore-ttl');
+    expect(costs?.blocks.slice(0, 4)).toEqual([
+      { kind: 'text', markdown: 'Open Build > Pipelines when a < b.' },
+      { kind: 'text', markdown: '\\<div> is shown, not made.' },
+      { kind: 'text', markdown: '\\> not a quote' },
+      { kind: 'list', ordered: false, items: ['\\# not a heading'] },
+    ]);
+  });
 });

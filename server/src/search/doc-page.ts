@@ -42,11 +42,19 @@ function isNonContent(node: Element): boolean {
   return nonContentTags.has(node.name) || className.includes('hash-link') || className.includes('admonitionIcon');
 }
 
+/** Inline markdown on one line; one that opens with `>` or `#` would read as a quote or a heading, so it is escaped. */
 const collapse = (text: string) =>
   text
     .replace(/\u200b/g, '')
     .replace(/\s+/g, ' ')
-    .trim();
+    .trim()
+    .replace(/^[>#]/, '\\$&');
+
+/**
+ * The page's text as markdown shows it: a `<` that could open a tag or an autolink (`<div>`, `</`, `<!--`) is escaped
+ * with a backslash; any other `<` or `>` (`a < b`, `Build > Pipelines`) stays as written, as a reader copies it.
+ */
+export const literalMarkdown = (text: string) => text.replace(/<(?=[\p{L}/!?])/gu, '\\<');
 
 /** The visible text of a node; block elements are spaced off so words of adjacent blocks stay apart. */
 function visibleText(node: AnyNode): string {
@@ -58,7 +66,7 @@ function visibleText(node: AnyNode): string {
 
 /** Inline markdown of a node: code spans and links survive, other markup becomes its text. */
 function inlineMarkdown(node: AnyNode, pageUrl: string): string {
-  if (node.type === 'text') return node.data.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;'));
+  if (node.type === 'text') return literalMarkdown(node.data);
   if (!('attribs' in node) || isNonContent(node)) return '';
   if (node.name === 'code') return `\`${visibleText(node).replace(/`/g, "'")}\``;
   const inner = node.children.map((child) => inlineMarkdown(child, pageUrl)).join('');

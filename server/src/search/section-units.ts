@@ -41,6 +41,7 @@ export const plainOf = (markdown: string) =>
   markdown
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[`*]/g, '')
+    .replace(/\\([<>#[\]])/g, '$1')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>');
 

@@ -1,5 +1,5 @@
 import type { AnswerSource } from '@acme/contract';
-import type { DocSection } from '../../search/doc-page.js';
+import { type DocSection, literalMarkdown } from '../../search/doc-page.js';
 import type { SearchEngine } from '../../search/engine.js';
 import { type Conversation, lastQuestionOf } from './asked-question.js';
 
@@ -63,9 +63,8 @@ export function outlineOf(index: SearchEngine, pageUrl: string): PageOutline | u
   };
 }
 
-/** Raw HTML would be shown as text by the widget anyway; escaping it and brackets keeps the markdown unambiguous. */
-const plain = (text: string) =>
-  text.replace(/[<>]/g, (character) => (character === '<' ? '&lt;' : '&gt;')).replace(/[[\]]/g, '\\$&');
+/** A heading as a link's text: what could open a tag, and brackets, escaped (doc-page.ts). */
+const plain = (text: string) => literalMarkdown(text).replace(/[[\]]/g, '\\$&');
 
 /** The overview without a model: the page's purpose, then its main sections, each linked to its anchor. */
 export function composePageOverview(outline: PageOutline): { markdown: string; sources: AnswerSource[] } {
