@@ -58,9 +58,7 @@ function rawGet(baseUrl: string, rawPath: string, headers: Record<string, string
 describe('a page whose last segment has a dot, read with a token', () => {
   test.for([
     ['/setup/node.js', '/setup/node.js.md', '# Node.js'],
-    ['/setup/node.js/', '/setup/node.js.md', '# Node.js'],
     ['/guides/v2.1/', '/guides/v2.1.md', '# Guide 2.1'],
-    ['/guides/v2.1', '/guides/v2.1.md', '# Guide 2.1'],
   ] as const)('%s answers its Markdown twin %s', async ([pagePath, twin, heading], { server, token }) => {
     const response = await rawGet(server.baseUrl, pagePath, { authorization: `Bearer ${token}` });
     expect([response.status, response.headers['content-type'], response.headers['content-location']]).toEqual([
@@ -70,6 +68,17 @@ describe('a page whose last segment has a dot, read with a token', () => {
     ]);
     expect(response.body.startsWith(heading)).toBe(true);
   });
+
+  test.for([
+    ['/setup/node.js/', '/setup/node.js'],
+    ['/guides/v2.1', '/guides/v2.1/'],
+  ] as const)(
+    "%s redirects to the page's address %s, as for a browser",
+    async ([other, address], { server, token }) => {
+      const response = await rawGet(server.baseUrl, other, { authorization: `Bearer ${token}` });
+      expect([response.status, response.headers.location]).toEqual([301, address]);
+    },
+  );
 
   test('the twin answers at its own address too', async ({ server, token }) => {
     const response = await rawGet(server.baseUrl, '/setup/node.js.md', { authorization: `Bearer ${token}` });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPageAddress, resolveSitePath } from './site-files.js';
+import { isPageAddress, resolveSitePath, takesToken } from './site-files.js';
 
 const files = new Set([
   '/index.html',
@@ -148,4 +148,13 @@ describe('isPageAddress', () => {
     ['/setup/node.js%5c', 'rejectsBackslashes'],
     ['//setup/node.js', 'rejectsAnEmptySegment'],
   ])('%s: %s', (requestPath) => expect(isPage(requestPath)).toBe(false));
+
+  it.each(['/setup/node.js/..', '/setup/node.js%2f..%2fx', '/setup/node.js%00'])(
+    'takes a token at %s, which the site refuses to everyone (400, not "send a token")',
+    (requestPath) => expect(takesToken(requestPath, dotted, canonicalPaths)).toBe(true),
+  );
+
+  it('never takes a token at a script of the build', () => {
+    expect(takesToken('/assets/js/main.1a2b3c.js', dotted, canonicalPaths)).toBe(false);
+  });
 });

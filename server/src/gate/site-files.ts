@@ -73,16 +73,10 @@ export const isPageAddress = (rawPath: string, files: SiteFiles, canonicalPaths?
   servedFileOf(rawPath, files, canonicalPaths)?.endsWith('.html') === true;
 
 /**
- * The Markdown twin of a page's address, as the build writes it: `/faqs/` and `/faqs` are `/faqs.md`, `/` is
- * `/index.md`, `/x/index.html` and `/x.html` are `/x.md`; undefined when the path cannot be decoded.
+ * Whether a token is read at a path its look alone does not settle (auth/tokens/token-scope.ts): a page's address, or
+ * a path the site refuses (dot segments, encoded tricks), which a token is then refused with the browser's 400 and not
+ * told it sent none. A script or image of the build, at any spelling, stays the browser's.
  */
-export function markdownTwinOf(rawPath: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(rawPath);
-  } catch {
-    return undefined;
-  }
-  const page = decoded.replace(/(\/index)?\.html$/, '').replace(/\/+$/, '');
-  return `${page || '/index'}.md`;
-}
+export const takesToken = (rawPath: string, files: SiteFiles, canonicalPaths?: CanonicalPaths) =>
+  resolveSitePath(rawPath, files, canonicalPaths).kind === 'bad-request' ||
+  isPageAddress(rawPath, files, canonicalPaths);

@@ -7,7 +7,7 @@ import { safeReturnPath } from '../auth/return-path.js';
 import { signInStatus } from '../auth/sign-in-response.js';
 import { isMarkdownPath } from '../auth/tokens/token-scope.js';
 import { sendServedFile } from './file-response.js';
-import { encodePath, markdownTwinOf, resolveSitePath, servedFileOf } from './site-files.js';
+import { encodePath, resolveSitePath, servedFileOf } from './site-files.js';
 import type { SiteSnapshot } from './site-snapshot.js';
 
 /**
@@ -63,22 +63,34 @@ const noMarkdownVersion =
   "# No Markdown version\n\nThis is a page of the handbook's site for a browser, signed in; it has no Markdown version. Every page that has one is listed in /llms.txt.\n";
 
 /**
- * What a token (a script, a coding agent) gets at a page's address: its Markdown twin, or a Markdown 404 saying the
- * page has none (a page made for a browser alone) or that no page is there. The routes of such pages with a gate of
- * their own (the maintainers' insights) answer a token with it too.
+ * What a token (a script, a coding agent) gets at an address of the site: what a browser gets, read with the browser's
+ * own rule (resolveSitePath), except that a page is its Markdown twin. So the other spelling of a page redirects to its
+ * address, and an address that names no page is a Markdown 404. A page with no twin (made for a browser alone, the
+ * maintainers' insights too) answers "No Markdown version" at every spelling, never a redirect to it.
  */
 export function sendMarkdownTwin(request: FastifyRequest, reply: FastifyReply, snapshot: SiteSnapshot) {
   const pathname = withoutQuery(request.url);
-  if (isMarkdownPath(pathname)) return sendSitePath(request, reply, snapshot);
-  const twin = markdownTwinOf(pathname);
-  const file = twin === undefined ? undefined : snapshot.files.get(twin);
-  if (twin === undefined || !file) {
-    const servesAFile = servedFileOf(pathname, snapshot.files, snapshot.canonicalPaths) !== undefined;
-    return sendMarkdownNotFound(reply, servesAFile ? noMarkdownVersion : noPage);
-  }
+  const resolution = resolveSitePath(pathname, snapshot.files, snapshot.canonicalPaths);
+  if (resolution.kind === 'not-found') return sendMarkdownNotFound(reply, noPage);
+  const file = servedFileOf(pathname, snapshot.files, snapshot.canonicalPaths);
+  // A refused path, or a redirect to no page (`/no-such-page/index.html`): as the browser gets it.
+  if (file === undefined) return sendSitePath(request, reply, snapshot);
+  const twin = markdownVersionOf(file);
+  const twinFile = twin === undefined ? undefined : snapshot.files.get(twin);
+  if (twin === undefined || !twinFile) return sendMarkdownNotFound(reply, noMarkdownVersion);
+  if (resolution.kind === 'redirect' || twin === file) return sendSitePath(request, reply, snapshot);
   // The same address answers a browser with HTML: caches must tell the two apart.
-  const headers = { ...file.headers, vary: 'Accept-Encoding, Authorization', 'content-location': encodePath(twin) };
-  return sendServedFile(request, reply, { ...file, headers });
+  const headers = { ...twinFile.headers, vary: 'Accept-Encoding, Authorization', 'content-location': encodePath(twin) };
+  return sendServedFile(request, reply, { ...twinFile, headers });
+}
+
+/**
+ * The Markdown a token reads for a file of the build: a page's twin as the build writes it (`/faqs/index.html` ->
+ * `/faqs.md`, `/index.html` -> `/index.md`), a Markdown file or `llms.txt` itself; undefined for any other file.
+ */
+function markdownVersionOf(file: string): string | undefined {
+  if (file.endsWith('/index.html')) return `${file.slice(0, -'/index.html'.length) || '/index'}.md`;
+  return isMarkdownPath(file) ? file : undefined;
 }
 
 /** The path decoded once, when it holds an encoded slash; undefined when it holds none or cannot be decoded. */

@@ -3,7 +3,7 @@ import { lookup } from 'mrmime';
 import type { SearchEngine } from '../search/engine.js';
 import { type BuiltFile, type BuiltSite, type Encoding, unfinishedBuild } from './built-site.js';
 import { type SecurityHeaders, securityHeaders } from './security-headers.js';
-import { isPageAddress } from './site-files.js';
+import { takesToken } from './site-files.js';
 
 /** A file ready to send: its headers computed once, its bytes in memory per encoding or on disk when large. */
 export type ServedFile = {
@@ -27,8 +27,8 @@ export type SiteSnapshot = {
   notFoundPage: ServedFile;
   /** Each page's one address by its file, for the redirect from the other spelling (see canonical-paths.ts). */
   canonicalPaths: ReadonlyMap<string, string>;
-  /** Whether a path is an HTML page of this build, at its address or one redirecting to it (a dot may end it). */
-  isPage: (path: string) => boolean;
+  /** Whether a token is read at a path of this build: a page's (a dot may end it) or one the site refuses (site-files.ts). */
+  takesToken: (path: string) => boolean;
   securityHeaders: SecurityHeaders;
   search: SearchEngine;
   /** When it was swapped in (ms since the epoch). */
@@ -145,7 +145,7 @@ export async function siteSnapshot(
     retiredAssets,
     notFoundPage,
     canonicalPaths,
-    isPage: (path) => isPageAddress(path, files, canonicalPaths),
+    takesToken: (path) => takesToken(path, files, canonicalPaths),
     securityHeaders: securityHeaders({ scriptHashes: site.scriptHashes, strictTransport: options.strictTransport }),
     search,
     loadedAt: Date.now(),

@@ -68,9 +68,16 @@ export function handbookApi(app: FastifyInstance, authorization: string, origin:
       const parameters = new URLSearchParams({ q: query, limit: String(limit) });
       return (await call('GET', `/api/search?${parameters}`)).json() as SearchResponse;
     },
-    /** A page's Markdown by its `.md` path; undefined when there is no such page. */
+    /**
+     * A page's Markdown by its address or its `.md` path, read as a token reads it over HTTP (gate/site-routes.ts): the
+     * other spelling of a page follows its redirect to the page's address; undefined when there is no such page.
+     */
     async markdown(path: string): Promise<string | undefined> {
-      const response = await call('GET', path);
+      let response = await call('GET', path);
+      const location = response.headers.location;
+      if (response.statusCode === 301 && typeof location === 'string' && /^\/(?![/\\])/.test(location)) {
+        response = await call('GET', location);
+      }
       const type = String(response.headers['content-type'] ?? '');
       return response.statusCode === 200 && /^text\/(markdown|plain)/.test(type) ? response.body : undefined;
     },

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { withAbsoluteSiteLinks } from '../copilot/answer/answer-links.js';
 import { type HandbookApi, HandbookRefusal } from './handbook-api.js';
-import { markdownPathOf, sectionOf } from './page-markdown.js';
+import { sectionOf } from './page-markdown.js';
 
 const text = (body: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: body }], isError });
 
@@ -111,7 +111,7 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
     refusalsAsErrors(async ({ url }) => {
       const address = handbookAddress(url, origin);
       if (!address) return text(`${url.slice(0, 200)} is not an address of the handbook (${origin}).`, true);
-      const markdown = await api.markdown(markdownPathOf(address.pathname));
+      const markdown = await api.markdown(address.pathname);
       if (markdown === undefined) return text(`The handbook has no page at ${address.pathname}.`, true);
       if (!address.hash) return text(markdown);
       const anchor = anchorOf(address.hash);
@@ -178,7 +178,7 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
     { title: 'Handbook page', description: 'A page of the handbook as Markdown', mimeType: 'text/markdown' },
     async (uri) => {
       const address = handbookAddress(uri.href, origin);
-      const markdown = address && (await api.markdown(markdownPathOf(address.pathname)).catch(asNoPage));
+      const markdown = address && (await api.markdown(address.pathname).catch(asNoPage));
       if (!markdown) {
         // The SDK answers with an error's own code, message and data (an McpError would put "MCP error" before it).
         throw Object.assign(new Error(`Resource not found: the handbook has no page at ${uri.href}.`), {

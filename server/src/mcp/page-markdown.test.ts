@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headingSlug, markdownPathOf, sectionOf } from './page-markdown.js';
+import { headingSlug, sectionOf } from './page-markdown.js';
 
 const page = [
   '# Firestore TTL',
@@ -16,16 +16,6 @@ const page = [
 ].join('\n');
 
 describe('a page as Markdown', () => {
-  it.each([
-    ['/coding-standard/', '/coding-standard.md'],
-    ['/firestore-ttl', '/firestore-ttl.md'],
-    ['/Workshops/intro/', '/Workshops/intro.md'],
-    ['/', '/index.md'],
-    ['/firestore-ttl.md', '/firestore-ttl.md'],
-  ])('is at %s -> %s', (pagePath, markdownPath) => {
-    expect(markdownPathOf(pagePath)).toBe(markdownPath);
-  });
-
   it('slugs headings the way the site makes their ids', () => {
     expect(headingSlug('What a TTL delete does and does not do')).toBe('what-a-ttl-delete-does-and-does-not-do');
     expect(headingSlug('Use `npm ci`, not install!')).toBe('use-npm-ci-not-install');

@@ -1,10 +1,3 @@
-/** `/coding-standard/` -> `/coding-standard.md`, `/firestore-ttl` -> `/firestore-ttl.md` (site/plugins/markdown-pages). */
-export function markdownPathOf(pagePath: string): string {
-  if (pagePath.endsWith('.md')) return pagePath;
-  const trimmed = pagePath.replace(/\/+$/, '');
-  return `${trimmed || '/index'}.md`;
-}
-
 /** Docusaurus' heading ids (github-slugger): lower-cased, punctuation dropped, spaces as hyphens. */
 export function headingSlug(heading: string): string {
   return heading

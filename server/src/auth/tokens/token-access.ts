@@ -99,8 +99,8 @@ export function registerTokenAccess(app: FastifyInstance, options: TokenAccessOp
     const authorization = request.headers.authorization;
     if (authorization === undefined) return;
     const [scheme, credential = '', ...rest] = authorization.trim().split(/\s+/);
-    const { isPage } = app.site.current();
-    if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url), isPage)) {
+    const { takesToken } = app.site.current();
+    if (!acceptsPersonalToken(request.method, request.routeOptions.url, withoutQuery(request.url), takesToken)) {
       // A handbook token sent to write (a chat, a rating, a token): no session stands behind the request, and "sign in"
       // would be no advice to the script that sent it. Nothing is read: it is refused for what it asks.
       const write = !['GET', 'HEAD', 'OPTIONS'].includes(request.method);

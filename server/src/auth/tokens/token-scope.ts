@@ -42,11 +42,14 @@ export function acceptsPersonalToken(
   method: string,
   routeUrl: string | undefined,
   path: string,
-  /** Whether the build has a page at the path (gate/site-files.ts): a page's address may end in `.js` or `.1`. */
-  isPage: (path: string) => boolean = () => false,
+  /**
+   * Whether the build has a page at the path (its address may end in `.js` or `.1`), or refuses the path to everyone
+   * (gate/site-files.ts): a token sent there is answered as a browser would be.
+   */
+  takesToken: (path: string) => boolean = () => false,
 ): boolean {
   const read = method === 'GET' || method === 'HEAD';
-  if (routeUrl === '/*') return read && (isMarkdownPath(path) || pageAddress.test(path) || isPage(path));
+  if (routeUrl === '/*') return read && (isMarkdownPath(path) || pageAddress.test(path) || takesToken(path));
   if (routeUrl !== undefined && browserPageRoutes.has(routeUrl)) return read;
   return routeUrl !== undefined && (tokenRoutes.get(routeUrl)?.has(method) ?? false);
 }
