@@ -17,7 +17,7 @@ export type MaintenanceTask = { name: string; remove(now: Date): Promise<number>
  * What the database keeps that nobody deletes on the way: sessions past their expiry (a reader who never comes back
  * is never ended on sight), questions and search-box queries older than the log's retention, the shared limits' ended
  * windows and expired slots (PostgreSQL limits), personal access tokens past their expiry, and OAuth codes past
- * theirs and clients nobody granted anything within a day, and accounts none of those refer to any more.
+ * theirs and clients nobody authorized within an hour, and accounts none of those refer to any more.
  * Conversations are the readers' to delete.
  */
 export function maintenanceTasks(

@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { adaIdentity } from '../../test-support/reader-rows.js';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
 import {
-  countUnauthorizedOAuthClients,
   createAuthorizationCode,
   createOAuthClient,
+  createOAuthClientWithinCeiling,
   deleteStaleOAuthRows,
   findOAuthClient,
   recordCodeToken,
@@ -12,7 +12,7 @@ import {
   takeAuthorizationCode,
 } from './oauth.js';
 import { createPersonalToken, findPersonalToken } from './personal-tokens.js';
-import { oauthClients, personalTokens } from './schema.js';
+import { oauthClients, oauthCodes, personalTokens } from './schema.js';
 
 const now = new Date('2030-01-10T12:00:00Z');
 const reader = adaIdentity;
@@ -96,30 +96,67 @@ for (const backend of testBackends) {
       expect(await findPersonalToken(store.db, { id: 'grant-1' })).toMatchObject({ secretHash: 'access-2' });
     });
 
-    it('countsTheClientsOfTheLastDayNobodyAuthorizedAndTheOldestOfThem', async () => {
-      // Clients are stamped by the database's clock: this test runs on the real one.
-      const at = new Date();
-      const first = await findOAuthClient(store.db, { id: 'client-1' });
-      await createOAuthClient(store.db, { id: 'client-2', name: 'Agent', redirectUris: ['http://127.0.0.1:9/cb'] });
-      await createOAuthClient(store.db, { id: 'client-used', name: 'Used', redirectUris: ['http://127.0.0.1:9/cb'] });
-      await createPersonalToken(store.db, {
-        ...reader,
-        id: 'grant-3',
-        name: 'Used (connected with OAuth)',
-        secretHash: 'y',
-        expiresAt: new Date(at.getTime() + 86_400_000),
-        clientId: 'client-used',
-      });
-      expect(await countUnauthorizedOAuthClients(store.db, { now: at })).toEqual({
-        count: 2,
-        oldest: first?.createdAt,
-      });
-      // A day on, none of them counts any more, whether the maintenance has removed them yet or not.
-      const dayLater = new Date(at.getTime() + 86_400_000 + 1000);
-      expect(await countUnauthorizedOAuthClients(store.db, { now: dayLater })).toEqual({ count: 0, oldest: undefined });
+    /** The ids of the clients that hold neither a grant nor a code: those nobody has authorized. */
+    const unauthorizedClients = async () => {
+      const authorized = new Set([
+        ...(await store.db.select({ id: personalTokens.clientId }).from(personalTokens)).map((row) => row.id),
+        ...(await store.db.select({ id: oauthCodes.clientId }).from(oauthCodes)).map((row) => row.id),
+      ]);
+      const clients = await store.db.select({ id: oauthClients.id }).from(oauthClients);
+      return clients.map((client) => client.id).filter((id) => !authorized.has(id));
+    };
+    const agent = (id: string) => ({ id, name: 'Agent', redirectUris: ['http://127.0.0.1:9/cb'] });
+
+    it('neverKeepsMoreUnauthorizedClientsThanTheCeilingWhenRegistrationsArriveAtOnce', async () => {
+      const registered = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          createOAuthClientWithinCeiling(store.db, agent(`c-${index}`), { max: 3 }),
+        ),
+      );
+      expect(registered.map((answer) => answer.client.id)).toEqual(registered.map((_, index) => `c-${index}`));
+      expect(await unauthorizedClients()).toHaveLength(3);
     });
 
-    it('removes expired codes and day-old clients nobody authorized, keeping clients with a grant', async () => {
+    it('makesRoomByRemovingTheOldestUnauthorizedClientNeverOneWithAGrantOrACode', async () => {
+      const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+      await store.db.insert(oauthClients).values([
+        { ...agent('authorized'), createdAt: hoursAgo(3) },
+        { ...agent('consented'), createdAt: hoursAgo(3) },
+        { ...agent('oldest'), createdAt: hoursAgo(2) },
+      ]);
+      await createPersonalToken(store.db, {
+        ...reader,
+        id: 'grant-4',
+        name: 'Agent (connected with OAuth)',
+        secretHash: 'z',
+        expiresAt: new Date(Date.now() + 86_400_000),
+        clientId: 'authorized',
+      });
+      await createAuthorizationCode(store.db, {
+        ...reader,
+        codeHash: 'hash-consented',
+        clientId: 'consented',
+        redirectUri: 'http://127.0.0.1:9/cb',
+        codeChallenge: 'c'.repeat(43),
+        resource: 'http://127.0.0.1/mcp',
+        expiresAt: new Date(Date.now() + 120_000),
+      });
+      // At the ceiling of two (client-1 and the oldest): the next registration takes the oldest one's place.
+      expect(await createOAuthClientWithinCeiling(store.db, agent('new'), { max: 2 })).toMatchObject({ removed: 1 });
+      expect((await unauthorizedClients()).sort()).toEqual(['client-1', 'new']);
+      expect(await createOAuthClientWithinCeiling(store.db, agent('newer'), { max: 2 })).toMatchObject({ removed: 1 });
+      expect((await unauthorizedClients()).sort()).toEqual(['new', 'newer']);
+      expect(await findOAuthClient(store.db, { id: 'authorized' })).toBeDefined();
+      expect(await findOAuthClient(store.db, { id: 'consented' })).toBeDefined();
+    });
+
+    it('refusesACodeForAClientRemovedWhileTheReaderReadTheConsentPage', async () => {
+      await store.db.delete(oauthClients);
+      expect(await code('hash-gone')).toBe(false);
+      expect(await store.db.select().from(oauthCodes)).toEqual([]);
+    });
+
+    it('removes expired codes and hour-old clients nobody authorized, keeping clients with a grant', async () => {
       // Clients are stamped by the database's clock: this test runs on the real one.
       const at = new Date();
       await code('old', new Date(at.getTime() - 1));

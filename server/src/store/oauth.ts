@@ -1,15 +1,30 @@
-import { and, count, eq, gt, isNull, lte, min, notExists } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, notExists, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { type OAuthClientRow, type OAuthCodeRow, oauthClients, oauthCodes, personalTokens } from './schema.js';
 
 export type { OAuthClientRow, OAuthCodeRow };
 
-/** How long a client nobody has authorized is kept: the maintenance removes it once it is older. */
-export const unauthorizedClientLifetimeMs = 86_400_000;
+/**
+ * How long a client nobody has authorized is kept: the maintenance removes it once it is older. An agent registers
+ * and opens the consent page at once, and its reader answers within minutes; one that comes back later registers again.
+ */
+export const unauthorizedClientLifetimeMs = 3_600_000;
 
-/** The condition on a client row that nobody ever granted it anything (no grant, a personal token row, names it). */
+/**
+ * The advisory lock over clients nobody has authorized: a registration making room and the maintenance take it alone, a
+ * consent storing a code shares it, so no client is removed while a code for it is being stored.
+ */
+const clientsLock = sql`hashtextextended('oauth-clients', 0)`;
+
+/**
+ * The condition on a client row that nobody has authorized it: no grant (a personal token row) names it, nor a code a
+ * reader's consent gave and the agent has yet to exchange.
+ */
 const neverAuthorized = (db: Database) =>
-  notExists(db.select().from(personalTokens).where(eq(personalTokens.clientId, oauthClients.id)));
+  and(
+    notExists(db.select().from(personalTokens).where(eq(personalTokens.clientId, oauthClients.id))),
+    notExists(db.select().from(oauthCodes).where(eq(oauthCodes.clientId, oauthClients.id))),
+  );
 
 export async function createOAuthClient(db: Database, client: Omit<OAuthClientRow, 'createdAt'>) {
   const [row] = await db.insert(oauthClients).values(client).returning();
@@ -17,13 +32,56 @@ export async function createOAuthClient(db: Database, client: Omit<OAuthClientRo
   return row;
 }
 
+/**
+ * Stores a client anyone registered, keeping at most `max` clients nobody has authorized: at the ceiling the oldest
+ * of them make room, never one with a grant or a code. Refusing instead let a stranger with many addresses fill the
+ * ceiling and shut registration for every reader. The count, the removal and the insert hold the clients' lock, so
+ * registrations at once cannot pass the ceiling. Returns the client and how many clients made room for it.
+ */
+export async function createOAuthClientWithinCeiling(
+  db: Database,
+  client: Omit<OAuthClientRow, 'createdAt'>,
+  { max }: { max: number },
+): Promise<{ client: OAuthClientRow; removed: number }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${clientsLock})`);
+    const beyondCeiling = await tx
+      .select({ id: oauthClients.id })
+      .from(oauthClients)
+      .where(neverAuthorized(tx))
+      .orderBy(desc(oauthClients.createdAt), desc(oauthClients.id))
+      .offset(max - 1);
+    if (beyondCeiling.length > 0) {
+      await tx.delete(oauthClients).where(
+        inArray(
+          oauthClients.id,
+          beyondCeiling.map((row) => row.id),
+        ),
+      );
+    }
+    return { client: await createOAuthClient(tx, client), removed: beyondCeiling.length };
+  });
+}
+
 export async function findOAuthClient(db: Database, { id }: { id: string }): Promise<OAuthClientRow | undefined> {
   const [row] = await db.select().from(oauthClients).where(eq(oauthClients.id, id)).limit(1);
   return row;
 }
 
-export async function createAuthorizationCode(db: Database, code: Omit<OAuthCodeRow, 'usedAt' | 'tokenId'>) {
-  await db.insert(oauthCodes).values(code);
+/**
+ * Stores a code for its client; false when the client is gone (made room for a newer one, or removed as stale, while
+ * the reader read the consent page): the reader is told it is unknown, as on a later request.
+ */
+export async function createAuthorizationCode(
+  db: Database,
+  code: Omit<OAuthCodeRow, 'usedAt' | 'tokenId'>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock_shared(${clientsLock})`);
+    if (!(await findOAuthClient(tx, { id: code.clientId }))) return false;
+    await tx.insert(oauthCodes).values(code);
+    return true;
+  });
 }
 
 /**
@@ -91,32 +149,19 @@ export async function rotateOAuthTokens(
   return updated.length > 0;
 }
 
-/**
- * The clients registered within their lifetime before `now` that nobody has authorized yet, and when the oldest of them
- * was registered (the first that the maintenance will remove); undefined when there are none.
- */
-export async function countUnauthorizedOAuthClients(
-  db: Database,
-  { now }: { now: Date },
-): Promise<{ count: number; oldest: Date | undefined }> {
-  const registeredAfter = new Date(now.getTime() - unauthorizedClientLifetimeMs);
-  const [row] = await db
-    .select({ count: count(), oldest: min(oauthClients.createdAt) })
-    .from(oauthClients)
-    .where(and(gt(oauthClients.createdAt, registeredAfter), neverAuthorized(db)));
-  return { count: row?.count ?? 0, oldest: row?.oldest ?? undefined };
-}
-
-/** Codes past their expiry, and clients registered over a day ago that nobody ever granted anything. */
+/** Codes past their expiry, then clients registered over their lifetime ago that nobody has authorized. */
 export async function deleteStaleOAuthRows(db: Database, { now }: { now: Date }): Promise<number> {
   const codes = await db
     .delete(oauthCodes)
     .where(lte(oauthCodes.expiresAt, now))
     .returning({ id: oauthCodes.codeHash });
   const expiredBy = new Date(now.getTime() - unauthorizedClientLifetimeMs);
-  const clients = await db
-    .delete(oauthClients)
-    .where(and(lte(oauthClients.createdAt, expiredBy), neverAuthorized(db)))
-    .returning({ id: oauthClients.id });
+  const clients = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${clientsLock})`);
+    return tx
+      .delete(oauthClients)
+      .where(and(lte(oauthClients.createdAt, expiredBy), neverAuthorized(tx)))
+      .returning({ id: oauthClients.id });
+  });
   return codes.length + clients.length;
 }

@@ -20,6 +20,10 @@ export type CheckedAuthorization =
   | { kind: 'valid'; request: AuthorizationRequest }
   | { kind: 'refused'; message: string };
 
+/** What the reader reads when the client is not (or no longer) registered: the agent must register again. */
+export const unknownClientMessage =
+  'The application is not registered here (unknown client_id). Add the handbook to it again.';
+
 const maxStateCharacters = 500;
 const maxScopeCharacters = 200;
 const codeChallengePattern = /^[A-Za-z0-9\-_]{43}$/;
@@ -46,12 +50,7 @@ export async function checkAuthorizationRequest(
     return { kind: 'refused', message: 'The application did not say which registered client it is (client_id).' };
   }
   const client = await options.findClient(clientId);
-  if (!client) {
-    return {
-      kind: 'refused',
-      message: 'The application is not registered here (unknown client_id). Add the handbook to it again.',
-    };
-  }
+  if (!client) return { kind: 'refused', message: unknownClientMessage };
   if (typeof redirectUri !== 'string' || !client.redirectUris.includes(redirectUri)) {
     return {
       kind: 'refused',

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { printableName } from '@acme/contract';
 import { z } from 'zod';
-import { unauthorizedClientLifetimeMs } from '../../store/oauth.js';
 import { OAuthError } from './oauth-error.js';
 import { isAcceptableRedirectUri } from './redirect-uri.js';
 
@@ -21,10 +20,10 @@ const registrationSchema = z.object({
 });
 
 /**
- * Applications registered that nobody has authorized yet, kept at once (those of the last day; older ones the
+ * Applications registered that nobody has authorized yet, kept at once (those of the last hour; older ones the
  * maintenance removes). Anyone may register, and the limit per address alone lets the many /64s of one network add
- * rows without end; an agent is authorized within minutes of registering, so only a flood comes near this. Counted
- * before each insert: registrations arriving at once may pass it by their number, which the address limit keeps small.
+ * rows without end; at the ceiling the oldest of them make room for a new one (`createOAuthClientWithinCeiling`). An
+ * agent is authorized within minutes of registering, so a flood must register this many in those minutes to push it out.
  */
 export const maxUnauthorizedClients = 1000;
 
@@ -60,22 +59,4 @@ export function registrationResponse(client: ClientRegistration, issuedAt: Date)
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
   };
-}
-
-/**
- * The answer to a registration while `maxUnauthorizedClients` others wait for a reader's consent: 503 with the seconds
- * until the oldest of them is a day old and counts no more. Undefined below the ceiling.
- */
-export function ceilingRefusal(
-  waiting: { count: number; oldest: Date | undefined },
-  now: Date,
-): { error: OAuthError; retryAfterSeconds: number } | undefined {
-  if (waiting.count < maxUnauthorizedClients) return undefined;
-  const freedAt = (waiting.oldest ?? now).getTime() + unauthorizedClientLifetimeMs;
-  const retryAfterSeconds = Math.max(1, Math.ceil((freedAt - now.getTime()) / 1000));
-  const hours = Math.ceil(retryAfterSeconds / 3600);
-  const description =
-    `${maxUnauthorizedClients} applications registered with the handbook are waiting for a reader's consent, as ` +
-    `many as it keeps; try again in ${hours === 1 ? 'an hour' : `${hours} hours`} at most.`;
-  return { error: new OAuthError('temporarily_unavailable', description, 503), retryAfterSeconds };
 }

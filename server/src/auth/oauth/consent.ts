@@ -9,12 +9,16 @@ import { hashTokenSecret } from '../tokens/personal-token.js';
 import { type AuthorizationRequest, redirectWith } from './authorization-request.js';
 import { authorizationCodeSeconds } from './oauth-tokens.js';
 
-export type ConsentOutcome = { kind: 'redirect'; location: string } | { kind: 'too-many-tokens'; message: string };
+export type ConsentOutcome =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'too-many-tokens'; message: string }
+  | { kind: 'unknown-client' };
 
 /**
  * The reader's answer on the consent page. Deny: `access_denied` back to the client. Allow: a code (only its hash
  * kept, two minutes, once) bound to the client, redirect URI, PKCE challenge, resource and the reader's identity,
- * unless the reader already holds as many tokens as one may. Every answer carries `state` and our `iss` (RFC 9207).
+ * unless the reader already holds as many tokens as one may, or the client is gone since the consent page was shown
+ * (registrations made room). Every answer carries `state` and our `iss` (RFC 9207).
  */
 export async function answerConsent(
   db: Database,
@@ -34,7 +38,7 @@ export async function answerConsent(
     };
   }
   const code = randomBytes(32).toString('base64url');
-  await createAuthorizationCode(db, {
+  const stored = await createAuthorizationCode(db, {
     codeHash: hashTokenSecret(code),
     clientId: request.client.id,
     redirectUri: request.redirectUri,
@@ -43,5 +47,5 @@ export async function answerConsent(
     ...identityOf(session),
     expiresAt: new Date(now.getTime() + authorizationCodeSeconds * 1000),
   });
-  return back({ code });
+  return stored ? back({ code }) : { kind: 'unknown-client' };
 }

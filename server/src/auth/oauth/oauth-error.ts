@@ -19,10 +19,7 @@ export class OAuthError extends Error {
   constructor(
     readonly code: OAuthErrorCode,
     readonly description: string,
-    /**
-     * 400 but for an unknown client at the token endpoint (401), the registration limit (429) and the ceiling on
-     * clients awaiting consent (503).
-     */
+    /** 400 but for an unknown client at the token endpoint (401) and the registration limit (429). */
     readonly status = code === 'invalid_client' ? 401 : 400,
   ) {
     super(description);

@@ -2,15 +2,15 @@ import formBody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { countUnauthorizedOAuthClients, createOAuthClient, findOAuthClient } from '../../store/oauth.js';
+import { createOAuthClientWithinCeiling, findOAuthClient } from '../../store/oauth.js';
 import { addressKeyOf } from '../address-key.js';
 import { isAllowed } from '../request-access.js';
 import { authorizationServerOf, protectedResourceOf } from '../tokens/resource-metadata.js';
-import { checkAuthorizationRequest } from './authorization-request.js';
+import { checkAuthorizationRequest, unknownClientMessage } from './authorization-request.js';
 import {
-  ceilingRefusal,
   clientFromRegistration,
   maxRegistrationBytes,
+  maxUnauthorizedClients,
   registrationResponse,
 } from './client-registration.js';
 import { answerConsent } from './consent.js';
@@ -87,14 +87,16 @@ export const oauthRoutes = fp(
       registration.get('/oauth/register', postOnly);
       registration.post('/oauth/register', { bodyLimit: maxRegistrationBytes }, async (request, reply) => {
         const registering = clientFromRegistration(request.body);
-        const now = new Date();
-        const refusal = ceilingRefusal(await countUnauthorizedOAuthClients(db, { now }), now);
-        if (refusal) {
+        const { client, removed } = await createOAuthClientWithinCeiling(db, registering, {
+          max: maxUnauthorizedClients,
+        });
+        if (removed > 0) {
           // Only a flood of registrations gets here: the operator should hear of it before the agents' readers do.
-          request.log.warn('OAuth registration refused: as many clients as are kept await consent');
-          return sendOAuthError(reply.header('retry-after', String(refusal.retryAfterSeconds)), refusal.error);
+          request.log.warn(
+            { removed },
+            'OAuth registration at the ceiling: the oldest clients awaiting consent made room',
+          );
         }
-        const client = await createOAuthClient(db, registering);
         return reply.code(201).header('cache-control', 'no-store').send(registrationResponse(client, client.createdAt));
       });
     });
@@ -147,6 +149,7 @@ export const oauthRoutes = fp(
         });
         if (outcome.kind === 'redirect')
           return reply.header('cache-control', 'no-store').redirect(outcome.location, 303);
+        if (outcome.kind === 'unknown-client') return problemPage(reply, 400, unknownClientMessage);
         const page = renderConsentPage({ ...checked, email: access.session.email, problem: outcome.message });
         return consentPage(reply.code(409), checked.request.redirectUri, page);
       });
