@@ -4,10 +4,14 @@ import { connect } from 'node:net';
  * A connection of our own to a server, for requests no HTTP client would send (a trickled body, headers that never
  * end): what came back, the statuses in it, and how long after opening the server closed the connection (a reset
  * counts), or undefined when it had not after `giveUpAfterMs` (a bound for failing, never a timing under test).
+ * `localAddress` is the address it comes from (another loopback address, such as 127.0.0.2, is another client).
  */
-export function rawConnection(baseUrl: string, { giveUpAfterMs }: { giveUpAfterMs?: number } = {}) {
+export function rawConnection(
+  baseUrl: string,
+  { giveUpAfterMs, localAddress }: { giveUpAfterMs?: number; localAddress?: string } = {},
+) {
   const opened = performance.now();
-  const socket = connect(Number(new URL(baseUrl).port), '127.0.0.1');
+  const socket = connect({ port: Number(new URL(baseUrl).port), host: '127.0.0.1', localAddress });
   let received = '';
   socket.setEncoding('latin1');
   socket.on('data', (chunk: string) => {

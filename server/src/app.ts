@@ -6,6 +6,7 @@ import { oauthRoutes } from './auth/oauth/routes.js';
 import { resourceMetadataRoutes } from './auth/tokens/resource-metadata.js';
 import { tokenRoutes } from './auth/tokens/token-routes.js';
 import type { Config } from './config.js';
+import { capConnections } from './connection-caps.js';
 import { modelPlugin } from './copilot/model/model-plugin.js';
 import { imageTextPlugin } from './copilot/ocr/image-text-plugin.js';
 import { copilotRoutes } from './copilot/routes.js';
@@ -81,6 +82,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     // arrives on open ones (each answer closing its connection) instead of answering 503: a 503 is what a database
     // outage gives on every instance, so the balancer neither retries it nor counts it against an instance.
     return503OnClosing: false,
+    // Fastify's own default, kept for balancers: longer than the idle time after which nginx (its upstream
+    // keepalive_timeout) and cloud balancers drop a kept connection, so the server never closes one just as they reuse
+    // it (their 502). A client without a balancer gets it too; connection-caps.ts bounds what it can hold with it.
+    keepAliveTimeout: 72_000,
     // A request (headers and body) must arrive within five minutes, node's own default, which Fastify's 0 turns off:
     // a client trickling a body cannot hold sockets for ever, and four screenshots (28 MB) still fit a slow uplink.
     requestTimeout: 300_000,
@@ -101,6 +106,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   closeConnectionsOfUnreadBodies(app);
   // Before every other hook: a request without a Host header is refused before any hook reads its address.
   refuseRequestsWithoutHost(app);
+  // A connection past the caps is closed as it arrives, before anything of it is read.
+  capConnections(app, config);
   logDestination.reportDroppedLines((count) =>
     app.log.warn({ dropped: count }, 'log lines dropped: the log output took no lines for a while'),
   );

@@ -286,3 +286,13 @@ describe('createDevelopmentProvider', () => {
     expect(idp.client.clientId).toBe('acme-handbook-development');
   });
 });
+
+describe('the caps on open connections', () => {
+  it('caps 1,000 per address by default, leaves the total to the open-file limit, and refuses a cap of 0', () => {
+    expect(loadConfig({}).connectionCaps).toEqual({ perAddress: 1000, total: undefined });
+    expect(loadConfig({ MAX_CONNECTIONS: '900' }).connectionCaps.total).toBe(900);
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0', MAX_CONNECTIONS: '0' })).toThrow(
+      /MAX_CONNECTIONS_PER_ADDRESS:[^\n]*\n[^\n]*MAX_CONNECTIONS:/,
+    );
+  });
+});

@@ -19,6 +19,8 @@ const environmentSchema = z.object({
   MAINTENANCE_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   PUBLIC_URL: webUrl,
   TRUST_PROXY: proxyList,
+  MAX_CONNECTIONS_PER_ADDRESS: count(1000),
+  MAX_CONNECTIONS: text.pipe(z.coerce.number<string | undefined>().int().positive().optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SITE_DIR: directory(path.join(repoRoot, 'site', 'build')),
@@ -93,6 +95,11 @@ const configSchema = environmentSchema.transform((values, context) => {
     publicUrl,
     /** The balancers whose X-Forwarded-For is believed for the reader's address; empty: the server faces readers. */
     trustedProxies: values.TRUST_PROXY,
+    /**
+     * Open connections one address (IPv6: its /64) may hold, a trusted proxy's not counted, and all may hold together;
+     * total undefined: derived from the open-file limit (connection-caps.ts).
+     */
+    connectionCaps: { perAddress: values.MAX_CONNECTIONS_PER_ADDRESS, total: values.MAX_CONNECTIONS },
     /** True when the public URL is https: cookies get Secure and the __Host- prefix, responses get HSTS. */
     secureCookies: publicUrl.protocol === 'https:',
     logLevel: values.LOG_LEVEL,
