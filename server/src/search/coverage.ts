@@ -69,8 +69,17 @@ export function judgeCoverage(
 
 const rank: Record<AnswerConfidence, number> = { none: 0, closest: 1, answered: 2 };
 
-/** What the Copilot and the search box get for a question: the ranked sections and the verdict on coverage. */
-export type Retrieval = { question: string; hits: SearchHit[]; terms: QueryTerm[]; coverage: CoverageEvidence };
+/**
+ * What the Copilot and the search box get for a question: the ranked sections and the verdict on coverage. `asked`:
+ * the words that say what the reader asks now (a follow-up's own, when `question` holds the one before it as well).
+ */
+export type Retrieval = {
+  question: string;
+  asked: string;
+  hits: SearchHit[];
+  terms: QueryTerm[];
+  coverage: CoverageEvidence;
+};
 
 /**
  * Searches the docs for a question, puts the engine's best sections in the Copilot's learned order (rerank.ts) and
@@ -80,8 +89,18 @@ export type Retrieval = { question: string; hits: SearchHit[]; terms: QueryTerm[
 export function retrieve(
   engine: SearchEngine,
   question: string,
-  options: { limit?: number; currentPage?: string | undefined; alsoJudgeBy?: string | undefined } = {},
+  options: {
+    limit?: number;
+    currentPage?: string | undefined;
+    alsoJudgeBy?: string | undefined;
+    /**
+     * What the reader asks now, when `question` is a follow-up searched with the question before it: the kind of answer
+     * wanted ("how long until they're gone?": a duration) is this one's, not the earlier question's.
+     */
+    asked?: string | undefined;
+  } = {},
 ): Retrieval {
+  const asked = options.asked ?? question;
   const terms = engine.queryTerms(question);
   const limit = options.limit ?? 8;
   const candidates = engine.search(terms, {
@@ -90,13 +109,13 @@ export function retrieve(
   });
   const hits = withPolarityOf(
     question,
-    rerank(terms, candidates, engine.meaningWeight, rerankWeights, { kinds: answerKindsOf(question) }).slice(0, limit),
+    rerank(terms, candidates, engine.meaningWeight, rerankWeights, { kinds: answerKindsOf(asked) }).slice(0, limit),
   );
   // The rule is judged on the engine's own order, the one its thresholds were chosen on; the learned order is fitted
   // on answerable questions alone and says nothing of whether the handbook answers one.
   const evidence = withPolarityOf(question, candidates.slice(0, limit));
   const whole = judgeCoverage(terms, evidence, engine.meaningWeight);
-  if (whole.covered || options.alsoJudgeBy === undefined) return { question, hits, terms, coverage: whole };
+  if (whole.covered || options.alsoJudgeBy === undefined) return { question, asked, hits, terms, coverage: whole };
   const typed = judgeCoverage(engine.queryTerms(options.alsoJudgeBy), evidence, engine.meaningWeight);
-  return { question, hits, terms, coverage: rank[typed.confidence] > rank[whole.confidence] ? typed : whole };
+  return { question, asked, hits, terms, coverage: rank[typed.confidence] > rank[whole.confidence] ? typed : whole };
 }

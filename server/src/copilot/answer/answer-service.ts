@@ -1,18 +1,18 @@
 import type { AnswerConfidence, AnswerMode, AnswerSource, ApiErrorCode, HandbookSearchPart } from '@acme/contract';
 import { redactSecrets } from '../../redact-secrets.js';
 import type { Retrieval } from '../../search/coverage.js';
-import type { DocSection } from '../../search/doc-page.js';
 import type { SearchEngine } from '../../search/engine.js';
 import type { CheckedImage } from '../images.js';
 import { answerWithModel, type ModelPiece } from '../model/model-answer.js';
 import { classifyModelError, NoAnswerWritten, reasonOf } from '../model/model-errors.js';
 import type { ChatModel } from '../model/model-plugin.js';
 import { type CheckedAnswer, checkAnswerLinks, createLinkWatcher, type LinkVerdict } from './answer-links.js';
-import { type Conversation, lastQuestionOf, retrieveAsked } from './asked-question.js';
-import { closestPages, closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
+import { type Conversation, lastQuestionOf } from './asked-question.js';
+import { closestPagesMarkdown, composeDocsOnlyAnswer } from './docs-only-answer.js';
 import { searchQueryOf } from './follow-up.js';
+import { overviewGrounding, questionGrounding } from './grounding.js';
 import { afterFirstWords, noticeFor, retrievalAfterSilentModel } from './model-fallback.js';
-import { composePageOverview, outlineOf, overviewPageOf, type PageOutline } from './page-overview.js';
+import { outlineOf, overviewPageOf } from './page-overview.js';
 import { retrieveForAnswer, type SemanticSearch } from './retriever.js';
 
 /** What answering needs: the docs, and the model, OCR and embeddings when configured. */
@@ -93,27 +93,6 @@ export function askedOf(typed: string, imageText: string, searched: string): str
   return typed.trim() || cut || searched;
 }
 
-/** What an answer rests on: the sections retrieved for the question, or the whole page it asks an overview of. */
-type Grounding = {
-  nearestPage: { url: string; title: string } | null;
-  /** The answer from the docs alone. */
-  docsAnswer: () => {
-    markdown: string;
-    sources: AnswerSource[];
-    closest: AnswerSource[];
-    confidence: AnswerConfidence;
-  };
-  /**
-   * The sections the model is given: the best ones whatever the docs-only coverage rule says of them (the model
-   * judges whether they answer), or the page's own in its order for an overview.
-   */
-  modelSections: readonly DocSection[];
-  /** Pages listed after a model's answer that says the handbook does not cover the question. */
-  closest: AnswerSource[];
-  /** The page the reader asks an overview of. */
-  overviewOf?: string | undefined;
-};
-
 /** Reads the screenshots of the question, retrieves the sections and starts the answer in the configured mode. */
 export async function startAnswer(
   options: AnswerDependencies,
@@ -150,9 +129,16 @@ export async function startAnswer(
   const grounding = outline
     ? overviewGrounding(outline)
     : await questionGrounding(
-        options,
+        options.semanticSearch,
         index,
-        { typed, asked: lastQuestionOf(conversation), imageText, page, imagesSent: images.length > 0 },
+        {
+          typed,
+          asked: lastQuestionOf(conversation),
+          answerBefore: conversation.messages.findLast((message) => message.role === 'assistant')?.text,
+          imageText,
+          page,
+          imagesSent: images.length > 0,
+        },
         signal,
       );
   // A link the model writes in either spelling is kept, pointed at the page's one address (/faqs/#x, not /faqs#x).
@@ -245,47 +231,5 @@ export async function startAnswer(
     mode: 'model',
     pieces: judged(),
     finish: (text) => ({ ...checkAnswerLinks(text, siteLinks), ...verdict }),
-  };
-}
-
-/** An overview of one page: its purpose and sections, whatever the search would rank for the question's words. */
-function overviewGrounding(outline: PageOutline): Grounding {
-  return {
-    nearestPage: { url: outline.url, title: outline.title },
-    docsAnswer: () => ({ ...composePageOverview(outline), closest: [], confidence: 'answered' as const }),
-    modelSections: outline.sections,
-    closest: [],
-    overviewOf: outline.url,
-  };
-}
-
-/** The sections retrieved for the question, and whether they cover it. */
-async function questionGrounding(
-  options: AnswerDependencies,
-  index: SearchEngine,
-  question: { typed: string; asked: string; imageText: string; page: string | undefined; imagesSent: boolean },
-  signal: AbortSignal,
-): Promise<Grounding> {
-  const { typed, asked, imageText, page } = question;
-  const search = (text: string) =>
-    retrieveForAnswer(index, { typed: text, imageText, page }, options.semanticSearch, signal);
-  const retrieval = await retrieveAsked(search, { searched: typed, asked });
-  const best = retrieval.hits[0];
-  // A page that shares only everyday words with the question is not near it: "what is the weather tomorrow" is no
-  // gap in the page that happens to say "tomorrow", and the insights would tell the maintainers to extend that page.
-  const subject = new Set(retrieval.terms.filter((term) => !term.generic).map((term) => term.term));
-  const near = best && [...best.matchedQueryTerms].some((term) => subject.has(term));
-  return {
-    nearestPage: best && near ? { url: best.pageUrl, title: best.pageTitle } : null,
-    docsAnswer: () =>
-      composeDocsOnlyAnswer({
-        retrieval,
-        termWeight: index.termWeight,
-        meaningWeight: index.meaningWeight,
-        readFromImages: imageText || undefined,
-        imagesUnread: question.imagesSent && !imageText,
-      }),
-    modelSections: retrieval.hits,
-    closest: closestPages(retrieval.hits),
   };
 }

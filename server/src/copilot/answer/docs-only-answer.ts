@@ -72,7 +72,7 @@ export function composeDocsOnlyAnswer(options: {
   if (!options.readFromImages && !options.imagesUnread && terms.every((term) => term.generic)) {
     return { markdown: smallTalkAnswer, sources: [], confidence: 'none', covered: false, closest: [] };
   }
-  const kinds = answerKindsOf(options.retrieval.question);
+  const kinds = answerKindsOf(options.retrieval.asked);
   // A screenshot's text is shown as code: an address in it must never become a link the reader could follow.
   const imageNote = options.readFromImages
     ? `From your screenshot I read: "${codeSpan(clipWords(options.readFromImages.replace(/\s+/g, ' ').trim(), 240))}".\n\n`

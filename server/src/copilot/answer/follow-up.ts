@@ -1,3 +1,6 @@
+import { queryWords, termsOfWord } from '../../search/analyze.js';
+import type { Retrieval } from '../../search/coverage.js';
+import type { SearchHit } from '../../search/engine.js';
 import type { Conversation } from './asked-question.js';
 import { asksOverview, quotedPageTitle } from './page-overview.js';
 
@@ -37,4 +40,30 @@ export function searchQueryOf(conversation: Conversation, readerPageTitle?: stri
   if (!previous || !isFollowUp(last)) return last;
   const topic = asksOverview(previous) ? (quotedPageTitle(previous) ?? readerPageTitle ?? previous) : previous;
   return `${topic} ${last}`;
+}
+
+/** The handbook's links in an answer's markdown: `[text](/page#anchor)`, as the answers write them. */
+const siteLinks = /\]\((\/[^)\s]*)\)/g;
+
+/**
+ * A follow-up's sections, with those the answer before it already quoted moved behind the others when they hold none
+ * of the follow-up's own subject words: searched together with the question before it, "how long until they're gone?"
+ * finds that question's sections first, and quoting them again repeats the answer word for word, where the reader asks
+ * what it did not say. `addressOf` reads a link as a section's address. A follow-up that names something of its own
+ * ("and on Windows?") still gets a quoted section that holds it.
+ */
+export function aheadOfWhatWasQuoted(
+  retrieval: Retrieval,
+  answerBefore: string | undefined,
+  addressOf: (url: string) => string | undefined,
+): Retrieval {
+  if (!answerBefore || retrieval.asked === retrieval.question) return retrieval;
+  const quoted = new Set([...answerBefore.matchAll(siteLinks)].flatMap(([, url]) => addressOf(url ?? '') ?? []));
+  const ownWords = new Set(queryWords(retrieval.asked).flatMap((word) => termsOfWord(word)));
+  const subject = retrieval.terms.filter((term) => !term.generic && !term.expansion && ownWords.has(term.term));
+  const repeats = (hit: SearchHit) =>
+    quoted.has(hit.url) && !subject.some((term) => hit.matchedQueryTerms.has(term.term));
+  const fresh = retrieval.hits.filter((hit) => !repeats(hit));
+  if (fresh.length === 0 || fresh.length === retrieval.hits.length) return retrieval;
+  return { ...retrieval, hits: [...fresh, ...retrieval.hits.filter(repeats)] };
 }

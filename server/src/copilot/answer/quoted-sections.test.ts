@@ -40,6 +40,7 @@ function answerFrom(question: string, ranked: DocSection[]) {
   });
   const retrieval: Retrieval = {
     question,
+    asked: question,
     hits,
     terms,
     coverage: { confidence: 'answered', covered: true, best: 0.6, together: 0.6, foreignNames: [] },

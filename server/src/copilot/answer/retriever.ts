@@ -20,7 +20,7 @@ const candidates = 20;
  */
 export async function retrieveForAnswer(
   index: SearchEngine,
-  question: { typed: string; imageText: string; page: string | undefined },
+  question: { typed: string; imageText: string; page: string | undefined; asked?: string | undefined },
   semanticSearch: SemanticSearch | undefined,
   signal: AbortSignal,
 ): Promise<Retrieval> {
@@ -29,6 +29,9 @@ export async function retrieveForAnswer(
     limit: candidates,
     currentPage: question.page,
     alsoJudgeBy: question.imageText ? question.typed : undefined,
+    // A follow-up searched with the question before it asks for its own kind of answer; a screenshot's text says
+    // what the reader sees, and with the typed words, what is asked.
+    asked: question.asked === undefined ? undefined : [question.asked, question.imageText].filter(Boolean).join('\n'),
   });
   const onPage = readersPageFirst(index, question.typed, question.page, found, answerSections);
   if (onPage) return onPage;
