@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, durationEquivalents, numbersAsDigits, words } from './analyze.js';
+import { analyze, durationEquivalents, numbersAsDigits, queryWords, words } from './analyze.js';
 import { queryTerms } from './query.js';
 
 describe('the one normaliser', () => {
@@ -119,5 +119,30 @@ describe('queryTerms', () => {
   it('corrects a word the docs do not use to the one they do', () => {
     const terms = queryTerms('polcy', knows, (word) => (word === 'polcy' ? 'polici' : undefined));
     expect(terms.map((term) => term.term)).toEqual(['polici']);
+  });
+});
+
+describe('queryWords', () => {
+  const progress = (count: number) =>
+    Array.from(
+      { length: count },
+      (_, line) => `INF Registered tunnel connection connIndex=${line} location=sin0${line} protocol=quic`,
+    );
+
+  it('reads the lines of a long pasted log that report a failure first, so a failure at its end is read', () => {
+    const log = [
+      ...progress(14),
+      'ERR Unable to reach the origin service error="dial tcp [::1]:3000: connect: connection refused"',
+    ].join('\n');
+    const read = queryWords(log);
+    expect(read).toHaveLength(80);
+    expect(read.slice(0, 6)).toEqual(['err', 'unable', 'to', 'reach', 'the', 'origin']);
+    expect(read).toContain('refused');
+  });
+
+  it('reads a short question, or a paste within the words read, as written', () => {
+    const short = [...progress(2), 'ERR connection refused'].join('\n');
+    expect(queryWords(short)[0]).toBe('inf');
+    expect(queryWords('why is my tunnel down?')).toEqual(['why', 'is', 'my', 'tunnel', 'down']);
   });
 });

@@ -134,10 +134,30 @@ export function words(text: string): string[] {
 export const longestQuery = 2000;
 export const mostQueryWords = 80;
 
-/** A query's words as `words` gives them, at most `mostQueryWords` of its first `longestQuery` characters: capped before any stemming. */
+/** A line of a pasted log that reports what went wrong: what a reader who pastes a log asks about. */
+const reportsAFailure =
+  /\b(err(or)?s?|fail(s|ed|ure)?|exception|fatal|panic|refused|denied|unable|cannot|can't|timed out|timeout|not found|invalid)\b/i;
+
+/**
+ * A query in the order its words are read: a pasted log longer than the words read has its lines that report a
+ * failure first (an `ERR ... connection refused` at the end of fifteen lines would fall past them), then the rest in
+ * order; anything shorter as written.
+ */
+function inReadingOrder(query: string): string {
+  const lines = query.split('\n');
+  if (lines.length < 3 || (query.match(wordPattern)?.length ?? 0) <= mostQueryWords) return query;
+  const failures = lines.filter((line) => reportsAFailure.test(line));
+  if (failures.length === 0 || failures.length === lines.length) return query;
+  return [...failures, ...lines.filter((line) => !reportsAFailure.test(line))].join('\n');
+}
+
+/**
+ * A query's words as `words` gives them, at most `mostQueryWords` of its first `longestQuery` characters (a long
+ * paste's failures first, `inReadingOrder`): capped before any stemming.
+ */
 export function queryWords(query: string): string[] {
   const found: string[] = [];
-  for (const match of fold(query.slice(0, longestQuery)).matchAll(wordPattern)) {
+  for (const match of fold(inReadingOrder(query).slice(0, longestQuery)).matchAll(wordPattern)) {
     if (found.length >= mostQueryWords) break;
     found.push(queryWordOf(match));
   }
