@@ -61,6 +61,7 @@ const bodyFields = [
   'rating',
   'comment',
   'messages',
+  'messageId',
 ];
 
 /** Requests to every API route (and a page path) with ids, queries and bodies made of hostile and random values. */
@@ -77,6 +78,7 @@ function requests(threadId: string): fc.Arbitrary<Request> {
       .tuple(fc.constantFrom('GET', 'PATCH', 'DELETE'), value)
       .map(([method, id]) => [method, `/api/threads/${segment(id)}`]),
     value.map((id) => ['POST', `/api/threads/${segment(id)}/stop`]),
+    value.map((id) => ['PUT', `/api/threads/${segment(id)}/head`]),
     fc
       .tuple(fc.constantFrom('PUT', 'DELETE'), value)
       .map(([method, id]) => [method, `/api/messages/${segment(id)}/feedback`]),

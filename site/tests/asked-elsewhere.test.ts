@@ -41,7 +41,7 @@ const seenHere = [stored('q1', null, 'user'), stored('a1', 'q1', 'assistant')];
 const storedNow = [...seenHere, stored('q2', 'a1', 'user'), stored('a2', 'q2', 'assistant')];
 
 function setUp(onScreen: (shown: ExportedMessageRepository) => ExportedMessageRepository, { fails = false } = {}) {
-  const shown = onScreen(showStored({ thread, messages: seenHere }));
+  const shown = onScreen(showStored({ thread, messages: seenHere, headId: null }));
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
@@ -141,7 +141,7 @@ describe('a question asked in a tab another tab has asked in since', () => {
 describe("this tab's own turn", () => {
   it('leaves a conversation read whole just before it known whole after it, and no other', () => {
     const later = '2026-01-01T00:05:00.000Z';
-    showStored({ thread, messages: seenHere });
+    showStored({ thread, messages: seenHere, headId: null });
 
     noteOwnTurn('t1', { before: '2026-01-01T00:01:00.000Z', after: later });
     expect(readVersionOf('t1')).toBe(at);

@@ -164,6 +164,21 @@ describe('stored messages', () => {
     const question = repository.messages[0]?.message as ThreadMessage;
     expect(question.attachments?.[0]).toMatchObject({ name: 'shot.png', contentType: 'image/png', content: [] });
   });
+
+  it('heads the branch the reader switched to, down to its newest reply; the newest message when that is not stored', () => {
+    // A question answered twice (a Refresh), then a follow-up under the first answer.
+    const tree = [
+      stored({ id: 'q1', role: 'user', parentId: null }),
+      stored({ id: 'a1', role: 'assistant', parentId: 'q1' }),
+      stored({ id: 'a2', role: 'assistant', parentId: 'q1' }),
+      stored({ id: 'q2', role: 'user', parentId: 'a1' }),
+      stored({ id: 'a3', role: 'assistant', parentId: 'q2' }),
+    ];
+    expect(toMessageRepository(tree, 'a2').headId).toBe('a2');
+    expect(toMessageRepository(tree, 'a1').headId).toBe('a3');
+    expect(toMessageRepository(tree, 'gone').headId).toBe('a3');
+    expect(toMessageRepository(tree, null).headId).toBe('a3');
+  });
 });
 
 describe('images and attachments', () => {

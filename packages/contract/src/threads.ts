@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { answerConfidences, textPartSchema } from './ask.js';
 import { handbookSearchPartSchema } from './handbook-search.js';
+import { recordId } from './ids.js';
 import { maxFeedbackCommentCharacters, maxThreadTitleCharacters } from './limits.js';
 import { storableString } from './text.js';
 
@@ -53,6 +54,9 @@ export const createThreadRequestSchema = z.strictObject({ title: title.optional(
 export const updateThreadRequestSchema = z
   .strictObject({ title: title.optional(), status: threadStatusSchema.optional() })
   .refine((update) => update.title !== undefined || update.status !== undefined, 'give a title, a status or both');
+
+/** The branch the reader switched to, named by its last message: the thread reopens on it. */
+export const threadHeadRequestSchema = z.strictObject({ messageId: recordId });
 
 export const feedbackRequestSchema = z.strictObject({
   rating: z.enum(feedbackRatings, { error: 'rating must be "positive" or "negative"' }),
@@ -113,6 +117,8 @@ export const threadListResponseSchema = z.strictObject({
 export const threadWithMessagesResponseSchema = z.strictObject({
   thread: threadSchema,
   messages: z.array(messageSchema),
+  /** The last message of the branch the reader last switched to; null: the newest message's branch. */
+  headId: z.string().nullable(),
 });
 
 export type AttachmentMetadata = z.infer<typeof attachmentMetadataSchema>;
@@ -130,3 +136,4 @@ export type ThreadListQuery = z.input<typeof threadListQuerySchema>;
 export type ThreadWithMessagesResponse = z.infer<typeof threadWithMessagesResponseSchema>;
 export type FeedbackRequest = z.infer<typeof feedbackRequestSchema>;
 export type ThreadUpdate = z.infer<typeof updateThreadRequestSchema>;
+export type ThreadHeadRequest = z.infer<typeof threadHeadRequestSchema>;

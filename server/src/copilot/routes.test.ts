@@ -11,6 +11,7 @@ const everyEndpoint: [string, string, unknown][] = [
   ['PATCH', '/api/threads/t1', { title: 'Mine' }],
   ['DELETE', '/api/threads/t1', undefined],
   ['POST', '/api/threads/t1/stop', undefined],
+  ['PUT', '/api/threads/t1/head', { messageId: 'm1' }],
   ['POST', '/api/turns', { threadId: 't1', parentId: null, text: 'How do I roll back?' }],
   ['POST', '/api/askAi', { messages: [{ role: 'user', content: [{ type: 'text', text: 'How do I roll back?' }] }] }],
   ['PUT', '/api/messages/m1/feedback', { rating: 'positive' }],

@@ -43,6 +43,7 @@ for (const backend of testBackends) {
       expect(await getThreadWithMessages(store.db, { reader: ada, threadId: thread.id })).toEqual({
         thread,
         messages: [],
+        headId: null,
       });
       expect((await listThreads(store.db, { reader: ada })).threads).toEqual([thread]);
       expect((await listThreads(store.db, { reader: eve })).threads).toEqual([]);

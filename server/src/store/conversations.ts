@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorDetails, type FeedbackRating, type ThreadStatus, threadListPageSize } from '@acme/contract';
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, inArray, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { feedback, type MessageRow, messages, questions, type ThreadRow, threads } from './schema.js';
 
@@ -9,10 +9,11 @@ export const newThreadTitle = 'New chat';
 export const threadNotFound = () => new ApiError('not_found:thread');
 export const messageNotFound = () => new ApiError('not_found:message');
 
-export type Thread = Omit<ThreadRow, 'reader'>;
+export type Thread = Omit<ThreadRow, 'reader' | 'headMessageId'>;
 export type MessageFeedback = { rating: FeedbackRating; comment: string | null; updatedAt: Date };
 export type Message = Omit<MessageRow, 'sequence' | 'progressAt'> & { feedback: MessageFeedback | null };
-export type ThreadWithMessages = { thread: Thread; messages: Message[] };
+/** `headId`: the last message of the branch the reader last switched to; null for the newest message's branch. */
+export type ThreadWithMessages = { thread: Thread; messages: Message[]; headId: string | null };
 /** `reader`: whose rows these are, compared exactly; the reader's subject key (src/auth/reader-identity.ts). */
 export type ForReader = { reader: string };
 
@@ -135,8 +136,13 @@ export async function getThreadWithMessages(
   db: Database,
   { reader, threadId }: ForReader & { threadId: string },
 ): Promise<ThreadWithMessages | undefined> {
-  const [thread] = await db.select(threadColumns).from(threads).where(ownedThread(reader, threadId)).limit(1);
-  if (!thread) return undefined;
+  const [found] = await db
+    .select({ ...threadColumns, headMessageId: threads.headMessageId })
+    .from(threads)
+    .where(ownedThread(reader, threadId))
+    .limit(1);
+  if (!found) return undefined;
+  const { headMessageId, ...thread } = found;
   const rows = await db
     .select({ message: messageColumns, feedback })
     .from(messages)
@@ -145,6 +151,7 @@ export async function getThreadWithMessages(
     .orderBy(asc(messages.createdAt), asc(messages.sequence));
   return {
     thread,
+    headId: headMessageId,
     messages: rows.map((row) => ({
       ...row.message,
       feedback: row.feedback
@@ -152,6 +159,28 @@ export async function getThreadWithMessages(
         : null,
     })),
   };
+}
+
+/**
+ * Remembers the branch the reader switched to, named by its last message, so the thread reopens on it. A message of
+ * another thread, or of another reader's, is not found; so is another reader's thread.
+ */
+export async function setThreadHead(
+  db: Database,
+  { reader, threadId, messageId }: ForReader & { threadId: string; messageId: string },
+): Promise<void> {
+  const inThread = db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.threadId, threadId)));
+  const updated = await db
+    .update(threads)
+    .set({ headMessageId: messageId })
+    .where(and(ownedThread(reader, threadId), exists(inThread)))
+    .returning({ id: threads.id });
+  if (updated.length > 0) return;
+  const [thread] = await db.select({ id: threads.id }).from(threads).where(ownedThread(reader, threadId));
+  throw thread ? messageNotFound() : threadNotFound();
 }
 
 export async function renameThread(

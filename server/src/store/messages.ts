@@ -111,7 +111,8 @@ export async function appendMessage(
     if (!row) throw new Error('Inserting a message returned no row');
     const [after] = await tx
       .update(threads)
-      .set({ updatedAt: sql`now()`, ...(title ? { title } : {}) })
+      // The new message's branch is the one shown now: a branch switched to before is forgotten.
+      .set({ updatedAt: sql`now()`, headMessageId: null, ...(title ? { title } : {}) })
       .where(eq(threads.id, threadId))
       .returning({ updatedAt: threads.updatedAt });
     const threadVersion = { before: thread.updatedAt, after: after?.updatedAt ?? thread.updatedAt };

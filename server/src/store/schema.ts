@@ -61,6 +61,11 @@ export const threads = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** When the last message was added; orders the thread list. Renaming or archiving leaves it alone. */
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The last message of the branch the reader last switched to, so the thread reopens on it; null once a message is
+     * added (the newest message's branch is then the one shown). Checked to be a message of the thread when set.
+     */
+    headMessageId: text('head_message_id'),
   },
   (table) => [
     // The list's order exactly (`desc` sorts nulls first), ties by id: a page is read from its cursor, never sorted

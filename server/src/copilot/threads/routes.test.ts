@@ -250,6 +250,7 @@ describe('thread routes', () => {
         ['POST', '/api/turns', { threadId, parentId: messageId, text: 'Mine now' }, 'not_found:thread'],
         ['POST', '/api/turns', { threadId, retryOf: turn.questionId }, 'not_found:thread'],
         ['POST', `/api/threads/${threadId}/stop`, undefined, 'not_found:answer'],
+        ['PUT', `/api/threads/${threadId}/head`, { messageId }, 'not_found:thread'],
         ['PUT', `/api/messages/${messageId}/feedback`, { rating: 'negative' }, 'not_found:message'],
         ['DELETE', `/api/messages/${messageId}/feedback`, undefined, 'not_found:message'],
       ];

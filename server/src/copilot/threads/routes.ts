@@ -4,6 +4,7 @@ import {
   feedbackSchema,
   maxThreadsPerReader,
   recordId,
+  threadHeadRequestSchema,
   threadListQuerySchema,
   threadListResponseSchema,
   threadSchema,
@@ -23,6 +24,7 @@ import {
   deleteThread,
   getThreadWithMessages,
   listThreads,
+  setThreadHead,
   threadNotFound,
   updateThread,
 } from '../../store/conversations.js';
@@ -129,6 +131,16 @@ export async function threadRoutes(app: FastifyInstance) {
     { schema: { ...byId, body: updateThreadRequestSchema, ...answers({ 200: threadSchema }) } },
     async (request) =>
       threadDto(await updateThread(db, { reader: readerOf(request), threadId: request.params.id, ...request.body })),
+  );
+
+  /** The reader switched branch: the thread reopens on it, in any browser, until a message is added. */
+  routes.put(
+    '/api/threads/:id/head',
+    { schema: { ...byId, body: threadHeadRequestSchema, ...bodiless } },
+    async (request, reply) => {
+      await setThreadHead(db, { reader: readerOf(request), threadId: request.params.id, ...request.body });
+      return reply.code(204).send();
+    },
   );
 
   routes.delete('/api/threads/:id', { schema: { ...byId, ...bodiless } }, async (request, reply) => {

@@ -37,9 +37,10 @@ export const messageDto = (message: Message): MessageDto => ({
   feedback: message.feedback && feedbackDto(message.feedback),
 });
 
-export const threadWithMessagesDto = ({ thread, messages }: ThreadWithMessages) => ({
+export const threadWithMessagesDto = ({ thread, messages, headId }: ThreadWithMessages) => ({
   thread: threadDto(thread),
   messages: messages.map(messageDto),
+  headId,
 });
 
 /** A page's `nextCursor` (the contract's `threadListCursorSchema`): the position's microseconds and id. */

@@ -42,10 +42,10 @@ export function noteOwnTurn(threadId: string, version: { before: string; after: 
 export const storedIdOf = (messageId: string) => serverIds.get(messageId);
 
 /** A thread as the server keeps it, as the runtime shows it: its messages keep the server's ids, known from now on. */
-export function showStored({ thread, messages }: ThreadWithMessagesResponse): ExportedMessageRepository {
+export function showStored({ thread, messages, headId }: ThreadWithMessagesResponse): ExportedMessageRepository {
   for (const message of messages) serverIds.set(message.id, message.id);
   noteRead(thread);
-  return toMessageRepository(messages);
+  return toMessageRepository(messages, headId);
 }
 
 /**

@@ -60,10 +60,32 @@ export function fromStoredMessage(stored: MessageDto): ThreadMessage {
   };
 }
 
-/** A stored thread as a message tree; the newest message is the head, so a reload shows the branch last used. */
-export function toMessageRepository(stored: readonly MessageDto[]): ExportedMessageRepository {
+/**
+ * A stored thread as a message tree, so a reload shows the branch last used: the one the reader last switched to
+ * (`headId`), or else the newest message's.
+ */
+export function toMessageRepository(
+  stored: readonly MessageDto[],
+  headId: string | null = null,
+): ExportedMessageRepository {
   return {
-    headId: stored.at(-1)?.id ?? null,
+    headId: lastOfBranch(stored, headId) ?? stored.at(-1)?.id ?? null,
     messages: stored.map((message) => ({ parentId: message.parentId, message: fromStoredMessage(message) })),
   };
+}
+
+/**
+ * The last message of the branch through `headId`, following the newest reply at each step: a head stored just before
+ * a question was asked under it still shows that question. Undefined when no message has that id.
+ */
+function lastOfBranch(stored: readonly MessageDto[], headId: string | null): string | undefined {
+  // Stored oldest first: a later reply to the same message replaces an earlier one. A damaged chain cannot loop.
+  const newestReply = new Map(stored.map((message) => [message.parentId, message]));
+  let head = stored.find((message) => message.id === headId);
+  for (let step = 0; head && step < stored.length; step += 1) {
+    const reply = newestReply.get(head.id);
+    if (!reply) return head.id;
+    head = reply;
+  }
+  return undefined;
 }

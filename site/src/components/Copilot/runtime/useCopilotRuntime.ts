@@ -13,6 +13,7 @@ import { ServerConversation } from './conversation';
 import { createFeedbackAdapter } from './feedback-adapter';
 import { ImageAttachmentAdapter } from './image-attachment-adapter';
 import { showEndedAnswer, showStoppedAnswer } from './stopped-answer';
+import { rememberSwitchedBranch } from './switched-branch';
 import { onTitleFromTurn, threadListAdapter } from './thread-list-adapter';
 import { createTurnModelAdapter } from './turn-model-adapter';
 
@@ -79,6 +80,7 @@ function useConversationRuntime(): AssistantRuntime {
   useEffect(() => {
     shown.current = runtime.thread;
   }, [runtime]);
+  useEffect(() => rememberSwitchedBranch(runtime.thread, () => aui.threadListItem.getState().remoteId), [runtime, aui]);
   return runtime;
 }
 

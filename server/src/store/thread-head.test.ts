@@ -1,0 +1,74 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expectApiError } from '../../test-support/api-errors.js';
+import { answer, question } from '../../test-support/messages.js';
+import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
+import { createThread, getThreadWithMessages, setThreadHead } from './conversations.js';
+import { appendMessage } from './messages.js';
+import { threads } from './schema.js';
+
+const ada = 'ada@acme.example';
+const eve = 'eve@acme.example';
+
+for (const backend of testBackends) {
+  describe.skipIf(backend.skipped)(`the branch a thread reopens on, on ${backend.name}`, () => {
+    const store = storeForSuite(backend);
+    let threadId: string;
+    const append = async (message: Parameters<typeof appendMessage>[1]['message']) =>
+      (await appendMessage(store.db, { reader: ada, threadId, message })).id;
+    const headOf = async (id = threadId) =>
+      (await getThreadWithMessages(store.db, { reader: ada, threadId: id }))?.headId;
+
+    /** A question answered twice (a Refresh): the two answers are the two branches. */
+    async function refreshedAnswer() {
+      const asked = await append(question('How do I deploy?'));
+      return { first: await append(answer('Run deploy.', asked)), second: await append(answer('Use CI.', asked)) };
+    }
+
+    beforeEach(async () => {
+      await store.db.delete(threads);
+      threadId = (await createThread(store.db, { reader: ada })).id;
+    });
+
+    it('reopens on the newest branch until the reader switches, then on the one switched to', async () => {
+      const { first } = await refreshedAnswer();
+      expect(await headOf()).toBeNull();
+
+      await setThreadHead(store.db, { reader: ada, threadId, messageId: first });
+
+      expect(await headOf()).toBe(first);
+    });
+
+    it('forgets the switch once a message is added: the new message is the one shown', async () => {
+      const { first } = await refreshedAnswer();
+      await setThreadHead(store.db, { reader: ada, threadId, messageId: first });
+
+      await append(question('And roll back?', first));
+
+      expect(await headOf()).toBeNull();
+    });
+
+    it("refuses a message of another thread, an unknown one and another reader's thread, changing nothing", async () => {
+      const { first } = await refreshedAnswer();
+      const other = (await createThread(store.db, { reader: ada })).id;
+      const elsewhere = (await appendMessage(store.db, { reader: ada, threadId: other, message: question('Other?') }))
+        .id;
+      const evesThread = (await createThread(store.db, { reader: eve })).id;
+
+      await expectApiError(
+        setThreadHead(store.db, { reader: ada, threadId, messageId: elsewhere }),
+        'not_found:message',
+      );
+      await expectApiError(
+        setThreadHead(store.db, { reader: ada, threadId, messageId: 'unknown' }),
+        'not_found:message',
+      );
+      await expectApiError(setThreadHead(store.db, { reader: eve, threadId, messageId: first }), 'not_found:thread');
+      await expectApiError(
+        setThreadHead(store.db, { reader: ada, threadId: evesThread, messageId: first }),
+        'not_found:thread',
+      );
+      expect(await headOf()).toBeNull();
+      expect(await headOf(other)).toBeNull();
+    });
+  });
+}

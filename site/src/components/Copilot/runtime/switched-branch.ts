@@ -1,0 +1,24 @@
+import type { ThreadRuntime } from '@assistant-ui/react';
+import { storedIdOf } from './conversation';
+import { threadApi } from './thread-api';
+
+/**
+ * Tells the server the branch the reader switched to, by its last message, so the thread reopens on it in any browser.
+ * A switch is a change of the last message shown while nothing runs: a turn changes it while it runs, and the server
+ * itself shows the newest message's branch once a message is added. A thread's first load changes it from nothing.
+ */
+export function rememberSwitchedBranch(thread: ThreadRuntime, threadId: () => string | undefined): () => void {
+  let shownLast = thread.getState().messages.at(-1)?.id;
+  return thread.subscribe(() => {
+    const { messages, isRunning } = thread.getState();
+    const last = messages.at(-1)?.id;
+    if (last === shownLast) return;
+    const before = shownLast;
+    shownLast = last;
+    const messageId = last && storedIdOf(last);
+    const stored = threadId();
+    if (isRunning || before === undefined || !messageId || !stored) return;
+    // Only a convenience: if it fails, the thread reopens on its newest branch as before.
+    threadApi.setHead(stored, { messageId }).catch(() => {});
+  });
+}
