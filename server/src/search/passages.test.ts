@@ -31,6 +31,21 @@ describe('answerPassages chooses what answers the question', () => {
     expect(blocked).toContain('`Blocked request. This host is not allowed.`');
   });
 
+  it('answers what a command does with what follows it, when its code block only names the section', () => {
+    const filler =
+      'Run it from the repository root of any project made with acme init, inside or outside the tunnel. '.repeat(4);
+    const section = {
+      heading: 'acme doctor',
+      blocks: [
+        { kind: 'code', language: 'bash', code: 'acme doctor' },
+        text('It checks the Node version, gcloud credentials, Java and the required ports.'),
+        text(filler),
+      ] satisfies Block[],
+    };
+    const quoted = answerPassages(section, new Set(['acm', 'doctor', 'check']), (term) => (term === 'check' ? 0.5 : 2));
+    expect(quoted).toContain('It checks the Node version');
+  });
+
   it('quotes a short section whole, the verdict of a yes/no answer with its reason, and a fix sharing no word asked', () => {
     const answer =
       'No. New installs use managed installation and token exchange. [The migration page](/migration) explains the redirect flow.';

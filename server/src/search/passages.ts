@@ -100,6 +100,16 @@ function takeWhatFollows(units: readonly Unit[], restated: Unit, take: (unit: Un
   }
 }
 
+/**
+ * A code block that holds nothing but the words of its section's heading (`acme doctor` under "acme doctor") names
+ * the command the section is about and says nothing of it: what it does is in what follows.
+ */
+function namesOnlyTheHeading(unit: Unit, heading: string | undefined): boolean {
+  if (unit.kind !== 'code' || heading === undefined || unit.terms.size === 0) return false;
+  const named = new Set(analyze(heading));
+  return [...unit.terms].every((term) => named.has(term));
+}
+
 export type PassageOptions = {
   /** Characters of further units after the key ones. */
   budget?: number;
@@ -116,7 +126,7 @@ export type PassageOptions = {
  * section's terms the question matched, weighted by rarity.
  */
 export function answerPassages(
-  section: Pick<DocSection, 'blocks'>,
+  section: Pick<DocSection, 'blocks'> & { heading?: string | undefined },
   wanted: ReadonlySet<string>,
   weightOf: (term: string) => number,
   kinds: readonly AnswerKind[] = [],
@@ -166,6 +176,7 @@ export function answerPassages(
     const after = units[top.unit.order + 1];
     if (top.unit.kind === 'text' && after?.block === top.unit.block) take(after);
     if (kinds.length === 0 && restates(top.unit, wanted, weightOf)) takeWhatFollows(units, top.unit, take);
+    else if (namesOnlyTheHeading(top.unit, section.heading)) takeWhatFollows(units, top.unit, take);
     const asked = top.holdsAsked ? undefined : ranked.find((entry) => entry.holdsAsked && entry.score > 0);
     if (!options.besideBest) {
       if (asked && asked.score >= top.score * askedShare) take(asked.unit);
