@@ -122,10 +122,10 @@ describe('the insights count readers and show what they typed', () => {
         expect.stringMatching(/^[^\n]*\$ npm i -g @acme\/cli npm ERR! code E401 [^\n]*…$/),
       ]),
     );
-    // The search is unchanged: the follow-up with the question before it, and the screenshot's text.
-    expect(logged.map((row) => row.question)).toContainEqual(
-      expect.stringMatching(/^what does this mean and this one\?\n.*E401/s),
-    );
+    // The question kept for the report is the reader's own with the screenshot's text; the search read the follow-up
+    // with the question before it, which is no question the reader asked.
+    expect(logged.map((row) => row.question)).toContainEqual(expect.stringMatching(/^and this one\?\n.*E401/s));
+    expect(logged.map((row) => row.question).join('\n')).not.toContain('what does this mean and this one');
     for (const row of logged) expect(row.asked?.length).toBeLessThanOrEqual(121);
 
     // Whatever the docs answered, the questions are read as not covered, where the insights quote them.

@@ -87,6 +87,18 @@ export class Copilot {
     await this.waitForAnswer(1);
   }
 
+  /** Attaches `files` with the composer's Attach button, as a reader picks them. */
+  async attach(files: { name: string; mimeType: string; buffer: Buffer }[]) {
+    const chooser = this.page.waitForEvent('filechooser');
+    await this.page.getByRole('button', { name: 'Attach file' }).click();
+    await (await chooser).setFiles(files);
+  }
+
+  /** The note above an answer that says the handbook only comes close, or does not cover it. */
+  confidenceNote(answer: ReturnType<Page['getByTestId']>) {
+    return answer.getByTestId('copilot-confidence');
+  }
+
   /** Types a question and sends it with Enter. */
   async ask(question: string) {
     await this.composerInput.fill(question);

@@ -84,7 +84,8 @@ export type AnswerMode = (typeof answerModes)[number];
 /**
  * How sure an answer is that the handbook answers the question: `answered` (the key fact, the exact section linked),
  * `closest` (the handbook may not answer it exactly; the closest it comes is quoted and linked) or `none` (not covered:
- * the closest pages and #dev-help). `covered` is true only for `answered`.
+ * the closest pages and #dev-help). `covered` is true only for `answered`. An answer to small talk (a greeting, thanks,
+ * a question about Dev Copilot) quotes nothing: `none` here and in the questions log, yet no verdict the widget shows.
  */
 export const answerConfidences = ['answered', 'closest', 'none'] as const;
 export type AnswerConfidence = (typeof answerConfidences)[number];

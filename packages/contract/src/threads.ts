@@ -99,7 +99,10 @@ export const messageSchema = z.strictObject({
   attachments: z.array(attachmentMetadataSchema),
   sources: z.array(sourceSchema),
   status: messageStatusSchema,
-  /** How sure an answer was that the handbook answers its question; null for a question, or an answer kept from before. */
+  /**
+   * How sure an answer was that the handbook answers its question; null for a question, an answer kept from before, or
+   * one to small talk (a greeting, thanks, a question about Dev Copilot), which is no verdict on the handbook.
+   */
   confidence: z.enum(answerConfidences).nullable(),
   createdAt: timestamp,
   feedback: feedbackSchema.nullable(),

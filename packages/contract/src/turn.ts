@@ -70,7 +70,7 @@ export type TurnDataParts = {
    * is where it leads, or null when no such page or section exists (the widget shows such a link as plain text).
    */
   link: { url: string; href: string | null };
-  /** Once the answer is written: how sure it is that the handbook answers the question. */
+  /** Once the answer is written: how sure it is that the handbook answers the question; never sent after small talk. */
   confidence: { confidence: AnswerConfidence };
   /** Why the answer stopped, just before the stream's `error` part. */
   failure: { code: string; message: string };

@@ -19,7 +19,7 @@ declare module 'fastify' {
 export type AnsweredQuestion = {
   /** The reader's subject key, as the threads are owned (src/auth/reader-identity.ts). */
   reader: string;
-  /** As it was searched for; `asked`, as the reader typed it (the insights show that). */
+  /** As typed, then its screenshots' text (the report); `asked`, as typed alone (the insights show that). */
   question: string;
   asked: string;
   mode: AnswerMode;

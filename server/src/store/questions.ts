@@ -13,7 +13,10 @@ export type DocPage = { url: string; title: string };
 
 export type NewQuestion = {
   reader: string;
-  /** The question as it was searched for: a short follow-up with the one before it, and its screenshots' text. */
+  /**
+   * The question for the report: what the reader typed (a follow-up as typed, not as searched with the question before
+   * it), then its screenshots' text. Entries logged before this kept the text searched.
+   */
   question: string;
   /** The question as the reader typed it, what the insights show; left out, they show `question`. */
   asked?: string | undefined;

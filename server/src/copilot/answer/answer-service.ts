@@ -50,12 +50,14 @@ export type AnswerVerdict = {
   sources: AnswerSource[];
   /** Pages near an uncovered question, shown as such and never as sources. */
   closest: AnswerSource[];
+  /** A greeting, thanks or a question about Dev Copilot answered: no verdict to show beside it (`none` in the log). */
+  smallTalk?: boolean | undefined;
 };
 
 /** One answer on its way: pieces as they come, then the finished text checked, with its verdict. */
 export type AnswerRun = {
   mode: AnswerMode;
-  /** The question as it was searched for: typed text and text read from screenshots, secrets masked. */
+  /** For the report: the reader's words in this turn (not a follow-up as searched), then its screenshots' text. */
   question: string;
   /** The question as the reader typed it in this turn, what the insights show (see `askedOf`), secrets masked. */
   asked: string;
@@ -111,6 +113,7 @@ export async function startAnswer(
   const readersPage = conversation.page ? index.sectionAt(conversation.page) : undefined;
   const page = readersPage?.pageUrl;
   const typed = searchQueryOf(conversation, readersPage?.pageTitle);
+  const typedNow = lastQuestionOf(conversation);
   // Screenshots of terminals carry tokens; none of them goes to a provider or into the questions log.
   const readingStarted = performance.now();
   const readingMs = Math.min(
@@ -133,7 +136,7 @@ export async function startAnswer(
         index,
         {
           typed,
-          asked: lastQuestionOf(conversation),
+          asked: typedNow,
           answerBefore: conversation.messages.findLast((message) => message.role === 'assistant')?.text,
           imageText,
           page,
@@ -144,8 +147,8 @@ export async function startAnswer(
   // A link the model writes in either spelling is kept, pointed at the page's one address (/faqs/#x, not /faqs#x).
   const siteLinks = { publicOrigin: options.publicOrigin, addressOf: (url: string) => index.sectionAt(url)?.url };
   const common = {
-    question: [typed, imageText].filter(Boolean).join('\n'),
-    asked: askedOf(lastQuestionOf(conversation), imageText, typed),
+    question: [typedNow, imageText].filter(Boolean).join('\n'),
+    asked: askedOf(typedNow, imageText, typed),
     nearestPage: grounding.nearestPage,
     judgeLinks: createLinkWatcher(siteLinks),
   };
@@ -159,6 +162,7 @@ export async function startAnswer(
       covered: confidence === 'answered',
       sources: answer.sources,
       closest: answer.closest,
+      smallTalk: answer.smallTalk,
     };
     return {
       ...common,

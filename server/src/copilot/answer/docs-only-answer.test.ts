@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { docSection } from '../../../test-support/doc-sections.js';
 import { retrieve } from '../../search/coverage.js';
 import { createSearchEngine } from '../../search/engine.js';
-import { composeDocsOnlyAnswer, smallTalkAnswer } from './docs-only-answer.js';
+import { composeDocsOnlyAnswer } from './docs-only-answer.js';
+import { aboutAnswer, greetingAnswer, thanksAnswer } from './small-talk.js';
 
 const sections = [
   docSection('/firestore-ttl', 'Firestore TTL', 'Creating a policy', [
@@ -96,23 +97,34 @@ describe('composeDocsOnlyAnswer', () => {
     expect(reply.markdown).not.toContain('Go-Live');
   });
 
-  it.each(['hi', 'thanks!', 'great, thanks', 'who are you?', 'ok'])(
-    'answers a message with nothing to look for (%j) by saying what it does, quoting no section',
-    (message) => {
-      const reply = answer(message);
-      expect(reply).toEqual({
-        markdown: smallTalkAnswer,
-        sources: [],
-        confidence: 'none',
-        covered: false,
-        closest: [],
-      });
-    },
-  );
+  it.each([
+    ['hi', greetingAnswer],
+    ['good morning', greetingAnswer],
+    ['thanks!', thanksAnswer],
+    ['great, thanks', thanksAnswer],
+    ['Thank you so much!', thanksAnswer],
+    ['ok', thanksAnswer],
+    ['who are you?', aboutAnswer],
+    ['what is this?', aboutAnswer],
+    ['What can you do?', aboutAnswer],
+  ])('answers small talk (%j) in kind, quoting no section and giving no verdict', (message, expected) => {
+    const reply = answer(message);
+    expect(reply).toEqual({
+      markdown: expected,
+      sources: [],
+      confidence: 'none',
+      covered: false,
+      closest: [],
+      smallTalk: true,
+    });
+  });
 
-  it('still searches a greeting with a question in it, and a screenshot sent without words', () => {
+  it('still searches a greeting or thanks with a question in it, and a screenshot sent without words', () => {
     expect(answer('hi! how do I create a TTL policy?').sources[0]?.url).toBe('/firestore-ttl#creating-a-policy');
-    expect(answer('', { imagesUnread: true }).markdown).not.toBe(smallTalkAnswer);
+    expect(answer('thanks, but how do I create a TTL policy?').sources[0]?.url).toBe(
+      '/firestore-ttl#creating-a-policy',
+    );
+    expect(answer('', { imagesUnread: true }).smallTalk).toBeUndefined();
   });
 
   it('puts the sentence holding the key fact first', () => {

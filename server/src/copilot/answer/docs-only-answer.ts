@@ -7,6 +7,7 @@ import type { QueryTerm } from '../../search/query.js';
 import { alsoInHandbook } from './also-in.js';
 import { codeSpan } from './markdown-edits.js';
 import { asksForTheWhole, namesSection, quotedSections } from './quoted-sections.js';
+import { smallTalkAnswerTo } from './small-talk.js';
 
 export type DocsOnlyAnswer = {
   markdown: string;
@@ -17,6 +18,11 @@ export type DocsOnlyAnswer = {
   covered: boolean;
   /** The pages nearest to an uncovered question, shown as such, never as sources. */
   closest: AnswerSource[];
+  /**
+   * A greeting, thanks or a question about Dev Copilot was answered: no verdict on the handbook, shown without a
+   * confidence note (its `confidence` is `none`, as nothing in the handbook was quoted).
+   */
+  smallTalk?: boolean | undefined;
 };
 
 /** "Page › Heading", or the page title for a page's intro: how a section is named in answers and sources. */
@@ -42,13 +48,6 @@ export const closestOpening = 'The handbook may not answer this exactly; the clo
 
 const notWhatYouNeed = 'If this is not what you need, post your question in the #dev-help channel.';
 
-/**
- * The answer to a message with nothing in it to look for ("hi", "thanks!", "who are you?"): every word everyday
- * English. Quoting the sections that happen to hold "hi" answered a greeting with a curl snippet.
- */
-export const smallTalkAnswer =
-  'Hi! I am Dev Copilot: I answer from Acme\'s developer handbook and link the exact sections I quote. Ask me something like "How do I set up my laptop?" or "How do I deploy to staging?", or paste an error message or a screenshot of it.';
-
 /** A second section quoted beside the best one gives its key part and little more, so the answer stays short. */
 const secondSectionBudget = 200;
 
@@ -69,8 +68,16 @@ export function composeDocsOnlyAnswer(options: {
   imagesUnread?: boolean | undefined;
 }): DocsOnlyAnswer {
   const { hits, terms, coverage } = options.retrieval;
-  if (!options.readFromImages && !options.imagesUnread && terms.every((term) => term.generic)) {
-    return { markdown: smallTalkAnswer, sources: [], confidence: 'none', covered: false, closest: [] };
+  const smallTalk =
+    options.readFromImages || options.imagesUnread
+      ? undefined
+      : smallTalkAnswerTo(
+          // In the reader's own words: a follow-up is searched with the question before it.
+          options.retrieval.asked,
+          terms.every((term) => term.generic),
+        );
+  if (smallTalk) {
+    return { markdown: smallTalk, sources: [], confidence: 'none', covered: false, closest: [], smallTalk: true };
   }
   const kinds = answerKindsOf(options.retrieval.asked);
   // A screenshot's text is shown as code: an address in it must never become a link the reader could follow.

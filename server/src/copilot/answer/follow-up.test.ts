@@ -41,6 +41,12 @@ describe('aheadOfWhatWasQuoted', () => {
     );
   });
 
+  it('keeps a quoted section first for a follow-up that wants more of the same', () => {
+    for (const more of ['tell me more', 'why?', 'and then?']) {
+      expect(followUp(first, more, firstAnswer)[0]).toMatch(/^\/faqs\//);
+    }
+  });
+
   it('keeps a quoted section first when it holds what the follow-up names', () => {
     const runnerAnswer = 'See [Registering a runner](/gitlab-runner#registering-a-runner).';
     expect(followUp('How do I register a GitLab runner?', 'and on Windows?', runnerAnswer)[0]).toBe(

@@ -1,8 +1,12 @@
 import { queryWords, termsOfWord } from '../../search/analyze.js';
+import { answerKindsOf } from '../../search/answer-kind.js';
 import type { Retrieval } from '../../search/coverage.js';
 import type { SearchHit } from '../../search/engine.js';
+import { unitsOf } from '../../search/section-units.js';
+import { unitHoldsKind } from '../../search/unit-scores.js';
 import type { Conversation } from './asked-question.js';
 import { asksOverview, quotedPageTitle } from './page-overview.js';
+import { isSmallTalkOnItsOwn } from './small-talk.js';
 
 /** Fewer words than this, a question is a follow-up whatever it says ("On Windows?"). */
 const shortQuestionWords = 4;
@@ -14,8 +18,12 @@ const refersBack = /\b(they|them|their|theirs|those|these|ones)\b/i;
 const refersBackWithIt = /\b(it|its)\b/i;
 const shortEnoughForIt = 8;
 
-/** Whether a question leans on the one before it for its subject. */
+/**
+ * Whether a question leans on the one before it for its subject. Thanks and a question about Dev Copilot never do,
+ * short as they are: "thanks!" searched with the question before it answered that question again.
+ */
 export function isFollowUp(question: string): boolean {
+  if (isSmallTalkOnItsOwn(question)) return false;
   const words = question.split(/\s+/).filter(Boolean).length;
   return (
     words < shortQuestionWords ||
@@ -46,23 +54,27 @@ export function searchQueryOf(conversation: Conversation, readerPageTitle?: stri
 const siteLinks = /\]\((\/[^)\s]*)\)/g;
 
 /**
- * A follow-up's sections, with those the answer before it already quoted moved behind the others when they hold none
- * of the follow-up's own subject words: searched together with the question before it, "how long until they're gone?"
- * finds that question's sections first, and quoting them again repeats the answer word for word, where the reader asks
- * what it did not say. `addressOf` reads a link as a section's address. A follow-up that names something of its own
- * ("and on Windows?") still gets a quoted section that holds it.
+ * A follow-up's sections, with those the answer before it already quoted moved behind the others when the follow-up
+ * asks for a kind of answer they do not hold (a duration, a number, a command...) and names nothing of its own they hold:
+ * searched together with the question before it, "how long until they're gone?" finds that question's sections first,
+ * and quoting them again repeats the answer word for word where the reader asks what it did not say. A follow-up that
+ * wants more of the same ("tell me more", "give an example", "why?") asks for no such kind and keeps them first, as
+ * does one naming something they hold ("and on Windows?"). `addressOf` reads a link as a section's address.
  */
 export function aheadOfWhatWasQuoted(
   retrieval: Retrieval,
   answerBefore: string | undefined,
   addressOf: (url: string) => string | undefined,
 ): Retrieval {
-  if (!answerBefore || retrieval.asked === retrieval.question) return retrieval;
+  const kinds = answerKindsOf(retrieval.asked);
+  if (!answerBefore || retrieval.asked === retrieval.question || kinds.length === 0) return retrieval;
   const quoted = new Set([...answerBefore.matchAll(siteLinks)].flatMap(([, url]) => addressOf(url ?? '') ?? []));
   const ownWords = new Set(queryWords(retrieval.asked).flatMap((word) => termsOfWord(word)));
   const subject = retrieval.terms.filter((term) => !term.generic && !term.expansion && ownWords.has(term.term));
+  const holdsAsked = (hit: SearchHit) =>
+    unitsOf(hit).some((unit) => kinds.some((kind) => unitHoldsKind(hit, unit, kind)));
   const repeats = (hit: SearchHit) =>
-    quoted.has(hit.url) && !subject.some((term) => hit.matchedQueryTerms.has(term.term));
+    quoted.has(hit.url) && !subject.some((term) => hit.matchedQueryTerms.has(term.term)) && !holdsAsked(hit);
   const fresh = retrieval.hits.filter((hit) => !repeats(hit));
   if (fresh.length === 0 || fresh.length === retrieval.hits.length) return retrieval;
   return { ...retrieval, hits: [...fresh, ...retrieval.hits.filter(repeats)] };

@@ -16,6 +16,7 @@ export type Grounding = {
     sources: AnswerSource[];
     closest: AnswerSource[];
     confidence: AnswerConfidence;
+    smallTalk?: boolean | undefined;
   };
   /**
    * The sections the model is given: the best ones whatever the docs-only coverage rule says of them (the model

@@ -179,14 +179,16 @@ async function writeAnswer(
     }
     const finished = run.finish(text);
     const { covered, confidence, sources } = finished;
+    // A greeting or thanks answered is no verdict on the handbook: the widget shows no confidence note beside it.
+    const shown = finished.smallTalk ? undefined : confidence;
     // The reader has read it all; should the server stop while the end cannot be written, they are told at once.
-    const kept = await unlessShutDown(progress.end('complete', finished.text, sources, confidence), signal);
+    const kept = await unlessShutDown(progress.end('complete', finished.text, sources, shown), signal);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
     if (kept) await deps.copilot.record({ ...run, covered, confidence, reader: answering.reader, sources, answerId });
     // Known once the answer is written: a model says itself how far the handbook answered. A data part, since the
     // widget's stream decoder (assistant-stream) passes data parts on and drops message metadata.
-    writer.write({ type: 'data-confidence', data: { confidence } });
+    if (shown) writer.write({ type: 'data-confidence', data: { confidence: shown } });
     for (const source of sources) {
       writer.write({ type: 'source-url', sourceId: source.url, url: source.url, title: source.title });
     }

@@ -82,6 +82,7 @@ export function ShellComposer(): ReactNode {
   };
   const send = () => {
     if (!canSend) return;
+    setProblem(null);
     changeDraft({
       queued: { text: draft.text, files: draft.files },
       text: '',

@@ -32,13 +32,14 @@ function ignoreEnterWhileRunning(event: KeyboardEvent<HTMLTextAreaElement>, isRu
   if (isRunning && event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) event.preventDefault();
 }
 
-/** Why the last file was refused, until the next one is accepted or the reader dismisses it. */
+/** Why the last file was refused, until the next one is accepted, a message is sent or the reader dismisses it. */
 function useAttachmentError(): [string | null, () => void] {
   const [error, setError] = useState<string | null>(null);
   useAuiEvent('composer.attachmentAddError', (event) =>
     setError(attachmentErrorText(event.reason, event.message, event.contentType)),
   );
   useAuiEvent('composer.attachmentAdd', () => setError(null));
+  useAuiEvent('composer.send', () => setError(null));
   return [error, () => setError(null)];
 }
 

@@ -5,7 +5,8 @@ import shared from './shared.module.css';
 
 /**
  * What stops a question from being sent, in the same words in the light composer of the chat's first moments and in
- * the real one: why the last file was refused (until the reader dismisses it) and too many images.
+ * the real one: why the last file was refused (until a file is accepted, a message sent or the notice dismissed) and
+ * too many images.
  */
 export function ComposerNotices({
   attachmentProblem,
