@@ -9,7 +9,7 @@ export const newThreadTitle = 'New chat';
 export const threadNotFound = () => new ApiError('not_found:thread');
 export const messageNotFound = () => new ApiError('not_found:message');
 
-export type Thread = Omit<ThreadRow, 'reader' | 'headMessageId'>;
+export type Thread = Omit<ThreadRow, 'reader' | 'headMessageId' | 'headSetAt'>;
 export type MessageFeedback = { rating: FeedbackRating; comment: string | null; updatedAt: Date };
 export type Message = Omit<MessageRow, 'sequence' | 'progressAt'> & { feedback: MessageFeedback | null };
 /** `headId`: the last message of the branch the reader last switched to; null for the newest message's branch. */
@@ -137,12 +137,12 @@ export async function getThreadWithMessages(
   { reader, threadId }: ForReader & { threadId: string },
 ): Promise<ThreadWithMessages | undefined> {
   const [found] = await db
-    .select({ ...threadColumns, headMessageId: threads.headMessageId })
+    .select({ ...threadColumns, headMessageId: threads.headMessageId, headSetAt: threads.headSetAt })
     .from(threads)
     .where(ownedThread(reader, threadId))
     .limit(1);
   if (!found) return undefined;
-  const { headMessageId, ...thread } = found;
+  const { headMessageId, headSetAt, ...thread } = found;
   const rows = await db
     .select({ message: messageColumns, feedback })
     .from(messages)
@@ -151,7 +151,8 @@ export async function getThreadWithMessages(
     .orderBy(asc(messages.createdAt), asc(messages.sequence));
   return {
     thread,
-    headId: headMessageId,
+    // A message added since the switch (an older instance adds one without clearing the head) shows the newest branch.
+    headId: headSetAt && rows.every((row) => row.message.createdAt <= headSetAt) ? headMessageId : null,
     messages: rows.map((row) => ({
       ...row.message,
       feedback: row.feedback
@@ -175,7 +176,7 @@ export async function setThreadHead(
     .where(and(eq(messages.id, messageId), eq(messages.threadId, threadId)));
   const updated = await db
     .update(threads)
-    .set({ headMessageId: messageId })
+    .set({ headMessageId: messageId, headSetAt: sql`now()` })
     .where(and(ownedThread(reader, threadId), exists(inThread)))
     .returning({ id: threads.id });
   if (updated.length > 0) return;

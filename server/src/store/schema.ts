@@ -66,6 +66,11 @@ export const threads = pgTable(
      * added (the newest message's branch is then the one shown). Checked to be a message of the thread when set.
      */
     headMessageId: text('head_message_id'),
+    /**
+     * When the reader switched to that branch: a message added since (by an instance older than this column's code,
+     * which does not clear the head) makes the newest message's branch the one shown again.
+     */
+    headSetAt: timestamp('head_set_at', { withTimezone: true }),
   },
   (table) => [
     // The list's order exactly (`desc` sorts nulls first), ties by id: a page is read from its cursor, never sorted

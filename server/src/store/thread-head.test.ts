@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectApiError } from '../../test-support/api-errors.js';
 import { answer, question } from '../../test-support/messages.js';
@@ -43,6 +44,21 @@ for (const backend of testBackends) {
       await setThreadHead(store.db, { reader: ada, threadId, messageId: first });
 
       await append(question('And roll back?', first));
+
+      expect(await headOf()).toBeNull();
+    });
+
+    it('forgets the switch once a message is added by an instance that does not clear it (a rolling restart)', async () => {
+      const { first } = await refreshedAnswer();
+      await setThreadHead(store.db, { reader: ada, threadId, messageId: first });
+      // Code from before the head was kept adds a message and leaves the head as it was.
+      const before = await store.db.select().from(threads);
+      await append(question('And roll back?', first));
+      const [kept] = before;
+      await store.db
+        .update(threads)
+        .set({ headMessageId: kept?.headMessageId, headSetAt: kept?.headSetAt })
+        .where(eq(threads.id, threadId));
 
       expect(await headOf()).toBeNull();
     });
