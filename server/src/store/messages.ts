@@ -14,7 +14,7 @@ import {
   storableText,
   textOfContent,
 } from '@acme/contract';
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import {
   type ForReader,
   getThreadWithMessages,
@@ -142,6 +142,19 @@ export async function conversationUpTo(
   }
   if (branch.length === 0) throw messageNotFound();
   return branch;
+}
+
+/** The answers a stored question of the thread has had, oldest first (a Refresh adds one more). */
+export async function answersTo(
+  db: Database,
+  { threadId, questionId }: { threadId: string; questionId: string },
+): Promise<Message[]> {
+  const rows = await db
+    .select({ message: messageColumns })
+    .from(messages)
+    .where(and(eq(messages.threadId, threadId), eq(messages.parentId, questionId), eq(messages.role, 'assistant')))
+    .orderBy(asc(messages.createdAt), asc(messages.sequence));
+  return rows.map((row) => ({ ...row.message, feedback: null }));
 }
 
 /**

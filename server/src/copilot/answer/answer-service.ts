@@ -138,6 +138,7 @@ export async function startAnswer(
           typed,
           asked: typedNow,
           answerBefore: conversation.messages.findLast((message) => message.role === 'assistant')?.text,
+          earlierAnswers: conversation.earlierAnswers,
           imageText,
           page,
           imagesSent: images.length > 0,

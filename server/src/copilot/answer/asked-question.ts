@@ -8,7 +8,12 @@ export type ConversationMessage = { role: MessageRole; text: string; attachments
  * What Dev Copilot answers: the messages, oldest first, ending with the question, and the page the reader is on. A
  * turn's question is its request's own text and images; askAi's message parts are joined once, at its route.
  */
-export type Conversation = { messages: readonly ConversationMessage[]; page?: string | undefined };
+export type Conversation = {
+  messages: readonly ConversationMessage[];
+  page?: string | undefined;
+  /** The answers the question already had, when a Refresh asks for another one. */
+  earlierAnswers?: readonly string[] | undefined;
+};
 
 /** The conversation's last question, in its own words. */
 export function lastQuestionOf(conversation: Conversation): string {

@@ -79,3 +79,26 @@ export function aheadOfWhatWasQuoted(
   if (fresh.length === 0 || fresh.length === retrieval.hits.length) return retrieval;
   return { ...retrieval, hits: [...fresh, ...retrieval.hits.filter(repeats)] };
 }
+
+/**
+ * The sections for a Refresh, with the section each earlier answer to the question led with moved behind the others:
+ * without a model the same question finds the same sections, and a Refresh that repeats its answer word for word
+ * gives the reader nothing, where they ask for another take. The rest keep their order (the earlier answers' further
+ * quotes may lead a new one); with every section led with already, the order stays.
+ */
+export function behindEarlierLeads(
+  retrieval: Retrieval,
+  earlierAnswers: readonly string[] | undefined,
+  addressOf: (url: string) => string | undefined,
+): Retrieval {
+  if (!earlierAnswers?.length) return retrieval;
+  const leads = new Set(
+    earlierAnswers.flatMap((answer) => {
+      const [first] = answer.matchAll(siteLinks);
+      return (first && addressOf(first[1] ?? '')) || [];
+    }),
+  );
+  const fresh = retrieval.hits.filter((hit) => !leads.has(hit.url));
+  if (fresh.length === 0 || fresh.length === retrieval.hits.length) return retrieval;
+  return { ...retrieval, hits: [...fresh, ...retrieval.hits.filter((hit) => leads.has(hit.url))] };
+}

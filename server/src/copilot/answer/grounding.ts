@@ -3,7 +3,7 @@ import type { DocSection } from '../../search/doc-page.js';
 import type { SearchEngine } from '../../search/engine.js';
 import { retrieveAsked } from './asked-question.js';
 import { closestPages, composeDocsOnlyAnswer } from './docs-only-answer.js';
-import { aheadOfWhatWasQuoted } from './follow-up.js';
+import { aheadOfWhatWasQuoted, behindEarlierLeads } from './follow-up.js';
 import { composePageOverview, type PageOutline } from './page-overview.js';
 import { retrieveForAnswer, type SemanticSearch } from './retriever.js';
 
@@ -48,6 +48,8 @@ export async function questionGrounding(
     typed: string;
     asked: string;
     answerBefore: string | undefined;
+    /** The answers the question already had, when a Refresh asks for another. */
+    earlierAnswers: readonly string[] | undefined;
     imageText: string;
     page: string | undefined;
     imagesSent: boolean;
@@ -57,10 +59,11 @@ export async function questionGrounding(
   const { typed, asked, imageText, page } = question;
   const search = (text: string) =>
     retrieveForAnswer(index, { typed: text, imageText, page, asked }, semanticSearch, signal);
-  const retrieval = aheadOfWhatWasQuoted(
-    await retrieveAsked(search, { searched: typed, asked }),
-    question.answerBefore,
-    (url) => index.sectionAt(url)?.url,
+  const addressOf = (url: string) => index.sectionAt(url)?.url;
+  const retrieval = behindEarlierLeads(
+    aheadOfWhatWasQuoted(await retrieveAsked(search, { searched: typed, asked }), question.answerBefore, addressOf),
+    question.earlierAnswers,
+    addressOf,
   );
   const best = retrieval.hits[0];
   // A page that shares only everyday words with the question is not near it: "what is the weather tomorrow" is no

@@ -1,7 +1,7 @@
 import { ApiError, errorDetails, type ParsedTurnRequest, textOfContent } from '@acme/contract';
 import type { Message } from '../../store/conversations.js';
 import type { Database } from '../../store/database.js';
-import { conversationUpTo } from '../../store/messages.js';
+import { answersTo, conversationUpTo } from '../../store/messages.js';
 import type { Conversation, ConversationMessage } from '../answer/asked-question.js';
 
 /** Where a turn's question goes: after which message, with which stored question when it is answered again. */
@@ -11,6 +11,8 @@ export type QuestionPlace = {
   history: Message[];
   /** The stored question a Refresh answers again. */
   retried?: Message | undefined;
+  /** The answers it has had: a Refresh asks for another. */
+  earlierAnswers?: Message[] | undefined;
 };
 
 /**
@@ -25,7 +27,8 @@ export async function placeQuestion(db: Database, reader: string, turn: ParsedTu
   const last = branch.at(-1);
   if (turn.retryOf) {
     if (last?.role !== 'user') throw new ApiError('bad_request:parent_id', errorDetails.place.retryOfQuestion);
-    return { parentId: last.parentId, history: branch.slice(0, -1), retried: last };
+    const earlierAnswers = await answersTo(db, { threadId: turn.threadId, questionId: last.id });
+    return { parentId: last.parentId, history: branch.slice(0, -1), retried: last, earlierAnswers };
   }
   if (last?.role !== 'assistant') {
     throw new ApiError('bad_request:parent_id', errorDetails.place.parentIdAnswer);
@@ -48,5 +51,6 @@ export function conversationFor(
   const history = place.history.map(
     (message): ConversationMessage => ({ role: message.role, text: textOf(message), attachments: [] }),
   );
-  return { messages: [...history, { role: 'user', ...question }], page };
+  const earlierAnswers = place.earlierAnswers?.map(textOf);
+  return { messages: [...history, { role: 'user', ...question }], page, ...(earlierAnswers ? { earlierAnswers } : {}) };
 }
