@@ -38,3 +38,13 @@ test('the suggestions are above the open chat where it lies under them, and a cl
   await site.page.mouse.click(first.x, first.y);
   await expect.poll(() => site.page.url()).not.toBe(before);
 });
+
+test('Escape in the search closes the suggestions and leaves the chat open', async ({ reader: { site, copilot } }) => {
+  await site.open('/');
+  await copilot.open();
+  await site.search('deploy');
+  await site.suggestions.first().waitFor();
+  await site.page.keyboard.press('Escape');
+  await site.searchDropdown.waitFor({ state: 'detached' });
+  expect(await copilot.popover.isVisible()).toBe(true);
+});

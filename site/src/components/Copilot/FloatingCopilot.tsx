@@ -70,9 +70,10 @@ function CopilotPopover({
   const following = useFollowingAnswer();
   const isRunning = useAuiState((s) => s.thread.isRunning) || following;
   // While an answer streams, Escape belongs to the composer: it stops the run, the chat stays open. In a message being
-  // edited, it cancels the edit (spec section 5), and the chat stays open too.
+  // edited, it cancels the edit (spec section 5), and the chat stays open too; in the navbar's search, it closes the
+  // suggestions shown above the chat, not the chat.
   const keepsOpen = (event: KeyboardEvent) =>
-    isRunning || (event.target instanceof Element && event.target.closest('[data-editing-message]') !== null);
+    isRunning || (event.target instanceof Element && event.target.closest('[data-editing-message], search') !== null);
   const closeOnEscape = (event: KeyboardEvent) => {
     if (!keepsOpen(event)) onOpenChange(false);
   };
