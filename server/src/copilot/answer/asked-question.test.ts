@@ -78,6 +78,16 @@ describe('searchQueryOf', () => {
     }
   });
 
+  it('goes back to the topic a follow-up of a follow-up leans on', () => {
+    const first = 'How do I create a TTL policy for expireAt?';
+    const second = 'how long until they are gone?';
+    expect(searchQueryOf(thread(first, second, 'tell me more'))).toBe(`${first} ${second} tell me more`);
+    // A new question in between starts a new topic.
+    expect(searchQueryOf(thread(first, 'How do I register a GitLab runner?', 'on Windows?'))).toBe(
+      'How do I register a GitLab runner? on Windows?',
+    );
+  });
+
   it('searches a new question of four words or more on its own words', () => {
     expect(searchQueryOf(thread('How do I register a GitLab runner?', 'How do I export icons from Figma?'))).toBe(
       'How do I export icons from Figma?',

@@ -33,20 +33,33 @@ export function isFollowUp(question: string): boolean {
   );
 }
 
+/** Follow-ups of follow-ups whose topics are gone back through ("tell me more" after "how long until they're gone?"). */
+const topicsBack = 2;
+
 /**
  * The text searched for the conversation's last question: the question, with the one before it when it leans on it
- * (`isFollowUp`). After an overview of a page ("the key points of this page"), the topic before it is that page, by its
- * title: the overview's own words say nothing of its subject. The search falls back to the question's own words when
- * the two together find no answer (`retrieveAsked`), so a new topic in a question shaped like a follow-up still is.
+ * (`isFollowUp`), and so on while that one was a follow-up too (`topicsBack`): "tell me more" after "how long until
+ * they're gone?" is about what the first question asked. After an overview of a page ("the key points of this page"),
+ * the topic before it is that page, by its title: the overview's own words say nothing of its subject. The search falls
+ * back to the question's own words when the two together find no answer (`retrieveAsked`), so a new topic in a
+ * question shaped like a follow-up still is.
  */
 export function searchQueryOf(conversation: Conversation, readerPageTitle?: string): string {
   const userTexts = conversation.messages
     .filter((message) => message.role === 'user')
     .map((message) => message.text.trim());
+  return withTopic(userTexts, readerPageTitle, topicsBack);
+}
+
+function withTopic(userTexts: readonly string[], readerPageTitle: string | undefined, back: number): string {
   const last = userTexts.at(-1) ?? '';
   const previous = userTexts.at(-2);
   if (!previous || !isFollowUp(last)) return last;
-  const topic = asksOverview(previous) ? (quotedPageTitle(previous) ?? readerPageTitle ?? previous) : previous;
+  const topic = asksOverview(previous)
+    ? (quotedPageTitle(previous) ?? readerPageTitle ?? previous)
+    : back > 0
+      ? withTopic(userTexts.slice(0, -1), readerPageTitle, back - 1)
+      : previous;
   return `${topic} ${last}`;
 }
 
