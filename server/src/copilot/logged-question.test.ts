@@ -49,17 +49,24 @@ describe("the questions log keeps a follow-up in the reader's own words", () => 
     ).map((entry) => entry.question);
 
   it.each(ways)(
-    'logs and reports the second "what is this?" of %s as typed, not searched with the first',
+    'logs and reports a second uncovered question of %s as typed, not searched with the first',
     async (_, ask) => {
-      await ask(suite.docsOnly, 'what is this?', 'what is this?');
+      await ask(suite.docsOnly, 'Figma kerning?', 'Figma kerning?');
 
       const entries = await logged();
       expect(entries.length).toBeGreaterThan(0);
-      expect(entries).toEqual(entries.map(() => ({ question: 'what is this?', asked: 'what is this?' })));
-      expect(await reported()).toEqual(entries.map(() => 'what is this?'));
-      expect(await onInsights()).toEqual(entries.map(() => 'what is this?'));
+      expect(entries).toEqual(entries.map(() => ({ question: 'Figma kerning?', asked: 'Figma kerning?' })));
+      expect(await reported()).toEqual(entries.map(() => 'Figma kerning?'));
+      expect(await onInsights()).toEqual(entries.map(() => 'Figma kerning?'));
     },
   );
+
+  it.each(ways)('logs no small talk of %s: thanks or "what is this?" is no gap in the handbook', async (_, ask) => {
+    await ask(suite.docsOnly, 'what is this?', 'thanks!');
+
+    expect(await logged()).toEqual([]);
+    expect(await onInsights()).toEqual([]);
+  });
 
   it.each(ways)('logs a follow-up searched with the question before it as typed, in %s', async (_, ask) => {
     await ask(suite.docsOnly, 'How do I roll back a release?', 'And the release checklist?');

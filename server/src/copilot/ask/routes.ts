@@ -76,7 +76,9 @@ export async function askRoute(app: FastifyInstance) {
         for await (const piece of run.pieces) if (typeof piece === 'string') text += piece;
         const finished = run.finish(text);
         const { covered, confidence, sources, closest } = finished;
-        await copilot.record({ ...run, covered, confidence, reader, sources, answerId: randomUUID() });
+        // Small talk is no question of the handbook: not logged (turn-service.ts).
+        if (!finished.smallTalk)
+          await copilot.record({ ...run, covered, confidence, reader, sources, answerId: randomUUID() });
         copilot.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
         const response: AskAiResponse = {
           data: finished.text,

@@ -185,7 +185,10 @@ async function writeAnswer(
     const kept = await unlessShutDown(progress.end('complete', finished.text, sources, shown), signal);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
-    if (kept) await deps.copilot.record({ ...run, covered, confidence, reader: answering.reader, sources, answerId });
+    // Small talk (thanks, a greeting) is no question of the handbook: it is not logged, as no gap of it either.
+    if (kept && !finished.smallTalk) {
+      await deps.copilot.record({ ...run, covered, confidence, reader: answering.reader, sources, answerId });
+    }
     // Known once the answer is written: a model says itself how far the handbook answered. A data part, since the
     // widget's stream decoder (assistant-stream) passes data parts on and drops message metadata.
     if (shown) writer.write({ type: 'data-confidence', data: { confidence: shown } });
