@@ -77,14 +77,23 @@ describe('the cap on connections in all (MAX_CONNECTIONS)', () => {
     await server?.close();
   });
 
-  it('closesConnectionsPastTheTotal from any address, the trusted proxy included, while the open ones are served', async () => {
-    const sources = ['127.0.0.2', '127.0.0.2', '127.0.0.3', '127.0.0.3'];
-    const held = await Promise.all(sources.map((source) => servedConnection(server, source)));
+  it('closesConnectionsPastTheTotal from any address, the trusted proxy included, and then the idle ones to make room', async () => {
+    // Two kept alive with nothing asked, two in the middle of a request (its headers not yet ended).
+    const idle = await Promise.all(['127.0.0.2', '127.0.0.3'].map((source) => servedConnection(server, source)));
+    const busy = ['127.0.0.2', '127.0.0.3'].map((source) => {
+      const connection = rawConnection(server.baseUrl, { localAddress: source, giveUpAfterMs });
+      connection.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      return connection;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await answerToNewConnection(server, '127.0.0.5')).toEqual(refused);
-    held[3]?.socket.write(request);
-    await expect.poll(() => held[3]?.statuses()).toEqual([200, 200]);
-    held[0]?.socket.destroy();
+    // The refused one made the idle ones give way: the next reader gets in, the requests under way go on.
+    await expect
+      .poll(() => idle.every((connection) => connection.socket.destroyed || connection.socket.readableEnded))
+      .toBe(true);
     await expect.poll(() => answerToNewConnection(server, '127.0.0.5')).toEqual(served);
-    for (const connection of held) connection.socket.destroy();
+    busy[0]?.socket.write('\r\n');
+    await expect.poll(() => busy[0]?.statuses()).toEqual([200]);
+    for (const connection of [...idle, ...busy]) connection.socket.destroy();
   });
 });

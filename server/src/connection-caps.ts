@@ -5,6 +5,8 @@ import { addressKeyOf } from './auth/address-key.js';
 import type { Config } from './config.js';
 import { defaultMaxConnections, openFileLimit } from './open-file-limit.js';
 
+/** At the total, how often the idle kept-alive connections are closed to make room. */
+const idleClosingEveryMs = 100;
 /** While connections keep being refused at the total, how often the log says so again. */
 const totalWarningEveryMs = 60_000;
 
@@ -46,10 +48,21 @@ export function capConnections(app: FastifyInstance, config: Pick<Config, 'conne
   }
   app.server.maxConnections = total;
   let totalWarnedAt = Number.NEGATIVE_INFINITY;
+  let idleClosedAt = Number.NEGATIVE_INFINITY;
   app.server.on('drop', () => {
+    // At the total, connections kept alive with nothing asked on them give way: a few addresses holding their places
+    // with one cheap request now and then would otherwise lock every other reader out. A reader's browser whose idle
+    // connection closes opens another when it next asks. At most once per `idleClosingEveryMs`: it walks them all.
+    if (performance.now() - idleClosedAt >= idleClosingEveryMs) {
+      idleClosedAt = performance.now();
+      app.server.closeIdleConnections();
+    }
     if (performance.now() - totalWarnedAt < totalWarningEveryMs) return;
     totalWarnedAt = performance.now();
-    app.log.warn({ maxConnections: total }, 'MAX_CONNECTIONS are open: new connections are closed unanswered');
+    app.log.warn(
+      { maxConnections: total },
+      'MAX_CONNECTIONS are open: a new connection was closed unanswered, and the idle kept-alive ones too',
+    );
   });
 
   const isTrustedProxy = trustedProxyTest(config.trustedProxies);
