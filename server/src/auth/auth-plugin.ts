@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -23,6 +23,8 @@ declare module 'fastify' {
     accessResolver: AccessResolver;
     /** What a request without an allowed session gets: the sign-in page, or a 401/403 for anything but a browser. */
     signInPage: SendSignInPage;
+    /** A key derived from SESSION_SECRET for one purpose (`label`): the same on every instance, distinct per purpose. */
+    signingKey: (label: string) => Buffer;
   }
 }
 
@@ -69,6 +71,9 @@ export const authPlugin = fp(
       }),
     });
     app.decorate('accessResolver', accessResolver);
+    app.decorate('signingKey', (label: string) =>
+      Buffer.from(hkdfSync('sha256', sessionSecret, 'acme-handbook', label, 32)),
+    );
 
     const credentials = await identityProviderCredentials(app, sessionSecret);
     const sendSignInPage = createSignInResponder({

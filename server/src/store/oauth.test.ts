@@ -4,7 +4,6 @@ import { storeForSuite, testBackends } from '../../test-support/test-databases.j
 import {
   createAuthorizationCode,
   createOAuthClient,
-  createOAuthClientWithinCeiling,
   deleteStaleOAuthRows,
   findOAuthClient,
   recordCodeToken,
@@ -27,15 +26,18 @@ for (const backend of testBackends) {
       await createOAuthClient(store.db, { id: 'client-1', name: 'Agent', redirectUris: ['http://127.0.0.1:9/cb'] });
     });
 
-    const code = (codeHash: string, expiresAt = new Date(now.getTime() + 120_000)) =>
+    const agent = (id: string, name = 'Agent') => ({ id, name, redirectUris: ['http://127.0.0.1:9/cb'] });
+    const code = (codeHash: string, expiresAt = new Date(now.getTime() + 120_000), client = agent('client-1')) =>
       createAuthorizationCode(store.db, {
-        ...reader,
-        codeHash,
-        clientId: 'client-1',
-        redirectUri: 'http://127.0.0.1:9/cb',
-        codeChallenge: 'c'.repeat(43),
-        resource: 'http://127.0.0.1/mcp',
-        expiresAt,
+        client,
+        code: {
+          ...reader,
+          codeHash,
+          redirectUri: 'http://127.0.0.1:9/cb',
+          codeChallenge: 'c'.repeat(43),
+          resource: 'http://127.0.0.1/mcp',
+          expiresAt,
+        },
       });
 
     it('keeps a client with its exact redirect URIs', async () => {
@@ -96,64 +98,15 @@ for (const backend of testBackends) {
       expect(await findPersonalToken(store.db, { id: 'grant-1' })).toMatchObject({ secretHash: 'access-2' });
     });
 
-    /** The ids of the clients that hold neither a grant nor a code: those nobody has authorized. */
-    const unauthorizedClients = async () => {
-      const authorized = new Set([
-        ...(await store.db.select({ id: personalTokens.clientId }).from(personalTokens)).map((row) => row.id),
-        ...(await store.db.select({ id: oauthCodes.clientId }).from(oauthCodes)).map((row) => row.id),
-      ]);
-      const clients = await store.db.select({ id: oauthClients.id }).from(oauthClients);
-      return clients.map((client) => client.id).filter((id) => !authorized.has(id));
-    };
-    const agent = (id: string) => ({ id, name: 'Agent', redirectUris: ['http://127.0.0.1:9/cb'] });
-
-    it('neverKeepsMoreUnauthorizedClientsThanTheCeilingWhenRegistrationsArriveAtOnce', async () => {
-      const registered = await Promise.all(
-        Array.from({ length: 12 }, (_, index) =>
-          createOAuthClientWithinCeiling(store.db, agent(`c-${index}`), { max: 3 }),
-        ),
-      );
-      expect(registered.map((answer) => answer.client.id)).toEqual(registered.map((_, index) => `c-${index}`));
-      expect(await unauthorizedClients()).toHaveLength(3);
-    });
-
-    it('makesRoomByRemovingTheOldestUnauthorizedClientNeverOneWithAGrantOrACode', async () => {
-      const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
-      await store.db.insert(oauthClients).values([
-        { ...agent('authorized'), createdAt: hoursAgo(3) },
-        { ...agent('consented'), createdAt: hoursAgo(3) },
-        { ...agent('oldest'), createdAt: hoursAgo(2) },
-      ]);
-      await createPersonalToken(store.db, {
-        ...reader,
-        id: 'grant-4',
-        name: 'Agent (connected with OAuth)',
-        secretHash: 'z',
-        expiresAt: new Date(Date.now() + 86_400_000),
-        clientId: 'authorized',
-      });
-      await createAuthorizationCode(store.db, {
-        ...reader,
-        codeHash: 'hash-consented',
-        clientId: 'consented',
-        redirectUri: 'http://127.0.0.1:9/cb',
-        codeChallenge: 'c'.repeat(43),
-        resource: 'http://127.0.0.1/mcp',
-        expiresAt: new Date(Date.now() + 120_000),
-      });
-      // At the ceiling of two (client-1 and the oldest): the next registration takes the oldest one's place.
-      expect(await createOAuthClientWithinCeiling(store.db, agent('new'), { max: 2 })).toMatchObject({ removed: 1 });
-      expect((await unauthorizedClients()).sort()).toEqual(['client-1', 'new']);
-      expect(await createOAuthClientWithinCeiling(store.db, agent('newer'), { max: 2 })).toMatchObject({ removed: 1 });
-      expect((await unauthorizedClients()).sort()).toEqual(['new', 'newer']);
-      expect(await findOAuthClient(store.db, { id: 'authorized' })).toBeDefined();
-      expect(await findOAuthClient(store.db, { id: 'consented' })).toBeDefined();
-    });
-
-    it('refusesACodeForAClientRemovedWhileTheReaderReadTheConsentPage', async () => {
+    it('storesAClientWithItsFirstCodeOnlyAndKeepsThatRowForLaterCodes', async () => {
       await store.db.delete(oauthClients);
-      expect(await code('hash-gone')).toBe(false);
-      expect(await store.db.select().from(oauthCodes)).toEqual([]);
+      await Promise.all([code('hash-a', undefined, agent('new')), code('hash-b', undefined, agent('new'))]);
+      await code('hash-c', undefined, agent('new', 'Renamed'));
+      expect(await store.db.select({ id: oauthClients.id, name: oauthClients.name }).from(oauthClients)).toEqual([
+        { id: 'new', name: 'Agent' },
+      ]);
+      const codes = await store.db.select({ clientId: oauthCodes.clientId }).from(oauthCodes);
+      expect(codes.map((row) => row.clientId)).toEqual(['new', 'new', 'new']);
     });
 
     it('removes expired codes and hour-old clients nobody authorized, keeping clients with a grant', async () => {

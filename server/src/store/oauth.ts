@@ -1,18 +1,18 @@
-import { and, desc, eq, inArray, isNull, lte, notExists, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, notExists, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { type OAuthClientRow, type OAuthCodeRow, oauthClients, oauthCodes, personalTokens } from './schema.js';
 
 export type { OAuthClientRow, OAuthCodeRow };
 
 /**
- * How long a client nobody has authorized is kept: the maintenance removes it once it is older. An agent registers
- * and opens the consent page at once, and its reader answers within minutes; one that comes back later registers again.
+ * How long a stored client nobody has authorized is kept: a client is stored when a reader consents, so only one whose
+ * code went unexchanged is found here, and the maintenance removes it once it is older.
  */
 export const unauthorizedClientLifetimeMs = 3_600_000;
 
 /**
- * The advisory lock over clients nobody has authorized: a registration making room and the maintenance take it alone, a
- * consent storing a code shares it, so no client is removed while a code for it is being stored.
+ * The advisory lock over stored clients nobody has authorized: the maintenance takes it alone, a consent storing a
+ * client and its code shares it, so no client is removed while a code for it is being stored.
  */
 const clientsLock = sql`hashtextextended('oauth-clients', 0)`;
 
@@ -32,55 +32,29 @@ export async function createOAuthClient(db: Database, client: Omit<OAuthClientRo
   return row;
 }
 
-/**
- * Stores a client anyone registered, keeping at most `max` clients nobody has authorized: at the ceiling the oldest
- * of them make room, never one with a grant or a code. Refusing instead let a stranger with many addresses fill the
- * ceiling and shut registration for every reader. The count, the removal and the insert hold the clients' lock, so
- * registrations at once cannot pass the ceiling. Returns the client and how many clients made room for it.
- */
-export async function createOAuthClientWithinCeiling(
-  db: Database,
-  client: Omit<OAuthClientRow, 'createdAt'>,
-  { max }: { max: number },
-): Promise<{ client: OAuthClientRow; removed: number }> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${clientsLock})`);
-    const beyondCeiling = await tx
-      .select({ id: oauthClients.id })
-      .from(oauthClients)
-      .where(neverAuthorized(tx))
-      .orderBy(desc(oauthClients.createdAt), desc(oauthClients.id))
-      .offset(max - 1);
-    if (beyondCeiling.length > 0) {
-      await tx.delete(oauthClients).where(
-        inArray(
-          oauthClients.id,
-          beyondCeiling.map((row) => row.id),
-        ),
-      );
-    }
-    return { client: await createOAuthClient(tx, client), removed: beyondCeiling.length };
-  });
-}
-
 export async function findOAuthClient(db: Database, { id }: { id: string }): Promise<OAuthClientRow | undefined> {
   const [row] = await db.select().from(oauthClients).where(eq(oauthClients.id, id)).limit(1);
   return row;
 }
 
 /**
- * Stores a code for its client; false when the client is gone (made room for a newer one, or removed as stale, while
- * the reader read the consent page): the reader is told it is unknown, as on a later request.
+ * Stores a code a reader's consent gave, and its client with it if this is the client's first: registering stores
+ * nothing (the client_id carries the registration), so the client row the code and its grant name is made here.
  */
 export async function createAuthorizationCode(
   db: Database,
-  code: Omit<OAuthCodeRow, 'usedAt' | 'tokenId'>,
-): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  {
+    client,
+    code,
+  }: { client: Omit<OAuthClientRow, 'createdAt'>; code: Omit<OAuthCodeRow, 'usedAt' | 'tokenId' | 'clientId'> },
+): Promise<void> {
+  await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock_shared(${clientsLock})`);
-    if (!(await findOAuthClient(tx, { id: code.clientId }))) return false;
-    await tx.insert(oauthCodes).values(code);
-    return true;
+    await tx
+      .insert(oauthClients)
+      .values({ id: client.id, name: client.name, redirectUris: client.redirectUris })
+      .onConflictDoNothing({ target: oauthClients.id });
+    await tx.insert(oauthCodes).values({ ...code, clientId: client.id });
   });
 }
 

@@ -4,6 +4,8 @@ import { OAuthError } from './oauth-error.js';
 /** An authorization request that names a registered client and one of its redirect URIs exactly. */
 export type AuthorizationRequest = {
   client: OAuthClientRow;
+  /** The client_id as the application sent it: it carries the registration, where `client.id` is the stored row's. */
+  clientId: string;
   redirectUri: string;
   codeChallenge: string;
   state: string | undefined;
@@ -20,7 +22,7 @@ export type CheckedAuthorization =
   | { kind: 'valid'; request: AuthorizationRequest }
   | { kind: 'refused'; message: string };
 
-/** What the reader reads when the client is not (or no longer) registered: the agent must register again. */
+/** What the reader reads when the client is not (or no longer) registered, or its id is not one we issued. */
 export const unknownClientMessage =
   'The application is not registered here (unknown client_id). Add the handbook to it again.';
 
@@ -46,7 +48,7 @@ export async function checkAuthorizationRequest(
 ): Promise<CheckedAuthorization> {
   const clientId = single(parameters, 'client_id');
   const redirectUri = single(parameters, 'redirect_uri');
-  if (typeof clientId !== 'string' || clientId.length > 64) {
+  if (typeof clientId !== 'string') {
     return { kind: 'refused', message: 'The application did not say which registered client it is (client_id).' };
   }
   const client = await options.findClient(clientId);
@@ -92,7 +94,7 @@ export async function checkAuthorizationRequest(
   }
   return {
     kind: 'valid',
-    request: { client, redirectUri, codeChallenge: challenge, state, resource: options.resource },
+    request: { client, clientId, redirectUri, codeChallenge: challenge, state, resource: options.resource },
   };
 }
 

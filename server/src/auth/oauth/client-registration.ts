@@ -19,17 +19,9 @@ const registrationSchema = z.object({
   client_name: printableName('client_name').trim().min(1).max(maxClientNameCharacters).optional(),
 });
 
-/**
- * Applications registered that nobody has authorized yet, kept at once (those of the last hour; older ones the
- * maintenance removes). Anyone may register, and the limit per address alone lets the many /64s of one network add
- * rows without end; at the ceiling the oldest of them make room for a new one (`createOAuthClientWithinCeiling`). An
- * agent is authorized within minutes of registering, so a flood must register this many in those minutes to push it out.
- */
-export const maxUnauthorizedClients = 1000;
-
 export type ClientRegistration = { id: string; name: string; redirectUris: string[] };
 
-/** Checks a registration request; returns the client to store or throws the RFC 7591 error to answer. */
+/** Checks a registration request; returns the client its client_id will carry or throws the RFC 7591 error to answer. */
 export function clientFromRegistration(body: unknown): ClientRegistration {
   const parsed = registrationSchema.safeParse(body);
   if (!parsed.success) {
@@ -49,9 +41,9 @@ export function clientFromRegistration(body: unknown): ClientRegistration {
 }
 
 /** The registration's answer (RFC 7591 section 3.2.1): what was registered, as we will hold the client to it. */
-export function registrationResponse(client: ClientRegistration, issuedAt: Date) {
+export function registrationResponse(clientId: string, client: ClientRegistration, issuedAt: Date) {
   return {
-    client_id: client.id,
+    client_id: clientId,
     client_id_issued_at: Math.floor(issuedAt.getTime() / 1000),
     client_name: client.name,
     redirect_uris: client.redirectUris,

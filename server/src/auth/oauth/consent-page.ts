@@ -6,7 +6,7 @@ import type { AuthorizationRequest } from './authorization-request.js';
 function hiddenFields(request: AuthorizationRequest): string {
   const fields: Record<string, string | undefined> = {
     response_type: 'code',
-    client_id: request.client.id,
+    client_id: request.clientId,
     redirect_uri: request.redirectUri,
     code_challenge: request.codeChallenge,
     code_challenge_method: 'S256',

@@ -9,16 +9,13 @@ import { hashTokenSecret } from '../tokens/personal-token.js';
 import { type AuthorizationRequest, redirectWith } from './authorization-request.js';
 import { authorizationCodeSeconds } from './oauth-tokens.js';
 
-export type ConsentOutcome =
-  | { kind: 'redirect'; location: string }
-  | { kind: 'too-many-tokens'; message: string }
-  | { kind: 'unknown-client' };
+export type ConsentOutcome = { kind: 'redirect'; location: string } | { kind: 'too-many-tokens'; message: string };
 
 /**
  * The reader's answer on the consent page. Deny: `access_denied` back to the client. Allow: a code (only its hash
  * kept, two minutes, once) bound to the client, redirect URI, PKCE challenge, resource and the reader's identity,
- * unless the reader already holds as many tokens as one may, or the client is gone since the consent page was shown
- * (registrations made room). Every answer carries `state` and our `iss` (RFC 9207).
+ * unless the reader already holds as many tokens as one may; the client is stored with its first code. Every answer
+ * carries `state` and our `iss` (RFC 9207).
  */
 export async function answerConsent(
   db: Database,
@@ -38,14 +35,16 @@ export async function answerConsent(
     };
   }
   const code = randomBytes(32).toString('base64url');
-  const stored = await createAuthorizationCode(db, {
-    codeHash: hashTokenSecret(code),
-    clientId: request.client.id,
-    redirectUri: request.redirectUri,
-    codeChallenge: request.codeChallenge,
-    resource: request.resource,
-    ...identityOf(session),
-    expiresAt: new Date(now.getTime() + authorizationCodeSeconds * 1000),
+  await createAuthorizationCode(db, {
+    client: request.client,
+    code: {
+      codeHash: hashTokenSecret(code),
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      resource: request.resource,
+      ...identityOf(session),
+      expiresAt: new Date(now.getTime() + authorizationCodeSeconds * 1000),
+    },
   });
-  return stored ? back({ code }) : { kind: 'unknown-client' };
+  return back({ code });
 }

@@ -2,17 +2,13 @@ import formBody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createOAuthClientWithinCeiling, findOAuthClient } from '../../store/oauth.js';
+import { findOAuthClient } from '../../store/oauth.js';
 import { addressKeyOf } from '../address-key.js';
 import { isAllowed } from '../request-access.js';
 import { authorizationServerOf, protectedResourceOf } from '../tokens/resource-metadata.js';
-import { checkAuthorizationRequest, unknownClientMessage } from './authorization-request.js';
-import {
-  clientFromRegistration,
-  maxRegistrationBytes,
-  maxUnauthorizedClients,
-  registrationResponse,
-} from './client-registration.js';
+import { checkAuthorizationRequest } from './authorization-request.js';
+import { findClient, oauthClientIds } from './client-id.js';
+import { clientFromRegistration, maxRegistrationBytes, registrationResponse } from './client-registration.js';
 import { answerConsent } from './consent.js';
 import { renderAuthorizationProblemPage, renderConsentPage } from './consent-page.js';
 import { OAuthError, sendOAuthError } from './oauth-error.js';
@@ -48,19 +44,19 @@ const postOnly = (_request: FastifyRequest, reply: FastifyReply) =>
  */
 export const oauthRoutes = fp(
   async (app) => {
-    const { config, store, accessPolicy, signInPage, limits } = app;
+    const { config, store, accessPolicy, signInPage, limits, signingKey } = app;
     const { db } = store;
     const { publicUrl } = config;
     const currentPolicy = () => accessPolicy.current();
     const issuer = authorizationServerOf(publicUrl);
     const resource = protectedResourceOf(publicUrl);
     const metadata = authorizationServerMetadata(publicUrl);
+    const clientIds = oauthClientIds(signingKey('oauth client id'));
+    const clientOf = (clientId: string) =>
+      findClient(clientId, { clientIds, findStored: (id) => findOAuthClient(db, { id }), now: new Date() });
     const check = (parameters: unknown) =>
-      checkAuthorizationRequest((parameters ?? {}) as Record<string, unknown>, {
-        findClient: (id) => findOAuthClient(db, { id }),
-        resource,
-      });
-    const grantOptions = () => ({ db, currentPolicy, resource, now: new Date() });
+      checkAuthorizationRequest((parameters ?? {}) as Record<string, unknown>, { findClient: clientOf, resource });
+    const grantOptions = () => ({ db, findClient: clientOf, currentPolicy, resource, now: new Date() });
     /**
      * At most `max` requests a minute from one address to every route of `scope`, counted across instances in the
      * limits' store (an embedded store counts on this instance alone) under a key of its own: that store counts every
@@ -86,18 +82,11 @@ export const oauthRoutes = fp(
       registration.setErrorHandler(answerInOAuthTerms('invalid_client_metadata'));
       registration.get('/oauth/register', postOnly);
       registration.post('/oauth/register', { bodyLimit: maxRegistrationBytes }, async (request, reply) => {
-        const registering = clientFromRegistration(request.body);
-        const { client, removed } = await createOAuthClientWithinCeiling(db, registering, {
-          max: maxUnauthorizedClients,
-        });
-        if (removed > 0) {
-          // Only a flood of registrations gets here: the operator should hear of it before the agents' readers do.
-          request.log.warn(
-            { removed },
-            'OAuth registration at the ceiling: the oldest clients awaiting consent made room',
-          );
-        }
-        return reply.code(201).header('cache-control', 'no-store').send(registrationResponse(client, client.createdAt));
+        // Nothing is stored: the client_id carries the registration, and a reader's consent stores the client.
+        const client = clientFromRegistration(request.body);
+        const registeredAt = new Date();
+        const response = registrationResponse(clientIds.issue(client, registeredAt), client, registeredAt);
+        return reply.code(201).header('cache-control', 'no-store').send(response);
       });
     });
 
@@ -149,7 +138,6 @@ export const oauthRoutes = fp(
         });
         if (outcome.kind === 'redirect')
           return reply.header('cache-control', 'no-store').redirect(outcome.location, 303);
-        if (outcome.kind === 'unknown-client') return problemPage(reply, 400, unknownClientMessage);
         const page = renderConsentPage({ ...checked, email: access.session.email, problem: outcome.message });
         return consentPage(reply.code(409), checked.request.redirectUri, page);
       });
@@ -179,7 +167,7 @@ export const oauthRoutes = fp(
     // The consent page stands behind the sign-in gate: the access of every request and the sign-in page.
     dependencies: ['auth'],
     decorators: {
-      fastify: ['config', 'store', 'accessPolicy', 'signInPage', 'limits'],
+      fastify: ['config', 'store', 'accessPolicy', 'signInPage', 'limits', 'signingKey'],
       request: ['access'],
     },
   },

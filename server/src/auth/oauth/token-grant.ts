@@ -1,7 +1,7 @@
 import { maxTokensPerReader } from '@acme/contract';
 import { findCurrentAddress } from '../../store/accounts.js';
 import type { Database } from '../../store/database.js';
-import { findOAuthClient, recordCodeToken, rotateOAuthTokens, takeAuthorizationCode } from '../../store/oauth.js';
+import { type OAuthClientRow, recordCodeToken, rotateOAuthTokens, takeAuthorizationCode } from '../../store/oauth.js';
 import {
   createPersonalTokenWithinLimit,
   deleteOAuthGrants,
@@ -22,7 +22,14 @@ import {
   verifierMatches,
 } from './oauth-tokens.js';
 
-export type TokenGrantOptions = { db: Database; currentPolicy: () => AccessPolicy; resource: string; now: Date };
+export type TokenGrantOptions = {
+  db: Database;
+  /** The client a client_id names, registered (and fresh) or stored (consented to); undefined for any other. */
+  findClient: (clientId: string) => Promise<OAuthClientRow | undefined>;
+  currentPolicy: () => AccessPolicy;
+  resource: string;
+  now: Date;
+};
 
 type TokenRequest = Record<string, unknown>;
 
@@ -40,8 +47,8 @@ function checkResource(request: TokenRequest, resource: string) {
   }
 }
 
-async function clientOf(request: TokenRequest, db: Database) {
-  const client = await findOAuthClient(db, { id: text(request, 'client_id').slice(0, 64) });
+async function clientOf(request: TokenRequest, options: TokenGrantOptions) {
+  const client = await options.findClient(text(request, 'client_id'));
   if (!client) throw new OAuthError('invalid_client', 'Unknown client_id: register the application again.');
   return client;
 }
@@ -61,7 +68,7 @@ function refuseUnlessAllowed(policy: AccessPolicy, grant: Parameters<typeof deci
  */
 export async function exchangeAuthorizationCode(request: TokenRequest, options: TokenGrantOptions) {
   const { db, now } = options;
-  const client = await clientOf(request, db);
+  const client = await clientOf(request, options);
   const codeHash = hashTokenSecret(text(request, 'code'));
   const taken = await takeAuthorizationCode(db, { codeHash, now });
   if (!taken.code) {
@@ -118,7 +125,7 @@ export async function exchangeAuthorizationCode(request: TokenRequest, options: 
  */
 export async function refreshGrant(request: TokenRequest, options: TokenGrantOptions) {
   const { db, now } = options;
-  const client = await clientOf(request, db);
+  const client = await clientOf(request, options);
   const parsed = parseToken(refreshTokenPrefix, text(request, 'refresh_token'));
   const grant = parsed && (await findPersonalToken(db, { id: parsed.id }));
   if (!parsed || !grant?.refreshHash || grant.clientId !== client.id || grant.expiresAt <= now) {
