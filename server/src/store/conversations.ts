@@ -9,7 +9,7 @@ export const newThreadTitle = 'New chat';
 export const threadNotFound = () => new ApiError('not_found:thread');
 export const messageNotFound = () => new ApiError('not_found:message');
 
-export type Thread = Omit<ThreadRow, 'reader' | 'headMessageId' | 'headSetAt'>;
+export type Thread = Omit<ThreadRow, 'reader' | 'headMessageId' | 'headAfterSequence'>;
 export type MessageFeedback = { rating: FeedbackRating; comment: string | null; updatedAt: Date };
 export type Message = Omit<MessageRow, 'sequence' | 'progressAt'> & { feedback: MessageFeedback | null };
 /** `headId`: the last message of the branch the reader last switched to; null for the newest message's branch. */
@@ -147,14 +147,14 @@ export async function getThreadWithMessages(
   { reader, threadId }: ForReader & { threadId: string },
 ): Promise<ThreadWithMessages | undefined> {
   const [found] = await db
-    .select({ ...threadColumns, headMessageId: threads.headMessageId, headSetAt: threads.headSetAt })
+    .select({ ...threadColumns, headMessageId: threads.headMessageId, headAfterSequence: threads.headAfterSequence })
     .from(threads)
     .where(ownedThread(reader, threadId))
     .limit(1);
   if (!found) return undefined;
-  const { headMessageId, headSetAt, ...thread } = found;
+  const { headMessageId, headAfterSequence, ...thread } = found;
   const rows = await db
-    .select({ message: messageColumns, feedback })
+    .select({ message: messageColumns, sequence: messages.sequence, feedback })
     .from(messages)
     .leftJoin(feedback, eq(feedback.messageId, messages.id))
     .where(eq(messages.threadId, thread.id))
@@ -162,7 +162,7 @@ export async function getThreadWithMessages(
   return {
     thread,
     // A message added since the switch (an older instance adds one without clearing the head) shows the newest branch.
-    headId: headSetAt && rows.every((row) => row.message.createdAt <= headSetAt) ? headMessageId : null,
+    headId: headAfterSequence !== null && rows.every((row) => row.sequence <= headAfterSequence) ? headMessageId : null,
     messages: rows.map((row) => ({
       ...row.message,
       feedback: row.feedback
@@ -186,7 +186,10 @@ export async function setThreadHead(
     .where(and(eq(messages.id, messageId), eq(messages.threadId, threadId)));
   const updated = await db
     .update(threads)
-    .set({ headMessageId: messageId, headSetAt: sql`now()` })
+    .set({
+      headMessageId: messageId,
+      headAfterSequence: sql`(select max(${messages.sequence}) from ${messages} where ${messages.threadId} = ${threadId})`,
+    })
     .where(and(ownedThread(reader, threadId), exists(inThread)))
     .returning({ id: threads.id });
   if (updated.length > 0) return;

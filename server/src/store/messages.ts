@@ -112,7 +112,7 @@ export async function appendMessage(
     const [after] = await tx
       .update(threads)
       // The new message's branch is the one shown now: a branch switched to before is forgotten.
-      .set({ updatedAt: sql`now()`, headMessageId: null, headSetAt: null, ...(title ? { title } : {}) })
+      .set({ updatedAt: sql`now()`, headMessageId: null, headAfterSequence: null, ...(title ? { title } : {}) })
       .where(eq(threads.id, threadId))
       .returning({ updatedAt: threads.updatedAt });
     const threadVersion = { before: thread.updatedAt, after: after?.updatedAt ?? thread.updatedAt };

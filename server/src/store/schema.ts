@@ -67,10 +67,12 @@ export const threads = pgTable(
      */
     headMessageId: text('head_message_id'),
     /**
-     * When the reader switched to that branch: a message added since (by an instance older than this column's code,
-     * which does not clear the head) makes the newest message's branch the one shown again.
+     * The thread's highest message `sequence` when the reader switched to that branch: a message added since (by an
+     * instance older than this column's code, which does not clear the head) makes the newest message's branch the one
+     * shown again. A sequence, not a time: PGlite's clock counts whole milliseconds, so a message added in the same
+     * millisecond as the switch would look older than it.
      */
-    headSetAt: timestamp('head_set_at', { withTimezone: true }),
+    headAfterSequence: bigint('head_after_sequence', { mode: 'number' }),
   },
   (table) => [
     // The list's order exactly (`desc` sorts nulls first), ties by id: a page is read from its cursor, never sorted
