@@ -28,6 +28,8 @@ export type AnsweredQuestion = {
   nearestPage: { url: string; title: string } | null;
   sources: AnswerSource[];
   answerId: string;
+  /** A greeting or thanks answered: no question of the handbook, so no entry of the report (no gap of it either). */
+  smallTalk?: boolean | undefined;
 };
 
 /** What answers a question, asked statelessly (/api/askAi) or in a turn of a thread (/api/turns). */
@@ -40,7 +42,7 @@ export type Copilot = {
   ): Promise<AnswerRun>;
   /** The answers being written, at most so many per reader. */
   running: RunningAnswers;
-  /** Logs an answered question for the maintainers' report; never throws. */
+  /** Logs an answered question for the maintainers' report, small talk aside; never throws. */
   record(answered: AnsweredQuestion): Promise<void>;
   /** Counts questions, their coverage and latency, and why answers failed (the server's metrics). */
   observer: CopilotObserver | undefined;
@@ -63,8 +65,9 @@ export function createCopilot(app: FastifyInstance, running: RunningAnswers): Co
   return {
     answer: (conversation, question, signal) => startAnswer(answering, conversation, question, signal),
     running,
-    record: (answered) =>
-      recordQuestion(store.db, {
+    record: async (answered) => {
+      if (answered.smallTalk) return;
+      await recordQuestion(store.db, {
         reader: answered.reader,
         question: answered.question,
         asked: answered.asked,
@@ -74,7 +77,8 @@ export function createCopilot(app: FastifyInstance, running: RunningAnswers): Co
         nearestPage: answered.nearestPage,
         sources: answered.sources,
         answerMessageId: answered.answerId,
-      }).catch((error: unknown) => app.log.error({ err: error }, 'could not record the answered question')),
+      }).catch((error: unknown) => app.log.error({ err: error }, 'could not record the answered question'));
+    },
     observer: app.metrics?.copilot,
   };
 }

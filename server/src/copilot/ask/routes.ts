@@ -75,10 +75,8 @@ export async function askRoute(app: FastifyInstance) {
         // A JSON caller gets the answer; the model's search shows in the sources it led to.
         for await (const piece of run.pieces) if (typeof piece === 'string') text += piece;
         const finished = run.finish(text);
-        const { covered, confidence, sources, closest } = finished;
-        // Small talk is no question of the handbook: not logged (turn-service.ts).
-        if (!finished.smallTalk)
-          await copilot.record({ ...run, covered, confidence, reader, sources, answerId: randomUUID() });
+        const { covered, confidence, sources, closest, smallTalk } = finished;
+        await copilot.record({ ...run, covered, confidence, reader, sources, smallTalk, answerId: randomUUID() });
         copilot.observer?.answered(covered, (performance.now() - asked) / 1000, run.mode);
         const response: AskAiResponse = {
           data: finished.text,

@@ -185,9 +185,17 @@ async function writeAnswer(
     const kept = await unlessShutDown(progress.end('complete', finished.text, sources, shown), signal);
     // Logged before the reader sees the end, so everything the turn keeps exists once it has ended; an answer whose
     // chat was deleted meanwhile is forgotten with it.
-    // Small talk (thanks, a greeting) is no question of the handbook: it is not logged, as no gap of it either.
-    if (kept && !finished.smallTalk) {
-      await deps.copilot.record({ ...run, covered, confidence, reader: answering.reader, sources, answerId });
+    if (kept) {
+      const { smallTalk } = finished;
+      await deps.copilot.record({
+        ...run,
+        covered,
+        confidence,
+        reader: answering.reader,
+        sources,
+        smallTalk,
+        answerId,
+      });
     }
     // Known once the answer is written: a model says itself how far the handbook answered. A data part, since the
     // widget's stream decoder (assistant-stream) passes data parts on and drops message metadata.
