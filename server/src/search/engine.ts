@@ -125,7 +125,7 @@ function searchEngineOver(
   const knows = matcher.knows;
   const correct = corrector(spelling);
 
-  const { sectionsByUrl, pageKeys, pageOf, namedBy, namePrefixes } = lookups;
+  const { sectionsByUrl, pageKeys, pageOf, namedBy, namePrefixes, abbreviations } = lookups;
   /** 2 for the intro of the page the query names, 1 for a section it names, 0 otherwise. */
   const namedRank = (terms: readonly QueryTerm[]) => {
     const named = namedBy.get(
@@ -141,7 +141,10 @@ function searchEngineOver(
     // A prefix of the word being typed beats a typo's correction: `firest` is Firestore half typed, not `first`.
     const correctTyped = (word: string) =>
       word === unfinished && matcher.beginsWord(stem(word)) ? undefined : correct(word);
-    return queryTerms(query.slice(0, longestQuery), knows, correctTyped, matcher.isSubject).slice(0, mostTerms);
+    return queryTerms(query.slice(0, longestQuery), knows, correctTyped, matcher.isSubject, abbreviations).slice(
+      0,
+      mostTerms,
+    );
   };
 
   /** A term's share in the question's meaning: its rarity in the docs, less for an everyday word. */

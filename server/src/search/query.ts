@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { type Abbreviations, noAbbreviations } from './abbreviations.js';
 import {
   analyze,
   durationEquivalents,
@@ -113,6 +114,8 @@ export function queryTerms(
   correct: (word: string) => string | undefined = () => undefined,
   /** Whether the docs name a subject by the term (in a title, heading or keyword): then it is never everyday. */
   namesSubject: (term: string) => boolean = () => false,
+  /** The abbreviations the handbook spells out: `MR` also searches "merge request", and the other way round. */
+  abbreviations: Abbreviations = noAbbreviations,
 ): QueryTerm[] {
   /** How much a word (as written) says about the subject, given the term it stands for. */
   const kindOf = (word: string, term: string) => {
@@ -182,6 +185,18 @@ export function queryTerms(
   spoken.slice(1).forEach((word, index) => {
     const [joined] = joinedNeighbours([spoken[index] ?? '', word]);
     if (joined) add(joined, [...termsOfWord(spoken[index] ?? ''), ...termsOfWord(word)]);
+  });
+  for (const term of [...terms.values()]) {
+    if (!term.expansion) for (const part of abbreviations.spelledOut(term.term) ?? []) add(part, [term.term]);
+  }
+  spoken.forEach((_, index) => {
+    for (let length = 2; length <= 5 && index + length <= spoken.length; length += 1) {
+      const run = spoken.slice(index, index + length).map((word) => termsOfWord(word));
+      if (run.some((each) => each.length !== 1)) break;
+      const covers = run.flat();
+      const abbreviation = abbreviations.abbreviationOf(covers);
+      if (abbreviation) add(abbreviation, covers);
+    }
   });
   for (const { said, equivalent } of durationEquivalents(spoken)) {
     const covers = said.flatMap(termsOfWord);

@@ -1,3 +1,4 @@
+import { AbbreviationLearner, type Abbreviations, noAbbreviations } from './abbreviations.js';
 import { numbersAsDigits, termsOfWord, words } from './analyze.js';
 import type { DocSection } from './doc-page.js';
 import { NamePrefixes } from './name-prefixes.js';
@@ -17,6 +18,8 @@ export type SectionLookups = {
   namedBy: Map<string, { titles: Set<number>; headings: Set<number> }>;
   /** The sections whose page title (intros) or heading has a word beginning with one or two letters, best first. */
   namePrefixes: NamePrefixes;
+  /** The abbreviations the handbook spells out (`MR`, "merge request"), known once every section is looked at. */
+  abbreviations: Abbreviations;
 };
 
 /**
@@ -24,6 +27,8 @@ export type SectionLookups = {
  * 30 ms a turn at a hundred times the handbook's pages (each link parsed), with the collector's share.
  */
 const chunk = 250;
+/** The most sections abbreviations are learned from (see `lookupSteps`). */
+const abbreviationSample = 4000;
 
 /**
  * The words a title or heading is known by, in no order: what a query must hold, and only that, to name it. A joined
@@ -77,6 +82,10 @@ function* lookupSteps(sections: readonly DocSection[], into: SectionLookups): Ge
   /** A page's key once per page (its sections share its link), not once per section. */
   const pageKeysByUrl = new Map<string, string>();
   const pageIds = new Map<string, number>();
+  const abbreviations = new AbbreviationLearner();
+  // Abbreviations worth knowing are written often: sections spread evenly over the handbook, at most so many, find
+  // them, and a handbook a hundred times larger does not take a hundred times as long to learn them.
+  const abbreviationStride = Math.ceil(sections.length / abbreviationSample);
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
     let name = names.get(text);
@@ -114,10 +123,12 @@ function* lookupSteps(sections: readonly DocSection[], into: SectionLookups): Ge
       if (section.level === 1) addName(section.pageTitle, id, 'titles');
       if (section.heading) addName(section.heading, id, 'headings');
       into.namePrefixes.add(id, section);
+      if (id % abbreviationStride === 0) abbreviations.add(section);
     }
     into.pageCount = pageIds.size;
     yield;
   }
+  into.abbreviations = abbreviations.learned();
 }
 
 const emptyLookups = (sections: readonly DocSection[]): SectionLookups => ({
@@ -127,6 +138,7 @@ const emptyLookups = (sections: readonly DocSection[]): SectionLookups => ({
   pageCount: 0,
   namedBy: new Map(),
   namePrefixes: new NamePrefixes(),
+  abbreviations: noAbbreviations,
 });
 
 /** The lookups of a build's sections, made at once (start-up, tests). */
