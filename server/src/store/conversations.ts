@@ -108,29 +108,20 @@ export async function createThread(
 
 /**
  * Creates the thread unless its reader already keeps `max` (archived ones count: they are stored; a deleted one is gone
- * and frees its place). Refuses rather than deletes anything to make room. On PostgreSQL the count and the insert hold
- * a lock of the reader's own (a transaction's advisory lock), so that creations at once cannot each count below the
- * limit and all insert. The embedded database (`oneAtATime`) runs one statement at a time and takes no transaction
- * here: after a failed write to its log, its own ROLLBACK of one spins for ever (embedded-panic.ts), where a lone
- * statement is refused and the server ends; creations at once may then pass the limit by their number, at most.
+ * and frees its place). Refuses rather than deletes anything to make room. The count and the insert hold a lock of the
+ * reader's own (a transaction's advisory lock), so that creations at once cannot each count below the limit and all
+ * insert: on PostgreSQL they run side by side; PGlite runs one transaction at a time anyway, and takes the lock as well.
  */
 export async function createThreadWithinLimit(
   db: Database,
   thread: ForReader & { title?: string | undefined },
-  { max, oneAtATime = false }: { max: number; oneAtATime?: boolean },
+  { max }: { max: number },
 ): Promise<Thread> {
-  const refuseAtLimit = async (within: Database) => {
-    if ((await countThreads(within, thread)) >= max) {
-      throw new ApiError('conflict:thread_limit', errorDetails.threadLimit(max));
-    }
-  };
-  if (oneAtATime) {
-    await refuseAtLimit(db);
-    return createThread(db, thread);
-  }
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`threads:${thread.reader}`}, 0))`);
-    await refuseAtLimit(tx);
+    if ((await countThreads(tx, thread)) >= max) {
+      throw new ApiError('conflict:thread_limit', errorDetails.threadLimit(max));
+    }
     return createThread(tx, thread);
   });
 }

@@ -73,10 +73,10 @@ async function openPgliteStore(options: StoreOptions, migrate: boolean): Promise
     // One process per directory: a second one would run too, and the one that stops last would overwrite the other.
     if (!inMemory) lock = await lockDirectory(dataDirectory, { onStaleLock: options.onStaleLock });
     client = await openEmbeddedDatabase(dataDirectory);
-    const guarded = refuseAfterPanic(client, (error) => options.onPanic?.(error));
-    const db = drizzlePglite({ client: guarded.client, schema });
+    const { panicked } = refuseAfterPanic(client, (error) => options.onPanic?.(error));
+    const db = drizzlePglite({ client, schema });
     if (migrate) await migratePglite(db, { migrationsFolder });
-    const opened = guarded.client;
+    const opened = client;
     const held = lock;
     return {
       db,
@@ -84,7 +84,7 @@ async function openPgliteStore(options: StoreOptions, migrate: boolean): Promise
       ping: async () => void (await opened.query('select 1')),
       close: async () => {
         // After a panic the engine is not touched again (closing it would spin too); its log is replayed at start.
-        if (!guarded.panicked()) await opened.close();
+        if (!panicked()) await opened.close();
         await held?.release();
       },
     };

@@ -13,43 +13,38 @@ export class EmbeddedDatabaseStopped extends Error {
   }
 }
 
-const guardedMethods = new Set<PropertyKey>(['query', 'exec', 'transaction', 'sql']);
-
 /**
- * PGlite, refusing every query from its first PANIC on. PostgreSQL restarts itself after one; PGlite runs in this
- * process and cannot, and its next query spins for ever on the event loop (measured: after a failed write to its log,
- * nothing answered, not even /healthz, and SIGTERM went unheard). `onPanic` is told once, so the server can end and
- * be started again: the database then replays its log. `panicked` says whether it has happened, for closing without
- * touching the engine again.
+ * Makes PGlite refuse every call into its engine from its first PANIC on. PostgreSQL restarts itself after one; PGlite
+ * runs in this process and cannot, and any later call into its engine loops for ever, synchronously, on the event loop
+ * (nothing answers, not even /healthz, and SIGTERM goes unheard). PGlite makes such a call itself, at once: each query
+ * sends a Sync after its statement whatever happened to it, and a failed transaction a ROLLBACK. A statement that
+ * panics inside a transaction (its COMMIT, say) would never even return its error.
+ *
+ * So the guard sits where every call, PGlite's own included, reaches the engine (`execProtocolRawSync`), on the
+ * instance itself rather than on a wrapper around it: PGlite calls its own methods. Its queue keeps one call at a
+ * time, so a call waiting behind the panicking one is refused when its turn comes. `onPanic` is told once, so the
+ * server can end and be started again: the database then replays its log. `panicked` says whether it has happened,
+ * for closing without touching the engine again.
  */
 export function refuseAfterPanic(client: PGlite, onPanic: (error: unknown) => void) {
   let panic: unknown;
-  // One call at a time, each looking for a panic when its turn comes: a call made while another runs would otherwise
-  // pass the look, wait in PGlite's own queue, and reach the engine after the panic. PGlite runs one call at a time
-  // anyway (a query waits for a running transaction), so nothing is slower.
-  let turn: Promise<unknown> = Promise.resolve();
-  const guarded = new Proxy(client, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      if (!guardedMethods.has(property)) return value.bind(target);
-      return (...args: unknown[]) => {
-        const call = turn.then(async () => {
-          if (panic !== undefined) throw new EmbeddedDatabaseStopped(panic);
-          try {
-            return await value.apply(target, args);
-          } catch (error) {
-            if (panic === undefined && isPanic(error)) {
-              panic = error;
-              onPanic(error);
-            }
-            throw error;
-          }
-        });
-        turn = call.catch(() => {});
-        return call;
-      };
-    },
-  });
-  return { client: guarded, panicked: () => panic !== undefined };
+  const callEngine = client.execProtocolRawSync.bind(client);
+  client.execProtocolRawSync = (message) => {
+    if (panic !== undefined) throw new EmbeddedDatabaseStopped(panic);
+    return callEngine(message);
+  };
+  // Every query, statement and transaction of PGlite's reads the engine's answers here, and the PANIC among them.
+  const readAnswers = client.execProtocolStream.bind(client);
+  client.execProtocolStream = async (...args) => {
+    try {
+      return await readAnswers(...args);
+    } catch (error) {
+      if (panic === undefined && isPanic(error)) {
+        panic = error;
+        onPanic(error);
+      }
+      throw error;
+    }
+  };
+  return { panicked: () => panic !== undefined };
 }

@@ -90,7 +90,7 @@ export async function threadRoutes(app: FastifyInstance) {
           const thread = await createThreadWithinLimit(
             db,
             { reader: readerOf(request), title: request.body.title },
-            { max: maxThreadsPerReader, oneAtATime: app.store.kind === 'pglite' },
+            { max: maxThreadsPerReader },
           );
           return reply.code(201).send(threadDto(thread));
         },
