@@ -66,6 +66,8 @@ export function composeDocsOnlyAnswer(options: {
   readFromImages?: string | undefined;
   /** The question came with screenshots but no text could be read from them. */
   imagesUnread?: boolean | undefined;
+  /** Asked again (a Refresh): the section the earlier answer led with, now behind the others. */
+  earlierLead?: { pageTitle: string; heading?: string | undefined; url: string } | undefined;
 }): DocsOnlyAnswer {
   const { hits, terms, coverage } = options.retrieval;
   const smallTalk =
@@ -80,6 +82,10 @@ export function composeDocsOnlyAnswer(options: {
     return { markdown: smallTalk, sources: [], confidence: 'none', covered: false, closest: [], smallTalk: true };
   }
   const kinds = answerKindsOf(options.retrieval.asked);
+  const { earlierLead } = options;
+  const askedAgain = earlierLead
+    ? `\n\nAsked again, this answer leads with another part of the handbook. The section the first answer led with, [${sourceTitle(earlierLead)}](${earlierLead.url}), is still its best match.`
+    : '';
   // A screenshot's text is shown as code: an address in it must never become a link the reader could follow.
   const imageNote = options.readFromImages
     ? `From your screenshot I read: "${codeSpan(clipWords(options.readFromImages.replace(/\s+/g, ' ').trim(), 240))}".\n\n`
@@ -95,7 +101,7 @@ export function composeDocsOnlyAnswer(options: {
       const also = alsoInHandbook({ hits, quoted: [best], title: sourceTitle, weightOf: options.termWeight, kinds });
       const alsoPart = also ? `\n\n${also}` : '';
       return {
-        markdown: `${imageNote}${closestOpening} [${sourceTitle(best)}](${best.url}):\n\n${passages}${alsoPart}\n\n${notWhatYouNeed}`,
+        markdown: `${imageNote}${closestOpening} [${sourceTitle(best)}](${best.url}):\n\n${passages}${alsoPart}${askedAgain}\n\n${notWhatYouNeed}`,
         sources: [asSource(best)],
         confidence: 'closest',
         covered: false,
@@ -127,7 +133,7 @@ export function composeDocsOnlyAnswer(options: {
   const also = alsoInHandbook({ hits, quoted, title: sourceTitle, weightOf: options.termWeight, kinds });
   if (also) parts.push(also);
   return {
-    markdown: `${imageNote}${parts.join('\n\n')}`,
+    markdown: `${imageNote}${parts.join('\n\n')}${askedAgain}`,
     sources: quoted.map(asSource),
     confidence: 'answered',
     covered: true,

@@ -60,11 +60,14 @@ export async function questionGrounding(
   const search = (text: string) =>
     retrieveForAnswer(index, { typed: text, imageText, page, asked }, semanticSearch, signal);
   const addressOf = (url: string) => index.sectionAt(url)?.url;
-  const retrieval = behindEarlierLeads(
-    aheadOfWhatWasQuoted(await retrieveAsked(search, { searched: typed, asked }), question.answerBefore, addressOf),
-    question.earlierAnswers,
+  const searched = aheadOfWhatWasQuoted(
+    await retrieveAsked(search, { searched: typed, asked }),
+    question.answerBefore,
     addressOf,
   );
+  const retrieval = behindEarlierLeads(searched, question.earlierAnswers, addressOf);
+  // A Refresh that leads with another section says so, and where the best match still is.
+  const earlierLead = retrieval.hits[0] === searched.hits[0] ? undefined : searched.hits[0];
   const best = retrieval.hits[0];
   // A page that shares only everyday words with the question is not near it: "what is the weather tomorrow" is no
   // gap in the page that happens to say "tomorrow", and the insights would tell the maintainers to extend that page.
@@ -79,6 +82,7 @@ export async function questionGrounding(
         meaningWeight: index.meaningWeight,
         readFromImages: imageText || undefined,
         imagesUnread: question.imagesSent && !imageText,
+        earlierLead,
       }),
     modelSections: retrieval.hits,
     closest: closestPages(retrieval.hits),

@@ -26,4 +26,18 @@ describe('Refresh on a docs-only answer', () => {
     // The first answer is kept as its own branch, as it was.
     expect(await sourcesOf(threadId, first.answerId)).toContain(firstLead);
   });
+
+  it('says that it leads with another section, and links the one the first answer led with', async () => {
+    const threadId = await suite.docsOnly.newThread(ada);
+    const first = turnIds(
+      await suite.docsOnly.turn({ threadId, parentId: null, text: 'How do I deploy a release?' }, ada),
+    );
+    const again = turnIds(await suite.docsOnly.turn({ threadId, retryOf: first.questionId }, ada));
+
+    const { messages } = await suite.docsOnly.stored(threadId, ada);
+    const textOf = (id: string) => JSON.stringify(messages.find((message) => message.id === id)?.content ?? []);
+    expect(textOf(again.answerId)).toContain('Asked again, this answer leads with another part of the handbook');
+    expect(textOf(again.answerId)).toContain('(/deployment#release-checklist)');
+    expect(textOf(first.answerId)).not.toContain('Asked again');
+  });
 });
