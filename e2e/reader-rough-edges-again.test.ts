@@ -156,4 +156,26 @@ describe("a conversation's title", () => {
     await site.page.reload();
     await expect.poll(() => list.current.innerText()).toContain('what is a SEV4?');
   });
+
+  test('follows the reader back to the question as first asked, at once and after a reload', async ({
+    reader: { site, copilot },
+  }) => {
+    const list = new CopilotThreadList(site.page);
+    await site.open('/dev-copilot');
+    await copilot.ask('what is a SEV3?');
+    await copilot.waitForAnswer(1);
+    await copilot.userMessages.first().getByRole('button', { name: 'Edit' }).click();
+    const edit = site.page.getByTestId('copilot-edit-composer');
+    await edit.getByRole('textbox').fill('what is a SEV4?');
+    await edit.getByRole('button', { name: 'Send', exact: true }).click();
+    await copilot.waitForAnswer(1);
+    await expect.poll(() => list.current.innerText()).toContain('what is a SEV4?');
+
+    await copilot.userMessages.first().getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => copilot.branchState(copilot.userMessages.first()).innerText()).toBe('1 / 2');
+    await expect.poll(() => list.current.innerText()).toContain('what is a SEV3?');
+    await copilot.waitUntilSaved();
+    await site.page.reload();
+    await expect.poll(() => list.current.innerText()).toContain('what is a SEV3?');
+  });
 });

@@ -57,6 +57,8 @@ export const updateThreadRequestSchema = z
 
 /** The branch the reader switched to, named by its last message: the thread reopens on it. */
 export const threadHeadRequestSchema = z.strictObject({ messageId: recordId });
+/** The thread's title once switched: one named after its first question follows the branch's first question. */
+export const threadHeadResponseSchema = z.strictObject({ title: z.string() });
 
 export const feedbackRequestSchema = z.strictObject({
   rating: z.enum(feedbackRatings, { error: 'rating must be "positive" or "negative"' }),
@@ -140,3 +142,4 @@ export type ThreadWithMessagesResponse = z.infer<typeof threadWithMessagesRespon
 export type FeedbackRequest = z.infer<typeof feedbackRequestSchema>;
 export type ThreadUpdate = z.infer<typeof updateThreadRequestSchema>;
 export type ThreadHeadRequest = z.infer<typeof threadHeadRequestSchema>;
+export type ThreadHeadResponse = z.infer<typeof threadHeadResponseSchema>;

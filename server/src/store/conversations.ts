@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorDetails, type FeedbackRating, type ThreadStatus, threadListPageSize } from '@acme/contract';
-import { and, asc, count, desc, eq, exists, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { feedback, type MessageRow, messages, questions, type ThreadRow, threads } from './schema.js';
 
@@ -161,31 +161,6 @@ export async function getThreadWithMessages(
         : null,
     })),
   };
-}
-
-/**
- * Remembers the branch the reader switched to, named by its last message, so the thread reopens on it. A message of
- * another thread, or of another reader's, is not found; so is another reader's thread.
- */
-export async function setThreadHead(
-  db: Database,
-  { reader, threadId, messageId }: ForReader & { threadId: string; messageId: string },
-): Promise<void> {
-  const inThread = db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.threadId, threadId)));
-  const updated = await db
-    .update(threads)
-    .set({
-      headMessageId: messageId,
-      headAfterSequence: sql`(select max(${messages.sequence}) from ${messages} where ${messages.threadId} = ${threadId})`,
-    })
-    .where(and(ownedThread(reader, threadId), exists(inThread)))
-    .returning({ id: threads.id });
-  if (updated.length > 0) return;
-  const [thread] = await db.select({ id: threads.id }).from(threads).where(ownedThread(reader, threadId));
-  throw thread ? messageNotFound() : threadNotFound();
 }
 
 export async function renameThread(

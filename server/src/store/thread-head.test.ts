@@ -3,9 +3,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { expectApiError } from '../../test-support/api-errors.js';
 import { answer, question } from '../../test-support/messages.js';
 import { storeForSuite, testBackends } from '../../test-support/test-databases.js';
-import { createThread, getThreadWithMessages, setThreadHead } from './conversations.js';
+import { createThread, getThreadWithMessages, renameThread } from './conversations.js';
 import { appendMessage } from './messages.js';
 import { threads } from './schema.js';
+import { setThreadHead } from './thread-head.js';
 
 const ada = 'ada@acme.example';
 const eve = 'eve@acme.example';
@@ -87,6 +88,26 @@ for (const backend of testBackends) {
       );
       expect(await headOf()).toBeNull();
       expect(await headOf(other)).toBeNull();
+    });
+
+    it('names a thread after the first question of the branch switched to, unless the reader named it', async () => {
+      const asked = await append(question('How do I deploy?'));
+      const firstAnswer = await append(answer('Run deploy.', asked));
+      const edited = await append(question('How do I roll back?'));
+      await append(answer('Redeploy the tag.', edited));
+      expect((await getThreadWithMessages(store.db, { reader: ada, threadId }))?.thread.title).toBe(
+        'How do I roll back?',
+      );
+
+      expect(await setThreadHead(store.db, { reader: ada, threadId, messageId: firstAnswer })).toEqual({
+        title: 'How do I deploy?',
+      });
+      expect((await getThreadWithMessages(store.db, { reader: ada, threadId }))?.thread.title).toBe('How do I deploy?');
+
+      await renameThread(store.db, { reader: ada, threadId, title: 'Releases' });
+      expect(await setThreadHead(store.db, { reader: ada, threadId, messageId: edited })).toEqual({
+        title: 'Releases',
+      });
     });
   });
 }

@@ -39,7 +39,8 @@ describe('the branch a thread reopens on, through the API', () => {
 
     const switched = await call('PUT', `/api/threads/${threadId}/head`, { messageId: first });
 
-    expect(switched.status).toBe(204);
+    expect(switched.status).toBe(200);
+    expect(await switched.json()).toEqual({ title: 'How do I roll back?' });
     expect(await headOf(threadId)).toBe(first);
   });
 

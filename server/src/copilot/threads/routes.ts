@@ -5,6 +5,7 @@ import {
   maxThreadsPerReader,
   recordId,
   threadHeadRequestSchema,
+  threadHeadResponseSchema,
   threadListQuerySchema,
   threadListResponseSchema,
   threadSchema,
@@ -24,11 +25,11 @@ import {
   deleteThread,
   getThreadWithMessages,
   listThreads,
-  setThreadHead,
   threadNotFound,
   updateThread,
 } from '../../store/conversations.js';
 import { clearFeedback, setFeedback } from '../../store/messages.js';
+import { setThreadHead } from '../../store/thread-head.js';
 import { readerOf } from '../reader.js';
 import { feedbackDto, threadDto, threadListCursor, threadPositionOf, threadWithMessagesDto } from './wire.js';
 
@@ -136,11 +137,8 @@ export async function threadRoutes(app: FastifyInstance) {
   /** The reader switched branch: the thread reopens on it, in any browser, until a message is added. */
   routes.put(
     '/api/threads/:id/head',
-    { schema: { ...byId, body: threadHeadRequestSchema, ...bodiless } },
-    async (request, reply) => {
-      await setThreadHead(db, { reader: readerOf(request), threadId: request.params.id, ...request.body });
-      return reply.code(204).send();
-    },
+    { schema: { ...byId, body: threadHeadRequestSchema, ...answers({ 200: threadHeadResponseSchema }) } },
+    async (request) => setThreadHead(db, { reader: readerOf(request), threadId: request.params.id, ...request.body }),
   );
 
   routes.delete('/api/threads/:id', { schema: { ...byId, ...bodiless } }, async (request, reply) => {

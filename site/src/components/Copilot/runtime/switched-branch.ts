@@ -1,6 +1,7 @@
 import type { ThreadRuntime } from '@assistant-ui/react';
 import { storedIdOf } from './conversation';
 import { threadApi } from './thread-api';
+import { titleFromServer } from './thread-list-adapter';
 
 /**
  * Tells the server the branch the reader switched to, by its last message, so the thread reopens on it in any browser.
@@ -18,7 +19,11 @@ export function rememberSwitchedBranch(thread: ThreadRuntime, threadId: () => st
     const messageId = last && storedIdOf(last);
     const stored = threadId();
     if (isRunning || before === undefined || !messageId || !stored) return;
-    // Only a convenience: if it fails, the thread reopens on its newest branch as before.
-    threadApi.setHead(stored, { messageId }).catch(() => {});
+    // Only a convenience: if it fails, the thread reopens on its newest branch as before. A thread named after its
+    // first question takes the title of the branch's own first question.
+    threadApi.setHead(stored, { messageId }).then(
+      ({ title }) => titleFromServer(stored, title),
+      () => {},
+    );
   });
 }

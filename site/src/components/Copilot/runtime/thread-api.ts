@@ -3,6 +3,7 @@ import type {
   FeedbackRequest,
   ThreadDto,
   ThreadHeadRequest,
+  ThreadHeadResponse,
   ThreadListResponse,
   ThreadUpdate,
   ThreadWithMessagesResponse,
@@ -33,8 +34,9 @@ export const threadApi = {
   get: (threadId: string) => call<ThreadWithMessagesResponse>('GET', threadPath(threadId)),
   update: (threadId: string, update: ThreadUpdate) => call<ThreadDto>('PATCH', threadPath(threadId), update),
   remove: (threadId: string) => call<void>('DELETE', threadPath(threadId)),
-  /** Remembers the branch the reader switched to, by its last message: the thread reopens on it. */
-  setHead: (threadId: string, head: ThreadHeadRequest) => call<void>('PUT', `${threadPath(threadId)}/head`, head),
+  /** Remembers the branch the reader switched to, by its last message: the thread reopens on it. Gives its title. */
+  setHead: (threadId: string, head: ThreadHeadRequest) =>
+    call<ThreadHeadResponse>('PUT', `${threadPath(threadId)}/head`, head),
   setFeedback: (messageId: string, feedback: FeedbackRequest) =>
     call<FeedbackDto>('PUT', `/api/messages/${encodeURIComponent(messageId)}/feedback`, feedback),
 };

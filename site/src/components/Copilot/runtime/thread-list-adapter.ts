@@ -38,7 +38,11 @@ const titleListeners = new Set<(threadId: string, title: string) => void>();
 /** Tells a thread its title once a question is stored (`undefined`: it was not, and will not be). */
 export function questionStored(threadId: string, title: string | undefined) {
   firstQuestions.get(threadId)?.settle(title);
-  if (title === undefined) return;
+  if (title !== undefined) titleFromServer(threadId, title);
+}
+
+/** Tells the list a thread's title as the server gives it (after a turn, or a switch to a branch with its own). */
+export function titleFromServer(threadId: string, title: string) {
   titlesFromTurns.set(threadId, title);
   for (const listener of titleListeners) listener(threadId, title);
 }
