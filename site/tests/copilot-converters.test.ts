@@ -93,7 +93,7 @@ describe('a streamed answer as the runtime shows it', () => {
 describe('links checked by the server, applied on the markdown tree', () => {
   const render = (markdown: string, verdicts: Record<string, string | null>) => {
     const tree = fromMarkdown(markdown);
-    remarkCheckedLinks(verdicts)()(tree);
+    remarkCheckedLinks(verdicts, 'https://docs.acme.dev')()(tree);
     return toMarkdown(tree).trim();
   };
 
@@ -111,6 +111,21 @@ describe('links checked by the server, applied on the markdown tree', () => {
     expect(render('[MDN](https://developer.mozilla.org/) [x](/stored)', {})).toBe(
       '[MDN](https://developer.mozilla.org/) [x](/stored)',
     );
+  });
+
+  it('rejectsImageFromElsewhere: shows it as its description, as the server stores it, inline or by reference', () => {
+    expect(
+      render('![x](https://evil.example/x.png?leak=1) ![](//evil.example/z.png) ![y][p]\n\n[p]: data:image/png,AA', {}),
+    ).toBe('\\[image: x]  \\[image: y]\n\n[p]: data:image/png,AA');
+  });
+
+  it('keeps an image of our site unless the server judged it to lead nowhere', () => {
+    expect(
+      render('![a](/faqs/) ![b](https://docs.acme.dev/faqs/) ![c](/img/none.png) ![d][g]\n\n[g]: /gone', {
+        '/img/none.png': null,
+        '/gone': null,
+      }),
+    ).toBe('![a](/faqs/) ![b](https://docs.acme.dev/faqs/) \\[image: c] \\[image: d]');
   });
 });
 

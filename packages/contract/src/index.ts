@@ -9,6 +9,7 @@ export * from './markdown-pages.js';
 export * from './me.js';
 export * from './search.js';
 export * from './search-request.js';
+export * from './site-links.js';
 export * from './text.js';
 export * from './threads.js';
 export * from './tokens.js';

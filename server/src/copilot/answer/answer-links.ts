@@ -1,3 +1,4 @@
+import { isSiteImage, siteUrlOf } from '@acme/contract';
 import type { Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
@@ -27,19 +28,6 @@ export type LinkVerdict = { url: string; href: string | null };
 
 const parse = (markdown: string): Root =>
   fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-
-/** The root-relative form of a link into our site, or undefined for a link elsewhere. */
-export function siteUrlOf(url: string, publicOrigin: string): string | undefined {
-  if (url.startsWith('//') || url.startsWith('#') || url === '') return undefined;
-  if (url.startsWith('/')) return url;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
-    if (!URL.canParse(url)) return undefined;
-    const parsed = new URL(url);
-    return parsed.origin === publicOrigin ? `${parsed.pathname}${parsed.hash}` : undefined;
-  }
-  // No scheme: relative to wherever the widget is, so only a path from the site root makes sense.
-  return `/${url.replace(/^\.\//, '')}`;
-}
 
 function kindOf(source: string, start: number): FoundLink['kind'] {
   if (source[start] === '<') return 'autolink';
@@ -179,11 +167,10 @@ const safeSchemes = /^(https?:|mailto:|\/\/)/i;
 /**
  * A link elsewhere that no reader should be handed, whatever renders the answer (the widget drops these itself, but
  * askAi, MCP clients and scripts get the text as it is): a scheme that runs or smuggles content (`javascript:`,
- * `data:`, `vbscript:`, `file:`), or an image from another site, which a renderer fetches unasked and whose address can
- * carry what the answer holds (a prompt-injected tracking pixel).
+ * `data:`, `vbscript:`, `file:`), or an image from another site (`isSiteImage`, the rule the widget applies too).
  */
-function unsafeElsewhere(link: FoundLink): boolean {
-  if (link.node.type === 'image' || link.node.type === 'imageReference') return true;
+function unsafeElsewhere(link: FoundLink, publicOrigin: string): boolean {
+  if (link.node.type === 'image' || link.node.type === 'imageReference') return !isSiteImage(link.url, publicOrigin);
   return !safeSchemes.test(link.url);
 }
 
@@ -202,7 +189,7 @@ export function checkAnswerLinks(markdown: string, links: SiteLinks): CheckedAns
     const tree = parse(text);
     const linkEdits = findLinks(text, tree).flatMap((link): Edit[] => {
       const verdict = judge(link.url, links);
-      if (!verdict && !unsafeElsewhere(link)) return [];
+      if (!verdict && !unsafeElsewhere(link, links.publicOrigin)) return [];
       if (verdict?.href) kept.add(verdict.href);
       else if (verdict) removed.add(siteUrlOf(link.url, links.publicOrigin) ?? link.url);
       const replacement = verdict?.href

@@ -71,8 +71,8 @@ function AnswerLink({ href, children, node: _node, ...rest }: ComponentPropsWith
 }
 
 /**
- * An image in an answer whose address the URL filter emptied (`javascript:`, `data:`) shows its description as text,
- * never a broken-image icon.
+ * An image in an answer (only one of our site reaches here: `remarkCheckedLinks`) whose address the URL filter still
+ * emptied shows its description as text, never a broken-image icon.
  */
 function AnswerImage({ src, alt, node: _node, ...rest }: ComponentPropsWithoutRef<'img'> & { node?: unknown }) {
   if (!src) return alt ? <span>[image: {alt}]</span> : null;
@@ -85,12 +85,15 @@ const answerText = { className: styles.markdown, 'data-testid': 'copilot-answer-
 
 /**
  * An answer's markdown (spec section 5): GFM, headings to h6, code blocks with a language header and Copy, raw HTML
- * as text, links to the handbook as the server checked them. react-markdown's default URL filter already keeps only
- * relative, http(s), irc(s), mailto and xmpp links.
+ * as text, links to the handbook as the server checked them, images of our site only. react-markdown's default URL
+ * filter already keeps only relative, http(s), irc(s), mailto and xmpp links.
  */
 export function MarkdownText(): ReactNode {
   const verdicts = useAuiState((s) => (s.message.metadata.custom.links as LinkVerdicts | undefined) ?? noVerdicts);
-  const remarkPlugins = useMemo(() => [remarkGfm, remarkRawHtmlAsText, remarkCheckedLinks(verdicts)], [verdicts]);
+  const remarkPlugins = useMemo(
+    () => [remarkGfm, remarkRawHtmlAsText, remarkCheckedLinks(verdicts, window.location.origin)],
+    [verdicts],
+  );
   // The part's whole text so far: what is revealed of it falls short while the widget smooths the stream.
   const whole = useAuiState((s) => (s.part.type === 'text' ? s.part.text : ''));
   const streaming = useAuiState((s) => s.message.status?.type === 'running');
