@@ -151,6 +151,31 @@ describe('answerPassages chooses what answers the question', () => {
     expect(quoted).toContain('| CP12 | Checkpoint 12, signed by the person who performed it |');
   });
 
+  it('keeps a sentence that introduces a table or code right before it, even when a row or line answers best', () => {
+    const filler = 'A queue change goes through a merge request and is applied to staging first, then to production. ';
+    const section = {
+      blocks: [
+        text('Every project has the same standard queues, each with its own max attempts:'),
+        {
+          kind: 'table',
+          header: ['Queue', 'Max attempts'],
+          rows: [
+            ['shopify-api', '10'],
+            ['notifications', '8'],
+          ],
+        },
+        text(filler.repeat(4)),
+        { kind: 'list', ordered: false, items: ['Keep names short.', 'Dry-run a new queue with the script:'] },
+        { kind: 'code', language: 'bash', code: 'infra/cloud-tasks.sh --plan' },
+      ] satisfies Block[],
+    };
+    const quoted = answerPassages(section, new Set(['max', 'attempt', 'notif', 'queue']), weighOne, ['number']);
+    expect(quoted).toMatch(/max attempts:\n\n\| Queue \| Max attempts \|/);
+    // A list item that ends on a colon brings the code block it holds, as a sentence does.
+    const dryRun = answerPassages(section, new Set(['dry', 'run', 'new', 'merg']), weighOne, [], { besideBest: true });
+    expect(dryRun).toMatch(/with the script:\n\n```bash\ninfra\/cloud-tasks.sh --plan/);
+  });
+
   it('shows the lines of a long code block that hold the question words, not only its imports', () => {
     const imports = Array.from({ length: 30 }, (_, index) => `import { helper${index} } from './helper-${index}.js';`);
     const section = {

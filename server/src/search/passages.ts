@@ -23,6 +23,16 @@ const shortBlockRows = 15;
 const shortBlock = (block: Block | undefined) =>
   (block?.kind === 'table' && block.rows.length <= shortBlockRows) ||
   (block?.kind === 'list' && block.items.length <= shortBlockRows);
+/**
+ * A table this small is quoted whole once one of its rows is: its rows are read against each other, and the row that
+ * answers often shares no word with the question (Wednesday falls in "Tuesday to Thursday"; only a freeze row names it).
+ */
+const smallTableRows = 6;
+const smallTableCharacters = 600;
+const smallTable = (block: Block | undefined) =>
+  block?.kind === 'table' &&
+  block.rows.length <= smallTableRows &&
+  block.rows.reduce((sum, row) => sum + row.join(' | ').length, 0) <= smallTableCharacters;
 /** The best unit holding the kind of thing asked for (the duration, the command) is quoted when it scores this much. */
 const askedShare = 0.3;
 
@@ -147,6 +157,9 @@ export function answerPassages(
     if (chosen.has(unit)) return;
     chosen.add(unit);
     length += unit.markdown.length;
+    if (unit.kind === 'table' && smallTable(section.blocks[unit.block])) {
+      for (const row of units) if (row.block === unit.block) take(row);
+    }
     if (unit.leadsIn) {
       // A numbered procedure comes whole; another list, table or code block as far as the budget allows.
       const following = units.filter((each) => each.block === unit.block + 1);
@@ -192,10 +205,19 @@ export function answerPassages(
   // symptom ("Move it to ~/code") shares no word with the question, which the sentence beside it does.
   if (units.reduce((sum, unit) => sum + unit.markdown.length, 0) <= shortSection) for (const unit of units) take(unit);
 
-  // Group the chosen units by block; the block of the best unit comes first, the rest in reading order.
+  // Group the chosen units by block; the block of the best unit comes first, the rest in reading order. A sentence
+  // that leads into a list, table or code block stays right before it, whichever of the two holds the best unit.
   const blocks = [...new Set([...chosen].map((unit) => unit.block))].sort((first, second) => first - second);
+  const ledInto = new Set([...chosen].filter((unit) => unit.leadsIn).map((unit) => unit.block + 1));
+  const runs: number[][] = [];
+  for (const block of blocks) {
+    const run = runs.at(-1);
+    if (run && ledInto.has(block) && run.at(-1) === block - 1) run.push(block);
+    else runs.push([block]);
+  }
   const firstBlock = keyFirst ? top.unit.block : blocks[0];
-  const ordered = [firstBlock, ...blocks.filter((block) => block !== firstBlock)];
+  const firstRun = runs.find((run) => firstBlock !== undefined && run.includes(firstBlock)) ?? [];
+  const ordered = [...firstRun, ...runs.filter((run) => run !== firstRun).flat()];
   return ordered
     .flatMap((blockIndex) => {
       const block = blockIndex === undefined ? undefined : section.blocks[blockIndex];

@@ -12,7 +12,10 @@ export type Unit = {
   kind: Block['kind'];
   markdown: string;
   terms: Set<string>;
-  /** A sentence that leads into the block after it ("Run:", or a numbered procedure) is quoted with that block. */
+  /**
+   * A sentence that leads into the block after it ("Run:", or a numbered procedure), or a list's last item that ends
+   * on a colon before a code block, is quoted with that block.
+   */
   leadsIn: boolean;
 };
 
@@ -79,8 +82,10 @@ function splitIntoUnits(section: Pick<DocSection, 'blocks'>): Unit[] {
         add(index, position, 'text', sentence, leadsIn);
       });
     } else if (block.kind === 'list') {
+      // An item with a code block inside ("Dry-run expensive queries:") ends the list the code block follows.
+      const codeNext = next?.kind === 'code';
       block.items.forEach((item, position) => {
-        add(index, position, 'list', item);
+        add(index, position, 'list', item, codeNext && position === block.items.length - 1 && /:$/.test(item));
       });
     } else if (block.kind === 'table') {
       block.rows.forEach((row, position) => {

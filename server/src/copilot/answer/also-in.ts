@@ -1,5 +1,6 @@
 import type { AnswerKind } from '../../search/answer-kind.js';
 import type { SearchHit } from '../../search/engine.js';
+import { type Unit, unitsOf } from '../../search/section-units.js';
 import { scoredUnits } from '../../search/unit-scores.js';
 
 /**
@@ -50,6 +51,17 @@ function asLine(markdown: string, kind: string): string | undefined {
   return line.length <= lineLimit ? line : cutLine(line, lineLimit);
 }
 
+/**
+ * A sentence that introduces a list, table or code ("... must give the same result when repeated:") as one line with
+ * the start of what it introduces, or nothing when that cannot follow on the line (a code block): alone, it promises
+ * what the line does not show.
+ */
+function leadInLine(section: SearchHit, sentence: Unit): string | undefined {
+  const [first, ...rest] = unitsOf(section).filter((unit) => unit.block === sentence.block + 1);
+  const introduced = first && asLine(first.markdown, first.kind);
+  return introduced ? asLine(`${sentence.markdown} ${introduced}${rest.length ? ' …' : ''}`, 'text') : undefined;
+}
+
 /** The best line of a section for the question: the unit that would be quoted first, as one line. */
 function keyLine(
   section: SearchHit,
@@ -60,7 +72,7 @@ function keyLine(
     .filter((entry) => entry.score > 0)
     .sort((first, second) => second.score - first.score || first.unit.order - second.unit.order);
   for (const { unit } of ranked) {
-    const line = asLine(unit.markdown, unit.kind);
+    const line = unit.leadsIn ? leadInLine(section, unit) : asLine(unit.markdown, unit.kind);
     if (line) return line;
   }
   return undefined;
