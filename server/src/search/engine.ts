@@ -7,7 +7,7 @@ import { type IndexWithMeaning, latentRanker } from './latent-ranking.js';
 import { coverageShare, type QueryTerm, queryTerms } from './query.js';
 import { type SectionLookups, sectionKey, sectionLookups, sectionLookupsInTurns } from './section-lookups.js';
 import { fieldBoosts, indexSections, nameFields } from './section-terms.js';
-import { corrector, spellingMapInTurns, spellingMapOf } from './spelling.js';
+import { beginsWrittenWord, completer, corrector, spellingMapInTurns, spellingMapOf } from './spelling.js';
 import { isRootRelative, pageKey, parseDocUrl } from './urls.js';
 
 export { searchNameOf } from './section-lookups.js';
@@ -124,6 +124,8 @@ function searchEngineOver(
   };
   const knows = matcher.knows;
   const correct = corrector(spelling);
+  const beginsWritten = beginsWrittenWord(spelling);
+  const complete = completer(spelling);
 
   const { sectionsByUrl, pageKeys, pageOf, namedBy, namePrefixes, abbreviations } = lookups;
   /** 2 for the intro of the page the query names, 1 for a section it names, 0 otherwise. */
@@ -138,13 +140,21 @@ function searchEngineOver(
   /** A query's terms; a pasted log's tail adds nothing a reader asked, so only the first part counts. */
   const queryTermsOf = (query: string, { asYouType = false }: { asYouType?: boolean } = {}) => {
     const unfinished = asYouType && /[\p{L}\p{N}]$/u.test(query) ? queryWords(query).at(-1) : undefined;
-    // A prefix of the word being typed beats a typo's correction: `firest` is Firestore half typed, not `first`.
-    const correctTyped = (word: string) =>
-      word === unfinished && matcher.beginsWord(stem(word)) ? undefined : correct(word);
-    return queryTerms(query.slice(0, longestQuery), knows, correctTyped, matcher.isSubject, abbreviations).slice(
-      0,
-      mostTerms,
-    );
+    // A prefix of the word being typed beats a typo's correction: `firest` is Firestore half typed, not `first`. The
+    // letters as typed must begin a docs' word: a stem may where the word never does (`typesence`, stemmed `types`).
+    // Letters typed past a word's stem (`getti`, stemmed `get`) begin no stem: the docs' word they begin is searched.
+    const correctTyped = (word: string) => {
+      if (word !== unfinished || !(matcher.beginsWord(word) || beginsWritten(word))) return correct(word);
+      return matcher.beginsWord(stem(word)) ? undefined : (complete(word) ?? correct(word));
+    };
+    const terms = queryTerms(query.slice(0, longestQuery), knows, correctTyped, matcher.isSubject, abbreviations);
+    // A word completed is no typo: the box does not say it searched for another word.
+    return terms.slice(0, mostTerms).map((term) => {
+      if (unfinished === undefined || term.corrected?.typed !== unfinished) return term;
+      if (!term.corrected.word.startsWith(unfinished)) return term;
+      const { corrected: _completion, ...completed } = term;
+      return completed;
+    });
   };
 
   /** A term's share in the question's meaning: its rarity in the docs, less for an everyday word. */

@@ -122,10 +122,15 @@ const likelihoodOf = (features: ReadonlyArray<number | undefined>, weights: Rera
   return sum;
 };
 
-/** Whether a page title holds every one of `words` (the question's terms as the engine names sections). */
-function titleHoldsAll(title: string, words: readonly string[]): boolean {
-  const titleWords = new Set(rememberedSearchName(title).split(' '));
-  return words.every((word) => titleWords.has(word));
+/**
+ * Whether a page title holds every one of `words` (the question's terms as the engine names sections). The word still
+ * being typed, `unfinished`, may be the beginning of one of the title's words (`cloudfla`), as the engine matched it.
+ */
+function titleHoldsAll(title: string, words: readonly string[], unfinished?: string): boolean {
+  const titleWords = rememberedSearchName(title).split(' ');
+  return words.every((word) =>
+    word === unfinished ? titleWords.some((titleWord) => titleWord.startsWith(word)) : titleWords.includes(word),
+  );
 }
 
 /**
@@ -142,10 +147,13 @@ export function rerank(
   weights: RerankWeights = rerankWeights,
   {
     titledIntrosFirst = false,
+    unfinished,
     kinds = [],
   }: {
     /** The search box's: a page's intro whose title holds every word typed goes first too. */
     titledIntrosFirst?: boolean;
+    /** The search box's term of the word still being typed: a title's word it begins counts as held. */
+    unfinished?: string | undefined;
     /** The kinds of answer the question asks for (answer-kind.ts). */
     kinds?: readonly AnswerKind[];
   } = {},
@@ -164,7 +172,7 @@ export function rerank(
         ? 3
         : hit.heading !== undefined && rememberedSearchName(hit.heading) === name
           ? 2
-          : titledIntrosFirst && hit.level === 1 && titleHoldsAll(hit.pageTitle, words)
+          : titledIntrosFirst && hit.level === 1 && titleHoldsAll(hit.pageTitle, words, unfinished)
             ? 1
             : 0;
   const features = rerankFeatures(terms, hits, weightOf, kinds);
@@ -199,32 +207,39 @@ export function searchBox(
     const named = sectionsNamedFrom(engine, typing.word, options.limit);
     if (named.length > 0) return named;
   }
+  // A space after the last word says it is finished (`cloud `): no longer a beginning of longer words.
+  const asYouType = /[\p{L}\p{N}]$/u.test(typed);
   // Only the sections listed are reordered: looking further down, as the Copilot does, found the right one first no
   // more often on the tuning questions, at several times the cost of a keystroke.
   const listed = engine.search(terms, {
     limit: options.limit,
     pathPrefix: options.pathPrefix,
-    // A space after the last word says it is finished (`cloud `): no longer a beginning of longer words.
-    asYouType: /[\p{L}\p{N}]$/u.test(typed),
+    asYouType,
     typing: typing?.searched ? typing.word : undefined,
   });
-  return rerank(terms, withTitledIntros(engine, terms, listed, options.limit), engine.meaningWeight, rerankWeights, {
-    titledIntrosFirst: true,
-    kinds: answerKindsOf(typed),
-  });
+  const unfinished = asYouType ? terms.filter((term) => !term.expansion).at(-1)?.term : undefined;
+  return rerank(
+    terms,
+    withTitledIntros(engine, terms, listed, options.limit, unfinished),
+    engine.meaningWeight,
+    rerankWeights,
+    { titledIntrosFirst: true, unfinished, kinds: answerKindsOf(typed) },
+  );
 }
 
 /**
- * The hits, with the intro of each page whose title holds every word typed ("ttl" for Firestore TTL) ahead of them
- * (the last hits give way when `limit` are listed already), when the engine listed parts of that page but not the page itself: a short page intro weighs less than
- * its long parts in the engine's scores, and the reader who types a page's name wants the page. The intro takes its
- * first part's score and matches (its title holds the words), and rerank() puts it first.
+ * The hits, with the intro of each page whose title holds every word typed ("ttl" for Firestore TTL, "cloudfla" for
+ * Cloudflare Tunnel) ahead of them (the last hits give way when `limit` are listed already), when the engine listed
+ * parts of that page but not the page itself: every section of a page matches its title's words, and a short intro
+ * weighs less than its long parts in the engine's scores, while the reader who types a page's name wants the page. The
+ * intro takes its first part's score and matches (its title holds the words), and rerank() puts it first.
  */
 function withTitledIntros(
   engine: SearchEngine,
   terms: readonly QueryTerm[],
   hits: readonly SearchHit[],
   limit: number,
+  unfinished: string | undefined,
 ): SearchHit[] {
   const words = [...new Set(terms.filter((term) => !term.expansion).map((term) => term.term))];
   if (words.length === 0) return [...hits];
@@ -233,7 +248,7 @@ function withTitledIntros(
   for (const hit of hits) {
     if (listedPages.has(hit.pageUrl)) continue;
     listedPages.add(hit.pageUrl);
-    const intro = titleHoldsAll(hit.pageTitle, words) ? engine.sectionAt(hit.pageUrl) : undefined;
+    const intro = titleHoldsAll(hit.pageTitle, words, unfinished) ? engine.sectionAt(hit.pageUrl) : undefined;
     if (intro?.level === 1) intros.push({ ...hit, ...intro });
   }
   if (intros.length === 0) return [...hits];

@@ -28,6 +28,21 @@ export async function spellingMapInTurns(index: PackedIndex): Promise<Searchable
   return spelling;
 }
 
+/** Whether the docs write a word that begins with `prefix`, as typed (not stemmed), or is it. */
+export const beginsWrittenWord =
+  (spelling: SearchableMap<number>) =>
+  (prefix: string): boolean =>
+    !spelling.atPrefix(prefix).keys().next().done;
+
+/** The docs' most used word that begins with `prefix` (`getti`: `getting`). */
+export const completer =
+  (spelling: SearchableMap<number>) =>
+  (prefix: string): string | undefined => {
+    let best: { word: string; uses: number } | undefined;
+    for (const [word, uses] of spelling.atPrefix(prefix)) if (!best || uses > best.uses) best = { word, uses };
+    return best?.word;
+  };
+
 /**
  * The docs' word nearest to a misspelt one (`verison`: `version`), as the docs write it: fewest edits, then the most
  * used.

@@ -75,6 +75,43 @@ describe('a half-typed word in the search box', () => {
   });
 });
 
+describe("a page's title half typed or misspelt in the search box", () => {
+  const pageIntros = engine.sections.filter((section) => section.level === 1);
+
+  it.each([
+    ['cloudfla', 'Cloudflare Tunnel for Local Development'],
+    ['typesence', 'Installing a Typesense Instance'],
+  ])('lists the page "%s" names first, then its sections', (typed, title) => {
+    const [first, ...others] = box(typed).results;
+    expect(first?.heading).toBeNull();
+    expect(first?.pageTitle).toContain(title);
+    expect(others.slice(0, 3).every((hit) => hit.pageTitle === first?.pageTitle)).toBe(true);
+  });
+
+  it('reads a misspelt last word as the word it misspells, and a word typed past its stem as no typo', () => {
+    expect(box('typesence').corrected).toEqual([{ typed: 'typesence', word: 'typesense' }]);
+    const getti = box('getti');
+    expect(getti.corrected).toEqual([]);
+    expect(getti.results[0]?.heading).toBeNull();
+    expect(getti.results[0]?.pageTitle).toMatch(/^Getting Started/);
+  });
+
+  it('lists first a page whose title has a word beginning with the letters typed, over every title of the build', () => {
+    const asked = pageIntros.flatMap((intro) =>
+      nameWords(intro.pageTitle)
+        .filter((word) => /^\p{L}{6,}$/u.test(word))
+        .map((word) => word.slice(0, Math.ceil(word.length * 0.7))),
+    );
+    expect(asked.length).toBeGreaterThan(80);
+    const pageFirst = asked.filter((typed) => {
+      const [first] = box(typed).results;
+      return first?.heading === null && nameWords(first.pageTitle).some((word) => word.startsWith(typed));
+    });
+    // Measured when written: 81 of 105, 31 before; the rest are mostly headings that are the word typed ("Pitfalls").
+    expect(pageFirst.length / asked.length).toBeGreaterThanOrEqual(0.7);
+  });
+});
+
 describe('the lists of sections per prefix, made with the index', () => {
   const section = (level: 1 | 2 | 3, pageTitle: string, heading?: string): DocSection => ({
     id: `${pageTitle}${heading ?? ''}`,
