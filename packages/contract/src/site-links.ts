@@ -5,6 +5,9 @@
  */
 export function siteUrlOf(url: string, publicOrigin: string): string | undefined {
   if (url.startsWith('//') || url.startsWith('#') || url === '') return undefined;
+  // A browser reads `\` as `/` and drops tabs, newlines and the spaces around an address: `/\evil.example/faqs/` is
+  // another host's `/faqs/`. None of them is in a link of ours, so an address holding one is taken as elsewhere.
+  if ([...url].some((character) => character === '\\' || character <= ' ')) return undefined;
   if (url.startsWith('/')) return url;
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
     if (!URL.canParse(url)) return undefined;

@@ -3,6 +3,7 @@ import { docSection } from '../../test-support/doc-sections.js';
 import { AbbreviationLearner } from './abbreviations.js';
 import type { DocSection } from './doc-page.js';
 import { createSearchEngine } from './engine.js';
+import { coverageShare } from './query.js';
 
 /** Sections that write `MR` and spell it out, a few sizing rules that only spell it out, and unrelated ones. */
 const flow = [
@@ -70,6 +71,15 @@ describe('abbreviations the handbook spells out', () => {
     expect(engine.search('how do I mark my merge request ready', { limit: 3 }).map((hit) => hit.url)).toContain(
       '/training/#exercises',
     );
+  });
+
+  it('counts the abbreviation as held only where all the words it stands for are', () => {
+    const terms = createSearchEngine(flow).queryTerms('MR approvals');
+    const share = (matched: string[]) => coverageShare(terms, new Set(matched), () => 1);
+
+    expect(share(['approv', 'request'])).toBe(0.5);
+    expect(share(['approv', 'merg', 'request'])).toBe(1);
+    expect(share(['approv', 'mr'])).toBe(1);
   });
 
   it('reads a question without abbreviations as before', () => {

@@ -18,6 +18,8 @@ export type QueryTerm = {
   covers: string[];
   /** A rewording of the question (joined words, a duration in other units), searched at a lower weight. */
   expansion: boolean;
+  /** The other words of the rewording it is part of: it stands for `covers` only where they match too. */
+  coversWith?: string[];
   /** A word of everyday English (`nobody`, `please`, `thing`) or of an address: it says little about the subject. */
   generic: boolean;
   /**
@@ -177,9 +179,10 @@ export function queryTerms(
         optional: false,
       });
   }
-  const add = (term: string, covers: string[]) => {
+  const add = (term: string, covers: string[], coversWith?: string[]) => {
     if (!terms.has(term) && knows(term)) {
-      terms.set(term, { term, covers, expansion: true, generic: false, foreign: false, optional: false });
+      const together = coversWith?.length ? { coversWith } : {};
+      terms.set(term, { term, covers, expansion: true, generic: false, foreign: false, optional: false, ...together });
     }
   };
   spoken.slice(1).forEach((word, index) => {
@@ -187,7 +190,15 @@ export function queryTerms(
     if (joined) add(joined, [...termsOfWord(spoken[index] ?? ''), ...termsOfWord(word)]);
   });
   for (const term of [...terms.values()]) {
-    if (!term.expansion) for (const part of abbreviations.spelledOut(term.term) ?? []) add(part, [term.term]);
+    if (term.expansion) continue;
+    // "merge request" stands for `MR`; `request` alone does not.
+    const parts = abbreviations.spelledOut(term.term) ?? [];
+    for (const part of parts)
+      add(
+        part,
+        [term.term],
+        parts.filter((other) => other !== part),
+      );
   }
   spoken.forEach((_, index) => {
     for (let length = 2; length <= 5 && index + length <= spoken.length; length += 1) {
@@ -215,7 +226,10 @@ export function coverageShare(
   weightOf: (term: QueryTerm) => number,
 ): number {
   const covered = new Set<string>();
-  for (const term of terms) if (matched.has(term.term)) for (const each of term.covers) covered.add(each);
+  for (const term of terms) {
+    if (!matched.has(term.term) || term.coversWith?.some((other) => !matched.has(other))) continue;
+    for (const each of term.covers) covered.add(each);
+  }
   const asked = terms.filter((term) => !term.expansion && (covered.has(term.term) || !term.optional));
   const total = asked.reduce((sum, term) => sum + weightOf(term), 0);
   const held = asked.filter((term) => covered.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);

@@ -1,4 +1,4 @@
-import { analyze } from './analyze.js';
+import { analyze, queryWords, termsOfWord } from './analyze.js';
 import { type AnswerKind, answerKindsOf } from './answer-kind.js';
 import type { SearchEngine, SearchHit } from './engine.js';
 import { bestUnitShare } from './passages.js';
@@ -217,7 +217,13 @@ export function searchBox(
     asYouType,
     typing: typing?.searched ? typing.word : undefined,
   });
-  const unfinished = asYouType ? terms.filter((term) => !term.expansion).at(-1)?.term : undefined;
+  // The term of the last word typed, if it has one: in `deploy to` the word being typed is the stop word `to`, and
+  // `deploy` is finished.
+  const lastWord = queryWords(typed).at(-1);
+  const unfinished =
+    asYouType && lastWord !== undefined && termsOfWord(lastWord).length > 0
+      ? terms.filter((term) => !term.expansion).at(-1)?.term
+      : undefined;
   return rerank(
     terms,
     withTitledIntros(engine, terms, listed, options.limit, unfinished),

@@ -69,11 +69,12 @@ async function openPgliteStore(options: StoreOptions, migrate: boolean): Promise
   const name = inMemory ? 'in-memory PGlite database' : `PGlite database in ${dataDirectory}`;
   let lock: DirectoryLock | undefined;
   let client: PGlite | undefined;
+  let panicked = () => false;
   try {
     // One process per directory: a second one would run too, and the one that stops last would overwrite the other.
     if (!inMemory) lock = await lockDirectory(dataDirectory, { onStaleLock: options.onStaleLock });
     client = await openEmbeddedDatabase(dataDirectory);
-    const { panicked } = refuseAfterPanic(client, (error) => options.onPanic?.(error));
+    ({ panicked } = refuseAfterPanic(client, (error) => options.onPanic?.(error)));
     const db = drizzlePglite({ client, schema });
     if (migrate) await migratePglite(db, { migrationsFolder });
     const opened = client;
@@ -89,7 +90,8 @@ async function openPgliteStore(options: StoreOptions, migrate: boolean): Promise
       },
     };
   } catch (error) {
-    await client?.close().catch(() => {});
+    // A panic while migrating: the engine is not touched again, as in `close`.
+    if (!panicked()) await client?.close().catch(() => {});
     await lock?.release();
     if (error instanceof DamagedDatabaseError) throw error;
     throw new Error(`Could not open the ${name}: ${describeError(error)}`, { cause: error });

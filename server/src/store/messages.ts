@@ -173,9 +173,12 @@ async function derivedTitle(
     .select({ content: messages.content })
     .from(messages)
     .where(and(eq(messages.threadId, threadId), eq(messages.role, 'user'), isNull(messages.parentId)));
-  const automatic = current === newThreadTitle || earlier.some(({ content }) => titleFromContent(content) === current);
-  return automatic ? titleFromContent(message.content) : undefined;
+  return namedAfterFirstQuestion(current, earlier) ? titleFromContent(message.content) : undefined;
 }
+
+/** Whether a thread's title is its own (new) or one of its first questions', not one the reader chose. */
+export const namedAfterFirstQuestion = (title: string, firstQuestions: ReadonlyArray<{ content: MessagePart[] }>) =>
+  title === newThreadTitle || firstQuestions.some(({ content }) => titleFromContent(content) === title);
 
 async function findOwnedMessage(db: Database, reader: string, messageId: string) {
   const [message] = await db

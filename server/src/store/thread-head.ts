@@ -1,7 +1,7 @@
 import { and, asc, eq, exists, isNull, sql } from 'drizzle-orm';
-import { type ForReader, messageNotFound, newThreadTitle, ownedThread, threadNotFound } from './conversations.js';
+import { type ForReader, messageNotFound, ownedThread, threadNotFound } from './conversations.js';
 import type { Database } from './database.js';
-import { titleFromContent } from './messages.js';
+import { namedAfterFirstQuestion, titleFromContent } from './messages.js';
 import { messages, threads } from './schema.js';
 
 /**
@@ -47,8 +47,7 @@ async function titleOfBranch(
     .select({ id: messages.id, content: messages.content })
     .from(messages)
     .where(and(eq(messages.threadId, threadId), eq(messages.role, 'user'), isNull(messages.parentId)));
-  const named = current === newThreadTitle || roots.some(({ content }) => titleFromContent(content) === current);
-  if (!named || roots.length < 2) return current;
+  if (roots.length < 2 || !namedAfterFirstQuestion(current, roots)) return current;
   const parents = new Map(
     (
       await db

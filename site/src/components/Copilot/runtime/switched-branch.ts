@@ -10,6 +10,8 @@ import { titleFromServer } from './thread-list-adapter';
  */
 export function rememberSwitchedBranch(thread: ThreadRuntime, threadId: () => string | undefined): () => void {
   let shownLast = thread.getState().messages.at(-1)?.id;
+  /** Which switch is the latest: a slower answer to an earlier one must not put back that branch's title. */
+  let switches = 0;
   return thread.subscribe(() => {
     const { messages, isRunning } = thread.getState();
     const last = messages.at(-1)?.id;
@@ -21,8 +23,12 @@ export function rememberSwitchedBranch(thread: ThreadRuntime, threadId: () => st
     if (isRunning || before === undefined || !messageId || !stored) return;
     // Only a convenience: if it fails, the thread reopens on its newest branch as before. A thread named after its
     // first question takes the title of the branch's own first question.
+    const switchNumber = ++switches;
     threadApi.setHead(stored, { messageId }).then(
-      ({ title }) => titleFromServer(stored, title),
+      ({ title }) => {
+        const latest = switchNumber === switches && shownLast === last && !thread.getState().isRunning;
+        if (latest) titleFromServer(stored, title);
+      },
       () => {},
     );
   });
