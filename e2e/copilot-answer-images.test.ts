@@ -44,16 +44,7 @@ test('rejectsImageFromElsewhereInStreamedAnswer: shows it as text live and store
   await copilot.open();
   await copilot.ask('Show me the chart');
   const text = copilot.answerText(copilot.lastAnswer);
-  const seen: string[] = [];
-  await expect
-    .poll(
-      async () => {
-        seen.push(await text.innerText());
-        return seen.at(-1);
-      },
-      { timeout: 15_000, interval: 50 },
-    )
-    .toContain('done.');
+  const seen = await copilot.textsWhileStreaming('done.');
   await copilot.waitForAnswer(1);
   // Looked at while it streamed: the description appeared before the answer ended.
   expect(seen.some((shown) => shown.includes('[image: x]') && !shown.includes('done.'))).toBe(true);

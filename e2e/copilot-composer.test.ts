@@ -136,12 +136,7 @@ describe('actions on an answer', () => {
     reader: { site, copilot },
   }) => {
     await copilot.askFirstOn(site, '/', 'How do I register a GitLab runner?');
-    const question = copilot.userMessages.first();
-    await question.hover();
-    await question.getByRole('button', { name: 'Edit' }).click();
-    const edit = site.page.getByTestId('copilot-edit-composer');
-    await edit.getByRole('textbox').fill('How do I use WSL?');
-    await edit.getByRole('button', { name: 'Send', exact: true }).click();
+    await copilot.editQuestion(0, 'How do I use WSL?');
     await copilot.waitForAnswer(1);
     await expect.poll(() => copilot.branchState(copilot.userMessages.first()).innerText()).toBe('2 / 2');
     expect(await copilot.userMessages.first().innerText()).toContain('How do I use WSL?');

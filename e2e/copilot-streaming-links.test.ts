@@ -26,16 +26,7 @@ test('shows no half-written link while the answer streams, and the whole link on
   await copilot.open();
   await copilot.ask('When are expired documents deleted?');
   const text = copilot.answerText(copilot.lastAnswer);
-  const seen: string[] = [];
-  await expect
-    .poll(
-      async () => {
-        seen.push(await text.innerText());
-        return seen.at(-1);
-      },
-      { timeout: 15_000, interval: 50 },
-    )
-    .toContain('too.');
+  const seen = await copilot.textsWhileStreaming('too.');
   expect(seen.some((shown) => shown.includes('within a day'))).toBe(true);
   expect(seen.filter((shown) => shown.includes('['))).toEqual([]);
   await expect.poll(() => text.locator('a', { hasText: 'Firestore TTL › Costs' }).count()).toBe(1);

@@ -146,10 +146,7 @@ describe("a conversation's title", () => {
     await copilot.waitForAnswer(1);
     await expect.poll(() => list.current.innerText()).toContain('what is a SEV3?');
 
-    await copilot.userMessages.first().getByRole('button', { name: 'Edit' }).click();
-    const edit = site.page.getByTestId('copilot-edit-composer');
-    await edit.getByRole('textbox').fill('what is a SEV4?');
-    await edit.getByRole('button', { name: 'Send', exact: true }).click();
+    await copilot.editQuestion(0, 'what is a SEV4?');
     await copilot.waitForAnswer(1);
     await expect.poll(() => list.current.innerText()).toContain('what is a SEV4?');
     await copilot.waitUntilSaved();
@@ -164,10 +161,7 @@ describe("a conversation's title", () => {
     await site.open('/dev-copilot');
     await copilot.ask('what is a SEV3?');
     await copilot.waitForAnswer(1);
-    await copilot.userMessages.first().getByRole('button', { name: 'Edit' }).click();
-    const edit = site.page.getByTestId('copilot-edit-composer');
-    await edit.getByRole('textbox').fill('what is a SEV4?');
-    await edit.getByRole('button', { name: 'Send', exact: true }).click();
+    await copilot.editQuestion(0, 'what is a SEV4?');
     await copilot.waitForAnswer(1);
     await expect.poll(() => list.current.innerText()).toContain('what is a SEV4?');
 

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { DocsSite } from './docs-site';
 import { signInContext } from './sign-in-pages';
 
@@ -55,6 +56,25 @@ export class Copilot {
     return answer.getByTestId('copilot-answer-text');
   }
 
+  /**
+   * Every text the last answer showed while it streamed, read every 50 ms until it contains `end` (what the answer
+   * ends with): what a reader saw along the way, not only where it ended.
+   */
+  async textsWhileStreaming(end: string): Promise<string[]> {
+    const text = this.answerText(this.lastAnswer);
+    const seen: string[] = [];
+    await expect
+      .poll(
+        async () => {
+          seen.push(await text.innerText());
+          return seen.at(-1);
+        },
+        { timeout: 15_000, interval: 50 },
+      )
+      .toContain(end);
+    return seen;
+  }
+
   get welcome() {
     return this.page.getByTestId('copilot-welcome');
   }
@@ -97,6 +117,20 @@ export class Copilot {
   /** The note above an answer that says the handbook only comes close, or does not cover it. */
   confidenceNote(answer: ReturnType<Page['getByTestId']>) {
     return answer.getByTestId('copilot-confidence');
+  }
+
+  /** The composer an Edit of a question opens in its place. */
+  get editComposer() {
+    return this.page.getByTestId('copilot-edit-composer');
+  }
+
+  /** Edits the `index`-th question into `question` (its Edit button, as a reader hovers it) and sends it. */
+  async editQuestion(index: number, question: string) {
+    const message = this.userMessages.nth(index);
+    await message.hover();
+    await message.getByRole('button', { name: 'Edit' }).click();
+    await this.editComposer.getByRole('textbox').fill(question);
+    await this.editComposer.getByRole('button', { name: 'Send', exact: true }).click();
   }
 
   /** Types a question and sends it with Enter. */

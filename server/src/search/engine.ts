@@ -1,5 +1,5 @@
 import type SearchableMap from 'minisearch/SearchableMap';
-import { queryWords, stem } from './analyze.js';
+import { queryWords, stem, termsOfWord } from './analyze.js';
 import type { DocSection } from './doc-page.js';
 import { indexMatcher, type TermQuery } from './index-query.js';
 import { indexSectionsInWorker } from './index-worker-client.js';
@@ -148,12 +148,19 @@ function searchEngineOver(
       return matcher.beginsWord(stem(word)) ? undefined : (complete(word) ?? correct(word));
     };
     const terms = queryTerms(query.slice(0, longestQuery), knows, correctTyped, matcher.isSubject, abbreviations);
-    // A word completed is no typo: the box does not say it searched for another word.
-    return terms.slice(0, mostTerms).map((term) => {
-      if (unfinished === undefined || term.corrected?.typed !== unfinished) return term;
-      if (!term.corrected.word.startsWith(unfinished)) return term;
-      const { corrected: _completion, ...completed } = term;
-      return completed;
+    // The last word's term, if it has one: in `deploy to` the word being typed is the stop word `to`, and `deploy` is
+    // finished.
+    const last =
+      unfinished !== undefined && termsOfWord(unfinished).length > 0
+        ? terms.filter((term) => !term.expansion).at(-1)
+        : undefined;
+    return terms.slice(0, mostTerms).map((term): QueryTerm => {
+      if (term !== last) return term;
+      const { corrected, ...rest } = term;
+      // A word completed is no typo: the box does not say it searched for another word.
+      const completed =
+        corrected !== undefined && corrected.typed === unfinished && corrected.word.startsWith(corrected.typed);
+      return completed ? { ...rest, unfinished: true } : { ...term, unfinished: true };
     });
   };
 

@@ -40,6 +40,8 @@ export type QueryTerm = {
   optional: boolean;
   /** The word as typed, when the docs' word it was read as (`onbording` as `onboarding`) stands in its place. */
   corrected?: { typed: string; word: string };
+  /** The term of the word the reader is still typing in the search box (`cloudfla`): it may begin a longer word. */
+  unfinished?: true;
 };
 
 /**

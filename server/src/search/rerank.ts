@@ -1,4 +1,4 @@
-import { analyze, queryWords, termsOfWord } from './analyze.js';
+import { analyze } from './analyze.js';
 import { type AnswerKind, answerKindsOf } from './answer-kind.js';
 import type { SearchEngine, SearchHit } from './engine.js';
 import { bestUnitShare } from './passages.js';
@@ -217,13 +217,7 @@ export function searchBox(
     asYouType,
     typing: typing?.searched ? typing.word : undefined,
   });
-  // The term of the last word typed, if it has one: in `deploy to` the word being typed is the stop word `to`, and
-  // `deploy` is finished.
-  const lastWord = queryWords(typed).at(-1);
-  const unfinished =
-    asYouType && lastWord !== undefined && termsOfWord(lastWord).length > 0
-      ? terms.filter((term) => !term.expansion).at(-1)?.term
-      : undefined;
+  const unfinished = terms.find((term) => term.unfinished)?.term;
   return rerank(
     terms,
     withTitledIntros(engine, terms, listed, options.limit, unfinished),

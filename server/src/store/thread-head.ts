@@ -1,4 +1,5 @@
-import { and, asc, eq, exists, isNull, sql } from 'drizzle-orm';
+import type { MessagePart } from '@acme/contract';
+import { and, eq, exists, isNull, sql } from 'drizzle-orm';
 import { type ForReader, messageNotFound, ownedThread, threadNotFound } from './conversations.js';
 import type { Database } from './database.js';
 import { namedAfterFirstQuestion, titleFromContent } from './messages.js';
@@ -43,20 +44,21 @@ async function titleOfBranch(
   db: Database,
   { threadId, messageId, current }: { threadId: string; messageId: string; current: string },
 ): Promise<string> {
-  const roots = await db
-    .select({ id: messages.id, content: messages.content })
+  // One read of the thread's tree: every message's parent, and the content of its first questions only (an answer's
+  // content can be long and is not needed).
+  const tree = await db
+    .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      firstQuestion: sql<
+        MessagePart[] | null
+      >`case when ${isNull(messages.parentId)} and ${eq(messages.role, 'user')} then ${messages.content} end`,
+    })
     .from(messages)
-    .where(and(eq(messages.threadId, threadId), eq(messages.role, 'user'), isNull(messages.parentId)));
+    .where(eq(messages.threadId, threadId));
+  const roots = tree.flatMap(({ id, firstQuestion }) => (firstQuestion ? [{ id, content: firstQuestion }] : []));
   if (roots.length < 2 || !namedAfterFirstQuestion(current, roots)) return current;
-  const parents = new Map(
-    (
-      await db
-        .select({ id: messages.id, parentId: messages.parentId })
-        .from(messages)
-        .where(eq(messages.threadId, threadId))
-        .orderBy(asc(messages.sequence))
-    ).map((message) => [message.id, message.parentId]),
-  );
+  const parents = new Map(tree.map((message) => [message.id, message.parentId]));
   let first = messageId;
   // At most one step per message: a parent chain never loops, and a damaged one must not hang the request.
   for (let steps = 0, parent = parents.get(first); parent && steps < parents.size; steps += 1) {

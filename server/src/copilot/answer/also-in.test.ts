@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { docSection } from '../../../test-support/doc-sections.js';
+import { docsOnlyAnswers } from '../../../test-support/docs-only-answers.js';
 import { retrieve } from '../../search/coverage.js';
-import { createSearchEngine } from '../../search/engine.js';
-import { composeDocsOnlyAnswer } from './docs-only-answer.js';
 
 const longSentence = `Deploy windows close at sixteen hundred with the \`--freeze\` flag, see [the calendar](/calendar) ${'on Thursdays with a freeze that also covers '.repeat(8)}the end of the \`__init__.py\` month.`;
 const sections = [
@@ -24,13 +23,7 @@ const sections = [
   ]),
   docSection('/welcome', 'Welcome', 'Office', [{ kind: 'text', markdown: 'The office is open from nine to six.' }]),
 ];
-const engine = createSearchEngine(sections);
-const answer = (question: string) =>
-  composeDocsOnlyAnswer({
-    retrieval: retrieve(engine, question),
-    termWeight: engine.termWeight,
-    meaningWeight: engine.meaningWeight,
-  });
+const { engine, answer } = docsOnlyAnswers(sections);
 const alsoLines = (markdown: string) => {
   const [, also = ''] = markdown.split('\n\nAlso in the handbook:\n\n');
   return also.split('\n').filter((line) => line.startsWith('- ['));

@@ -5,9 +5,7 @@ import { gfm } from 'micromark-extension-gfm';
 import { visit } from 'unist-util-visit';
 import { describe, expect, it } from 'vitest';
 import { docSection } from '../../../test-support/doc-sections.js';
-import { retrieve } from '../../search/coverage.js';
-import { createSearchEngine } from '../../search/engine.js';
-import { composeDocsOnlyAnswer } from './docs-only-answer.js';
+import { docsOnlyAnswers } from '../../../test-support/docs-only-answers.js';
 import { aboutAnswer, greetingAnswer, thanksAnswer } from './small-talk.js';
 
 const sections = [
@@ -72,14 +70,7 @@ const sections = [
     },
   ]),
 ];
-const engine = createSearchEngine(sections);
-const answer = (question: string, extra: { readFromImages?: string; imagesUnread?: boolean } = {}) =>
-  composeDocsOnlyAnswer({
-    retrieval: retrieve(engine, question),
-    termWeight: engine.termWeight,
-    meaningWeight: engine.meaningWeight,
-    ...extra,
-  });
+const { answer } = docsOnlyAnswers(sections);
 
 describe('composeDocsOnlyAnswer', () => {
   it('quotes what answers the question, linked to its exact section, and names that section as the source', () => {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { docSection } from '../../../test-support/doc-sections.js';
-import { retrieve } from '../../search/coverage.js';
-import { createSearchEngine } from '../../search/engine.js';
-import { composeDocsOnlyAnswer } from './docs-only-answer.js';
+import { docsOnlyAnswers } from '../../../test-support/docs-only-answers.js';
 
 const sections = [
   docSection('/go-live-procedure', 'Go-Live Procedure', 'The release window', [
@@ -46,13 +44,8 @@ const sections = [
   ]),
   docSection('/welcome', 'Welcome', 'Office', [{ kind: 'text', markdown: 'The office is open from nine to six.' }]),
 ];
-const engine = createSearchEngine(sections);
-const answer = (question: string) =>
-  composeDocsOnlyAnswer({
-    retrieval: retrieve(engine, question),
-    termWeight: engine.termWeight,
-    meaningWeight: engine.meaningWeight,
-  }).markdown;
+const docsOnly = docsOnlyAnswers(sections);
+const answer = (question: string) => docsOnly.answer(question).markdown;
 
 describe('the units an answer quotes', () => {
   it('quotes a short table whole, not only the row sharing a word with the question', () => {
