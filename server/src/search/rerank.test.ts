@@ -142,3 +142,24 @@ describe('the heading share of a candidate', () => {
     expect(headingShare('ttl policy', before)).toBe(0);
   });
 });
+
+describe("how much of a candidate's own heading the question names", () => {
+  const namedAt = rerankFeatureNames.indexOf('headingNamed');
+  const rollback = docSection('/go-live', 'Go-Live', 'Rollback', 'Redeploy the previous tag through the pipeline.');
+  const hostingOnly = docSection(
+    '/go-live',
+    'Go-Live',
+    'Hosting only',
+    'Roll back Hosting alone when only the admin is bad.',
+  );
+  const small = createSearchEngine([rollback, hostingOnly]);
+
+  it('counts a heading the question names in other words (roll back for Rollback), not one it does not', () => {
+    const terms = small.queryTerms('how do I roll back a bad release?');
+    const hits = small.search(terms, { limit: 2 });
+    const features = rerankFeatures(terms, hits, small.meaningWeight);
+    const named = new Map(hits.map((hit, place) => [hit.url, features[place]?.[namedAt]]));
+    expect(named.get(rollback.url)).toBe(1);
+    expect(named.get(hostingOnly.url)).toBe(0);
+  });
+});

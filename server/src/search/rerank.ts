@@ -13,9 +13,9 @@ import { sectionsNamedFrom, wordBeingTyped } from './typing.js';
  * what each candidate shows (its score against the best one's, its place, the share of the question it holds, its
  * cosine in the latent space, the share in its title and headings, the share its best single unit holds, whether it
  * is a page's intro, whether it has text of its own, whether it holds the question's rarest word, the share held by
- * its best unit that holds the kind of answer asked for (a duration for "how long", a command), and how far its share,
- * cosine, headings, best unit and best such unit fall behind the best candidate's) scores how likely it answers the
- * question.
+ * its best unit that holds the kind of answer asked for (a duration for "how long", a command), how far its share,
+ * cosine, headings, best unit and best such unit fall behind the best candidate's, and the share of its own heading
+ * the question names) scores how likely it answers the question.
  * Fitted by server/test-support/rerank-fit.ts, which writes rerank-weights.ts. The search box lists its sections in
  * this order too (`searchBox`).
  */
@@ -48,6 +48,7 @@ export const rerankFeatureNames = [
   'unitBehind',
   'kindUnit',
   'kindUnitBehind',
+  'headingNamed',
 ] as const;
 
 /** How many of the engine's best sections are looked at again. */
@@ -79,6 +80,16 @@ export function rerankFeatures(
     (found, term) => (found === undefined || weightOf(term) > weightOf(found) ? term : found),
     undefined,
   );
+  // Every word the question holds, reworded ones too (`rollback` for "roll back"): against them, how much of a section's
+  // own heading the question names.
+  const questionTerms = new Set(terms.flatMap((term) => [term.term, ...term.covers]));
+  const headingNamed = (hit: SearchHit) => {
+    const named = termsOfNames(hit.heading ?? hit.pageTitle);
+    if (named.size === 0) return undefined;
+    let held = 0;
+    for (const term of named) if (questionTerms.has(term)) held += 1;
+    return held / named.size;
+  };
   const own = hits.map((hit, place) => {
     const named = termsOfNames([hit.pageTitle, hit.parentHeading, hit.heading].join(' '));
     const heading = asked.filter((term) => named.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);
@@ -105,11 +116,12 @@ export function rerankFeatures(
     const value = features[compared[place] ?? -1];
     return value === undefined ? undefined : value - (bestOf[place] ?? value);
   };
-  return own.map((features) => [
+  return own.map((features, place) => [
     ...features.slice(0, 9),
-    ...[0, 1, 2, 3].map((place) => behind(features, place)),
+    ...[0, 1, 2, 3].map((at) => behind(features, at)),
     features[9],
     behind(features, 4),
+    headingNamed(hits[place] as SearchHit),
   ]);
 }
 
