@@ -69,6 +69,14 @@ describe('queryTerms', () => {
     expect(terms.find((term) => term.term === 'polici')).toMatchObject({ generic: false, foreign: false });
   });
 
+  it('reads a short stop word with two letters swapped (waht, teh) as that word, not as a foreign name', () => {
+    const terms = queryTerms('waht is teh policy for kubernetes? hwo', knows);
+    expect(terms.map((term) => term.term)).toEqual(['polici', 'kubernet']);
+    expect(terms.filter((term) => term.foreign).map((term) => term.term)).toEqual(['kubernet']);
+    // A real word that is a swapped stop word (`form` for from) stays.
+    expect(queryTerms('form policy', knows).map((term) => term.term)).toContain('form');
+  });
+
   it("takes the reader's own names and numbers as optional: they count only where a section holds them", () => {
     const terms = queryTerms('why does syncOrders_v2 skip "Gift Cards" on shop-9.myshopify.com after 60 days', knows);
     const optional = terms.filter((term) => term.optional && !term.expansion).map((term) => term.term);

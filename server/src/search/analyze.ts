@@ -20,6 +20,18 @@ const stopWords = new Set(
 /** Whether a word (folded) is too common to search by. */
 export const isStopWord = (word: string) => stopWords.has(word);
 
+/**
+ * Whether a word (folded) is a stop word typed with two neighbouring letters swapped (`waht`, `teh`, `hwo`): the most
+ * common slip in a short word, which the docs' corrector leaves alone (it corrects only longer words).
+ */
+export function isSwappedStopWord(word: string): boolean {
+  if (word.length < 3 || stopWords.has(word)) return false;
+  for (let index = 0; index < word.length - 1; index += 1) {
+    if (stopWords.has(`${word.slice(0, index)}${word[index + 1]}${word[index]}${word.slice(index + 2)}`)) return true;
+  }
+  return false;
+}
+
 const numberWords = new Map<string, number>(
   Object.entries({
     zero: 0,

@@ -3,6 +3,7 @@ import { type Abbreviations, noAbbreviations } from './abbreviations.js';
 import {
   analyze,
   durationEquivalents,
+  isSwappedStopWord,
   joinedNeighbours,
   numbersAsDigits,
   queryWords,
@@ -153,6 +154,8 @@ export function queryTerms(
   for (const word of spoken) {
     const [typed, ...parts] = termsOfWord(word);
     if (typed === undefined) continue;
+    // `waht` is "what" mistyped, not a name the handbook lacks: it says as little as the word meant.
+    if (parts.length === 0 && !knows(typed) && !commonEnglish.has(word) && isSwappedStopWord(word)) continue;
     // A word the docs never write, and no everyday English word either, is most often a typo of one they do.
     // An address is copied, never typed: its words are no typos.
     const spelled =
