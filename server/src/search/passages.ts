@@ -127,6 +127,8 @@ export type PassageOptions = {
   overview?: boolean;
   /** A second section beside the best one: its key part and what follows it, nothing past the budget. */
   besideBest?: boolean;
+  /** The question names the section's heading: a short list or table holding its best unit is quoted whole. */
+  wholeList?: boolean;
 };
 
 /**
@@ -185,6 +187,9 @@ export function answerPassages(
     }
   } else {
     take(top.unit);
+    if (options.wholeList && shortBlock(section.blocks[top.unit.block])) {
+      for (const unit of units) if (unit.block === top.unit.block) take(unit);
+    }
     // The sentence after the best one often finishes its thought (the number, the command).
     const after = units[top.unit.order + 1];
     if (top.unit.kind === 'text' && after?.block === top.unit.block) take(after);

@@ -6,7 +6,7 @@ import { answerPassages } from '../../search/passages.js';
 import type { QueryTerm } from '../../search/query.js';
 import { alsoInHandbook } from './also-in.js';
 import { codeSpan } from './markdown-edits.js';
-import { asksForTheWhole, namesSection, quotedSections } from './quoted-sections.js';
+import { asksForTheWhole, namesHeading, namesSection, quotedSections } from './quoted-sections.js';
 import { smallTalkAnswerTo } from './small-talk.js';
 
 export type DocsOnlyAnswer = {
@@ -127,6 +127,7 @@ export function composeDocsOnlyAnswer(options: {
       budget: position === 0 ? undefined : secondSectionBudget,
       besideBest: position > 0,
       overview: namesSection(hit, terms) || (position === 0 && asksForTheWhole(options.retrieval.question)),
+      wholeList: namesHeading(hit, terms),
     });
     return `**[${sourceTitle(hit)}](${hit.url})**\n\n${passages}`;
   });

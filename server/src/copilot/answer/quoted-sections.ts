@@ -66,3 +66,14 @@ export function namesSection(hit: SearchHit, terms: readonly QueryTerm[]): boole
   const headings = new Set(analyze(plainOf([hit.pageTitle, hit.parentHeading ?? '', hit.heading ?? ''].join(' '))));
   return [...hit.matchedTerms].every((term) => headings.has(term));
 }
+
+/**
+ * Every word of the section's own heading stands in the question ("what are the breaking changes ..." for Breaking
+ * changes), reworded ones too: the question asks for what the section lists, not for one line of it.
+ */
+export function namesHeading(hit: SearchHit, terms: readonly QueryTerm[]): boolean {
+  if (hit.heading === undefined) return false;
+  const named = analyze(plainOf(hit.heading));
+  const asked = new Set(terms.flatMap((term) => [term.term, ...term.covers]));
+  return named.length > 0 && named.every((term) => asked.has(term));
+}

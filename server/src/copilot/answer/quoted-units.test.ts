@@ -43,6 +43,24 @@ const sections = [
     },
   ]),
   docSection('/welcome', 'Welcome', 'Office', [{ kind: 'text', markdown: 'The office is open from nine to six.' }]),
+  docSection('/core-v3', 'Updating to Core v3', 'Breaking changes', [
+    { kind: 'text', markdown: 'What changes between v2 and v3, area by area.' },
+    {
+      kind: 'table',
+      header: ['Area', 'v2', 'v3'],
+      rows: [
+        ['Module format', 'CommonJS', 'ESM only'],
+        ['Runtime', 'Node 18 and 20', 'Node 20 only'],
+        ['App structure', 'Class mixins', 'Composition of plain services'],
+        ['Configuration', 'config/*.js merged by NODE_ENV', 'config.ts with a zod schema'],
+        ['Webhooks', 'onOrdersPaid() methods', 'createWebhookRouter() handlers'],
+        ['Auth', 'OAuth redirect flow', 'tokenExchangeAuth() middleware'],
+        ['Admin API client', 'REST and GraphQL', 'GraphQL only'],
+        ['Feature flags', 'app.flags.isOn()', 'isEnabled()'],
+        ['Tests', 'Jest helpers in core/jest', 'Vitest helpers in core/testing'],
+      ],
+    },
+  ]),
 ];
 const docsOnly = docsOnlyAnswers(sections);
 const answer = (question: string) => docsOnly.answer(question).markdown;
@@ -53,6 +71,12 @@ describe('the units an answer quotes', () => {
     // The row that answers names the range Wednesday falls in; only the freeze row holds the word itself.
     expect(reply).toContain('| Tuesday to Thursday | Yes, job started before 15:00 GMT+7 |');
     expect(reply).toContain('| Black Friday to Cyber Monday | No |');
+  });
+
+  it("quotes the whole list a question names by the section's heading, not the one row sharing its words", () => {
+    const reply = answer('What are the breaking changes when upgrading to Core v3 with Vitest?');
+    for (const area of ['Module format', 'Runtime', 'Auth', 'Feature flags', 'Tests'])
+      expect(reply).toContain(`| ${area} |`);
   });
 
   it('never shows a sentence introducing a list without the start of the list', () => {
