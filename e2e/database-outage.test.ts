@@ -68,12 +68,18 @@ describe('a PostgreSQL outage', () => {
       expect((await timed('/readyz')).response.status).toBe(200);
       await proxy.outage(kind);
 
-      const [page, api, stranger, readiness] = await Promise.all([
+      const [page, api, stranger, readiness, readinessWithCookie, liveness] = await Promise.all([
         timed('/firestore-ttl', { cookie, accept: 'text/html' }),
         timed('/api/threads?status=regular', { cookie, accept: 'application/json' }),
         timed('/firestore-ttl', { cookie: `acme_session=${unknownSession}`, accept: 'text/html' }),
         timed('/readyz'),
+        // A probe that carries a reader's cookie (an uptime checker, a browser on our origin) needs no session either.
+        timed('/readyz', { cookie }),
+        timed('/healthz', { cookie }),
       ]);
+      expect(liveness.response.status).toBe(200);
+      expect(readinessWithCookie.response.status).toBe(503);
+      expect(JSON.parse(readinessWithCookie.body)).toMatchObject({ checks: { database: 'unreachable' } });
 
       expect(page.response.status).toBe(503);
       expect(page.response.headers.get('retry-after')).toBe('5');
@@ -94,7 +100,8 @@ describe('a PostgreSQL outage', () => {
       expect(stranger.response.status).toBe(503);
       expect(readiness.response.status).toBe(503);
       expect(JSON.parse(readiness.body)).toMatchObject({ status: 'unavailable', checks: { database: 'unreachable' } });
-      for (const answer of [page, api, stranger, readiness]) expect(answer.ms).toBeLessThan(boundMs);
+      for (const answer of [page, api, stranger, readiness, readinessWithCookie, liveness])
+        expect(answer.ms).toBeLessThan(boundMs);
 
       // Strangers still get the sign-in page, which needs no database; so does a cookie we never tagged.
       expect((await timed('/firestore-ttl', { accept: 'text/html' })).response.status).toBe(401);

@@ -93,6 +93,16 @@ export function createAccessResolver(options: {
 
 export type AccessResolver = ReturnType<typeof createAccessResolver>;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers the same to everyone and never asks who is asking (the health probes): a session cookie is not
+     * looked up, so a probe that carries one does not fail when the database does.
+     */
+    sessionless?: boolean;
+  }
+}
+
 export function registerRequestAccess(
   app: FastifyInstance,
   options: { config: Config; accessResolver: AccessResolver },
@@ -101,7 +111,7 @@ export function registerRequestAccess(
   app.decorateRequest('access', null as never);
   // Callback style, so a request whose access is known at once (strangers, cached sessions) settles without a promise.
   app.addHook('onRequest', function resolveAccess(request, _reply, done) {
-    const cookieValue = request.cookies[sessionCookie];
+    const cookieValue = request.routeOptions.config.sessionless ? undefined : request.cookies[sessionCookie];
     const known = options.accessResolver.known(cookieValue);
     if (known) {
       request.access = known;

@@ -13,6 +13,8 @@ type Check = 'ok' | string;
 
 /** What the probes answer; a check is `ok` or says in a few words what failed. */
 const liveness = zodSerialized({ response: { 200: z.strictObject({ status: z.literal('ok') }) } });
+/** Neither probe asks who is asking: a cookie it carries is not looked up (request-access.ts). */
+const sessionless = { sessionless: true };
 const readiness = z.strictObject({
   status: z.enum(['ready', 'unavailable']),
   checks: z.strictObject({ database: z.string(), storage: z.string(), site: z.string() }),
@@ -32,7 +34,7 @@ export function registerHealthRoutes(
   options: { store: Store; siteLoaded: () => boolean; searchIndexed?: () => boolean; now?: () => number },
 ) {
   const writeFailures = watchWriteFailures(app, options.now);
-  app.get('/healthz', liveness, async (_request, reply) =>
+  app.get('/healthz', { ...liveness, config: sessionless }, async (_request, reply) =>
     reply.header('cache-control', 'no-store').send({ status: 'ok' }),
   );
 
@@ -51,7 +53,8 @@ export function registerHealthRoutes(
     return running;
   };
 
-  app.get('/readyz', zodSerialized({ response: { 200: readiness, 503: readiness } }), async (_request, reply) => {
+  const readinessRoute = { ...zodSerialized({ response: { 200: readiness, 503: readiness } }), config: sessionless };
+  app.get('/readyz', readinessRoute, async (_request, reply) => {
     const checks: Record<'database' | 'storage' | 'site', Check> = {
       database: await databaseCheck(),
       storage: writeFailures.check(),
