@@ -23,6 +23,7 @@ test.for([
   { method: 'tools/call', params: { name: 7 }, message: 'Invalid params: params.name must be a string' },
   { method: 'tools/call', params: undefined, message: 'Invalid params: params must be an object' },
   { method: 'resources/read', params: { uri: 123 }, message: 'Invalid params: params.uri must be a string' },
+  { method: 'resources/read', params: { uri: '%%%' }, message: 'Invalid params: params.uri must be an absolute URL' },
   { method: 'tools/list', params: { cursor: 5 }, message: 'Invalid params: params.cursor must be a string' },
   { method: 'resources/list', params: { cursor: [] }, message: 'Invalid params: params.cursor must be a string' },
   {
@@ -65,5 +66,12 @@ test("the SDK's own client reads the refusal as an McpError of code -32602", asy
     .catch((error: unknown) => error);
   expect(refusal).toBeInstanceOf(McpError);
   expect(refusal).toMatchObject({ code: -32602, message: expect.stringContaining('params.name must be a string') });
+  // A uri that is no URL, which the SDK's server would read with `new URL()` and answer Internal error "Invalid URL".
+  const unread = await client.readResource({ uri: '%%%' }).catch((error: unknown) => error);
+  expect(unread).toBeInstanceOf(McpError);
+  expect(unread).toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('params.uri must be an absolute URL'),
+  });
   await client.close();
 });

@@ -50,8 +50,24 @@ describe('read_page and resources/read', () => {
     },
   );
 
+  // The site's scripts, styles and images are a browser's: a token is not read there, so the handbook answers "Sign in",
+  // which an agent signed in with its token cannot act on. It is told the address is no page, and what read_page reads.
+  test.for(['/assets/js/main.js', '/img/logo.svg', '/assets/js/no-such-chunk.js?v=1'])(
+    'read_page of a file of the site that is no page (%s) says so, not "Sign in"',
+    async (url, { server }) => {
+      const client = await connect(server.baseUrl);
+      const result = (await client.callTool({ name: 'read_page', arguments: { url } })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+      expect(text).not.toContain('Sign in');
+      expect(text).toMatch(new RegExp(`^${url.split('?')[0]} is not a page of the handbook`));
+      expect(text).toContain('/firestore-ttl');
+      await client.close();
+    },
+  );
+
   // `%ff.md` is refused by the handbook itself (not percent-encoded UTF-8): no page has that address either.
-  test.for(['/no-such-page.md', '/%ff.md', '/%E0%A4%A.md'])(
+  test.for(['/no-such-page.md', '/%ff.md', '/%E0%A4%A.md', '/assets/js/main.js', '/img/logo.svg'])(
     'resources/read of a page the handbook does not have (%s) answers -32002 Resource not found',
     async (path, { server }) => {
       const client = await connect(server.baseUrl);

@@ -12,7 +12,8 @@ import {
   writeSite,
   zanzibar,
 } from '../../test-support/followed-site.js';
-import { followSite, type SiteFollower } from './site-follower.js';
+import { serverDirectory } from '../server-directory.js';
+import { cannotServe, followSite, type SiteFollower } from './site-follower.js';
 
 describe('followSite', () => {
   it('swaps a rebuilt site in whole (files, headers and search together), serving the previous one meanwhile', async () => {
@@ -185,6 +186,22 @@ describe('followSite', () => {
     expect(seen.every(({ newFile, newSearch }) => newFile === newSearch)).toBe(true);
     expect(seen.some(({ newSearch }) => !newSearch)).toBe(true);
     expect(follower.current().search.search('zanzibar keys')[0]?.url).toBe('/runbook#zanzibar');
+  });
+
+  it("blames the compiled server, not the site, when one of the server's own files is missing", () => {
+    const worker = path.join(serverDirectory, 'dist', 'built-site-worker.js');
+    for (const reason of [`Cannot find module '${worker}'`, `Cannot find module '${worker}' imported from /x.js`]) {
+      const { message } = cannotServe('/srv/site/build', reason);
+      expect(message).not.toContain('Build the site first');
+      expect(message).toBe(
+        `The compiled server is incomplete: its own file ${worker} is missing. ` +
+          'Compile it again (npm run build -w server), then start it (npm start).',
+      );
+    }
+    // Anything else is the site's: built again, it is served.
+    expect(cannotServe('/srv/site/build', "Cannot find module '/srv/site/build/x.js'").message).toBe(
+      "/srv/site/build cannot be served: Cannot find module '/srv/site/build/x.js'. Build the site first (npm run build).",
+    );
   });
 
   it('refuses to start on a directory that holds no finished build', async () => {

@@ -1,7 +1,10 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { DocSection } from '../search/doc-page.js';
 import { buildSearchEngineInBackground, type SearchEngine, searchEngineFromIndex } from '../search/engine.js';
 import type { IndexWithMeaning } from '../search/latent-ranking.js';
 import { searchBeingBuilt, searchIsReady } from '../search/search-being-built.js';
+import { serverDirectory } from '../server-directory.js';
 import { watchBuildInWorker } from './build-watcher.js';
 import type { HoldLimits } from './built-site.js';
 import type { SectionsSource } from './site-messages.js';
@@ -103,6 +106,27 @@ async function load(
   }
 }
 
+/** The module a thread could not load, as Node names it: `Cannot find module '/…/x.js'` (then ` imported from …`). */
+const missingModule = /^Cannot find module '([^']+)'/;
+
+/**
+ * Why the first build cannot be served, and what to do. The build reader is a file of the compiled server's own
+ * (dist/built-site-worker.js): missing, or missing one of its chunks, the server is incomplete and building the site
+ * again would change nothing. Anything else is the build's.
+ */
+export function cannotServe(siteDirectory: string, reason: string, ownDirectory: string = serverDirectory): Error {
+  const missing = missingModule.exec(reason)?.[1];
+  const file = missing?.startsWith('file:') ? fileURLToPath(missing) : missing;
+  const within = file === undefined ? undefined : path.relative(ownDirectory, file);
+  if (file !== undefined && within && !within.startsWith('..') && !path.isAbsolute(within)) {
+    return new Error(
+      `The compiled server is incomplete: its own file ${file} is missing. ` +
+        'Compile it again (npm run build -w server), then start it (npm start).',
+    );
+  }
+  return new Error(`${siteDirectory} cannot be served: ${reason}. Build the site first (npm run build).`);
+}
+
 /**
  * Serves the built site as one snapshot and follows rebuilds: file system events (debounced) start a background read
  * of the new build; it is swapped in whole once complete (its 404 page written, its files unchanged while read), and
@@ -117,10 +141,8 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
     keptSearchDirectory: options.keptSearchDirectory,
   });
   const firstFiles = await firstReading.files;
-  const cannotServe = (reason: string) =>
-    new Error(`${siteDirectory} cannot be served: ${reason}. Build the site first (npm run build).`);
-  if (firstFiles.kind === 'changed') throw cannotServe('the build changed while it was read');
-  if (firstFiles.kind === 'failed') throw cannotServe(firstFiles.reason);
+  if (firstFiles.kind === 'changed') throw cannotServe(siteDirectory, 'the build changed while it was read');
+  if (firstFiles.kind === 'failed') throw cannotServe(siteDirectory, firstFiles.reason);
   // The pages are served at once; their sections follow, and search answers once the first index is in (503 with
   // Retry-After until then).
   let first: SiteSnapshot;
@@ -129,7 +151,7 @@ export async function followSite(siteDirectory: string, options: SiteFollowerOpt
       strictTransport: options.strictTransport,
     });
   } catch (error) {
-    throw cannotServe((error as Error).message);
+    throw cannotServe(siteDirectory, (error as Error).message);
   }
   let snapshot = first;
   let closed = false;

@@ -2,11 +2,12 @@ import type { AnswerConfidence, AnswerSource, AskAiResponse, SearchResponse } fr
 import type { FastifyInstance } from 'fastify';
 import { withdrawableBody } from './withdrawable-body.js';
 
-/** A refusal of the handbook's own API, with the message it gave: the tool reports it to the agent. */
+/** A refusal of the handbook's own API, with the message (and code) it gave: the tool reports it to the agent. */
 export class HandbookRefusal extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'HandbookRefusal';
@@ -52,12 +53,13 @@ export function handbookApi(app: FastifyInstance, authorization: string, origin:
       })
       .finally(() => withdrawable?.release());
     if (response.statusCode >= 400 && response.statusCode !== 404) {
-      const refusal = safeJson(response.body) as { error?: { message?: string } } | undefined;
+      const refusal = safeJson(response.body) as { error?: { code?: string; message?: string } } | undefined;
       const retryAfter = response.headers['retry-after'];
       const message = refusal?.error?.message ?? `The handbook answered ${response.statusCode}.`;
       throw new HandbookRefusal(
         response.statusCode,
         retryAfter ? `${message} (Retry-After: ${retryAfter} s)` : message,
+        refusal?.error?.code,
       );
     }
     return response;

@@ -21,13 +21,30 @@ function anchorOf(hash: string): string | undefined {
 }
 
 /**
- * A path the handbook refuses as a bad address (400: `/%ff.md`, whose escapes are not UTF-8) names no page: to a
- * resource read it is a missing resource like any other, not an internal error. Other refusals (a limit) still throw.
+ * The handbook's "Sign in" at an address where it reads no token: a file of the site made for a browser (a script, a
+ * style, an image: auth/tokens/token-scope.ts), or an API a token may not call. The agent's token was taken at /mcp a
+ * moment before (a revoked one is refused with its own code), so all it says is that the address is no page.
+ */
+const isNoPageForToken = (error: unknown) => error instanceof HandbookRefusal && error.code === 'unauthorized:session';
+
+/**
+ * A path the handbook refuses as a bad address (400: `/%ff.md`, whose escapes are not UTF-8), or where it reads no
+ * token (`/assets/js/main.js`), names no page: to a resource read it is a missing resource like any other, not an
+ * internal error. Other refusals (a limit) still throw.
  */
 function asNoPage(error: unknown): undefined {
-  if (error instanceof HandbookRefusal && error.status === 400) return undefined;
+  if ((error instanceof HandbookRefusal && error.status === 400) || isNoPageForToken(error)) return undefined;
   throw error;
 }
+
+/** read_page's answer to an address that is no page, saying what it reads instead. */
+const notAPage = (path: string, origin: string) =>
+  text(
+    `${path.slice(0, 200)} is not a page of the handbook: read_page reads pages, by their address or path ` +
+      `(/firestore-ttl, ${origin}/coding-standard/#naming) or as Markdown (/faqs.md), not the site's scripts, ` +
+      'styles, images or other files. search_handbook finds the page you want.',
+    true,
+  );
 
 /** What a tool's handler reads of the SDK's call: the signal aborted when the agent cancels or hangs up. */
 type Call = { signal: AbortSignal };
@@ -111,7 +128,11 @@ export function handbookServer(options: { api: HandbookApi; origin: string; vers
     refusalsAsErrors(async ({ url }) => {
       const address = handbookAddress(url, origin);
       if (!address) return text(`${url.slice(0, 200)} is not an address of the handbook (${origin}).`, true);
-      const markdown = await api.markdown(address.pathname);
+      const markdown = await api.markdown(address.pathname).catch((error: unknown) => {
+        if (isNoPageForToken(error)) return null;
+        throw error;
+      });
+      if (markdown === null) return notAPage(address.pathname, origin);
       if (markdown === undefined) return text(`The handbook has no page at ${address.pathname}.`, true);
       if (!address.hash) return text(markdown);
       const anchor = anchorOf(address.hash);

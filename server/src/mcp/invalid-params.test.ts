@@ -18,6 +18,9 @@ describe('invalidParamsOf', () => {
     [request('tools/call', {}), 'Invalid params: params.name must be a string'],
     [request('tools/call'), 'Invalid params: params must be an object'],
     [request('resources/read', { uri: 123 }), 'Invalid params: params.uri must be a string'],
+    // The SDK reads the uri with `new URL()` before any handler runs: one that is no URL is the caller's to fix.
+    [request('resources/read', { uri: '%%%' }), 'Invalid params: params.uri must be an absolute URL'],
+    [request('resources/read', { uri: '/firestore-ttl.md' }), 'Invalid params: params.uri must be an absolute URL'],
     [
       request('ping', { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 1 } } }),
       'Invalid params: params._meta["io.modelcontextprotocol/related-task"].taskId must be a string',
@@ -36,6 +39,7 @@ describe('invalidParamsOf', () => {
   it('lets good params, and a method the server does not answer, through', () => {
     expect(invalidParamsOf(request('tools/call', { name: 'read_page', arguments: { url: '/' } }))).toBeUndefined();
     expect(invalidParamsOf(request('tools/list'))).toBeUndefined();
+    expect(invalidParamsOf(request('resources/read', { uri: 'https://elsewhere.test/a%20b' }))).toBeUndefined();
     expect(invalidParamsOf(request('prompts/get', {}))).toBeUndefined();
   });
 });

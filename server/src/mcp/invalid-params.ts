@@ -61,11 +61,24 @@ function faultOf(issue: z.core.$ZodIssue): string {
 export function invalidParamsOf(request: JSONRPCRequest): EntryRefusal | undefined {
   const schema = servedRequests.get(request.method);
   const parsed = schema?.safeParse(request);
-  if (!parsed || parsed.success) return undefined;
+  if (!parsed) return undefined;
+  if (parsed.success) return unreadableUriOf(request);
   const { issues } = parsed.error;
   const more = issues.length > faultsNamed ? ` (and ${issues.length - faultsNamed} more)` : '';
   return {
     code: ErrorCode.InvalidParams,
     message: `Invalid params: ${issues.slice(0, faultsNamed).map(faultOf).join('; ')}${more}`,
   };
+}
+
+/**
+ * resources/read of a uri its schema takes (any string) but the SDK cannot read: it makes it a URL (`new URL()`, no
+ * base) before any handler runs, and answers -32603 "Invalid URL" when it is none (`%%%`, a path alone). The field is
+ * the caller's to fix, as any other param.
+ */
+function unreadableUriOf(request: JSONRPCRequest): EntryRefusal | undefined {
+  if (request.method !== ReadResourceRequestSchema.shape.method.value) return undefined;
+  const uri = request.params?.uri;
+  if (typeof uri !== 'string' || URL.canParse(uri)) return undefined;
+  return { code: ErrorCode.InvalidParams, message: 'Invalid params: params.uri must be an absolute URL' };
 }
