@@ -21,9 +21,15 @@ export type RecordedQuestion = {
   searchBoxTop: string[];
 };
 
+/** The terms as the search box reads them: the last of the question's own is the word still being typed. */
+const asTyped = (terms: readonly QueryTerm[]): QueryTerm[] => {
+  const last = terms.filter((term) => !term.expansion).at(-1);
+  return terms.map((term) => (term === last ? { ...term, unfinished: true } : term));
+};
+
 export const topSections = (engine: SearchEngine, terms: readonly QueryTerm[], asYouType: boolean) =>
   engine
-    .search(terms, { limit: 8, asYouType })
+    .search(asYouType ? asTyped(terms) : terms, { limit: 8, asYouType })
     .slice(0, 3)
     .map((hit) => hit.url);
 

@@ -69,12 +69,18 @@ describe('queryTerms', () => {
     expect(terms.find((term) => term.term === 'polici')).toMatchObject({ generic: false, foreign: false });
   });
 
-  it('reads a short stop word with two letters swapped (waht, teh) as that word, not as a foreign name', () => {
-    const terms = queryTerms('waht is teh policy for kubernetes? hwo', knows);
+  it('reads a stop word with two letters swapped (waht, taht) as that word, not as a foreign name', () => {
+    const terms = queryTerms('waht is the policy for kubernetes taht you have?', knows);
     expect(terms.map((term) => term.term)).toEqual(['polici', 'kubernet']);
     expect(terms.filter((term) => term.foreign).map((term) => term.term)).toEqual(['kubernet']);
-    // A real word that is a swapped stop word (`form` for from) stays.
+    // A real word that is a swapped stop word (`form` for from) stays; so does one in capitals (a name).
     expect(queryTerms('form policy', knows).map((term) => term.term)).toContain('form');
+    expect(queryTerms('the WAHT policy', knows).map((term) => term.term)).toContain('waht');
+  });
+
+  it('keeps three letters that swap into a stop word (aws for was): an abbreviation as often as a slip', () => {
+    const terms = queryTerms('how do we deploy to aws?', knows);
+    expect(terms.find((term) => term.term === 'aw' || term.term === 'aws')?.foreign).toBe(true);
   });
 
   it("takes the reader's own names and numbers as optional: they count only where a section holds them", () => {

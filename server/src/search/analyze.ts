@@ -21,11 +21,12 @@ const stopWords = new Set(
 export const isStopWord = (word: string) => stopWords.has(word);
 
 /**
- * Whether a word (folded) is a stop word typed with two neighbouring letters swapped (`waht`, `teh`, `hwo`): the most
- * common slip in a short word, which the docs' corrector leaves alone (it corrects only longer words).
+ * Whether a word (folded) is a stop word of four letters or more typed with two neighbouring letters swapped (`waht`,
+ * `taht`, `wehn`): the most common slip in a short word, which the docs' corrector leaves alone (it corrects only longer
+ * words). Not three letters: there the swaps are abbreviations as often (`aws`, `cna`, `ist`) as slips (`teh`).
  */
 export function isSwappedStopWord(word: string): boolean {
-  if (word.length < 3 || stopWords.has(word)) return false;
+  if (word.length < 4 || stopWords.has(word)) return false;
   for (let index = 0; index < word.length - 1; index += 1) {
     if (stopWords.has(`${word.slice(0, index)}${word[index + 1]}${word[index]}${word.slice(index + 2)}`)) return true;
   }

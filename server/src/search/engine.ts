@@ -31,7 +31,7 @@ export type SearchOptions = {
   currentPage?: string | undefined;
   /** Only pages under this path (`/Workshops/`). */
   pathPrefix?: string | undefined;
-  /** The last word may be unfinished, as in a search box. */
+  /** The last word may be unfinished, as in a search box (a query as text; terms carry `unfinished`). */
   asYouType?: boolean;
   /**
    * A word of one or two letters still being typed (`ac`, `t`): it matches the words of titles and headings that
@@ -150,12 +150,13 @@ function searchEngineOver(
     const terms = queryTerms(query.slice(0, longestQuery), knows, correctTyped, matcher.isSubject, abbreviations);
     // The last word's term, if it has one: in `deploy to` the word being typed is the stop word `to`, and `deploy` is
     // finished.
-    const last =
-      unfinished !== undefined && termsOfWord(unfinished).length > 0
-        ? terms.filter((term) => !term.expansion).at(-1)
-        : undefined;
+    const typed = unfinished === undefined ? [] : termsOfWord(unfinished);
+    const last = terms.filter((term) => !term.expansion).at(-1);
+    const lastTyped =
+      unfinished !== undefined &&
+      (last?.corrected?.typed === unfinished || last?.covers.some((term) => typed.includes(term)));
     return terms.slice(0, mostTerms).map((term): QueryTerm => {
-      if (term !== last) return term;
+      if (term !== last || !lastTyped) return term;
       const { corrected, ...rest } = term;
       // A word completed is no typo: the box does not say it searched for another word.
       const completed =
@@ -175,7 +176,7 @@ function searchEngineOver(
     const boosts = new Map(
       terms.map((term) => [term.term, term.expansion ? expansionBoost : term.generic ? genericBoost : 1]),
     );
-    const lastTerm = terms.filter((term) => !term.expansion).at(-1)?.term;
+    const unfinished = terms.find((term) => term.unfinished)?.term;
     const currentPage = options.currentPage ? pageKey(parseDocUrl(options.currentPage).path) : undefined;
     const prefixPath = options.pathPrefix ? pageKey(options.pathPrefix) : undefined;
     const seen = new Set<string>();
@@ -187,7 +188,7 @@ function searchEngineOver(
         term,
         // A known word needs no prefix match (stemming already joins its forms); an unknown one may be cut short.
         // Misspellings were corrected against the docs' own words already, so there is no fuzzy matching.
-        prefix: term.length >= 3 && ((options.asYouType === true && term === lastTerm) || !knows(term)),
+        prefix: term.length >= 3 && (term === unfinished || !knows(term)),
         boost: boosts.get(term) ?? 1,
       });
     }

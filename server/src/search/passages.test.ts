@@ -194,3 +194,21 @@ describe('answerPassages chooses what answers the question', () => {
     expect(quoted).toContain('```tsx\n…\n');
   });
 });
+
+describe('a list the question names by its heading', () => {
+  const item = (index: number, length: number) =>
+    `Change ${index}: ${'a detail of the change written out '.repeat(length)}`;
+  const section = (length: number) => ({
+    heading: 'Breaking changes',
+    blocks: [
+      { kind: 'list', ordered: false, items: Array.from({ length: 9 }, (_, index) => item(index, length)) },
+    ] satisfies Block[],
+  });
+  const quote = (length: number) =>
+    answerPassages(section(length), new Set(['chang', '4']), weighOne, [], { wholeList: true });
+
+  it('is quoted whole when short, and only in part when long', () => {
+    expect(quote(1).match(/^- Change/gm)).toHaveLength(9);
+    expect(quote(8).match(/^- Change/gm)?.length).toBeLessThan(9);
+  });
+});

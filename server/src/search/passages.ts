@@ -33,6 +33,8 @@ const smallTable = (block: Block | undefined) =>
   block?.kind === 'table' &&
   block.rows.length <= smallTableRows &&
   block.rows.reduce((sum, row) => sum + row.join(' | ').length, 0) <= smallTableCharacters;
+/** A list or table the question names by its section's heading is quoted whole up to this length. */
+const wholeListCharacters = 3 * defaultBudget;
 /** The best unit holding the kind of thing asked for (the duration, the command) is quoted when it scores this much. */
 const askedShare = 0.3;
 
@@ -127,7 +129,7 @@ export type PassageOptions = {
   overview?: boolean;
   /** A second section beside the best one: its key part and what follows it, nothing past the budget. */
   besideBest?: boolean;
-  /** The question names the section's heading: a short list or table holding its best unit is quoted whole. */
+  /** The question names the section's heading: a short list or table holding its best unit is quoted whole (if not long). */
   wholeList?: boolean;
 };
 
@@ -187,8 +189,10 @@ export function answerPassages(
     }
   } else {
     take(top.unit);
-    if (options.wholeList && shortBlock(section.blocks[top.unit.block])) {
-      for (const unit of units) if (unit.block === top.unit.block) take(unit);
+    const list = units.filter((unit) => unit.block === top.unit.block);
+    const listLength = list.reduce((sum, unit) => sum + unit.markdown.length, 0);
+    if (options.wholeList && shortBlock(section.blocks[top.unit.block]) && listLength <= wholeListCharacters) {
+      for (const unit of list) take(unit);
     }
     // The sentence after the best one often finishes its thought (the number, the command).
     const after = units[top.unit.order + 1];

@@ -144,6 +144,7 @@ export function queryTerms(
   const ownNames = readersOwnNames(query);
   const inAddressesOnly = termsOnlyInAddresses(query);
   const properNames = capitalisedMidSentence(query);
+  const capitalised = new Set(words([...query.matchAll(/\b\p{Lu}{2,}\b/gu)].map(([name]) => name).join(' ')));
   const spoken = numbersAsDigits(queryWords(query));
   /** The parts of a joined word are the reader's own when the whole is. */
   const partKind = (whole: string, part: string) => {
@@ -154,8 +155,10 @@ export function queryTerms(
   for (const word of spoken) {
     const [typed, ...parts] = termsOfWord(word);
     if (typed === undefined) continue;
-    // `waht` is "what" mistyped, not a name the handbook lacks: it says as little as the word meant.
-    if (parts.length === 0 && !knows(typed) && !commonEnglish.has(word) && isSwappedStopWord(word)) continue;
+    // `waht` is "what" mistyped, not a name the handbook lacks: it says as little as the word meant. Not in capitals
+    // (`ASME`): a name.
+    const slip = !capitalised.has(word) && !commonEnglish.has(word) && isSwappedStopWord(word);
+    if (parts.length === 0 && slip && !knows(typed)) continue;
     // A word the docs never write, and no everyday English word either, is most often a typo of one they do.
     // An address is copied, never typed: its words are no typos.
     const spelled =

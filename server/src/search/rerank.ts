@@ -58,6 +58,19 @@ export const rerankCandidates = 20;
 const termsOfNames = remembered((names): ReadonlySet<string> => new Set(analyze(names)), { entries: 4096 });
 const rememberedSearchName = remembered(searchNameOf, { entries: 4096 });
 
+/**
+ * The share of a heading's own terms the question holds, reworded ones too (`roll back` names Rollback); undefined for
+ * a heading without terms. 1: the question names it.
+ */
+export function headingNamedShare(heading: string, terms: readonly QueryTerm[]): number | undefined {
+  const named = termsOfNames(heading);
+  if (named.size === 0) return undefined;
+  const asked = new Set(terms.flatMap((term) => [term.term, ...term.covers]));
+  let held = 0;
+  for (const term of named) if (asked.has(term)) held += 1;
+  return held / named.size;
+}
+
 /** Each candidate's features, in the order of `rerankFeatureNames`; undefined where one cannot be had. */
 export function rerankFeatures(
   terms: readonly QueryTerm[],
@@ -80,16 +93,7 @@ export function rerankFeatures(
     (found, term) => (found === undefined || weightOf(term) > weightOf(found) ? term : found),
     undefined,
   );
-  // Every word the question holds, reworded ones too (`rollback` for "roll back"): against them, how much of a section's
-  // own heading the question names.
-  const questionTerms = new Set(terms.flatMap((term) => [term.term, ...term.covers]));
-  const headingNamed = (hit: SearchHit) => {
-    const named = termsOfNames(hit.heading ?? hit.pageTitle);
-    if (named.size === 0) return undefined;
-    let held = 0;
-    for (const term of named) if (questionTerms.has(term)) held += 1;
-    return held / named.size;
-  };
+  const headingNamed = (hit: SearchHit) => headingNamedShare(hit.heading ?? hit.pageTitle, terms);
   const own = hits.map((hit, place) => {
     const named = termsOfNames([hit.pageTitle, hit.parentHeading, hit.heading].join(' '));
     const heading = asked.filter((term) => named.has(term.term)).reduce((sum, term) => sum + weightOf(term), 0);

@@ -52,7 +52,9 @@ async function titleOfBranch(
       parentId: messages.parentId,
       firstQuestion: sql<
         MessagePart[] | null
-      >`case when ${isNull(messages.parentId)} and ${eq(messages.role, 'user')} then ${messages.content} end`,
+      >`case when ${isNull(messages.parentId)} and ${eq(messages.role, 'user')} then ${messages.content} end`.mapWith(
+        messages.content,
+      ),
     })
     .from(messages)
     .where(eq(messages.threadId, threadId));

@@ -127,7 +127,7 @@ export function composeDocsOnlyAnswer(options: {
       budget: position === 0 ? undefined : secondSectionBudget,
       besideBest: position > 0,
       overview: namesSection(hit, terms) || (position === 0 && asksForTheWhole(options.retrieval.question)),
-      wholeList: namesHeading(hit, terms),
+      wholeList: position === 0 && namesHeading(hit, terms),
     });
     return `**[${sourceTitle(hit)}](${hit.url})**\n\n${passages}`;
   });

@@ -2,6 +2,7 @@ import { analyze } from '../../search/analyze.js';
 import type { AnswerKind } from '../../search/answer-kind.js';
 import type { SearchHit } from '../../search/engine.js';
 import { coverageShare, type QueryTerm } from '../../search/query.js';
+import { headingNamedShare } from '../../search/rerank.js';
 import { plainOf } from '../../search/section-units.js';
 import { keyUnitScore } from '../../search/unit-scores.js';
 
@@ -71,9 +72,5 @@ export function namesSection(hit: SearchHit, terms: readonly QueryTerm[]): boole
  * Every word of the section's own heading stands in the question ("what are the breaking changes ..." for Breaking
  * changes), reworded ones too: the question asks for what the section lists, not for one line of it.
  */
-export function namesHeading(hit: SearchHit, terms: readonly QueryTerm[]): boolean {
-  if (hit.heading === undefined) return false;
-  const named = analyze(plainOf(hit.heading));
-  const asked = new Set(terms.flatMap((term) => [term.term, ...term.covers]));
-  return named.length > 0 && named.every((term) => asked.has(term));
-}
+export const namesHeading = (hit: SearchHit, terms: readonly QueryTerm[]): boolean =>
+  hit.heading !== undefined && headingNamedShare(hit.heading, terms) === 1;
